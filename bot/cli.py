@@ -1,0 +1,287 @@
+"""The ``betania`` command: one entry point, one small function per subcommand.
+
+Every failure a user can cause ends in one line on stderr and a non-zero exit;
+``BETANIA_DEBUG=1`` shows the traceback instead, for developers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from datetime import UTC
+from pathlib import Path
+from typing import NoReturn
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from game.bets_csv import BetsFileError, parse_bets
+from game.db.engine import DatabaseError, database_url, open_database
+from game.model import InvalidScore, Result, Score
+from game.openfootball import FixtureError, parse_tournament
+from game.render import matches_table, standings_table
+from game.rules import RuleViolation
+from game.scoring import PRESETS, ScoreBasis
+from game.service import NotFound, Pool
+from game.sources import SourceError, read_json, read_text
+
+USER_ERRORS = (
+    BetsFileError,
+    DatabaseError,
+    FixtureError,
+    InvalidScore,
+    NotFound,
+    RuleViolation,
+    SourceError,
+    ValueError,
+)
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse's default prints the whole usage; one line is enough to act on.
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"unknown time zone {name!r} (like America/Sao_Paulo)"
+        ) from None
+
+
+def score(text: str) -> Score:
+    try:
+        return Score.parse(text)
+    except InvalidScore as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def open_pool(args: argparse.Namespace) -> Pool:
+    data_dir = getattr(args, "data_dir", None)
+    url = database_url(getattr(args, "db", None), Path(data_dir) if data_dir else None)
+    return Pool(open_database(url))
+
+
+# -- subcommands --------------------------------------------------------------
+
+
+def cmd_fixtures_import(args: argparse.Namespace) -> None:
+    tournament = parse_tournament(read_json(args.source), args.tz)
+    report = open_pool(args).import_fixtures(tournament)
+    print(
+        f"{report.tournament}: {len(tournament.fixtures)} matches in the file; "
+        f"{report.created} new, {report.updated} updated, {report.results} results, "
+        f"{report.goals} goals"
+    )
+    if report.kept_admin_results:
+        kept = ", ".join(f"#{number}" for number in report.kept_admin_results)
+        print(f"kept the results an admin entered for {kept}")
+
+
+def cmd_bets_import(args: argparse.Namespace) -> None:
+    rows = parse_bets(read_text(args.file))
+    report = open_pool(args).import_bets(rows)
+    print(
+        f"{len(rows)} rows: {report.placed} picks placed, {report.changed} changed, "
+        f"{report.unchanged} already there; {len(report.players_created)} new players"
+    )
+
+
+def cmd_standings(args: argparse.Namespace) -> None:
+    rows = open_pool(args).standings(up_to_match=args.after)
+    if args.json:
+        print(json.dumps([row.as_dict() for row in rows], ensure_ascii=False))
+    else:
+        print(standings_table(rows))
+
+
+def cmd_matches(args: argparse.Namespace) -> None:
+    matches = open_pool(args).matches()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "number": m.number,
+                        "kickoff": m.kickoff.isoformat(),
+                        "team1": m.team1,
+                        "team2": m.team2,
+                        "stage": m.stage,
+                        "group": m.group,
+                        "status": m.status.value,
+                        "result": None if m.result is None else str(m.result),
+                    }
+                    for m in matches
+                ],
+                ensure_ascii=False,
+            )
+        )
+    else:
+        print(matches_table(matches, args.tz))
+
+
+def cmd_results_set(args: argparse.Namespace) -> None:
+    pool = open_pool(args)
+    result = Result(args.score, args.aet, args.pens)
+    pool.record_result(args.number, result)
+    print(f"{pool.match(args.number).label}: {result}")
+
+
+def cmd_players_add(args: argparse.Namespace) -> None:
+    keys = [read_text(path).strip() for path in args.key]
+    player = open_pool(args).add_player(args.handle, args.name, args.admin, keys)
+    role = " (admin)" if player.is_admin else ""
+    print(f"added {player.handle}{role} with {len(player.keys)} key(s)")
+
+
+def cmd_players_list(args: argparse.Namespace) -> None:
+    for player in open_pool(args).players():
+        role = "admin" if player.is_admin else ""
+        print(f"{player.handle}\t{player.display_name}\t{role}".rstrip())
+
+
+def cmd_pool_set(args: argparse.Namespace) -> None:
+    if args.scoring is None and args.basis is None:
+        raise UsageError("say what to set: --scoring and/or --basis")
+    pool = open_pool(args)
+    pool.set_scoring(args.scoring, args.basis)
+    print("saved; standings follow the new rule at once")
+
+
+def cmd_log(args: argparse.Namespace) -> None:
+    for item in open_pool(args).events(after_id=args.after):
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "id": item.id,
+                        "at": item.at.isoformat(),
+                        "kind": item.event.kind,
+                        **item.event.payload(),
+                    }
+                )
+            )
+        else:
+            stamp = f"{item.at:%Y-%m-%d %H:%M:%S}"
+            print(f"{item.id:>6}  {stamp}  {item.event.kind:<18} {item.event.payload()}")
+
+
+def cmd_demo(args: argparse.Namespace) -> None:
+    from bot.demo import run_demo
+
+    run_demo(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
+
+
+# -- the parser ---------------------------------------------------------------
+
+
+def build_parser() -> Parser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", default=argparse.SUPPRESS, help="where the SQLite file lives")
+    common.add_argument("--db", default=argparse.SUPPRESS, help="database URL (also BETANIA_DB)")
+
+    parser = Parser(prog="betania", description=__doc__.splitlines()[0], parents=[common])
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+
+    def add(
+        path: Sequence[str], handler: Callable[[argparse.Namespace], None], help_text: str
+    ) -> argparse.ArgumentParser:
+        *groups, name = path
+        container = commands
+        for group in groups:
+            container = group_parsers[group]
+        sub = container.add_parser(name, help=help_text, parents=[common])
+        sub.set_defaults(handler=handler)
+        return sub
+
+    group_parsers: dict[str, argparse._SubParsersAction] = {}
+    for group, help_text in (
+        ("fixtures", "the tournament's matches"),
+        ("bets", "predictions in bulk"),
+        ("results", "final scores"),
+        ("players", "who plays"),
+        ("pool", "the pool's rules"),
+    ):
+        group_parser = commands.add_parser(group, help=help_text)
+        group_parsers[group] = group_parser.add_subparsers(
+            dest="action", metavar="ACTION", parser_class=Parser
+        )
+        group_parsers[group].required = True
+
+    sub = add(
+        ["fixtures", "import"], cmd_fixtures_import, "import or update fixtures (openfootball JSON)"
+    )
+    sub.add_argument("source", help="file or URL")
+    sub.add_argument("--tz", type=zone, help="time zone for times written without a UTC offset")
+
+    sub = add(["bets", "import"], cmd_bets_import, "import picks from a CSV spreadsheet")
+    sub.add_argument("file")
+
+    sub = add(["standings"], cmd_standings, "the table, computed now")
+    sub.add_argument("--json", action="store_true")
+    sub.add_argument("--after", type=int, metavar="N", help="the table as it stood after match #N")
+
+    sub = add(["matches"], cmd_matches, "the fixtures and results")
+    sub.add_argument("--json", action="store_true")
+    sub.add_argument("--tz", type=zone, default=UTC, help="show kick-offs in this time zone")
+
+    sub = add(["results", "set"], cmd_results_set, "enter a final score as an admin")
+    sub.add_argument("number", type=int)
+    sub.add_argument("score", type=score, help="the 90-minute score, like 2-1")
+    sub.add_argument("--aet", type=score, help="the score after extra time")
+    sub.add_argument("--pens", type=score, help="the penalty shoot-out")
+
+    sub = add(["players", "add"], cmd_players_add, "register a player")
+    sub.add_argument("handle")
+    sub.add_argument("--name", help="display name (default: the handle)")
+    sub.add_argument("--key", action="append", default=[], metavar="PUBKEY_FILE")
+    sub.add_argument("--admin", action="store_true")
+    add(["players", "list"], cmd_players_list, "list players")
+
+    sub = add(["pool", "set"], cmd_pool_set, "choose the scoring rule")
+    sub.add_argument("--scoring", choices=sorted(PRESETS))
+    sub.add_argument(
+        "--basis", type=ScoreBasis, choices=list(ScoreBasis), help="which score counts"
+    )
+
+    sub = add(["log"], cmd_log, "the event log, oldest first")
+    sub.add_argument("--after", type=int, default=0, metavar="ID")
+    sub.add_argument("--json", action="store_true")
+
+    add(["demo"], cmd_demo, "a sample pool, set up from scratch and shown")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.handler(args)
+    except BetsFileError as error:
+        print(
+            f"betania: error: nothing imported; {len(error.problems)} problem(s):", file=sys.stderr
+        )
+        for problem in error.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 1
+    except (*USER_ERRORS, UsageError) as error:
+        print(f"betania: error: {error}", file=sys.stderr)
+        return 1
+    except Exception as error:
+        if os.environ.get("BETANIA_DEBUG"):
+            raise
+        print(f"betania: unexpected error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""Reading a pool's picks from a spreadsheet export.
+
+Columns ``player,date,team1,team2,score1,score2`` and an optional ``placed_at``
+(ISO-8601 with an offset). Every row is checked before anything is written, and
+each problem is reported with its line number.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import datetime
+
+from game.model import InvalidScore, Score
+
+REQUIRED_COLUMNS = ("player", "date", "team1", "team2", "score1", "score2")
+
+
+@dataclass(frozen=True)
+class BetRow:
+    line: int
+    player: str
+    date: str
+    team1: str
+    team2: str
+    score: Score
+    placed_at: datetime | None = None
+
+
+class BetsFileError(ValueError):
+    """Problems found in the file, one per line of ``problems``; nothing was imported."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(problems[0] + more)
+
+
+def _placed_at(text: str) -> datetime | None:
+    if not text.strip():
+        return None
+    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(f"placed_at {text!r} needs a UTC offset, like 2026-06-10T18:00+00:00")
+    return moment
+
+
+def parse_bets(text: str) -> list[BetRow]:
+    reader = csv.DictReader(io.StringIO(text))
+    columns = [name.strip() for name in reader.fieldnames or ()]
+    missing = [name for name in REQUIRED_COLUMNS if name not in columns]
+    if missing:
+        raise BetsFileError([f"line 1: missing column(s) {', '.join(missing)}"])
+    reader.fieldnames = columns
+    rows: list[BetRow] = []
+    problems: list[str] = []
+    for raw in reader:
+        line = reader.line_num
+        values = {key: (value or "").strip() for key, value in raw.items() if key}
+        try:
+            if not values["player"] or not values["team1"] or not values["team2"]:
+                raise ValueError("player, team1 and team2 must not be empty")
+            score = Score(int(values["score1"]), int(values["score2"]))
+            placed_at = _placed_at(values.get("placed_at", ""))
+        except (InvalidScore, ValueError) as error:
+            detail = str(error)
+            if "invalid literal" in detail:
+                detail = f"bad score {values['score1']!r}-{values['score2']!r}"
+            problems.append(f"line {line}: {detail}")
+            continue
+        rows.append(
+            BetRow(
+                line,
+                values["player"],
+                values["date"],
+                values["team1"],
+                values["team2"],
+                score,
+                placed_at,
+            )
+        )
+    if problems:
+        raise BetsFileError(problems)
+    return rows

@@ -1,0 +1,1 @@
+"""Persistence behind the game's rules: schema, migrations, the log, read views."""

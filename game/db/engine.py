@@ -1,0 +1,66 @@
+"""Where the database is, opening it, and bringing its schema up to date."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+DATABASE_FILE = "betania.db"
+
+
+class DatabaseError(RuntimeError):
+    """The database cannot be opened or used; the message says why, in one line."""
+
+
+def default_data_dir() -> Path:
+    """The user's data directory, as the XDG convention puts it."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "betania"
+
+
+def database_url(db: str | None = None, data_dir: Path | None = None) -> str:
+    """``--db``, else ``BETANIA_DB``, else a SQLite file in the data directory."""
+    url = db or os.environ.get("BETANIA_DB")
+    if url:
+        return url
+    directory = data_dir or default_data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / DATABASE_FILE}"
+
+
+def open_database(url: str) -> Engine:
+    """An engine on ``url`` with the schema migrated to the latest version."""
+    try:
+        engine = create_engine(make_url(url))
+    except (ArgumentError, ImportError, ValueError) as error:
+        raise DatabaseError(f"cannot open database {url!r}: {error}") from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    migrate(engine)
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys = ON")
+    # Several SSH sessions write at once; wait for the lock instead of failing.
+    cursor.execute("PRAGMA busy_timeout = 10000")
+    cursor.close()
+
+
+def migrate(engine: Engine) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    except Exception as error:  # any driver's failure, reported in one line
+        raise DatabaseError(f"cannot prepare database {engine.url!r}: {error}") from error

@@ -1,0 +1,133 @@
+"""The tables. Only the event log is the truth; the others are its current state.
+
+Predictions and matches are kept as rows for fast reads, but every change to
+them is also appended to ``events``, and nothing here stores a derived figure
+(points, ranks): those are computed on demand in ``game.db.views``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware datetimes in, aware UTC datetimes out, on every database."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"refusing a naive datetime {value!r}: times are stored in UTC")
+        value = value.astimezone(UTC)
+        # SQLite has no time zones; it stores the UTC wall time as text.
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+metadata = MetaData()
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("source_key", String(200), nullable=False, unique=True),
+    Column("stage", String(100), nullable=False),
+    Column("group_name", String(100)),
+    Column("kickoff", UTCDateTime(), nullable=False),
+    Column("local_date", String(10)),
+    Column("venue", String(200)),
+    Column("team1", String(100), nullable=False),
+    Column("team2", String(100), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("ft_home", Integer),
+    Column("ft_away", Integer),
+    Column("et_home", Integer),
+    Column("et_away", Integer),
+    Column("pen_home", Integer),
+    Column("pen_away", Integer),
+    Column("result_source", String(20)),
+)
+
+goals = Table(
+    "goals",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("match_number", Integer, ForeignKey("matches.number"), nullable=False, index=True),
+    Column("side", String(4), nullable=False),
+    Column("minute", Integer, nullable=False),
+    Column("added", Integer, nullable=False),
+    Column("scorer", String(200), nullable=False),
+    Column("penalty", Boolean, nullable=False),
+    Column("own_goal", Boolean, nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("handle", String(32), nullable=False, unique=True),
+    Column("display_name", String(100), nullable=False),
+    Column("is_admin", Boolean, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
+
+player_keys = Table(
+    "player_keys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("public_key", Text, nullable=False, unique=True),
+    Column("added_at", UTCDateTime(), nullable=False),
+)
+
+predictions = Table(
+    "predictions",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("match_number", Integer, ForeignKey("matches.number"), primary_key=True),
+    Column("home", Integer, nullable=False),
+    Column("away", Integer, nullable=False),
+    Column("placed_at", UTCDateTime(), nullable=False),
+    Index("ix_predictions_match_number", "match_number"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("match_number", Integer, index=True),
+    Column("handle", String(32), index=True),
+    Column("payload", JSON, nullable=False),
+)
+
+settings = Table(
+    "settings",
+    metadata,
+    Column("key", String(100), primary_key=True),
+    Column("value", Text, nullable=False),
+)

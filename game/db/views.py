@@ -1,0 +1,192 @@
+"""The read side: questions answered with plain SQL, straight into domain records.
+
+The standings are the showcase: one aggregate over predictions joined to
+finished matches, scored by a CASE expression built from the pool's preset,
+ranked by a window function. Nothing derived is ever written back.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Integer,
+    and_,
+    case,
+    cast,
+    func,
+    literal,
+    select,
+)
+
+from game.db.schema import goals, matches, player_keys, players, predictions, settings
+from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
+from game.scoring import DEFAULT_PRESET, ScoreBasis, ScoringRule, preset
+from game.standings import StandingRow
+
+SCORING_KEY = "scoring"
+SCORE_BASIS_KEY = "score_basis"
+
+
+def setting(connection: Connection, key: str, default: str) -> str:
+    value = connection.execute(select(settings.c.value).where(settings.c.key == key)).scalar()
+    return default if value is None else value
+
+
+def scoring(connection: Connection) -> tuple[ScoringRule, ScoreBasis]:
+    rule = preset(setting(connection, SCORING_KEY, DEFAULT_PRESET))
+    basis = ScoreBasis(setting(connection, SCORE_BASIS_KEY, ScoreBasis.END_OF_PLAY.value))
+    return rule, basis
+
+
+def _score(home: int | None, away: int | None) -> Score | None:
+    return None if home is None or away is None else Score(home, away)
+
+
+def _match_from_row(row, match_goals: tuple[Goal, ...] = ()) -> Match:
+    full_time = _score(row.ft_home, row.ft_away)
+    result = None
+    if full_time is not None:
+        result = Result(
+            full_time, _score(row.et_home, row.et_away), _score(row.pen_home, row.pen_away)
+        )
+    return Match(
+        number=row.number,
+        stage=row.stage,
+        kickoff=row.kickoff,
+        team1=row.team1,
+        team2=row.team2,
+        group=row.group_name,
+        venue=row.venue,
+        status=MatchStatus(row.status),
+        result=result,
+        goals=match_goals,
+    )
+
+
+def _goals_by_match(connection: Connection, number: int | None = None) -> dict[int, list[Goal]]:
+    query = select(goals).order_by(goals.c.match_number, goals.c.minute, goals.c.added, goals.c.id)
+    if number is not None:
+        query = query.where(goals.c.match_number == number)
+    found: dict[int, list[Goal]] = defaultdict(list)
+    for row in connection.execute(query):
+        found[row.match_number].append(
+            Goal(row.side, row.minute, row.added, row.scorer, row.penalty, row.own_goal)
+        )
+    return found
+
+
+def all_matches(connection: Connection) -> list[Match]:
+    by_match = _goals_by_match(connection)
+    rows = connection.execute(select(matches).order_by(matches.c.number))
+    return [_match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
+
+
+def match(connection: Connection, number: int) -> Match | None:
+    row = connection.execute(select(matches).where(matches.c.number == number)).one_or_none()
+    if row is None:
+        return None
+    return _match_from_row(row, tuple(_goals_by_match(connection, number).get(number, ())))
+
+
+def player(connection: Connection, handle: str) -> Player | None:
+    row = connection.execute(select(players).where(players.c.handle == handle)).one_or_none()
+    if row is None:
+        return None
+    keys = connection.execute(
+        select(player_keys.c.public_key).where(player_keys.c.player_id == row.id)
+    ).scalars()
+    return Player(row.handle, row.display_name, row.is_admin, tuple(keys))
+
+
+def all_players(connection: Connection) -> list[Player]:
+    rows = connection.execute(select(players).order_by(players.c.handle))
+    return [Player(row.handle, row.display_name, row.is_admin) for row in rows]
+
+
+def predictions_of(connection: Connection, handle: str) -> list[Prediction]:
+    query = (
+        select(predictions.c.match_number, predictions.c.home, predictions.c.away)
+        .join(players, players.c.id == predictions.c.player_id)
+        .where(players.c.handle == handle)
+        .order_by(predictions.c.match_number)
+    )
+    return [
+        Prediction(handle, row.match_number, Score(row.home, row.away))
+        for row in connection.execute(query)
+    ]
+
+
+def predictions_on(connection: Connection, number: int) -> list[Prediction]:
+    query = (
+        select(players.c.handle, predictions.c.home, predictions.c.away)
+        .join(players, players.c.id == predictions.c.player_id)
+        .where(predictions.c.match_number == number)
+        .order_by(players.c.handle)
+    )
+    return [
+        Prediction(row.handle, number, Score(row.home, row.away))
+        for row in connection.execute(query)
+    ]
+
+
+def _sign(expression: ColumnElement[int]) -> ColumnElement[int]:
+    # CASE rather than sign(): the same on every database.
+    return case((expression > 0, 1), (expression < 0, -1), else_=0)
+
+
+def standings(connection: Connection, up_to_match: int | None = None) -> list[StandingRow]:
+    """The table computed now from predictions and results; ``up_to_match`` gives it as of #N."""
+    rule, basis = scoring(connection)
+    if basis is ScoreBasis.NINETY:
+        actual_home, actual_away = matches.c.ft_home, matches.c.ft_away
+    else:
+        actual_home = func.coalesce(matches.c.et_home, matches.c.ft_home)
+        actual_away = func.coalesce(matches.c.et_away, matches.c.ft_away)
+    exact = and_(predictions.c.home == actual_home, predictions.c.away == actual_away)
+    same_difference = (predictions.c.home - predictions.c.away) == (actual_home - actual_away)
+    same_outcome = _sign(predictions.c.home - predictions.c.away) == _sign(
+        actual_home - actual_away
+    )
+    points = case(
+        (exact, rule.exact),
+        (same_difference, rule.difference),
+        (same_outcome, rule.outcome),
+        else_=0,
+    )
+    finished = and_(matches.c.status == MatchStatus.FINISHED.value, matches.c.ft_home.is_not(None))
+    if up_to_match is not None:
+        finished = and_(finished, matches.c.number <= up_to_match)
+    per_player = (
+        select(
+            predictions.c.player_id,
+            func.sum(points).label("points"),
+            func.sum(case((exact, 1), else_=0)).label("exact"),
+            func.sum(case((same_outcome, 1), else_=0)).label("outcome"),
+            func.count().label("predictions"),
+        )
+        .join(matches, and_(matches.c.number == predictions.c.match_number, finished))
+        .group_by(predictions.c.player_id)
+        .subquery()
+    )
+    totals = [
+        cast(func.coalesce(per_player.c[name], literal(0)), Integer).label(name)
+        for name in ("points", "exact", "outcome", "predictions")
+    ]
+    points_col, exact_col, outcome_col, _ = totals
+    rank = (
+        func.rank()
+        .over(order_by=(points_col.desc(), exact_col.desc(), outcome_col.desc()))
+        .label("rank")
+    )
+    query = (
+        select(rank, players.c.handle, *totals)
+        .select_from(players.outerjoin(per_player, per_player.c.player_id == players.c.id))
+        .order_by(rank, players.c.handle)
+    )
+    return [
+        StandingRow(row.rank, row.handle, row.points, row.exact, row.outcome, row.predictions)
+        for row in connection.execute(query)
+    ]

@@ -1,0 +1,147 @@
+"""Everything that happens in the pool, as facts for the append-only log.
+
+Events are the seam between the game and whoever listens (the SSH sessions, the
+commentator's memory). Each is a small frozen record; ``kind`` names it in the
+log and ``payload`` is what the log stores as JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: ClassVar[str] = ""
+
+    @property
+    def match_number(self) -> int | None:
+        return getattr(self, "match", None)
+
+    @property
+    def handle(self) -> str | None:
+        return getattr(self, "player", None)
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            name: value.isoformat() if isinstance(value, datetime) else value
+            for name, value in asdict(self).items()
+        }
+
+
+@dataclass(frozen=True)
+class MatchScheduled(Event):
+    """A match entered the fixtures, or its teams or kick-off changed."""
+
+    kind: ClassVar[str] = "match_scheduled"
+    match: int
+    stage: str
+    team1: str
+    team2: str
+    kickoff: datetime
+    group: str | None = None
+    venue: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerJoined(Event):
+    kind: ClassVar[str] = "player_joined"
+    player: str
+    display_name: str
+    is_admin: bool = False
+    via: str = "console"
+
+
+@dataclass(frozen=True)
+class PredictionPlaced(Event):
+    """A pick placed or changed; ``previous`` holds the pick it replaced, if any."""
+
+    kind: ClassVar[str] = "prediction_placed"
+    player: str
+    match: int
+    home: int
+    away: int
+    placed_at: datetime
+    previous: str | None = None
+    source: str = "player"  # "player", or "import" for an admin's spreadsheet
+
+
+@dataclass(frozen=True)
+class MatchKickedOff(Event):
+    kind: ClassVar[str] = "kickoff"
+    match: int
+
+
+@dataclass(frozen=True)
+class GoalScored(Event):
+    kind: ClassVar[str] = "goal"
+    match: int
+    side: str
+    minute: int
+    added: int = 0
+    scorer: str = ""
+    penalty: bool = False
+    own_goal: bool = False
+
+
+@dataclass(frozen=True)
+class ResultRecorded(Event):
+    """The final whistle; ``previous`` is set when this corrects an earlier result."""
+
+    kind: ClassVar[str] = "result"
+    match: int
+    full_time: str
+    extra_time: str | None = None
+    penalties: str | None = None
+    previous: str | None = None
+    source: str = "admin"
+
+
+@dataclass(frozen=True)
+class ChatPosted(Event):
+    kind: ClassVar[str] = "chat"
+    player: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SettingChanged(Event):
+    kind: ClassVar[str] = "setting_changed"
+    key: str
+    value: str
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        MatchScheduled,
+        PlayerJoined,
+        PredictionPlaced,
+        MatchKickedOff,
+        GoalScored,
+        ResultRecorded,
+        ChatPosted,
+        SettingChanged,
+    )
+}
+
+
+def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
+    """Rebuild an event read back from the log."""
+    cls = EVENT_TYPES[kind]
+    values = dict(payload)
+    for field in fields(cls):
+        if field.type == "datetime" and isinstance(values.get(field.name), str):
+            values[field.name] = datetime.fromisoformat(values[field.name])
+    return cls(**values)
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """An event as the log holds it: with its place in the order and its time."""
+
+    id: int
+    at: datetime
+    event: Event

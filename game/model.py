@@ -1,0 +1,162 @@
+"""The tournament's nouns: scores, results, matches, players, predictions."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import datetime
+
+MAX_GOALS = 99
+
+
+class InvalidScore(ValueError):
+    """A score that cannot stand: negative, too large, or not a score at all."""
+
+
+@dataclass(frozen=True, order=True)
+class Score:
+    home: int
+    away: int
+
+    def __post_init__(self) -> None:
+        for goals in (self.home, self.away):
+            if isinstance(goals, bool) or not isinstance(goals, int):
+                raise InvalidScore(f"goals must be whole numbers, got {goals!r}")
+            if not 0 <= goals <= MAX_GOALS:
+                raise InvalidScore(f"goals must be between 0 and {MAX_GOALS}, got {goals}")
+
+    @classmethod
+    def parse(cls, text: str) -> Score:
+        """Read ``2-1`` (also ``2:1`` or ``2 x 1``, as people type them)."""
+        cleaned = text.strip().lower()
+        for separator in ("-", ":", "x"):
+            if separator in cleaned:
+                left, _, right = cleaned.partition(separator)
+                break
+        else:
+            raise InvalidScore(f"not a score: {text!r} (write it like 2-1)")
+        try:
+            return cls(int(left.strip()), int(right.strip()))
+        except ValueError:
+            raise InvalidScore(f"not a score: {text!r} (write it like 2-1)") from None
+
+    @property
+    def outcome(self) -> int:
+        """1 for a home win, 0 for a draw, -1 for an away win."""
+        return (self.home > self.away) - (self.home < self.away)
+
+    @property
+    def difference(self) -> int:
+        return self.home - self.away
+
+    def __str__(self) -> str:
+        return f"{self.home}-{self.away}"
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a match ended: the 90 minutes, extra time when played, penalties when needed."""
+
+    full_time: Score
+    extra_time: Score | None = None
+    penalties: Score | None = None
+
+    def __post_init__(self) -> None:
+        if self.extra_time is not None and (
+            self.extra_time.home < self.full_time.home or self.extra_time.away < self.full_time.away
+        ):
+            raise InvalidScore(
+                f"the score after extra time ({self.extra_time}) cannot be lower "
+                f"than after 90 minutes ({self.full_time})"
+            )
+        if self.extra_time is not None and self.full_time.outcome != 0:
+            raise InvalidScore(
+                f"extra time is only played after a draw, not after {self.full_time}"
+            )
+        if self.penalties is not None:
+            if self.end_of_play.outcome != 0:
+                raise InvalidScore(
+                    f"penalties only follow a draw, not {self.end_of_play} at the end of play"
+                )
+            if self.penalties.outcome == 0:
+                raise InvalidScore(f"a shoot-out has a winner, not {self.penalties}")
+
+    @property
+    def end_of_play(self) -> Score:
+        """The score when the ball stopped rolling: after extra time when it was played."""
+        return self.extra_time or self.full_time
+
+    def __str__(self) -> str:
+        text = str(self.full_time)
+        if self.extra_time is not None:
+            text += f" (aet {self.extra_time})"
+        if self.penalties is not None:
+            text += f" (pens {self.penalties})"
+        return text
+
+
+class MatchStatus(enum.StrEnum):
+    SCHEDULED = "scheduled"
+    LIVE = "live"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Goal:
+    side: str  # "home" or "away"
+    minute: int
+    added: int = 0  # stoppage time: 90+4 is minute 90, added 4
+    scorer: str = ""
+    penalty: bool = False
+    own_goal: bool = False
+
+    def __post_init__(self) -> None:
+        if self.side not in ("home", "away"):
+            raise ValueError(f"a goal is scored by home or away, not {self.side!r}")
+        if not 0 <= self.minute <= 130 or not 0 <= self.added <= 30:
+            raise ValueError(f"no match has a minute {self.clock}")
+
+    @property
+    def clock(self) -> str:
+        return f"{self.minute}+{self.added}'" if self.added else f"{self.minute}'"
+
+
+@dataclass(frozen=True)
+class Match:
+    number: int
+    stage: str
+    kickoff: datetime
+    team1: str
+    team2: str
+    group: str | None = None
+    venue: str | None = None
+    status: MatchStatus = MatchStatus.SCHEDULED
+    result: Result | None = None
+    goals: tuple[Goal, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.kickoff.tzinfo is None:
+            raise ValueError(f"match #{self.number} needs a time-zone-aware kick-off")
+
+    @property
+    def label(self) -> str:
+        return f"#{self.number} {self.team1} v {self.team2}"
+
+    def has_started(self, now: datetime) -> bool:
+        """Kicked off by the server's clock, or marked live or finished by an admin."""
+        return now >= self.kickoff or self.status is not MatchStatus.SCHEDULED
+
+
+@dataclass(frozen=True)
+class Player:
+    handle: str
+    display_name: str
+    is_admin: bool = False
+    keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Prediction:
+    handle: str
+    match_number: int
+    score: Score

@@ -1,0 +1,160 @@
+"""Reading fixtures and results in the openfootball JSON format.
+
+Pure parsing: a dict in, fixtures out. Fetching the file or URL is the
+caller's business (``game.sources``), and so is writing it down.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+from typing import Any
+
+from game.model import Goal, InvalidScore, Result, Score
+
+TIME_PATTERN = re.compile(
+    r"^\s*(\d{1,2}):(\d{2})\s*(?:UTC\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?)?\s*$"
+)
+MINUTE_PATTERN = re.compile(r"^\s*(\d{1,3})\s*(?:\+\s*(\d{1,2}))?\s*'?\s*$")
+
+
+class FixtureError(ValueError):
+    """The file is not what the format promises; the message names the match."""
+
+
+class MissingTimeZone(FixtureError):
+    pass
+
+
+@dataclass(frozen=True)
+class Fixture:
+    source_key: str  # what identifies this match across re-imports of the file
+    stage: str
+    kickoff: datetime
+    local_date: str  # the date as the file writes it, for spreadsheets that refer to it
+    team1: str
+    team2: str
+    group: str | None = None
+    venue: str | None = None
+    result: Result | None = None
+    goals: tuple[Goal, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tournament:
+    name: str
+    fixtures: tuple[Fixture, ...]
+
+
+def parse_kickoff(day: str, clock: str, zone: tzinfo | None) -> datetime:
+    """``2026-06-11`` + ``13:00 UTC-6`` -> an aware UTC instant; no offset needs ``zone``."""
+    try:
+        local_day = date.fromisoformat(day)
+    except (TypeError, ValueError):
+        raise FixtureError(f"bad date {day!r}") from None
+    found = TIME_PATTERN.match(clock or "")
+    if not found:
+        raise FixtureError(f"bad time {clock!r} (expected like '13:00 UTC-6')")
+    hours, minutes, sign, offset_hours, offset_minutes = found.groups()
+    wall = datetime.combine(local_day, time(int(hours), int(minutes)))
+    if sign:
+        offset = timedelta(hours=int(offset_hours), minutes=int(offset_minutes or 0))
+        zone_here: tzinfo = timezone(offset if sign == "+" else -offset)
+    elif zone is not None:
+        zone_here = zone
+    else:
+        raise MissingTimeZone(
+            f"time {clock!r} on {day} has no UTC offset: say which zone the file uses with --tz"
+        )
+    return wall.replace(tzinfo=zone_here).astimezone(UTC)
+
+
+def parse_goal(raw: dict[str, Any], side: str) -> Goal:
+    minute = raw.get("minute")
+    added = raw.get("offset", 0) or 0
+    if isinstance(minute, str):
+        found = MINUTE_PATTERN.match(minute)
+        if not found:
+            raise FixtureError(f"bad goal minute {minute!r}")
+        minute, added = int(found.group(1)), int(found.group(2) or added)
+    if isinstance(minute, bool) or not isinstance(minute, int) or not isinstance(added, int):
+        raise FixtureError(f"bad goal minute {raw.get('minute')!r}")
+    return Goal(
+        side=side,
+        minute=minute,
+        added=added,
+        scorer=str(raw.get("name", "")),
+        penalty=bool(raw.get("penalty", False)),
+        own_goal=bool(raw.get("owngoal", False)),
+    )
+
+
+def _score(raw: Any) -> Score | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise InvalidScore(f"bad score {raw!r}")
+    return Score(raw[0], raw[1])
+
+
+def parse_result(raw: Any) -> Result | None:
+    if not raw:
+        return None
+    if not isinstance(raw, dict):
+        raise InvalidScore(f"bad score {raw!r}")
+    full_time = _score(raw.get("ft"))
+    if full_time is None:
+        return None
+    return Result(full_time, _score(raw.get("et")), _score(raw.get("p")))
+
+
+def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
+    if not isinstance(raw, dict):
+        raise FixtureError(f"a match must be an object, got {raw!r}")
+    team1, team2 = raw.get("team1"), raw.get("team2")
+    if not isinstance(team1, str) or not isinstance(team2, str) or not team1 or not team2:
+        raise FixtureError(f"a match needs team1 and team2 ({raw.get('date')})")
+    label = f"{raw.get('date')} {team1} v {team2}"
+    try:
+        kickoff = parse_kickoff(raw.get("date", ""), raw.get("time", ""), zone)
+        result = parse_result(raw.get("score"))
+        goals = tuple(
+            parse_goal(goal, side)
+            for side, key in (("home", "goals1"), ("away", "goals2"))
+            for goal in raw.get(key) or ()
+        )
+    except MissingTimeZone:
+        raise
+    except (FixtureError, InvalidScore, ValueError, TypeError, AttributeError) as error:
+        raise FixtureError(f"{label}: {error}") from None
+    venue = raw.get("ground")
+    # Knock-out teams change from placeholders ("1A", "W74") to names; the key must not.
+    number = raw.get("num")
+    source_key = (
+        f"num:{number}" if number is not None else f"at:{kickoff.isoformat()}|{venue or ''}"
+    )
+    return Fixture(
+        source_key=source_key,
+        stage=str(raw.get("round") or "Match"),
+        kickoff=kickoff,
+        local_date=raw["date"],
+        team1=team1,
+        team2=team2,
+        group=raw.get("group"),
+        venue=venue,
+        result=result,
+        goals=goals,
+    )
+
+
+def parse_tournament(data: Any, zone: tzinfo | None = None) -> Tournament:
+    if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
+        raise FixtureError("not an openfootball file: expected an object with a 'matches' list")
+    fixtures = tuple(parse_fixture(raw, zone) for raw in data["matches"])
+    counts = Counter(fixture.source_key for fixture in fixtures)
+    duplicates = sorted(key for key, count in counts.items() if count > 1)
+    if duplicates:
+        raise FixtureError(f"the file lists the same match twice: {duplicates[0]}")
+    return Tournament(str(data.get("name") or "Tournament"), fixtures)

@@ -1,0 +1,46 @@
+"""The pool's rules that are not about points: who may predict what, and when."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import datetime
+
+from game.model import Match, MatchStatus
+
+HANDLE_PATTERN = re.compile(r"^[a-z][a-z0-9_.-]{0,31}$")
+
+
+class RuleViolation(ValueError):
+    """An action the rules refuse; the message is meant for the player."""
+
+
+class PredictionLocked(RuleViolation):
+    pass
+
+
+def check_handle(handle: str) -> str:
+    """Handles are SSH user names: short, lowercase, no spaces."""
+    if not HANDLE_PATTERN.match(handle):
+        raise RuleViolation(
+            f"bad handle {handle!r}: use 1-32 lowercase letters, digits, '.', '_' or '-', "
+            "starting with a letter"
+        )
+    return handle
+
+
+def check_can_predict(match: Match, now: datetime) -> None:
+    """Predictions close at kick-off by the server's clock, whatever the client thinks."""
+    if match.status is MatchStatus.FINISHED:
+        raise PredictionLocked(f"{match.label} is over; predictions are closed")
+    if match.has_started(now):
+        raise PredictionLocked(f"{match.label} has kicked off; predictions are closed")
+
+
+def handle_from_name(name: str) -> str:
+    """A handle for someone known only by name, as in a spreadsheet: "Ana Paula" -> "ana-paula"."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    handle = re.sub(r"[^a-z0-9_.-]+", "-", ascii_name.lower()).strip("-.")
+    if not handle or not handle[0].isalpha():
+        handle = f"p-{handle}".rstrip("-")
+    return check_handle(handle[:32].rstrip("-."))

@@ -1,0 +1,532 @@
+"""The pool's one way in for changes: every write checks the rules, updates the
+current state and appends its event to the log, in one transaction.
+
+Front ends (the console, the SSH server, the commentator) call these methods;
+none of them writes to the database on its own. Listeners subscribed here hear
+each event after it is committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TypeVar
+
+from sqlalchemy import Connection, Engine, func, insert, select, update
+
+from game import rules
+from game.bets_csv import BetRow, BetsFileError
+from game.db import log, views
+from game.db.schema import goals, matches, player_keys, players, predictions, settings
+from game.events import (
+    ChatPosted,
+    Event,
+    GoalScored,
+    LoggedEvent,
+    MatchKickedOff,
+    MatchScheduled,
+    PlayerJoined,
+    PredictionPlaced,
+    ResultRecorded,
+    SettingChanged,
+)
+from game.model import Goal, Match, MatchStatus, Player, Result, Score
+from game.openfootball import Fixture, Tournament
+from game.rules import RuleViolation
+from game.scoring import ScoreBasis, preset
+from game.standings import StandingRow
+
+T = TypeVar("T")
+Clock = Callable[[], datetime]
+Listener = Callable[[LoggedEvent], None]
+
+# A spreadsheet pick without a time is recorded as placed this long before kick-off.
+IMPORTED_PICK_LEAD = timedelta(minutes=1)
+MAX_CHAT_LENGTH = 500
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class NotFound(LookupError):
+    """A match or player that does not exist; the message names it."""
+
+
+@dataclass
+class FixturesReport:
+    tournament: str
+    created: int = 0
+    updated: int = 0
+    results: int = 0
+    goals: int = 0
+    kept_admin_results: list[int] = field(default_factory=list)
+
+
+@dataclass
+class BetsReport:
+    placed: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    players_created: list[str] = field(default_factory=list)
+
+
+class Pool:
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
+        self.engine = engine
+        self.clock = clock
+        self._listeners: list[Listener] = []
+
+    # -- plumbing -------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _commit(self, work: Callable[[Connection, list[LoggedEvent]], T]) -> T:
+        """Run ``work`` in one transaction; tell listeners about its events once committed."""
+        logged: list[LoggedEvent] = []
+        with self.engine.begin() as connection:
+            outcome = work(connection, logged)
+        for item in logged:
+            for listener in self._listeners:
+                listener(item)
+        return outcome
+
+    def _append(self, connection: Connection, logged: list[LoggedEvent], event: Event) -> None:
+        at = self.clock()
+        logged.append(LoggedEvent(log.append(connection, event, at), at, event))
+
+    # -- reads ----------------------------------------------------------------
+
+    def matches(self) -> list[Match]:
+        with self.engine.connect() as connection:
+            return views.all_matches(connection)
+
+    def match(self, number: int) -> Match:
+        with self.engine.connect() as connection:
+            return _require_match(connection, number)
+
+    def player(self, handle: str) -> Player | None:
+        with self.engine.connect() as connection:
+            return views.player(connection, handle)
+
+    def players(self) -> list[Player]:
+        with self.engine.connect() as connection:
+            return views.all_players(connection)
+
+    def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
+        with self.engine.connect() as connection:
+            return views.standings(connection, up_to_match)
+
+    def events(self, after_id: int = 0) -> list[LoggedEvent]:
+        with self.engine.connect() as connection:
+            return list(log.read(connection, after_id))
+
+    # -- players --------------------------------------------------------------
+
+    def add_player(
+        self,
+        handle: str,
+        display_name: str | None = None,
+        is_admin: bool = False,
+        keys: Iterable[str] = (),
+        via: str = "console",
+    ) -> Player:
+        rules.check_handle(handle)
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> Player:
+            if views.player(connection, handle) is not None:
+                raise RuleViolation(f"handle {handle!r} is taken")
+            self._insert_player(connection, logged, handle, display_name or handle, is_admin, via)
+            for key in keys:
+                self._insert_key(connection, handle, key)
+            return views.player(connection, handle)
+
+        return self._commit(work)
+
+    def add_key(self, handle: str, public_key: str) -> None:
+        def work(connection: Connection, _logged: list[LoggedEvent]) -> None:
+            if views.player(connection, handle) is None:
+                raise NotFound(f"no player {handle!r}")
+            self._insert_key(connection, handle, public_key)
+
+        self._commit(work)
+
+    def _insert_player(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        handle: str,
+        display_name: str,
+        is_admin: bool,
+        via: str,
+    ) -> int:
+        result = connection.execute(
+            insert(players).values(
+                handle=handle, display_name=display_name, is_admin=is_admin, created_at=self.clock()
+            )
+        )
+        self._append(connection, logged, PlayerJoined(handle, display_name, is_admin, via))
+        return int(result.inserted_primary_key[0])
+
+    def _insert_key(self, connection: Connection, handle: str, public_key: str) -> None:
+        key = " ".join(public_key.split()[:2])  # type and base64; the comment is not identity
+        owner = connection.execute(
+            select(players.c.handle)
+            .join(player_keys, player_keys.c.player_id == players.c.id)
+            .where(player_keys.c.public_key == key)
+        ).scalar()
+        if owner is not None:
+            if owner == handle:
+                return
+            raise RuleViolation("that key already belongs to another player")
+        player_id = connection.execute(
+            select(players.c.id).where(players.c.handle == handle)
+        ).scalar_one()
+        connection.execute(
+            insert(player_keys).values(player_id=player_id, public_key=key, added_at=self.clock())
+        )
+
+    # -- predictions ----------------------------------------------------------
+
+    def place_prediction(self, handle: str, number: int, score: Score) -> PredictionPlaced | None:
+        """A player's pick, accepted only before kick-off by this server's clock.
+
+        Returns the logged event, or ``None`` when the pick was already exactly that.
+        """
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> PredictionPlaced | None:
+            match = _require_match(connection, number)
+            now = self.clock()
+            rules.check_can_predict(match, now)
+            player_id = _require_player_id(connection, handle)
+            return self._upsert_prediction(
+                connection, logged, player_id, handle, number, score, now, "player"
+            )
+
+        return self._commit(work)
+
+    def _upsert_prediction(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        player_id: int,
+        handle: str,
+        number: int,
+        score: Score,
+        placed_at: datetime,
+        source: str,
+    ) -> PredictionPlaced | None:
+        """Write one pick and log it; ``None`` when it was already exactly that."""
+        key = (predictions.c.player_id == player_id) & (predictions.c.match_number == number)
+        current = connection.execute(
+            select(predictions.c.home, predictions.c.away).where(key)
+        ).one_or_none()
+        if current is not None and (current.home, current.away) == (score.home, score.away):
+            return None
+        values = {"home": score.home, "away": score.away, "placed_at": placed_at}
+        if current is None:
+            connection.execute(
+                insert(predictions).values(player_id=player_id, match_number=number, **values)
+            )
+            previous = None
+        else:
+            connection.execute(update(predictions).where(key).values(**values))
+            previous = str(Score(current.home, current.away))
+        event = PredictionPlaced(
+            handle, number, score.home, score.away, placed_at, previous, source
+        )
+        self._append(connection, logged, event)
+        return event
+
+    def import_bets(self, rows: list[BetRow]) -> BetsReport:
+        """An admin's spreadsheet: the one path past the kick-off lock, all rows or none."""
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> BetsReport:
+            report = BetsReport()
+            problems: list[str] = []
+            resolved: list[tuple[BetRow, int, datetime]] = []
+            for row in rows:
+                found = connection.execute(
+                    select(matches.c.number, matches.c.kickoff).where(
+                        matches.c.local_date == row.date,
+                        matches.c.team1 == row.team1,
+                        matches.c.team2 == row.team2,
+                    )
+                ).one_or_none()
+                if found is None:
+                    problems.append(
+                        f"line {row.line}: no fixture {row.team1} v {row.team2} on {row.date}"
+                    )
+                    continue
+                placed_at = row.placed_at or found.kickoff - IMPORTED_PICK_LEAD
+                if placed_at >= found.kickoff:
+                    problems.append(
+                        f"line {row.line}: placed_at {placed_at.isoformat()} is not before kick-off"
+                    )
+                    continue
+                resolved.append((row, found.number, placed_at))
+            try:
+                handles = {row.player: rules.handle_from_name(row.player) for row in rows}
+            except RuleViolation as error:
+                problems.append(str(error))
+            if problems:
+                raise BetsFileError(problems)
+            for row, number, placed_at in resolved:
+                handle = handles[row.player]
+                player_id = connection.execute(
+                    select(players.c.id).where(players.c.handle == handle)
+                ).scalar()
+                if player_id is None:
+                    player_id = self._insert_player(
+                        connection, logged, handle, row.player, False, "import"
+                    )
+                    report.players_created.append(handle)
+                event = self._upsert_prediction(
+                    connection, logged, player_id, handle, number, row.score, placed_at, "import"
+                )
+                if event is None:
+                    report.unchanged += 1
+                elif event.previous is None:
+                    report.placed += 1
+                else:
+                    report.changed += 1
+            return report
+
+        return self._commit(work)
+
+    # -- the match itself -----------------------------------------------------
+
+    def kick_off(self, number: int) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+            match = _require_match(connection, number)
+            if match.status is not MatchStatus.SCHEDULED:
+                raise RuleViolation(f"{match.label} is already {match.status}")
+            connection.execute(
+                update(matches)
+                .where(matches.c.number == number)
+                .values(status=MatchStatus.LIVE.value)
+            )
+            self._append(connection, logged, MatchKickedOff(number))
+
+        self._commit(work)
+
+    def record_goal(self, number: int, goal: Goal) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+            _require_match(connection, number)
+            self._insert_goal(connection, logged, number, goal)
+
+        self._commit(work)
+
+    def _insert_goal(
+        self, connection: Connection, logged: list[LoggedEvent], number: int, goal: Goal
+    ) -> None:
+        connection.execute(
+            insert(goals).values(
+                match_number=number,
+                side=goal.side,
+                minute=goal.minute,
+                added=goal.added,
+                scorer=goal.scorer,
+                penalty=goal.penalty,
+                own_goal=goal.own_goal,
+            )
+        )
+        event = GoalScored(
+            number, goal.side, goal.minute, goal.added, goal.scorer, goal.penalty, goal.own_goal
+        )
+        self._append(connection, logged, event)
+
+    def record_result(self, number: int, result: Result, source: str = "admin") -> None:
+        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+            match = _require_match(connection, number)
+            self._write_result(connection, logged, match, result, source)
+
+        self._commit(work)
+
+    def _write_result(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        match: Match,
+        result: Result,
+        source: str,
+    ) -> bool:
+        if match.result == result and match.status is MatchStatus.FINISHED:
+            return False
+        connection.execute(
+            update(matches)
+            .where(matches.c.number == match.number)
+            .values(
+                status=MatchStatus.FINISHED.value,
+                result_source=source,
+                **_score_columns("ft", result.full_time),
+                **_score_columns("et", result.extra_time),
+                **_score_columns("pen", result.penalties),
+            )
+        )
+        event = ResultRecorded(
+            match.number,
+            str(result.full_time),
+            None if result.extra_time is None else str(result.extra_time),
+            None if result.penalties is None else str(result.penalties),
+            None if match.result is None else str(match.result),
+            source,
+        )
+        self._append(connection, logged, event)
+        return True
+
+    # -- chat and settings ----------------------------------------------------
+
+    def post_chat(self, handle: str, text: str) -> ChatPosted:
+        text = text.strip()
+        if not text:
+            raise RuleViolation("nothing to say")
+        if len(text) > MAX_CHAT_LENGTH:
+            raise RuleViolation(f"chat lines are at most {MAX_CHAT_LENGTH} characters")
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> ChatPosted:
+            _require_player_id(connection, handle)
+            event = ChatPosted(handle, text)
+            self._append(connection, logged, event)
+            return event
+
+        return self._commit(work)
+
+    def set_scoring(self, preset_name: str | None = None, basis: ScoreBasis | None = None) -> None:
+        changes: list[tuple[str, str]] = []
+        if preset_name is not None:
+            changes.append((views.SCORING_KEY, preset(preset_name).name))
+        if basis is not None:
+            changes.append((views.SCORE_BASIS_KEY, ScoreBasis(basis).value))
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+            for key, value in changes:
+                existing = connection.execute(
+                    select(settings.c.value).where(settings.c.key == key)
+                ).scalar()
+                if existing == value:
+                    continue
+                if existing is None:
+                    connection.execute(insert(settings).values(key=key, value=value))
+                else:
+                    connection.execute(
+                        update(settings).where(settings.c.key == key).values(value=value)
+                    )
+                self._append(connection, logged, SettingChanged(key, value))
+
+        self._commit(work)
+
+    # -- fixtures -------------------------------------------------------------
+
+    def import_fixtures(self, tournament: Tournament) -> FixturesReport:
+        """Create or update every fixture; results and goals in the file come along.
+
+        Idempotent: a second import of the same file changes nothing and logs
+        nothing. A result an admin entered by hand is never overwritten.
+        """
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> FixturesReport:
+            report = FixturesReport(tournament.name)
+            next_number = (connection.execute(select(func.max(matches.c.number))).scalar() or 0) + 1
+            for fixture in sorted(tournament.fixtures, key=lambda f: f.kickoff):
+                number = connection.execute(
+                    select(matches.c.number).where(matches.c.source_key == fixture.source_key)
+                ).scalar()
+                if number is None:
+                    number, next_number = next_number, next_number + 1
+                    connection.execute(
+                        insert(matches).values(
+                            number=number,
+                            source_key=fixture.source_key,
+                            status=MatchStatus.SCHEDULED.value,
+                            **_fixture_columns(fixture),
+                        )
+                    )
+                    report.created += 1
+                    self._append(connection, logged, _scheduled(number, fixture))
+                elif self._update_fixture(connection, number, fixture):
+                    report.updated += 1
+                    self._append(connection, logged, _scheduled(number, fixture))
+                self._import_outcome(connection, logged, number, fixture, report)
+            return report
+
+        return self._commit(work)
+
+    def _update_fixture(self, connection: Connection, number: int, fixture: Fixture) -> bool:
+        columns = _fixture_columns(fixture)
+        row = connection.execute(select(matches).where(matches.c.number == number)).one()
+        if all(getattr(row, name) == value for name, value in columns.items()):
+            return False
+        connection.execute(update(matches).where(matches.c.number == number).values(**columns))
+        return True
+
+    def _import_outcome(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        number: int,
+        fixture: Fixture,
+        report: FixturesReport,
+    ) -> None:
+        match = _require_match(connection, number)
+        for goal in fixture.goals:
+            if goal not in match.goals:
+                self._insert_goal(connection, logged, number, goal)
+                report.goals += 1
+        if fixture.result is None or fixture.result == match.result:
+            return
+        source = connection.execute(
+            select(matches.c.result_source).where(matches.c.number == number)
+        ).scalar()
+        if source == "admin":
+            report.kept_admin_results.append(number)
+            return
+        if self._write_result(connection, logged, match, fixture.result, "import"):
+            report.results += 1
+
+
+def _require_match(connection: Connection, number: int) -> Match:
+    match = views.match(connection, number)
+    if match is None:
+        raise NotFound(f"no match #{number}")
+    return match
+
+
+def _require_player_id(connection: Connection, handle: str) -> int:
+    player_id = connection.execute(select(players.c.id).where(players.c.handle == handle)).scalar()
+    if player_id is None:
+        raise NotFound(f"no player {handle!r}")
+    return int(player_id)
+
+
+def _score_columns(prefix: str, score: Score | None) -> dict[str, int | None]:
+    return {
+        f"{prefix}_home": None if score is None else score.home,
+        f"{prefix}_away": None if score is None else score.away,
+    }
+
+
+def _fixture_columns(fixture: Fixture) -> dict[str, object]:
+    return {
+        "stage": fixture.stage,
+        "group_name": fixture.group,
+        "kickoff": fixture.kickoff,
+        "local_date": fixture.local_date,
+        "venue": fixture.venue,
+        "team1": fixture.team1,
+        "team2": fixture.team2,
+    }
+
+
+def _scheduled(number: int, fixture: Fixture) -> MatchScheduled:
+    return MatchScheduled(
+        number,
+        fixture.stage,
+        fixture.team1,
+        fixture.team2,
+        fixture.kickoff,
+        fixture.group,
+        fixture.venue,
+    )
