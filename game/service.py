@@ -31,7 +31,8 @@ from game.events import (
     ResultRecorded,
     SettingChanged,
 )
-from game.model import Goal, Match, MatchStatus, Player, Result, Score
+from game.history import SCORE_BASIS_KEY, SCORING_KEY
+from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
 from game.openfootball import Fixture, Tournament
 from game.rules import RuleViolation
 from game.scoring import ScoreBasis, preset
@@ -114,6 +115,14 @@ class Pool:
     def players(self) -> list[Player]:
         with self.engine.connect() as connection:
             return views.all_players(connection)
+
+    def predictions_of(self, handle: str) -> list[Prediction]:
+        with self.engine.connect() as connection:
+            return views.predictions_of(connection, handle)
+
+    def predictions_on(self, number: int) -> list[Prediction]:
+        with self.engine.connect() as connection:
+            return views.predictions_on(connection, number)
 
     def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
         with self.engine.connect() as connection:
@@ -397,9 +406,9 @@ class Pool:
     def set_scoring(self, preset_name: str | None = None, basis: ScoreBasis | None = None) -> None:
         changes: list[tuple[str, str]] = []
         if preset_name is not None:
-            changes.append((views.SCORING_KEY, preset(preset_name).name))
+            changes.append((SCORING_KEY, preset(preset_name).name))
         if basis is not None:
-            changes.append((views.SCORE_BASIS_KEY, ScoreBasis(basis).value))
+            changes.append((SCORE_BASIS_KEY, ScoreBasis(basis).value))
 
         def work(connection: Connection, logged: list[LoggedEvent]) -> None:
             for key, value in changes:

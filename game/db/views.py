@@ -22,12 +22,10 @@ from sqlalchemy import (
 )
 
 from game.db.schema import goals, matches, player_keys, players, predictions, settings
+from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
 from game.scoring import DEFAULT_PRESET, ScoreBasis, ScoringRule, preset
 from game.standings import StandingRow
-
-SCORING_KEY = "scoring"
-SCORE_BASIS_KEY = "score_basis"
 
 
 def setting(connection: Connection, key: str, default: str) -> str:

@@ -1,0 +1,69 @@
+"""The pool's state folded from the event log alone.
+
+The log is the source of truth: everything the tables hold can be derived from
+it. This is that derivation, in plain Python, for rebuilding and for checking
+that the tables never drifted from the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from game.events import (
+    Event,
+    LoggedEvent,
+    PlayerJoined,
+    PredictionPlaced,
+    ResultRecorded,
+    SettingChanged,
+)
+from game.model import Prediction, Result, Score
+from game.scoring import DEFAULT_PRESET, ScoreBasis, preset
+from game.standings import StandingRow, compute_standings
+
+# The keys under which the pool's settings are stored and logged.
+SCORING_KEY = "scoring"
+SCORE_BASIS_KEY = "score_basis"
+
+
+def _optional_score(text: str | None) -> Score | None:
+    return None if text is None else Score.parse(text)
+
+
+@dataclass
+class PoolHistory:
+    players: list[str] = field(default_factory=list)
+    picks: dict[tuple[str, int], Score] = field(default_factory=dict)
+    results: dict[int, Result] = field(default_factory=dict)
+    settings: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_log(cls, events: Iterable[LoggedEvent | Event]) -> PoolHistory:
+        history = cls()
+        for item in events:
+            history.apply(item.event if isinstance(item, LoggedEvent) else item)
+        return history
+
+    def apply(self, event: Event) -> None:
+        match event:
+            case PlayerJoined(player=handle):
+                self.players.append(handle)
+            case PredictionPlaced(player=handle, match=number, home=home, away=away):
+                self.picks[(handle, number)] = Score(home, away)
+            case ResultRecorded(match=number, full_time=ft, extra_time=et, penalties=pens):
+                self.results[number] = Result(
+                    Score.parse(ft), _optional_score(et), _optional_score(pens)
+                )
+            case SettingChanged(key=key, value=value):
+                self.settings[key] = value
+
+    def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
+        return compute_standings(
+            self.players,
+            (Prediction(handle, number, score) for (handle, number), score in self.picks.items()),
+            self.results,
+            preset(self.settings.get(SCORING_KEY, DEFAULT_PRESET)),
+            ScoreBasis(self.settings.get(SCORE_BASIS_KEY, ScoreBasis.END_OF_PLAY.value)),
+            up_to_match,
+        )

@@ -1,0 +1,92 @@
+"""The SQL standings and the plain-Python rule must agree on every input."""
+
+from datetime import UTC, datetime
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.db.engine import open_database
+from game.model import Prediction, Result, Score
+from game.scoring import PRESETS, ScoreBasis
+from game.service import Pool
+from game.standings import compute_standings
+from tests.conftest import FakeClock, small_tournament
+
+HANDLES = ["ana", "bia", "caio", "duda"]
+goals = st.integers(0, 4)
+scores = st.builds(Score, goals, goals)
+
+
+@st.composite
+def results(draw: st.DrawFn) -> Result:
+    full_time = draw(scores)
+    if full_time.outcome != 0 or not draw(st.booleans()):
+        return Result(full_time)
+    extra = Score(
+        full_time.home + draw(st.integers(0, 2)), full_time.away + draw(st.integers(0, 2))
+    )
+    penalties = None
+    if extra.outcome == 0:
+        penalties = draw(st.sampled_from([Score(4, 3), Score(2, 4), Score(5, 4)]))
+    return Result(full_time, extra, penalties)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    picks=st.dictionaries(st.tuples(st.sampled_from(HANDLES), st.integers(1, 4)), scores),
+    played=st.dictionaries(st.integers(1, 4), results()),
+    preset_name=st.sampled_from(sorted(PRESETS)),
+    basis=st.sampled_from(list(ScoreBasis)),
+    up_to=st.one_of(st.none(), st.integers(1, 4)),
+)
+def test_sql_standings_match_the_rule(
+    picks: dict[tuple[str, int], Score],
+    played: dict[int, Result],
+    preset_name: str,
+    basis: ScoreBasis,
+    up_to: int | None,
+) -> None:
+    engine = open_database("sqlite://")
+    pool = Pool(engine, FakeClock(datetime(2026, 6, 1, tzinfo=UTC)))
+    pool.import_fixtures(small_tournament())
+    pool.set_scoring(preset_name, basis)
+    for handle in HANDLES:
+        pool.add_player(handle)
+    for (handle, number), score in picks.items():
+        pool.place_prediction(handle, number, score)
+    for number, result in played.items():
+        pool.record_result(number, result)
+
+    expected = compute_standings(
+        HANDLES,
+        [Prediction(handle, number, score) for (handle, number), score in picks.items()],
+        played,
+        PRESETS[preset_name],
+        basis,
+        up_to,
+    )
+    assert pool.standings(up_to_match=up_to) == expected
+    engine.dispose()
+
+
+def test_sql_ranks_share_places_on_ties(tournament_pool: Pool) -> None:
+    for handle, pick in (("ana", "1-0"), ("bia", "1-0"), ("caio", "0-1")):
+        tournament_pool.place_prediction(handle, 1, Score.parse(pick))
+    tournament_pool.record_result(1, Result(Score(1, 0)))
+    table = tournament_pool.standings()
+    assert [(r.rank, r.player, r.points) for r in table] == [
+        (1, "ana", 10),
+        (1, "bia", 10),
+        (3, "caio", 0),
+    ]
+
+
+def test_standings_as_of_a_match_store_nothing(tournament_pool: Pool) -> None:
+    tournament_pool.place_prediction("ana", 1, Score(1, 0))
+    tournament_pool.place_prediction("ana", 2, Score(1, 0))
+    tournament_pool.record_result(1, Result(Score(1, 0)))
+    tournament_pool.record_result(2, Result(Score(2, 0)))
+    events_before = len(tournament_pool.events())
+    assert tournament_pool.standings(up_to_match=1)[0].points == 10
+    assert tournament_pool.standings()[0].points == 15
+    assert len(tournament_pool.events()) == events_before
