@@ -13,6 +13,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
+    Computed,
     DateTime,
     ForeignKey,
     Index,
@@ -47,6 +48,15 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+def sign_of(home: str, away: str) -> str:
+    """SQL for the outcome of a score: 1 home win, 0 draw, -1 away win (NULL without a score)."""
+    return f"CASE WHEN {home} > {away} THEN 1 WHEN {home} < {away} THEN -1 WHEN {home} = {away} THEN 0 END"
+
+
+# The score at the end of play: after extra time when it was played.
+FINAL_HOME = "COALESCE(et_home, ft_home)"
+FINAL_AWAY = "COALESCE(et_away, ft_away)"
+
 metadata = MetaData()
 
 matches = Table(
@@ -69,6 +79,13 @@ matches = Table(
     Column("pen_home", Integer),
     Column("pen_away", Integer),
     Column("result_source", String(20)),
+    # The result as the standings read it, kept by the database itself so the
+    # standings query compares plain columns instead of computing per pick.
+    Column("ft_diff", Integer, Computed("ft_home - ft_away", persisted=True)),
+    Column("ft_sign", Integer, Computed(sign_of("ft_home", "ft_away"), persisted=True)),
+    Column("final_home", Integer, Computed(FINAL_HOME, persisted=True)),
+    Column("final_diff", Integer, Computed(f"{FINAL_HOME} - {FINAL_AWAY}", persisted=True)),
+    Column("final_sign", Integer, Computed(sign_of(FINAL_HOME, FINAL_AWAY), persisted=True)),
 )
 
 goals = Table(
@@ -111,7 +128,11 @@ predictions = Table(
     Column("home", Integer, nullable=False),
     Column("away", Integer, nullable=False),
     Column("placed_at", UTCDateTime(), nullable=False),
+    Column("diff", Integer, Computed("home - away", persisted=True)),
+    Column("sign", Integer, Computed(sign_of("home", "away"), persisted=True)),
     Index("ix_predictions_match_number", "match_number"),
+    # Clustered by (player, match): the standings read each player's picks in one run.
+    sqlite_with_rowid=False,
 )
 
 events = Table(

@@ -11,7 +11,7 @@ Revises:
 import sqlalchemy as sa
 from alembic import op
 
-from game.db.schema import UTCDateTime
+from game.db.schema import FINAL_AWAY, FINAL_HOME, UTCDateTime, sign_of
 
 revision = "0001"
 down_revision = None
@@ -37,6 +37,17 @@ def upgrade() -> None:
         sa.Column("status", sa.String(20), nullable=False),
         *(sa.Column(name, sa.Integer) for name in SCORE_COLUMNS),
         sa.Column("result_source", sa.String(20)),
+        sa.Column("ft_diff", sa.Integer, sa.Computed("ft_home - ft_away", persisted=True)),
+        sa.Column(
+            "ft_sign", sa.Integer, sa.Computed(sign_of("ft_home", "ft_away"), persisted=True)
+        ),
+        sa.Column("final_home", sa.Integer, sa.Computed(FINAL_HOME, persisted=True)),
+        sa.Column(
+            "final_diff", sa.Integer, sa.Computed(f"{FINAL_HOME} - {FINAL_AWAY}", persisted=True)
+        ),
+        sa.Column(
+            "final_sign", sa.Integer, sa.Computed(sign_of(FINAL_HOME, FINAL_AWAY), persisted=True)
+        ),
     )
     op.create_table(
         "goals",
@@ -73,6 +84,9 @@ def upgrade() -> None:
         sa.Column("home", sa.Integer, nullable=False),
         sa.Column("away", sa.Integer, nullable=False),
         sa.Column("placed_at", UTCDateTime(), nullable=False),
+        sa.Column("diff", sa.Integer, sa.Computed("home - away", persisted=True)),
+        sa.Column("sign", sa.Integer, sa.Computed(sign_of("home", "away"), persisted=True)),
+        sqlite_with_rowid=False,
     )
     op.create_index("ix_predictions_match_number", "predictions", ["match_number"])
     op.create_table(

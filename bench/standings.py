@@ -1,0 +1,108 @@
+"""Standings for 10,000 players x 104 matches on SQLite, against a bare scan.
+
+    python -m bench.standings [--players N] [--repeat R]
+
+Prints the best time of the standings query (``game.db.views.standings``) and
+of a bare full scan of the predictions table, measured in the same run, and
+their ratio: the figure that matters on a shared, noisy machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import text
+
+from game.db import views
+from game.db.engine import open_database
+
+MATCHES = 104
+
+
+def populate(url: str, players: int, seed: int = 2026) -> None:
+    """Fill the schema straight through the driver: the set-up is not what is measured."""
+    rng = random.Random(seed)
+    engine = open_database(url)
+    start = datetime(2026, 6, 11, 18, tzinfo=UTC)
+    created = datetime(2026, 6, 1, tzinfo=UTC).replace(tzinfo=None).isoformat(" ")
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        cursor.executemany(
+            "INSERT INTO matches (number, source_key, stage, kickoff, team1, team2, status, ft_home, ft_away)"
+            " VALUES (?, ?, 'Group', ?, 'A', 'B', 'finished', ?, ?)",
+            [
+                (
+                    n,
+                    f"m{n}",
+                    (start + timedelta(hours=n)).replace(tzinfo=None).isoformat(" "),
+                    rng.randint(0, 3),
+                    rng.randint(0, 3),
+                )
+                for n in range(1, MATCHES + 1)
+            ],
+        )
+        cursor.executemany(
+            "INSERT INTO players (id, handle, display_name, is_admin, created_at) VALUES (?, ?, ?, 0, ?)",
+            [(i, f"p{i}", f"Player {i}", created) for i in range(1, players + 1)],
+        )
+        cursor.executemany(
+            "INSERT INTO predictions (player_id, match_number, home, away, placed_at) VALUES (?, ?, ?, ?, ?)",
+            (
+                (player, match, rng.randint(0, 3), rng.randint(0, 3), created)
+                for player in range(1, players + 1)
+                for match in range(1, MATCHES + 1)
+            ),
+        )
+        raw.commit()
+        cursor.execute("ANALYZE")
+        raw.commit()
+    finally:
+        raw.close()
+        engine.dispose()
+
+
+def best_of(repeat: int, work: Callable[[], object]) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        url = f"sqlite:///{Path(directory) / 'bench.db'}"
+        populate(url, args.players)
+        engine = open_database(url)
+        with engine.connect() as connection:
+            count = connection.execute(text("SELECT count(*) FROM predictions")).scalar_one()
+            table = views.standings(connection)  # warm the page cache for both
+            standings_s = best_of(args.repeat, lambda: views.standings(connection))
+            scan_s = best_of(
+                args.repeat,
+                lambda: connection.execute(
+                    text("SELECT sum(home), sum(away), count(*) FROM predictions")
+                ).one(),
+            )
+        engine.dispose()
+    print(f"predictions: {count:,} ({args.players:,} players x {MATCHES} matches)")
+    print(f"leader: {table[0].player} with {table[0].points} points")
+    print(f"standings query: {standings_s * 1000:.0f} ms (best of {args.repeat})")
+    print(f"bare full scan:  {scan_s * 1000:.0f} ms (best of {args.repeat})")
+    print(f"ratio: {standings_s / scan_s:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""The immutable layer: the persona and every prompt template, kept as text files.
+
+Nothing here is built by code; a template is read as written, so the stable
+prefix of every model call is byte-identical from call to call.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+
+@cache
+def load(name: str) -> str:
+    """The text of ``prompts/<name>.txt``, exactly as stored."""
+    return resources.files(__name__).joinpath(f"{name}.txt").read_text(encoding="utf-8")

@@ -1,0 +1,55 @@
+"""A real HTTP server on 127.0.0.1 that serves canned responses, for feed and import tests."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Route:
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "application/json"
+
+
+@dataclass
+class CannedServer:
+    routes: dict[str, Route] = field(default_factory=dict)
+    requests: list[str] = field(default_factory=list)
+    base_url: str = ""
+
+    def serve(self, path: str, body: str | bytes, status: int = 200) -> str:
+        self.routes[path] = Route(status, body.encode() if isinstance(body, str) else body)
+        return self.base_url + path
+
+
+@contextmanager
+def canned_server() -> Iterator[CannedServer]:
+    state = CannedServer()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            state.requests.append(self.path)
+            route = state.routes.get(self.path, Route(404, b'{"error": "not found"}'))
+            self.send_response(route.status)
+            self.send_header("Content-Type", route.content_type)
+            self.send_header("Content-Length", str(len(route.body)))
+            self.end_headers()
+            self.wfile.write(route.body)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    state.base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,72 @@
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from game.bets_csv import BetsFileError, parse_bets
+from game.model import Score
+from game.service import Pool
+from tests.conftest import FakeClock
+
+HEADER = "player,date,team1,team2,score1,score2,placed_at\n"
+
+
+def test_a_spreadsheet_brings_a_pool_over(tournament_pool: Pool, clock: FakeClock) -> None:
+    clock.now = datetime(2026, 7, 30, tzinfo=UTC)  # long after every kick-off
+    rows = parse_bets(
+        HEADER
+        + "ana,2026-06-11,Brazil,Serbia,2,0,\n"
+        + "Zé Maria,2026-06-11,Brazil,Serbia,1,1,2026-06-10T20:00:00Z\n"
+        + "Zé Maria,2026-06-12,Argentina,Mexico,2,1,\n"
+    )
+    report = tournament_pool.import_bets(rows)
+    assert (report.placed, report.changed, report.players_created) == (3, 0, ["ze-maria"])
+    assert tournament_pool.player("ze-maria").display_name == "Zé Maria"
+    assert [p.score for p in tournament_pool.predictions_of("ze-maria")] == [
+        Score(1, 1),
+        Score(2, 1),
+    ]
+    placed = [e.event for e in tournament_pool.events() if e.event.kind == "prediction_placed"]
+    kickoff = tournament_pool.match(1).kickoff
+    assert {e.source for e in placed} == {"import"}
+    assert placed[0].placed_at == kickoff - timedelta(minutes=1)
+    assert placed[1].placed_at == datetime(2026, 6, 10, 20, 0, tzinfo=UTC)
+    assert tournament_pool.import_bets(rows).unchanged == 3  # idempotent
+
+
+def test_bad_rows_are_reported_by_line_and_nothing_is_imported(tournament_pool: Pool) -> None:
+    before = len(tournament_pool.events())
+    rows = parse_bets(
+        HEADER
+        + "ana,2026-06-11,Brazil,Serbia,2,0,\n"
+        + "bia,2026-06-11,Brazil,Germany,2,0,\n"
+        + "caio,2026-06-12,Argentina,Mexico,1,0,2026-06-13T00:00:00+00:00\n"
+    )
+    with pytest.raises(BetsFileError) as caught:
+        tournament_pool.import_bets(rows)
+    assert caught.value.problems == [
+        "line 3: no fixture Brazil v Germany on 2026-06-11",
+        "line 4: placed_at 2026-06-13T00:00:00+00:00 is not before kick-off",
+    ]
+    assert len(tournament_pool.events()) == before
+    assert tournament_pool.predictions_of("ana") == []
+
+
+@pytest.mark.parametrize(
+    ("row", "problem"),
+    [
+        ("ana,2026-06-11,Brazil,Serbia,two,0,", "line 2: bad score 'two'-'0'"),
+        ("ana,2026-06-11,Brazil,Serbia,-1,0,", "line 2: goals must be between 0 and 99"),
+        ("ana,2026-06-11,Brazil,Serbia,1,0,yesterday", "line 2: Invalid isoformat"),
+        ("ana,2026-06-11,Brazil,Serbia,1,0,2026-06-10T20:00", "line 2: placed_at"),
+        (",2026-06-11,Brazil,Serbia,1,0,", "line 2: player, team1 and team2 must not be empty"),
+    ],
+)
+def test_bad_rows_are_caught_while_reading(row: str, problem: str) -> None:
+    with pytest.raises(BetsFileError) as caught:
+        parse_bets(HEADER + row + "\n")
+    assert caught.value.problems[0].startswith(problem)
+
+
+def test_missing_columns_are_named() -> None:
+    with pytest.raises(BetsFileError, match="missing column\\(s\\) score1, score2"):
+        parse_bets("player,date,team1,team2\nana,2026-06-11,Brazil,Serbia\n")

@@ -1,0 +1,130 @@
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.conftest import SHARED_DATA
+
+
+@pytest.fixture
+def betania(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Run ``betania ARGS`` against a database of its own; returns (exit code, stdout, stderr)."""
+
+    def run(*args: str) -> tuple[int, str, str]:
+        try:
+            code = main([*args, "--data-dir", str(tmp_path / "data")])
+        except SystemExit as refused:  # argparse refuses before any command runs
+            code = refused.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def test_import_enter_results_and_read_the_table(betania, tmp_path: Path) -> None:
+    fixtures = tmp_path / "cup.json"
+    fixtures.write_text(
+        json.dumps(
+            {
+                "name": "Mini Cup",
+                "matches": [
+                    {
+                        "round": "1",
+                        "date": "2026-06-11",
+                        "time": "13:00 UTC-6",
+                        "team1": "Mexico",
+                        "team2": "Peru",
+                    },
+                    {
+                        "round": "1",
+                        "date": "2026-06-12",
+                        "time": "13:00 UTC-6",
+                        "team1": "Chile",
+                        "team2": "Japan",
+                    },
+                ],
+            }
+        )
+    )
+    bets = tmp_path / "bets.csv"
+    bets.write_text(
+        "player,date,team1,team2,score1,score2\n"
+        "ana,2026-06-11,Mexico,Peru,2,1\n"
+        "bia,2026-06-11,Mexico,Peru,1,0\n"
+        "ana,2026-06-12,Chile,Japan,0,0\n"
+        "bia,2026-06-12,Chile,Japan,1,1\n"
+    )
+    assert betania("fixtures", "import", str(fixtures))[1].startswith("Mini Cup: 2 matches")
+    assert "4 picks placed" in betania("bets", "import", str(bets))[1]
+    code, out, _ = betania("results", "set", "1", "2-1")
+    assert (code, out.strip()) == (0, "#1 Mexico v Peru: 2-1")
+    betania("results", "set", "2", "0-0", "--aet", "1-1", "--pens", "4-3")
+
+    code, out, _ = betania("standings", "--json")
+    assert code == 0
+    # ana: exact on #1, a draw on the 1-1 after extra time; bia: the reverse
+    assert json.loads(out) == [
+        {"rank": 1, "player": "ana", "points": 17, "exact": 1, "outcome": 2, "predictions": 2},
+        {"rank": 1, "player": "bia", "points": 17, "exact": 1, "outcome": 2, "predictions": 2},
+    ]
+
+    code, out, _ = betania("standings", "--after", "1", "--json")
+    assert [(r["player"], r["points"]) for r in json.loads(out)] == [("ana", 10), ("bia", 7)]
+    assert "ana" in betania("standings")[1]
+
+    betania("pool", "set", "--scoring", "kicktipp")
+    assert json.loads(betania("standings", "--json")[1])[0]["points"] == 7
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("results", "set", "7", "2-1"), "no match #7"),
+        (("results", "set", "1", "two-one"), "not a score"),
+        (("fixtures", "import", "/nonexistent/cup.json"), "No such file"),
+        (("standings", "--after", "x"), "invalid int value"),
+        (("fixtures", "import", "x.json", "--tz", "Mars/Olympus"), "unknown time zone"),
+        (("pool", "set"), "say what to set"),
+        (("nonsense",), "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_nonzero_exit(
+    betania, args: tuple[str, ...], message: str
+) -> None:
+    code, _, err = betania(*args)
+    assert code != 0
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_a_results_file_without_offsets_stops_without_guessing(betania) -> None:
+    code, _, err = betania("fixtures", "import", str(SHARED_DATA / "worldcup-2022.json"))
+    assert code == 1 and "--tz" in err
+    code, out, _ = betania(
+        "fixtures", "import", str(SHARED_DATA / "worldcup-2022.json"), "--tz", "Asia/Qatar"
+    )
+    assert code == 0 and "64 new" in out
+
+
+def test_the_installed_command_reports_errors_without_a_traceback(tmp_path: Path) -> None:
+    command = shutil.which("betania", path=str(Path(sys.executable).parent))
+    assert command, "the betania console script is installed beside this Python"
+    done = subprocess.run(
+        [command, "results", "set", "1", "2-1", "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr == "betania: error: no match #1\n"
+
+
+def test_the_demo_runs_from_scratch(betania) -> None:
+    code, out, _ = betania("demo")
+    assert code == 0
+    assert "Standings now" in out and "events in the log" in out

@@ -1,0 +1,172 @@
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from game.model import Goal, MatchStatus, Result, Score
+from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
+from game.service import Pool
+from game.sources import SourceError, read_json
+from tests.conftest import SHARED_DATA
+from tests.http_server import canned_server
+
+
+def openfootball(*matches: dict) -> dict:
+    return {"name": "Mini Cup", "matches": list(matches)}
+
+
+GROUP_MATCH = {
+    "round": "Matchday 1",
+    "date": "2026-06-11",
+    "time": "13:00 UTC-6",
+    "team1": "Mexico",
+    "team2": "South Africa",
+    "group": "Group A",
+    "ground": "Mexico City",
+}
+SEMI_FINAL = {
+    "round": "Semi-final",
+    "num": 2,
+    "date": "2026-07-14",
+    "time": "15:00 UTC-4",
+    "team1": "1A",
+    "team2": "W74",
+    "ground": "Dallas",
+}
+
+
+def test_kickoff_times_carry_their_offset() -> None:
+    assert parse_kickoff("2026-06-11", "13:00 UTC-6", None) == datetime(
+        2026, 6, 11, 19, 0, tzinfo=UTC
+    )
+    assert parse_kickoff("2026-06-11", "20:30 UTC+5:30", None) == datetime(
+        2026, 6, 11, 15, 0, tzinfo=UTC
+    )
+
+
+def test_times_without_offset_need_a_zone_and_never_a_guess() -> None:
+    with pytest.raises(MissingTimeZone, match="--tz"):
+        parse_kickoff("2022-11-20", "19:00", None)
+    qatar = parse_kickoff("2022-11-20", "19:00", ZoneInfo("Asia/Qatar"))
+    assert qatar == datetime(2022, 11, 20, 16, 0, tzinfo=UTC)
+
+
+def test_goal_minutes_in_both_styles() -> None:
+    data = openfootball(
+        {
+            **GROUP_MATCH,
+            "score": {"ft": [2, 1]},
+            "goals1": [{"name": "A", "minute": "90+4"}, {"name": "B", "minute": 45, "offset": 2}],
+            "goals2": [{"name": "C", "minute": "9", "penalty": True, "owngoal": True}],
+        }
+    )
+    (fixture,) = parse_tournament(data).fixtures
+    assert fixture.goals == (
+        Goal("home", 90, 4, "A"),
+        Goal("home", 45, 2, "B"),
+        Goal("away", 9, 0, "C", penalty=True, own_goal=True),
+    )
+
+
+@pytest.mark.parametrize(
+    ("broken", "message"),
+    [
+        ({"time": "25:00 UTC-6"}, "hour must be in 0..23"),
+        ({"time": "noon"}, "bad time"),
+        ({"date": "11/06/2026"}, "bad date"),
+        ({"score": {"ft": [1]}}, "bad score"),
+        ({"score": {"ft": [1, 1], "p": [3, 3]}}, "has a winner"),
+        ({"goals1": [{"name": "X", "minute": "soon"}]}, "bad goal minute"),
+        ({"team2": None}, "needs team1 and team2"),
+    ],
+)
+def test_a_broken_match_is_named_in_the_error(broken: dict, message: str) -> None:
+    with pytest.raises(FixtureError, match=message):
+        parse_tournament(openfootball({**GROUP_MATCH, **broken}))
+
+
+def test_not_an_openfootball_file() -> None:
+    with pytest.raises(FixtureError, match="'matches' list"):
+        parse_tournament([1, 2, 3])
+
+
+def test_import_is_idempotent(pool: Pool) -> None:
+    tournament = parse_tournament(openfootball(GROUP_MATCH, SEMI_FINAL))
+    first = pool.import_fixtures(tournament)
+    events = len(pool.events())
+    second = pool.import_fixtures(tournament)
+    assert (first.created, second.created, second.updated) == (2, 0, 0)
+    assert len(pool.matches()) == 2
+    assert len(pool.events()) == events
+
+
+def test_reimport_fills_placeholders_and_results_without_renumbering(pool: Pool) -> None:
+    pool.import_fixtures(parse_tournament(openfootball(GROUP_MATCH, SEMI_FINAL)))
+    assert [m.label for m in pool.matches()] == ["#1 Mexico v South Africa", "#2 1A v W74"]
+    played = {**GROUP_MATCH, "score": {"ft": [2, 0]}, "goals1": [{"name": "Q", "minute": "9"}]}
+    decided = {**SEMI_FINAL, "team1": "Mexico", "team2": "Brazil"}
+    report = pool.import_fixtures(parse_tournament(openfootball(played, decided)))
+    assert (report.created, report.updated, report.results, report.goals) == (0, 1, 1, 1)
+    first, semi = pool.matches()
+    assert semi.label == "#2 Mexico v Brazil"
+    assert first.status is MatchStatus.FINISHED and first.result == Result(Score(2, 0))
+    assert first.goals == (Goal("home", 9, 0, "Q"),)
+    assert pool.import_fixtures(parse_tournament(openfootball(played, decided))).goals == 0
+
+
+def test_a_result_an_admin_entered_wins_over_the_file(pool: Pool) -> None:
+    pool.import_fixtures(parse_tournament(openfootball(GROUP_MATCH)))
+    pool.record_result(1, Result(Score(3, 0)))
+    report = pool.import_fixtures(
+        parse_tournament(openfootball({**GROUP_MATCH, "score": {"ft": [2, 0]}}))
+    )
+    assert report.kept_admin_results == [1]
+    assert pool.match(1).result == Result(Score(3, 0))
+
+
+def test_import_from_a_url(pool: Pool) -> None:
+    with canned_server() as server:
+        url = server.serve("/cup.json", json.dumps(openfootball(GROUP_MATCH)))
+        assert pool.import_fixtures(parse_tournament(read_json(url))).created == 1
+        with pytest.raises(SourceError, match="HTTP 404"):
+            read_json(server.base_url + "/missing.json")
+        with pytest.raises(SourceError, match="not valid JSON"):
+            read_json(server.serve("/truncated.json", '{"matches": [{"round"'))
+
+
+def test_a_missing_file_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="No such file"):
+        read_json(str(tmp_path / "nope.json"))
+
+
+def test_the_whole_2026_world_cup(pool: Pool) -> None:
+    tournament = parse_tournament(read_json(str(SHARED_DATA / "worldcup-2026.json")))
+    report = pool.import_fixtures(tournament)
+    matches = pool.matches()
+    assert (report.created, report.results) == (104, 104)
+    assert all(m.status is MatchStatus.FINISHED for m in matches)
+    assert matches[0].label == "#1 Mexico v South Africa"
+    assert matches[0].kickoff == datetime(2026, 6, 11, 19, 0, tzinfo=UTC)
+    final = matches[-1]
+    assert (final.label, final.result) == (
+        "#104 Spain v Argentina",
+        Result(Score(0, 0), extra_time=Score(1, 0)),
+    )
+    assert sum(len(m.goals) for m in matches) == report.goals > 250
+    assert [m.kickoff for m in matches] == sorted(m.kickoff for m in matches)
+    assert pool.import_fixtures(tournament).created == 0
+
+
+def test_the_2022_world_cup_read_in_qatar_time(pool: Pool) -> None:
+    data = read_json(str(SHARED_DATA / "worldcup-2022.json"))
+    with pytest.raises(MissingTimeZone):
+        parse_tournament(data)
+    report = pool.import_fixtures(parse_tournament(data, ZoneInfo("Asia/Qatar")))
+    matches = pool.matches()
+    assert report.created == 64 and len(matches) == 64
+    assert matches[0].kickoff == datetime(2022, 11, 20, 16, 0, tzinfo=UTC)
+    final = matches[-1]
+    assert final.label == "#64 Argentina v France"
+    assert final.result == Result(Score(2, 2), Score(3, 3), Score(4, 2))

@@ -1,0 +1,60 @@
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import insert, select
+
+from game.db.engine import DatabaseError, database_url, open_database
+from game.db.schema import metadata, players
+
+
+def test_the_migrations_build_exactly_the_schema_the_code_uses(tmp_path: Path) -> None:
+    engine = open_database(f"sqlite:///{tmp_path / 'a.db'}")
+    with engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), metadata)
+    assert differences == []
+
+
+def test_opening_twice_migrates_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    open_database(url).dispose()
+    with open_database(url).connect() as connection:
+        version = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    assert version == "0001"
+
+
+def test_times_go_in_aware_and_come_out_utc(tmp_path: Path) -> None:
+    engine = open_database(f"sqlite:///{tmp_path / 'a.db'}")
+    sao_paulo_noon = datetime(2026, 6, 11, 12, 0, tzinfo=timezone(timedelta(hours=-3)))
+    with engine.begin() as connection:
+        connection.execute(
+            insert(players).values(
+                handle="ana", display_name="Ana", is_admin=False, created_at=sao_paulo_noon
+            )
+        )
+        stored = connection.execute(select(players.c.created_at)).scalar_one()
+    assert stored == datetime(2026, 6, 11, 15, 0, tzinfo=UTC)
+    assert stored.tzinfo is UTC
+    with pytest.raises(Exception, match="naive"), engine.begin() as connection:
+        connection.execute(
+            insert(players).values(
+                handle="bia", display_name="Bia", is_admin=False, created_at=datetime(2026, 1, 1)
+            )
+        )
+
+
+def test_where_the_database_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BETANIA_DB", raising=False)
+    assert database_url(data_dir=tmp_path / "d") == f"sqlite:///{tmp_path / 'd' / 'betania.db'}"
+    assert (tmp_path / "d").is_dir()
+    monkeypatch.setenv("BETANIA_DB", "sqlite:///from-env.db")
+    assert database_url(data_dir=tmp_path / "d") == "sqlite:///from-env.db"
+    assert database_url("sqlite:///flag.db", tmp_path / "d") == "sqlite:///flag.db"
+
+
+@pytest.mark.parametrize("url", ["nonsense", "nosuchdb://x/y", "sqlite:////nonexistent-dir/x/a.db"])
+def test_a_bad_database_url_is_one_clear_error(url: str) -> None:
+    with pytest.raises(DatabaseError, match="cannot"):
+        open_database(url)
