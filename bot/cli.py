@@ -26,6 +26,8 @@ from game.scoring import PRESETS, ScoreBasis
 from game.service import NotFound, Pool
 from game.sources import SourceError, read_json, read_text
 
+DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
+
 USER_ERRORS = (
     BetsFileError,
     DatabaseError,
@@ -188,7 +190,7 @@ def build_parser() -> Parser:
     common.add_argument("--data-dir", default=argparse.SUPPRESS, help="where the SQLite file lives")
     common.add_argument("--db", default=argparse.SUPPRESS, help="database URL (also BETANIA_DB)")
 
-    parser = Parser(prog="betania", description=__doc__.splitlines()[0], parents=[common])
+    parser = Parser(prog="betania", description=DESCRIPTION, parents=[common])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
 

@@ -181,4 +181,4 @@ def standings(connection: Connection, up_to_match: int | None = None) -> list[St
         .select_from(players.outerjoin(per_player, per_player.c.player_id == players.c.id))
         .order_by(rank, players.c.handle)
     )
-    return [StandingRow(*row) for row in connection.execute(query).tuples()]
+    return [StandingRow(*row) for row in connection.execute(query)]
