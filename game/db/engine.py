@@ -7,7 +7,8 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from alembic.runtime.environment import EnvironmentContext
+from sqlalchemy import Engine, MetaData, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
@@ -55,12 +56,27 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def migrate(engine: Engine) -> None:
+def run_in_alembic(context: EnvironmentContext, metadata: MetaData) -> None:
+    """The body of every ``env.py``: migrate on the connection ``migrate`` handed over."""
+    connection = context.config.attributes["connection"]
+    context.configure(
+        connection=connection,
+        target_metadata=metadata,
+        version_table=context.config.attributes["version_table"],
+        render_as_batch=connection.dialect.name == "sqlite",
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def migrate(engine: Engine, scripts: Path = MIGRATIONS, version_table: str = "alembic_version") -> None:
+    """Bring one package's tables up to date; each package keeps its own version table."""
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("script_location", str(scripts))
     try:
         with engine.begin() as connection:
             config.attributes["connection"] = connection
+            config.attributes["version_table"] = version_table
             command.upgrade(config, "head")
     except Exception as error:  # any driver's failure, reported in one line
         raise DatabaseError(f"cannot prepare database {engine.url!r}: {error}") from error

@@ -1,14 +1,8 @@
-"""Alembic's entry: always handed a live connection by ``game.db.engine.migrate``."""
+"""Alembic's entry for the game's tables; ``game.db.engine.migrate`` runs it."""
 
 from alembic import context
 
+from game.db.engine import run_in_alembic
 from game.db.schema import metadata
 
-connection = context.config.attributes["connection"]
-context.configure(
-    connection=connection,
-    target_metadata=metadata,
-    render_as_batch=connection.dialect.name == "sqlite",
-)
-with context.begin_transaction():
-    context.run_migrations()
+run_in_alembic(context, metadata)
