@@ -107,6 +107,21 @@ class ChatPosted(Event):
 
 
 @dataclass(frozen=True)
+class RemarkPosted(Event):
+    """A commentator's line: chat with a memory of whom it was about and what prompted it."""
+
+    kind: ClassVar[str] = "remark"
+    player: str
+    text: str
+    about: tuple[str, ...] = ()
+    match: int | None = None
+    trigger: int | None = None  # the log id of the event it reacts to
+
+    def payload(self) -> dict[str, Any]:
+        return {**super().payload(), "about": list(self.about)}
+
+
+@dataclass(frozen=True)
 class SettingChanged(Event):
     kind: ClassVar[str] = "setting_changed"
     key: str
@@ -123,6 +138,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GoalScored,
         ResultRecorded,
         ChatPosted,
+        RemarkPosted,
         SettingChanged,
     )
 }
@@ -133,8 +149,11 @@ def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[kind]
     values = dict(payload)
     for field in fields(cls):
-        if field.type == "datetime" and isinstance(values.get(field.name), str):
-            values[field.name] = datetime.fromisoformat(values[field.name])
+        value = values.get(field.name)
+        if field.type == "datetime" and isinstance(value, str):
+            values[field.name] = datetime.fromisoformat(value)
+        elif isinstance(value, list):
+            values[field.name] = tuple(value)
     return cls(**values)
 
 

@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Engine, func, insert, select, update
 from game import rules
 from game.bets_csv import BetRow, BetsFileError
 from game.db import log, views
-from game.db.schema import goals, matches, player_keys, players, predictions, settings
+from game.db.schema import events, goals, matches, player_keys, players, predictions, settings
 from game.events import (
     ChatPosted,
     Event,
@@ -28,6 +28,7 @@ from game.events import (
     MatchScheduled,
     PlayerJoined,
     PredictionPlaced,
+    RemarkPosted,
     ResultRecorded,
     SettingChanged,
 )
@@ -35,7 +36,7 @@ from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
 from game.openfootball import Fixture, Tournament
 from game.rules import RuleViolation
-from game.scoring import ScoreBasis, preset
+from game.scoring import ScoreBasis, ScoringRule, preset
 from game.standings import StandingRow
 
 T = TypeVar("T")
@@ -128,9 +129,24 @@ class Pool:
         with self.engine.connect() as connection:
             return views.standings(connection, up_to_match)
 
-    def events(self, after_id: int = 0) -> list[LoggedEvent]:
+    def events(
+        self,
+        after_id: int = 0,
+        kinds: tuple[str, ...] = (),
+        match_number: int | None = None,
+        since: datetime | None = None,
+        up_to_id: int | None = None,
+    ) -> list[LoggedEvent]:
         with self.engine.connect() as connection:
-            return list(log.read(connection, after_id))
+            return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
+
+    def last_event_id(self) -> int:
+        with self.engine.connect() as connection:
+            return connection.execute(select(func.max(events.c.id))).scalar() or 0
+
+    def scoring(self) -> tuple[ScoringRule, ScoreBasis]:
+        with self.engine.connect() as connection:
+            return views.scoring(connection)
 
     # -- players --------------------------------------------------------------
 
@@ -398,6 +414,31 @@ class Pool:
         def work(connection: Connection, logged: list[LoggedEvent]) -> ChatPosted:
             _require_player_id(connection, handle)
             event = ChatPosted(handle, text)
+            self._append(connection, logged, event)
+            return event
+
+        return self._commit(work)
+
+    def post_remark(
+        self,
+        handle: str,
+        text: str,
+        about: Iterable[str] = (),
+        match: int | None = None,
+        trigger: int | None = None,
+    ) -> RemarkPosted | None:
+        """A commentator's line; ``None`` if a remark on the same ``trigger`` was already made."""
+        text = text.strip()
+        if not text:
+            raise RuleViolation("nothing to say")
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> RemarkPosted | None:
+            _require_player_id(connection, handle)
+            if trigger is not None:
+                earlier = log.read(connection, kinds=(RemarkPosted.kind,))
+                if any(item.event.trigger == trigger for item in earlier):
+                    return None
+            event = RemarkPosted(handle, text, tuple(about), match, trigger)
             self._append(connection, logged, event)
             return event
 

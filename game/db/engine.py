@@ -69,7 +69,9 @@ def run_in_alembic(context: EnvironmentContext, metadata: MetaData) -> None:
         context.run_migrations()
 
 
-def migrate(engine: Engine, scripts: Path = MIGRATIONS, version_table: str = "alembic_version") -> None:
+def migrate(
+    engine: Engine, scripts: Path = MIGRATIONS, version_table: str = "alembic_version"
+) -> None:
     """Bring one package's tables up to date; each package keeps its own version table."""
     config = Config()
     config.set_main_option("script_location", str(scripts))

@@ -27,11 +27,22 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
 
 
 def read(
-    connection: Connection, after_id: int = 0, kinds: tuple[str, ...] = ()
+    connection: Connection,
+    after_id: int = 0,
+    kinds: tuple[str, ...] = (),
+    match_number: int | None = None,
+    since: datetime | None = None,
+    up_to_id: int | None = None,
 ) -> Iterator[LoggedEvent]:
-    """Events with an id above ``after_id``, oldest first."""
+    """Events with an id above ``after_id`` (and the other filters), oldest first."""
     query = select(events).where(events.c.id > after_id).order_by(events.c.id)
     if kinds:
         query = query.where(events.c.kind.in_(kinds))
+    if match_number is not None:
+        query = query.where(events.c.match_number == match_number)
+    if since is not None:
+        query = query.where(events.c.at >= since)
+    if up_to_id is not None:
+        query = query.where(events.c.id <= up_to_id)
     for row in connection.execute(query):
         yield LoggedEvent(row.id, row.at, event_from_payload(row.kind, row.payload))

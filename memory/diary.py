@@ -1,0 +1,131 @@
+"""The diary: one dated entry per finished match, fused as it ages.
+
+Lossy by design. When there are more than ``threshold`` match entries, all but
+the newest ``keep`` are fused with the previous narrative into a new narrative,
+and the new narrative and the removal of what it replaces commit together. The
+raw material stays in the game's log, so nothing is lost, only condensed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import Connection, delete, insert, select
+
+from memory.schema import diary_entries
+
+MATCH = "match"
+NARRATIVE = "narrative"
+
+
+@dataclass(frozen=True)
+class DiaryConfig:
+    threshold: int = 8  # fuse when there are more match entries than this
+    keep: int = 2  # the newest entries that stay in full detail
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.keep < self.threshold:
+            raise ValueError("the diary keeps fewer entries than its compaction threshold")
+
+
+@dataclass(frozen=True)
+class DiaryEntry:
+    id: int
+    kind: str
+    text: str
+    covers: tuple[int, ...]
+    first_date: date
+    last_date: date
+    written_at: datetime
+
+    @property
+    def dates(self) -> str:
+        if self.first_date == self.last_date:
+            return f"[{self.first_date:%d %b}]"
+        return f"[{self.first_date:%d %b} - {self.last_date:%d %b}]"
+
+
+def _entry(row) -> DiaryEntry:
+    return DiaryEntry(
+        row.id, row.kind, row.text, tuple(row.covers), row.first_date, row.last_date, row.written_at
+    )
+
+
+def read(connection: Connection) -> tuple[DiaryEntry | None, list[DiaryEntry]]:
+    """The fused narrative (if any) and the match entries, oldest first."""
+    rows = [
+        _entry(row)
+        for row in connection.execute(select(diary_entries).order_by(diary_entries.c.id))
+    ]
+    narratives = [entry for entry in rows if entry.kind == NARRATIVE]
+    matches = sorted((entry for entry in rows if entry.kind == MATCH), key=lambda e: e.covers)
+    return (narratives[-1] if narratives else None), matches
+
+
+def covered(connection: Connection) -> set[int]:
+    return {
+        number
+        for row in connection.execute(select(diary_entries.c.covers))
+        for number in row.covers
+    }
+
+
+def add_match_entry(
+    connection: Connection, number: int, text: str, day: date, written_at: datetime, event_id: int
+) -> None:
+    connection.execute(
+        insert(diary_entries).values(
+            kind=MATCH,
+            match_number=number,
+            text=text,
+            covers=[number],
+            first_date=day,
+            last_date=day,
+            written_at=written_at,
+            event_id=event_id,
+        )
+    )
+
+
+def to_fuse(
+    matches: list[DiaryEntry], config: DiaryConfig, closing: bool = False
+) -> list[DiaryEntry]:
+    """The entries a compaction would fold into the narrative now; empty when it's not time.
+
+    ``closing`` is the end of the tournament: fold all but the newest ``keep``
+    whatever the threshold, so the diary ends as one narrative + ``keep`` entries.
+    """
+    if len(matches) > config.threshold or (closing and len(matches) > config.keep):
+        return matches[: len(matches) - config.keep]
+    return []
+
+
+def replace_with_narrative(
+    connection: Connection,
+    narrative: DiaryEntry | None,
+    fused: list[DiaryEntry],
+    text: str,
+    written_at: datetime,
+) -> None:
+    """Insert the new narrative, then remove what it replaces: call inside one transaction."""
+    replaced = ([narrative] if narrative else []) + fused
+    covers = sorted({number for entry in replaced for number in entry.covers})
+    connection.execute(
+        insert(diary_entries).values(
+            kind=NARRATIVE,
+            match_number=None,
+            text=text,
+            covers=covers,
+            first_date=min(entry.first_date for entry in replaced),
+            last_date=max(entry.last_date for entry in replaced),
+            written_at=written_at,
+        )
+    )
+    connection.execute(
+        delete(diary_entries).where(diary_entries.c.id.in_([e.id for e in replaced]))
+    )
+
+
+def clear(connection: Connection) -> None:
+    connection.execute(delete(diary_entries))

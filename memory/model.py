@@ -1,0 +1,43 @@
+"""The one small interface between memory and any model.
+
+A ``ModelCall`` carries the same request two ways: as text (the immutable
+system prefix and the assembled prompt) for a language model, and as
+structured ``data`` for a rule-based one such as ``memory.offline``. Tests
+drive memory with scripted models that implement ``complete``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class ModelError(RuntimeError):
+    """The model failed or answered something unusable; the caller keeps what it had."""
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    task: str  # "diary_entry", "diary_fusion", "fact_merge", "remark", ...
+    system: str  # the immutable layer: byte-identical from call to call
+    prompt: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.system) + estimate_tokens(self.prompt)
+
+
+class Model(Protocol):
+    name: str
+
+    def complete(self, call: ModelCall) -> str:
+        """The model's answer as text; raises ``ModelError`` when there is none."""
+        ...
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters a token: close enough to budget with, and needs no tokenizer."""
+    return math.ceil(len(text) / 4)

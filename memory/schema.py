@@ -1,0 +1,75 @@
+"""The memory's own tables, beside the game's in the same database.
+
+Only what cannot be rebuilt is kept: the diary (each entry was one model call)
+and the player facts (nobody can recompute what a player once said). Working
+memory and standings are rebuilt from the game's log on demand and have no
+table.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Date,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+from game.db.schema import UTCDateTime
+
+metadata = MetaData()
+
+diary_entries = Table(
+    "diary_entries",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("kind", String(10), nullable=False),  # "match" or "narrative"
+    # One entry per match, enforced by the database: a restart can't write a second.
+    Column("match_number", Integer, unique=True),
+    Column("text", Text, nullable=False),
+    Column("covers", JSON, nullable=False),  # match numbers, ascending
+    Column("first_date", Date, nullable=False),
+    Column("last_date", Date, nullable=False),
+    Column("written_at", UTCDateTime(), nullable=False),
+    Column("event_id", Integer),  # the log event that caused it
+)
+
+player_facts = Table(
+    "player_facts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("handle", String(32), nullable=False, index=True),
+    Column("text", Text, nullable=False),
+    Column("learned_on", Date, nullable=False),
+    Column("source", String(100), nullable=False),  # "log:123", "admin", "merge"
+    Column("expires_on", Date),
+    Column("covers", JSON, nullable=False),  # for a merged fact: the ids it stands for
+    # A merged-away fact is kept, pointing at the fact that now stands for it.
+    Column("superseded_by", Integer, ForeignKey("player_facts.id")),
+    Column("created_at", UTCDateTime(), nullable=False),
+)
+
+fact_compactions = Table(
+    "fact_compactions",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("handle", String(32), nullable=False),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("accepted", Boolean, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("source_ids", JSON, nullable=False),
+    Column("output", JSON, nullable=False),
+)
+
+memory_state = Table(
+    "memory_state",
+    metadata,
+    Column("key", String(50), primary_key=True),
+    Column("value", Text, nullable=False),
+)
