@@ -1,0 +1,263 @@
+"""``betania replay``: a whole tournament, headless, through the server's code path.
+
+Events -> game -> commentator -> memory, on a simulated clock, as fast as it
+can: picks before each kick-off, goals in minute order, results. The report
+says what memory made of it: diary, facts, model calls, context sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, tzinfo
+from pathlib import Path
+from typing import Any
+
+from bot.commentator import Commentator
+from bot.simulation import SimulatedBettor, SimulatedClock, simulated_handles
+from game.bets_csv import parse_bets
+from game.db.engine import open_database
+from game.events import ResultRecorded
+from game.model import Goal
+from game.openfootball import Fixture, Tournament
+from game.service import Pool
+from game.sources import read_text
+from memory import diary, facts
+from memory.context import Context
+from memory.keeper import CallRecord, MemoryConfig, MemoryKeeper
+from memory.model import Model, estimate_tokens
+
+PICKS_BEFORE_KICKOFF = timedelta(hours=1)
+HALF_TIME = timedelta(minutes=15)
+EXTRA_TIME_BREAK = timedelta(minutes=5)
+
+
+class ReplayError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    at: datetime
+    player: str
+    text: str
+
+
+@dataclass
+class ReplayOptions:
+    tournament: Tournament
+    bets_csv: str | None = None
+    chat: list[ChatLine] = field(default_factory=list)
+    players: int = 0
+    seed: int = 0
+    resume_at: int | None = None
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
+
+
+@dataclass
+class ContextSample:
+    match: int
+    tokens: int
+    naive_tokens: int
+
+
+@dataclass
+class ReplayReport:
+    pool: Pool
+    keeper: MemoryKeeper
+    commentator: Commentator
+    elapsed_s: float
+    samples: list[ContextSample]
+
+    def as_dict(self) -> dict[str, Any]:
+        with self.pool.engine.connect() as connection:
+            narrative, entries = diary.read(connection)
+            kept = [*([narrative] if narrative else []), *entries]
+            stored = facts.stored(connection)
+            current = facts.current(connection)
+            rejected = facts.rejected_count(connection)
+        by_player: dict[str, int] = {}
+        for fact in current:
+            by_player[fact.handle] = by_player.get(fact.handle, 0) + 1
+        per_call = [record.tokens for record in self.keeper.calls]
+        return {
+            "matches": len(self.pool.matches()),
+            "players": len(self.pool.players()),
+            "standings": [
+                {
+                    "rank": r.rank,
+                    "player": r.player,
+                    "points": r.points,
+                    "exact": r.exact,
+                    "outcome": r.outcome,
+                }
+                for r in self.pool.standings()
+            ],
+            "diary": {
+                "entries": len(kept),
+                "covers_matches": len({n for e in kept for n in e.covers}),
+            },
+            "facts": {
+                "stored": len(stored),
+                "by_player": by_player,
+                "rejected_compactions": rejected,
+            },
+            "model_calls": len(self.keeper.calls),
+            "context_tokens": {
+                "per_call": per_call,
+                "median": statistics.median(per_call) if per_call else 0,
+                "max": max(per_call, default=0),
+            },
+            "remarks": {
+                "count": self.commentator.stats.count,
+                "refused_repeats": self.commentator.stats.refused_repeats,
+            },
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+
+def read_chat(location: str) -> list[ChatLine]:
+    """``{"at": ISO-8601, "player": "...", "text": "..."}`` per line; a bad line is named."""
+    lines = []
+    for number, raw in enumerate(read_text(location).splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+            at = datetime.fromisoformat(item["at"].replace("Z", "+00:00"))
+            if at.tzinfo is None:
+                raise ValueError("'at' needs a UTC offset")
+            lines.append(ChatLine(at, str(item["player"]), str(item["text"])))
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError, ValueError) as error:
+            raise ReplayError(f"{location} line {number}: {error}") from None
+    return lines
+
+
+def _goal_time(kickoff: datetime, goal: Goal) -> datetime:
+    minutes = timedelta(minutes=goal.minute + goal.added)
+    if goal.minute > 45:
+        minutes += HALF_TIME
+    if goal.minute > 90:
+        minutes += EXTRA_TIME_BREAK
+    return kickoff + minutes
+
+
+def _final_whistle(fixture: Fixture) -> datetime:
+    played = 120 + 5 if fixture.result and fixture.result.extra_time else 90
+    shootout = 15 if fixture.result and fixture.result.penalties else 0
+    return fixture.kickoff + HALF_TIME + timedelta(minutes=played + 8 + shootout)
+
+
+@dataclass(frozen=True)
+class Action:
+    at: datetime
+    order: int  # actions at the same moment run in the order they were listed
+    run: Callable[[], None]
+    result_of: int | None = None  # the match this action ends
+
+
+def timeline(pool: Pool, options: ReplayOptions, bettors: list[SimulatedBettor]) -> list[Action]:
+    """Every action of the tournament, in the order it happens."""
+    actions: list[Action] = []
+
+    def add(at: datetime, run: Callable[[], None], result_of: int | None = None) -> None:
+        actions.append(Action(at, len(actions), run, result_of))
+
+    numbers = {(m.kickoff, m.team1, m.team2): m.number for m in pool.matches()}
+    for fixture in options.tournament.fixtures:
+        number = numbers[(fixture.kickoff, fixture.team1, fixture.team2)]
+
+        def picks(number: int = number) -> None:
+            for bettor in bettors:
+                pool.place_prediction(bettor.handle, number, bettor.pick(number, options.seed))
+
+        add(fixture.kickoff - PICKS_BEFORE_KICKOFF, picks)
+        add(fixture.kickoff, lambda number=number: pool.kick_off(number))
+        for goal in sorted(fixture.goals, key=lambda g: (g.minute, g.added)):
+            add(_goal_time(fixture.kickoff, goal), lambda n=number, g=goal: pool.record_goal(n, g))
+        if fixture.result is not None:
+            result = fixture.result
+            add(
+                _final_whistle(fixture),
+                lambda n=number, r=result: pool.record_result(n, r, "replay"),
+                number,
+            )
+    for line in options.chat:
+        add(line.at, lambda line=line: _chat(pool, line))
+    return sorted(actions, key=lambda action: (action.at, action.order))
+
+
+def _chat(pool: Pool, line: ChatLine) -> None:
+    if pool.player(line.player) is None:
+        pool.add_player(line.player, via="replay")
+    pool.post_chat(line.player, line.text)
+
+
+def _number_of(pool: Pool, fixture: Fixture) -> int:
+    return next(
+        m.number
+        for m in pool.matches()
+        if m.kickoff == fixture.kickoff and m.team1 == fixture.team1 and m.team2 == fixture.team2
+    )
+
+
+def replay(
+    options: ReplayOptions, database: Path, model: Model, zone: tzinfo | None = None
+) -> ReplayReport:
+    started = time.perf_counter()
+    database.unlink(missing_ok=True)
+    fixtures = tuple(sorted(options.tournament.fixtures, key=lambda f: f.kickoff))
+    if not fixtures:
+        raise ReplayError("the tournament has no matches")
+    clock = SimulatedClock(fixtures[0].kickoff - timedelta(days=1))
+    pool = Pool(open_database(f"sqlite:///{database}"), clock)
+    pool.import_fixtures(
+        Tournament(
+            options.tournament.name, tuple(replace(f, result=None, goals=()) for f in fixtures)
+        )
+    )
+    handles = simulated_handles(options.players)
+    for handle in handles:
+        pool.add_player(handle, handle.capitalize(), via="replay")
+    if options.bets_csv:
+        pool.import_bets(parse_bets(options.bets_csv))
+    memory = options.memory if zone is None else replace(options.memory, zone=zone)
+    samples: list[ContextSample] = []
+    all_entries: list[int] = []  # tokens of every diary entry ever written, for the naive context
+
+    def measure(record: CallRecord, context: Context | None) -> None:
+        if record.task == "diary_entry" and context is not None and record.match is not None:
+            naive = context.tokens - context.section("diary").tokens + sum(all_entries)
+            samples.append(ContextSample(record.match, record.tokens, naive))
+
+    keeper = MemoryKeeper(pool, model, memory, on_call=measure)
+    commentator = Commentator(keeper)
+    if options.resume_at is None:
+        keeper.enable()
+    bettors = [SimulatedBettor.make(handle, options.seed) for handle in handles]
+    for action in timeline(pool, options, bettors):
+        clock.advance_to(action.at)
+        action.run()
+        if not keeper.enabled():
+            if options.resume_at is not None and action.result_of == options.resume_at:
+                keeper.enable()  # from here on; what came before is adopted untold
+            continue
+        keeper.catch_up()
+        if action.result_of is not None:
+            entry = _entry_for(pool, action.result_of)
+            if entry is not None:
+                all_entries.append(estimate_tokens(f"{entry.dates} {entry.text}") + 1)
+            result = pool.events(kinds=(ResultRecorded.kind,), match_number=action.result_of)[-1]
+            commentator.after_result(result)
+    keeper.catch_up()
+    return ReplayReport(pool, keeper, commentator, time.perf_counter() - started, samples)
+
+
+def _entry_for(pool: Pool, number: int) -> diary.DiaryEntry | None:
+    """The match's own entry, just written (the newest entries survive any compaction)."""
+    with pool.engine.connect() as connection:
+        _, entries = diary.read(connection)
+    return next((e for e in entries if e.covers == (number,)), None)

@@ -1,0 +1,65 @@
+"""Simulated players and a simulated clock, for replays and the demo."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from game.model import Score
+
+NAMES = (
+    "ana", "bruno", "carla", "diego", "elis", "fabio", "gabi", "heitor", "iris", "joao",
+    "karina", "leo", "marta", "nina", "otavio", "paula", "quim", "rita", "saulo", "tania",
+)  # fmt: skip
+
+
+@dataclass
+class SimulatedClock:
+    """Tournament time, moved forward by the replay; the pool reads it like a wall clock."""
+
+    now: datetime
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance_to(self, moment: datetime) -> None:
+        # Time never runs backwards, even when two actions share a moment.
+        self.now = max(self.now, moment)
+
+    def advance(self, delta: timedelta) -> None:
+        self.now += delta
+
+
+def simulated_handles(count: int) -> list[str]:
+    return [NAMES[i] if i < len(NAMES) else f"player{i + 1}" for i in range(count)]
+
+
+def _poisson(rng: random.Random, mean: float) -> int:
+    limit, k, product = math.exp(-mean), 0, rng.random()
+    while product > limit:
+        k += 1
+        product *= rng.random()
+    return min(k, 9)
+
+
+@dataclass(frozen=True)
+class SimulatedBettor:
+    """A player with a temperament: some expect goals, some expect draws, all are seeded."""
+
+    handle: str
+    goals: float  # the scores they imagine
+    home_bias: float
+
+    @classmethod
+    def make(cls, handle: str, seed: int) -> SimulatedBettor:
+        rng = random.Random(f"{seed}:{handle}")
+        return cls(handle, rng.uniform(0.8, 1.8), rng.uniform(-0.3, 0.5))
+
+    def pick(self, match_number: int, seed: int) -> Score:
+        rng = random.Random(f"{seed}:{self.handle}:{match_number}")
+        return Score(
+            _poisson(rng, self.goals + self.home_bias / 2),
+            _poisson(rng, self.goals - self.home_bias / 2),
+        )

@@ -1,0 +1,332 @@
+"""Context assembly: the shelves laid out for one model call, within a token budget.
+
+Order: the immutable persona (the system prefix, byte-identical from call to
+call), "Today is ...", a standings summary, the diary, facts about the players
+this event involves, recent remarks about them, working memory, the event.
+Each middle layer has a share of the budget; what does not fit is cut, lowest
+priority first. The persona and the event are never cut.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+
+from game.events import (
+    ChatPosted,
+    Event,
+    GoalScored,
+    LoggedEvent,
+    MatchKickedOff,
+    RemarkPosted,
+    ResultRecorded,
+)
+from game.model import Match
+from game.service import Pool
+from memory import diary, facts
+from memory.guard import RepetitionGuard
+from memory.model import estimate_tokens
+from memory.quoting import quote_player_text
+from memory.working import WorkingMemory, working_memory
+from prompts import load
+
+# Shares of what the budget leaves after the persona, the date and the event.
+SHARES = {"standings": 0.10, "diary": 0.40, "facts": 0.20, "remarks": 0.10, "working": 0.20}
+# Who gets the budget other layers leave unused, and who keeps it when cutting.
+PRIORITY = ("working", "facts", "diary", "remarks", "standings")
+MENTION = re.compile(r"@([a-z][a-z0-9_.-]{0,31})|\babout\s+([A-Za-z][\w.-]{0,31})", re.IGNORECASE)
+BOT_HANDLE = "betania"
+NEWEST_KEPT = 2  # diary entries that outrank the narrative when the budget is tight
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line or paragraph of a layer; ``rank`` 0 is kept first."""
+
+    text: str
+    rank: int = 0
+    trim_from_start: bool = False  # a long narrative loses its oldest part first
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    text: str
+    wanted_tokens: int
+    dropped: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.text)
+
+
+@dataclass(frozen=True)
+class Context:
+    system: str
+    sections: tuple[Section, ...]
+    involved: tuple[str, ...] = ()
+    suggestions: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def prompt(self) -> str:
+        return "\n\n".join(section.text for section in self.sections if section.text)
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.system) + estimate_tokens(self.prompt)
+
+    def section(self, name: str) -> Section:
+        return next(section for section in self.sections if section.name == name)
+
+
+def fit(items: list[Item], allowance: int) -> tuple[str, int]:
+    """Keep the best-ranked items that fit ``allowance`` tokens, shown in their own order."""
+    kept: set[int] = set()
+    used = 0
+    trimmed: dict[int, str] = {}
+    for index in sorted(range(len(items)), key=lambda i: items[i].rank):
+        item = items[index]
+        cost = estimate_tokens(item.text) + 1
+        if used + cost <= allowance:
+            kept.add(index)
+            used += cost
+        elif item.trim_from_start and allowance - used > 20:
+            room = (allowance - used - 1) * 4 - 2
+            trimmed[index] = "…" + item.text[-room:]
+            kept.add(index)
+            used = allowance
+    text = "\n".join(trimmed.get(i, items[i].text) for i in range(len(items)) if i in kept)
+    return text, len(items) - len(kept)
+
+
+def allot(wanted: dict[str, int], available: int) -> dict[str, int]:
+    """Each layer its share; what a layer leaves unused goes to the others by priority."""
+    allowance = {name: min(wanted[name], int(SHARES[name] * available)) for name in PRIORITY}
+    spare = available - sum(allowance.values())
+    for name in PRIORITY:
+        extra = min(spare, wanted[name] - allowance[name])
+        allowance[name] += extra
+        spare -= extra
+    return allowance
+
+
+def involved_players(event: Event | None, text_names: Iterable[str] = ()) -> list[str]:
+    players = []
+    if isinstance(event, ChatPosted | RemarkPosted) and event.player != BOT_HANDLE:
+        players.append(event.player)
+    if isinstance(event, RemarkPosted):
+        players.extend(event.about)
+    players.extend(text_names)
+    return list(dict.fromkeys(players))
+
+
+class ContextBuilder:
+    def __init__(
+        self,
+        pool: Pool,
+        zone: tzinfo = UTC,
+        guard: RepetitionGuard | None = None,
+        persona: str = "persona",
+    ) -> None:
+        self.pool = pool
+        self.zone = zone
+        self.guard = guard or RepetitionGuard()
+        self.system = load(persona)
+
+    def now(self) -> datetime:
+        return self.pool.clock()
+
+    def build_context(
+        self,
+        event: LoggedEvent | None,
+        budget: int,
+        instruction: str = "",
+        involved: Iterable[str] = (),
+        working: WorkingMemory | None = None,
+    ) -> Context:
+        now = self.now()
+        players = {p.handle: p.display_name for p in self.pool.players()}
+        mentioned, suggestions = self._mentions(event, players)
+        involved = [
+            h
+            for h in dict.fromkeys([*involved_players(event and event.event, mentioned), *involved])
+            if h in players
+        ]
+        match = self._match_of(event)
+        if working is None and match is not None:
+            working = working_memory(self.pool, match, up_to_id=event.id if event else None)
+
+        today = f"Today is {now.astimezone(self.zone):%A %d %B %Y, %H:%M} (tournament time)."
+        event_text = self._describe(event) + (f"\n\n{instruction}" if instruction else "")
+        layers = {
+            "standings": self._standings_items(involved, now),
+            "diary": self._diary_items(),
+            "facts": self._facts_items(involved, suggestions, now),
+            "remarks": self._remark_items(involved, now),
+            "working": self._working_items(working),
+        }
+        fixed = estimate_tokens(self.system) + estimate_tokens(today) + estimate_tokens(event_text)
+        wanted = {
+            name: sum(estimate_tokens(i.text) + 1 for i in items) for name, items in layers.items()
+        }
+        allowance = allot(wanted, max(0, budget - fixed))
+        sections = [Section("today", today, estimate_tokens(today))]
+        for name in ("standings", "diary", "facts", "remarks", "working"):
+            text, dropped = fit(layers[name], allowance[name])
+            sections.append(Section(name, text, wanted[name], dropped))
+        sections.append(Section("event", event_text, estimate_tokens(event_text)))
+        return Context(self.system, tuple(sections), tuple(involved), suggestions)
+
+    # -- the layers -----------------------------------------------------------
+
+    def _day(self, moment: datetime) -> str:
+        return f"[{moment.astimezone(self.zone):%d %b}]"
+
+    def _mentions(
+        self, event: LoggedEvent | None, players: dict[str, str]
+    ) -> tuple[list[str], dict[str, list[str]]]:
+        if event is None or not isinstance(event.event, ChatPosted):
+            return [], {}
+        by_name = {h: h for h in players} | {n.lower(): h for h, n in players.items()}
+        found, suggestions = [], {}
+        for at_name, about_name in MENTION.findall(event.event.text):
+            name = (at_name or about_name).lower().rstrip(".")
+            if name == BOT_HANDLE or name in ("me", "myself", "my", "the", "it"):
+                continue
+            if name in by_name:
+                found.append(by_name[name])
+            else:
+                suggestions[name] = facts.suggest(name, players)
+        return found, suggestions
+
+    def _match_of(self, event: LoggedEvent | None) -> Match | None:
+        if event is not None and isinstance(
+            event.event, MatchKickedOff | GoalScored | ResultRecorded
+        ):
+            return self.pool.match(event.event.match)
+        live = [m for m in self.pool.matches() if m.status.value == "live"]
+        return live[0] if live else None
+
+    def _standings_items(self, involved: list[str], now: datetime) -> list[Item]:
+        table = self.pool.standings()
+        if not table:
+            return []
+        played = sum(1 for m in self.pool.matches() if m.result is not None)
+        rows = [r for i, r in enumerate(table) if i < 5 or r.player in involved]
+        body = ", ".join(f"{r.rank}. {r.player} {r.points} pts ({r.exact} exact)" for r in rows)
+        return [Item(f"Standings {self._day(now)} after {played} finished matches: {body}")]
+
+    def _diary_items(self) -> list[Item]:
+        """The narrative, then the entries oldest first; the newest two are kept before all else."""
+        with self.pool.engine.connect() as connection:
+            narrative, entries = diary.read(connection)
+        items = []
+        if narrative is not None:
+            text = f"Your diary, the story so far {narrative.dates}: {narrative.text}"
+            items.append(Item(text, rank=NEWEST_KEPT, trim_from_start=True))
+        for position, entry in enumerate(entries):
+            age = len(entries) - 1 - position
+            items.append(
+                Item(f"{entry.dates} {entry.text}", rank=age if age < NEWEST_KEPT else age + 1)
+            )
+        return items
+
+    def _facts_items(
+        self, involved: list[str], suggestions: dict[str, list[str]], now: datetime
+    ) -> list[Item]:
+        items = []
+        with self.pool.engine.connect() as connection:
+            for rank, handle in enumerate(involved):
+                known = facts.for_prompt(connection, handle, now.astimezone(self.zone).date())
+                if not known:
+                    continue
+                lines = [
+                    f"[{fact.learned_on:%d %b}] " + quote_player_text(handle, fact.text)
+                    for fact in known
+                ]
+                items.append(Item(f"What you know about {handle}:\n" + "\n".join(lines), rank=rank))
+        for name, close in suggestions.items():
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            items.append(
+                Item(
+                    f"Nobody in the pool is called '{name}'{hint}. Do not guess who they meant.",
+                    rank=-1,
+                )
+            )
+        return items
+
+    def _remark_items(self, involved: list[str], now: datetime) -> list[Item]:
+        if not involved:
+            return []
+        since = now - self.guard.window
+        recent = self.guard.recent(
+            self.pool.events(kinds=(RemarkPosted.kind,), since=since), involved, now
+        )
+        return [
+            Item(
+                f'{self._day(item.at)} you said about {", ".join(item.event.about)}: "{item.event.text}"',
+                rank=-i,
+            )
+            for i, item in enumerate(recent)
+        ] + (
+            [Item("Say something new about them, not one of these again.", rank=-len(recent) - 1)]
+            if recent
+            else []
+        )
+
+    def _working_items(self, working: WorkingMemory | None) -> list[Item]:
+        if working is None:
+            return []
+        match = working.match
+        items = [
+            Item(
+                f"Live now: #{match.number} {match.team1} v {match.team2} (kicked off {match.kickoff.astimezone(self.zone):%d %b %H:%M})",
+                rank=-1,
+            )
+        ]
+        team = {"home": match.team1, "away": match.team2}
+        for goal in working.goals:
+            items.append(
+                Item(
+                    f"{goal.minute}{'+' + str(goal.added) if goal.added else ''}' goal {team[goal.side]} ({goal.scorer or 'unknown'}), {working.score_after(goal)}",
+                    rank=0,
+                )
+            )
+        for age, line in enumerate(reversed(working.chat)):
+            items.append(
+                Item(
+                    f"{line.at.astimezone(self.zone):%H:%M} "
+                    + quote_player_text(line.player, line.text),
+                    rank=1 + age,
+                )
+            )
+        for line in working.remarks:
+            items.append(
+                Item(
+                    f'{line.at.astimezone(self.zone):%H:%M} you already said: "{line.text}"', rank=0
+                )
+            )
+        return items
+
+    def _describe(self, event: LoggedEvent | None) -> str:
+        if event is None:
+            return "Nothing in particular has just happened."
+        at = f"[{event.at.astimezone(self.zone):%d %b %H:%M}]"
+        item = event.event
+        if isinstance(item, ResultRecorded):
+            match = self.pool.match(item.match)
+            return f"Just now {at}: final whistle, #{match.number} {match.team1} {match.result} {match.team2}."
+        if isinstance(item, GoalScored):
+            match = self.pool.match(item.match)
+            scorer = item.scorer or "unknown"
+            return f"Just now {at}: goal in #{match.number} {match.team1} v {match.team2}, {item.minute}' {scorer}."
+        if isinstance(item, MatchKickedOff):
+            match = self.pool.match(item.match)
+            return f"Just now {at}: kick-off, #{match.number} {match.team1} v {match.team2}."
+        if isinstance(item, ChatPosted):
+            return f"Just now {at}, {item.player} said: " + quote_player_text(
+                item.player, item.text
+            )
+        return f"Just now {at}: {item.kind}."

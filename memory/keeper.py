@@ -1,0 +1,301 @@
+"""The memory keeper: reads the game's log in order and keeps the shelves.
+
+Each event is handled once. Its effects (a diary entry, a fact) and the
+cursor that marks it handled commit in one transaction, so a crash either
+happened before (the event is handled again, from scratch) or after (it is
+never handled again). Compactions are decided from what is stored, not from
+the event that triggered them, so a restart finishes one that was due.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, tzinfo
+
+from sqlalchemy import Connection
+
+from game.events import ChatPosted, LoggedEvent, ResultRecorded
+from game.model import MatchStatus
+from game.service import Pool
+from memory import diary, facts
+from memory.context import Context, ContextBuilder
+from memory.diary import DiaryConfig
+from memory.model import Model, ModelCall, ModelError
+from memory.offline import OfflineModel
+from memory.store import get_state, open_memory, set_state
+from memory.stories import MatchStory, match_story
+from memory.working import working_memory
+from prompts import render
+
+CURSOR = "last_handled_event_id"
+STARTED_AFTER = "started_after_event_id"
+RESOLVED = "resolved_matches"
+LAST_DIARY_COMPACTION = "last_diary_compaction"
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    diary: DiaryConfig = field(default_factory=DiaryConfig)
+    fact_threshold: int = 8  # compact a player's facts when more than this are current
+    budget: int = 2500  # tokens for one call's context
+    zone: tzinfo = UTC
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    task: str
+    tokens: int
+    match: int | None
+    model: str
+
+
+class MemoryKeeper:
+    def __init__(
+        self,
+        pool: Pool,
+        model: Model,
+        config: MemoryConfig | None = None,
+        fallback: Model | None = None,
+        on_call: Callable[[CallRecord, Context | None], None] | None = None,
+    ) -> None:
+        self.pool = pool
+        self.model = model
+        self.config = config or MemoryConfig()
+        self.fallback = fallback or OfflineModel()
+        self.contexts = ContextBuilder(pool, self.config.zone)
+        self.calls: list[CallRecord] = []
+        self.on_call = on_call
+        open_memory(pool.engine)
+
+    # -- start-up -------------------------------------------------------------
+
+    def enabled(self) -> bool:
+        with self.pool.engine.connect() as connection:
+            return get_state(connection, CURSOR) is not None
+
+    def enable(self) -> bool:
+        """Start remembering from now: finished matches are adopted as resolved, untold.
+
+        A memory switched on mid-tournament writes no story for what it did not
+        see; thirty vivid entries about old matches on day one would be false
+        memories. Returns False when memory was already on.
+        """
+        if self.enabled():
+            return False
+        resolved = [m.number for m in self.pool.matches() if m.status is MatchStatus.FINISHED]
+        last = self.pool.last_event_id()
+        with self.pool.engine.begin() as connection:
+            set_state(connection, STARTED_AFTER, str(last))
+            set_state(connection, RESOLVED, json.dumps(resolved))
+            set_state(connection, CURSOR, str(last))
+        return True
+
+    def cursor(self) -> int:
+        with self.pool.engine.connect() as connection:
+            return int(get_state(connection, CURSOR) or 0)
+
+    def resolved(self) -> set[int]:
+        with self.pool.engine.connect() as connection:
+            return set(json.loads(get_state(connection, RESOLVED) or "[]"))
+
+    # -- the loop -------------------------------------------------------------
+
+    def catch_up(self) -> int:
+        """Handle every event after the cursor, in order; returns how many."""
+        if not self.enabled():
+            return 0
+        handled = 0
+        self.maintain()  # a compaction due before a crash is finished first
+        for item in self.pool.events(after_id=self.cursor()):
+            self.handle(item)
+            handled += 1
+        return handled
+
+    def handle(self, item: LoggedEvent) -> None:
+        write: Callable[[Connection], None] | None = None
+        if isinstance(item.event, ResultRecorded):
+            write = self._diary_entry_for(item)
+        elif isinstance(item.event, ChatPosted):
+            write = self._fact_from(item)
+        with self.pool.engine.begin() as connection:
+            if int(get_state(connection, CURSOR) or 0) >= item.id:
+                return  # handled by someone else meanwhile
+            if write is not None:
+                write(connection)
+            set_state(connection, CURSOR, str(item.id))
+        if isinstance(item.event, ResultRecorded):
+            self.maintain()
+        elif isinstance(item.event, ChatPosted):
+            self.compact_facts_if_due(item.event.player)
+
+    # -- the diary ------------------------------------------------------------
+
+    def _diary_entry_for(self, item: LoggedEvent) -> Callable[[Connection], None] | None:
+        number = item.event.match
+        with self.pool.engine.connect() as connection:
+            already = number in diary.covered(connection)
+        if already or number in self.resolved() or item.event.previous is not None:
+            return None  # told once; a corrected score stays in the log, not a second story
+        match = self.pool.match(number)
+        working = working_memory(self.pool, match, up_to_id=item.id)
+        story = match_story(self.pool, match, self.config.zone, working)
+        instruction = render("diary_entry", match=story.as_text())
+        context = self.contexts.build_context(
+            item,
+            self.config.budget,
+            instruction,
+            story.scorers()[:2] + story.blanks()[-2:],
+            working,
+        )
+        text = self.ask("diary_entry", context, {"story": story}, match=number)
+        day = story.day
+
+        def write(connection: Connection) -> None:
+            diary.add_match_entry(connection, number, text, day, self.pool.clock(), item.id)
+
+        return write
+
+    def maintain(self) -> None:
+        """Fuse the diary when it is due (or the tournament is over)."""
+        with self.pool.engine.connect() as connection:
+            narrative, entries = diary.read(connection)
+            told = diary.covered(connection)
+        # The tournament is over once every match is finished and told (or was
+        # adopted untold at start-up): the final's entry has been written.
+        matches = self.pool.matches()
+        all_finished = all(m.status is MatchStatus.FINISHED for m in matches)
+        closing = all_finished and told | self.resolved() >= {m.number for m in matches}
+        fused = diary.to_fuse(entries, self.config.diary, closing=closing)
+        if fused:
+            self.compact_diary(narrative, fused)
+
+    def compact_diary(
+        self, narrative: diary.DiaryEntry | None, fused: list[diary.DiaryEntry]
+    ) -> bool:
+        covers = sorted(
+            {n for entry in ([narrative] if narrative else []) + fused for n in entry.covers}
+        )
+        stories = [self._story(number) for number in covers]
+        prompt = render(
+            "diary_fusion",
+            narrative=f"{narrative.dates} {narrative.text}" if narrative else "(none yet)",
+            entries="\n".join(f"{entry.dates} {entry.text}" for entry in fused),
+        )
+        call = ModelCall("diary_fusion", self.contexts.system, prompt, {"stories": stories})
+        try:
+            text = self._complete(call, match=None)
+        except ModelError:
+            return False  # the entries stay as they are; the next result tries again
+        with self.pool.engine.begin() as connection:
+            diary.replace_with_narrative(connection, narrative, fused, text, self.pool.clock())
+            set_state(connection, LAST_DIARY_COMPACTION, self.pool.clock().isoformat())
+        return True
+
+    def _story(self, number: int) -> MatchStory:
+        return match_story(self.pool, self.pool.match(number), self.config.zone)
+
+    def rebuild_diary(self) -> int:
+        """Write the diary again from the log: every result seen since memory started."""
+        if not self.enabled():
+            return 0
+        with self.pool.engine.begin() as connection:
+            diary.clear(connection)
+            started = int(get_state(connection, STARTED_AFTER) or 0)
+        written = 0
+        for item in self.pool.events(
+            after_id=started, kinds=(ResultRecorded.kind,), up_to_id=self.cursor()
+        ):
+            write = self._diary_entry_for(item)
+            if write is not None:
+                with self.pool.engine.begin() as connection:
+                    write(connection)
+                written += 1
+                self.maintain()
+        return written
+
+    # -- player facts ---------------------------------------------------------
+
+    def _fact_from(self, item: LoggedEvent) -> Callable[[Connection], None] | None:
+        players = {p.handle: p.display_name for p in self.pool.players()}
+        today = item.at.astimezone(self.config.zone).date()
+        remembered = facts.read_remember(item.event.text, item.event.player, players, today)
+        if remembered is None:
+            return None
+        source = f"log:{item.id}"
+
+        def write(connection: Connection) -> None:
+            if not facts.has_source(connection, source):
+                facts.add(
+                    connection,
+                    remembered.handle,
+                    remembered.text,
+                    today,
+                    source,
+                    item.at,
+                    remembered.expires_on,
+                )
+
+        return write
+
+    def compact_facts_if_due(self, handle: str) -> None:
+        today = self.pool.clock().astimezone(self.config.zone).date()
+        with self.pool.engine.connect() as connection:
+            due = len(facts.candidates(connection, handle, today)) > self.config.fact_threshold
+        if due:
+            self.compact_facts(handle)
+
+    def compact_facts(self, handle: str) -> bool:
+        """Ask for a merge, verify it in code, apply it atomically or record the rejection."""
+        today = self.pool.clock().astimezone(self.config.zone).date()
+        now = self.pool.clock()
+        with self.pool.engine.connect() as connection:
+            sources = facts.candidates(connection, handle, today)
+        prompt = render(
+            "fact_merge", player=handle, facts="\n".join(f"{f.id}: {f.text}" for f in sources)
+        )
+        call = ModelCall(
+            "fact_merge", self.contexts.system, prompt, {"facts": [(f.id, f.text) for f in sources]}
+        )
+        answer = ""
+        try:
+            answer = self._complete(call, match=None)
+            merged = facts.parse_merge(answer)
+            facts.verify_merge(sources, merged)
+        except (ModelError, facts.FactMergeRejected) as error:
+            with self.pool.engine.begin() as connection:
+                facts.record_compaction(connection, handle, False, str(error), sources, answer, now)
+            return False
+        with self.pool.engine.begin() as connection:
+            facts.apply_merge(connection, handle, sources, merged, now)
+            output = [{"text": m.text, "covers": list(m.covers)} for m in merged]
+            facts.record_compaction(connection, handle, True, "ok", sources, output, now)
+        return True
+
+    # -- model calls ----------------------------------------------------------
+
+    def ask(self, task: str, context: Context, data: dict, match: int | None = None) -> str:
+        """One call with a built context; the offline writer answers if the model fails."""
+        call = ModelCall(task, context.system, context.prompt, data)
+        try:
+            return self._complete(call, match, context)
+        except ModelError:
+            return self._complete(call, match, context, model=self.fallback)
+
+    def _complete(
+        self,
+        call: ModelCall,
+        match: int | None,
+        context: Context | None = None,
+        model: Model | None = None,
+    ) -> str:
+        model = model or self.model
+        record = CallRecord(call.task, call.tokens, match, model.name)
+        self.calls.append(record)
+        if self.on_call is not None:
+            self.on_call(record, context)
+        answer = model.complete(call).strip()
+        if not answer:
+            raise ModelError(f"{model.name} answered nothing for {call.task}")
+        return answer

@@ -1,0 +1,100 @@
+"""A finished match as the commentator tells it: score, goals, who called what, best lines.
+
+Built from game facts on demand (the result, the picks, the log), so it can be
+told again at any time; only the diary entry written from it is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, tzinfo
+
+from game.model import Match, Score
+from game.scoring import Tier, classify, scored_score
+from game.service import Pool
+from memory.quoting import quote_player_text
+from memory.working import LiveLine, WorkingMemory
+
+
+@dataclass(frozen=True)
+class PickResult:
+    player: str
+    pick: Score
+    points: int
+    tier: Tier
+
+
+@dataclass(frozen=True)
+class MatchStory:
+    number: int
+    day: date
+    team1: str
+    team2: str
+    stage: str
+    score: str
+    goals: tuple[str, ...]
+    picks: tuple[PickResult, ...]
+    lines: tuple[LiveLine, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"#{self.number} {self.team1} {self.score} {self.team2}"
+
+    def exact(self) -> list[str]:
+        return [p.player for p in self.picks if p.tier is Tier.EXACT]
+
+    def scorers(self) -> list[str]:
+        return [p.player for p in self.picks if p.points > 0]
+
+    def blanks(self) -> list[str]:
+        return [p.player for p in self.picks if p.points == 0]
+
+    def as_text(self) -> str:
+        """The story as notes for a model; what players wrote is quoted as data."""
+        lines = [f"[{self.day:%d %b}] {self.label} ({self.stage})"]
+        if self.goals:
+            lines.append("Goals: " + "; ".join(self.goals))
+        if self.picks:
+            lines.append(
+                "Picks: " + ", ".join(f"{p.player} {p.pick} ({p.points} pts)" for p in self.picks)
+            )
+        else:
+            lines.append("Picks: nobody picked this one")
+        for line in self.lines:
+            lines.append(
+                f"Live line at {line.at:%H:%M}: " + quote_player_text(line.player, line.text)
+            )
+        return "\n".join(lines)
+
+
+def match_story(
+    pool: Pool, match: Match, zone: tzinfo, working: WorkingMemory | None = None
+) -> MatchStory:
+    if match.result is None:
+        raise ValueError(f"{match.label} has no result to tell")
+    rule, basis = pool.scoring()
+    actual = scored_score(match.result, basis)
+    picks = []
+    for prediction in pool.predictions_on(match.number):
+        tier = classify(prediction.score, actual)
+        picks.append(PickResult(prediction.handle, prediction.score, rule.points(tier), tier))
+    picks.sort(key=lambda p: (-p.points, p.player))
+    team = {"home": match.team1, "away": match.team2}
+    goals = tuple(
+        f"{goal.clock} {goal.scorer or team[goal.side]}"
+        + (" (pen)" if goal.penalty else "")
+        + (" (og)" if goal.own_goal else "")
+        + f" for {team[goal.side]}"
+        for goal in match.goals
+    )
+    return MatchStory(
+        number=match.number,
+        day=match.kickoff.astimezone(zone).date(),
+        team1=match.team1,
+        team2=match.team2,
+        stage=match.group or match.stage,
+        score=str(match.result),
+        goals=goals,
+        picks=tuple(picks),
+        lines=tuple(working.best_lines()) if working else (),
+    )
