@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.demo import run_demo
+from bot.replay import ReplayOptions, read_chat, replay, summary
 from game.bets_csv import BetsFileError, parse_bets
-from game.db.engine import DatabaseError, database_url, open_database
+from game.db.engine import DatabaseError, database_url, default_data_dir, open_database
 from game.model import InvalidScore, Result, Score
 from game.openfootball import FixtureError, parse_tournament
 from game.render import matches_table, standings_table
@@ -25,6 +27,10 @@ from game.rules import RuleViolation
 from game.scoring import PRESETS, ScoreBasis
 from game.service import NotFound, Pool
 from game.sources import SourceError, read_json, read_text
+from memory.inspect import diary_text, facts_text, stats, stats_text
+from memory.keeper import MemoryKeeper
+from memory.model import estimate_tokens
+from memory.offline import OfflineModel
 
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
 
@@ -176,9 +182,63 @@ def cmd_log(args: argparse.Namespace) -> None:
             print(f"{item.id:>6}  {stamp}  {item.event.kind:<18} {item.event.payload()}")
 
 
-def cmd_demo(args: argparse.Namespace) -> None:
-    from bot.demo import run_demo
+def cmd_replay(args: argparse.Namespace) -> None:
+    tournament = parse_tournament(read_json(args.source), args.tz)
+    options = ReplayOptions(
+        tournament,
+        bets_csv=read_text(args.bets) if args.bets else None,
+        chat=read_chat(args.chat) if args.chat else [],
+        players=args.players,
+        seed=args.seed,
+        resume_at=args.resume_at,
+    )
+    data_dir = Path(args.data_dir) if getattr(args, "data_dir", None) else default_data_dir()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    report = replay(options, data_dir / "replay.db", OfflineModel(seed=args.seed))
+    print(json.dumps(report.as_dict(), ensure_ascii=False) if args.json else summary(report))
 
+
+def memory_keeper(args: argparse.Namespace) -> MemoryKeeper:
+    return MemoryKeeper(open_pool(args), OfflineModel())
+
+
+def cmd_memory_diary(args: argparse.Namespace) -> None:
+    print(diary_text(memory_keeper(args).pool))
+
+
+def cmd_memory_facts(args: argparse.Namespace) -> None:
+    pool = memory_keeper(args).pool
+    print(facts_text(pool, pool.clock().date(), args.player))
+
+
+def cmd_memory_context(args: argparse.Namespace) -> None:
+    keeper = memory_keeper(args)
+    pool = keeper.pool
+    event = None
+    if args.match is not None:
+        pool.match(args.match)  # a clear error for a match that does not exist
+        events = pool.events(match_number=args.match)
+        event = events[-1] if events else None
+    context = keeper.contexts.build_context(event, args.budget or keeper.config.budget)
+    print(f"--- system ({estimate_tokens(context.system)} tokens, cached) ---\n{context.system}")
+    print(f"--- prompt ({estimate_tokens(context.prompt)} tokens) ---\n{context.prompt}")
+
+
+def cmd_memory_stats(args: argparse.Namespace) -> None:
+    pool = memory_keeper(args).pool
+    report = stats(pool, pool.clock().date())
+    print(json.dumps(report) if args.json else stats_text(report))
+
+
+def cmd_memory_rebuild(args: argparse.Namespace) -> None:
+    keeper = memory_keeper(args)
+    if not keeper.enabled():
+        raise UsageError("memory is off in this pool: nothing to rebuild")
+    written = keeper.rebuild_diary()
+    print(f"rebuilt the diary from the log: {written} match entries written")
+
+
+def cmd_demo(args: argparse.Namespace) -> None:
     run_demo(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
 
 
@@ -212,6 +272,7 @@ def build_parser() -> Parser:
         ("results", "final scores"),
         ("players", "who plays"),
         ("pool", "the pool's rules"),
+        ("memory", "what the commentator remembers"),
     ):
         group_parser = commands.add_parser(group, help=help_text)
         group_parsers[group] = group_parser.add_subparsers(
@@ -258,6 +319,30 @@ def build_parser() -> Parser:
     sub = add(["log"], cmd_log, "the event log, oldest first")
     sub.add_argument("--after", type=int, default=0, metavar="ID")
     sub.add_argument("--json", action="store_true")
+
+    sub = add(["replay"], cmd_replay, "play a whole tournament headless, with the commentator")
+    sub.add_argument("source", help="fixtures with results (openfootball JSON), file or URL")
+    sub.add_argument("--tz", type=zone, help="time zone for times written without a UTC offset")
+    sub.add_argument("--bets", metavar="CSV", help="real picks to import first")
+    sub.add_argument(
+        "--chat", metavar="JSONL", help='timed chat: {"at", "player", "text"} per line'
+    )
+    sub.add_argument("--players", type=int, default=0, metavar="N", help="simulated players")
+    sub.add_argument("--seed", type=int, default=0)
+    sub.add_argument("--resume-at", type=int, metavar="N", help="memory only after match #N")
+    sub.add_argument("--json", action="store_true")
+
+    add(["memory", "diary"], cmd_memory_diary, "the diary: the narrative and the recent entries")
+    sub = add(["memory", "facts"], cmd_memory_facts, "what she knows about the players")
+    sub.add_argument("player", nargs="?")
+    sub = add(["memory", "context"], cmd_memory_context, "the exact context she would send now")
+    sub.add_argument(
+        "--match", type=int, metavar="N", help="as if reacting to match #N's latest event"
+    )
+    sub.add_argument("--budget", type=int, metavar="TOKENS")
+    sub = add(["memory", "stats"], cmd_memory_stats, "per-shelf health")
+    sub.add_argument("--json", action="store_true")
+    add(["memory", "rebuild"], cmd_memory_rebuild, "write the diary again from the event log")
 
     add(["demo"], cmd_demo, "a sample pool, set up from scratch and shown")
     return parser

@@ -261,3 +261,20 @@ def _entry_for(pool: Pool, number: int) -> diary.DiaryEntry | None:
     with pool.engine.connect() as connection:
         _, entries = diary.read(connection)
     return next((e for e in entries if e.covers == (number,)), None)
+
+
+def summary(report: ReplayReport) -> str:
+    """The replay's report for a person; ``--json`` gives all of it."""
+    data = report.as_dict()
+    leaders = ", ".join(f"{r['rank']}. {r['player']} {r['points']}" for r in data["standings"][:5])
+    tokens = data["context_tokens"]
+    return "\n".join(
+        [
+            f"{data['matches']} matches, {data['players']} players, in {data['elapsed_s']:.1f} s",
+            f"standings: {leaders}",
+            f"diary: {data['diary']['entries']} entries covering {data['diary']['covers_matches']} matches",
+            f"facts: {data['facts']['stored']} stored, {data['facts']['rejected_compactions']} rejected compactions",
+            f"model calls: {data['model_calls']}, context tokens median {tokens['median']:.0f}, max {tokens['max']}",
+            f"remarks: {data['remarks']['count']} made, {data['remarks']['refused_repeats']} refused as repeats",
+        ]
+    )

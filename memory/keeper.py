@@ -67,6 +67,7 @@ class MemoryKeeper:
         self.contexts = ContextBuilder(pool, self.config.zone)
         self.calls: list[CallRecord] = []
         self.on_call = on_call
+        self._recovered = False
         open_memory(pool.engine)
 
     # -- start-up -------------------------------------------------------------
@@ -107,7 +108,11 @@ class MemoryKeeper:
         if not self.enabled():
             return 0
         handled = 0
-        self.maintain()  # a compaction due before a crash is finished first
+        if not self._recovered:
+            # A compaction that was due when the last run stopped is finished
+            # first; after that, only a new result is a reason to try again.
+            self.maintain()
+            self._recovered = True
         for item in self.pool.events(after_id=self.cursor()):
             self.handle(item)
             handled += 1

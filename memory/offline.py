@@ -34,7 +34,7 @@ def _names(players: Sequence[str], limit: int = 4) -> str:
 def _period(stage: str) -> str:
     if stage.startswith(("Group", "Matchday")):
         return "the group stage"
-    return stage.lower().replace("match for third place", "the third-place match")
+    return "the " + stage.lower().replace("match for third place", "third-place match")
 
 
 class OfflineModel:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from game.db.engine import open_database
+from game.model import Goal, Result, Score
 from game.openfootball import Fixture, Tournament
 from game.service import Pool
+from memory.model import ModelCall, ModelError
+from memory.offline import OfflineModel
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -82,3 +85,57 @@ def tournament_pool(pool: Pool) -> Pool:
     for handle in ("ana", "bia", "caio"):
         pool.add_player(handle)
     return pool
+
+
+class ScriptedModel:
+    """A model whose answers the test writes: per task, a function of the call.
+
+    Tasks without a script are answered by the offline writer, so a test only
+    scripts the behaviour it is about.
+    """
+
+    name = "scripted"
+
+    def __init__(self, **answers: Callable[[ModelCall], str]) -> None:
+        self.answers = answers
+        self.calls: list[ModelCall] = []
+        self.fallback = OfflineModel()
+
+    def complete(self, call: ModelCall) -> str:
+        self.calls.append(call)
+        script = self.answers.get(call.task)
+        return script(call) if script else self.fallback.complete(call)
+
+    def tasks(self) -> list[str]:
+        return [call.task for call in self.calls]
+
+
+def fails(message: str = "the model is down") -> Callable[[ModelCall], str]:
+    def answer(_call: ModelCall) -> str:
+        raise ModelError(message)
+
+    return answer
+
+
+def play(pool: Pool, clock: FakeClock, number: int, score: str, goals: Iterable[Goal] = ()) -> None:
+    """Kick off, score, blow the whistle, with the clock at the match's own time."""
+    match = pool.match(number)
+    clock.now = max(clock.now, match.kickoff)
+    pool.kick_off(number)
+    for goal in goals:
+        clock.now = match.kickoff + timedelta(minutes=goal.minute)
+        pool.record_goal(number, goal)
+    clock.now = match.kickoff + timedelta(minutes=115)
+    pool.record_result(number, Result(Score.parse(score)))
+
+
+def tournament(
+    count: int, start: datetime = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
+) -> Tournament:
+    return Tournament(
+        "Long Cup",
+        tuple(
+            fixture(f"m{i}", f"Team{2 * i}", f"Team{2 * i + 1}", start + timedelta(days=i))
+            for i in range(count)
+        ),
+    )

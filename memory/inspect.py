@@ -1,0 +1,94 @@
+"""What the commentator remembers, for people: the diary, the facts, per-shelf health."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from game.service import Pool
+from memory import diary, facts
+from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, STARTED_AFTER
+from memory.model import estimate_tokens
+from memory.store import get_state
+from prompts import load
+
+
+def diary_text(pool: Pool) -> str:
+    with pool.engine.connect() as connection:
+        narrative, entries = diary.read(connection)
+    if narrative is None and not entries:
+        return "The diary is empty."
+    parts = []
+    if narrative is not None:
+        parts.append(
+            f"Narrative {narrative.dates}, covering {len(narrative.covers)} matches:\n{narrative.text}"
+        )
+    for entry in entries:
+        parts.append(f"{entry.dates} #{entry.covers[0]}: {entry.text}")
+    return "\n\n".join(parts)
+
+
+def facts_text(pool: Pool, today: date, handle: str | None = None) -> str:
+    with pool.engine.connect() as connection:
+        known = facts.current(connection, handle)
+    if not known:
+        return f"No facts about {handle}." if handle else "No facts yet."
+    lines = []
+    for fact in known:
+        status = f" (expired {fact.expires_on:%d %b})" if fact.expired(today) else ""
+        status = status or (f" (until {fact.expires_on:%d %b})" if fact.expires_on else "")
+        merged = f" [merged from {', '.join(map(str, fact.covers))}]" if fact.covers else ""
+        lines.append(
+            f"{fact.handle}  #{fact.id} [{fact.learned_on:%d %b}] {fact.text}{status}{merged}"
+        )
+    return "\n".join(lines)
+
+
+def stats(pool: Pool, today: date) -> dict[str, Any]:
+    with pool.engine.connect() as connection:
+        narrative, entries = diary.read(connection)
+        current = facts.current(connection)
+        stored = facts.stored(connection)
+        rejected = facts.rejected_count(connection)
+        state = {
+            key: get_state(connection, key)
+            for key in (CURSOR, STARTED_AFTER, LAST_DIARY_COMPACTION)
+        }
+    kept = [*([narrative] if narrative else []), *entries]
+    return {
+        "enabled": state[CURSOR] is not None,
+        "last_handled_event": int(state[CURSOR] or 0),
+        "started_after_event": int(state[STARTED_AFTER] or 0),
+        "immutable": {"tokens": estimate_tokens(load("persona"))},
+        "diary": {
+            "entries": len(kept),
+            "narrative": narrative is not None,
+            "covers_matches": len({n for e in kept for n in e.covers}),
+            "tokens": sum(estimate_tokens(e.text) for e in kept),
+            "last_compaction": state[LAST_DIARY_COMPACTION],
+        },
+        "facts": {
+            "current": len(current),
+            "in_prompt": sum(1 for f in current if not f.expired(today)),
+            "expired": sum(1 for f in current if f.expired(today)),
+            "stored": len(stored),
+            "tokens": sum(estimate_tokens(f.text) for f in current if not f.expired(today)),
+            "rejected_compactions": rejected,
+        },
+    }
+
+
+def stats_text(report: dict[str, Any]) -> str:
+    if not report["enabled"]:
+        return "Memory is off: it starts with the commentator (or `betania replay`)."
+    d, f = report["diary"], report["facts"]
+    return "\n".join(
+        [
+            f"log: handled up to event {report['last_handled_event']} (memory started after {report['started_after_event']})",
+            f"immutable: {report['immutable']['tokens']} tokens",
+            f"diary: {d['entries']} entries ({'a narrative + ' if d['narrative'] else ''}match entries), "
+            f"covering {d['covers_matches']} matches, {d['tokens']} tokens; last compaction {d['last_compaction'] or 'never'}",
+            f"facts: {f['in_prompt']} in the prompt ({f['tokens']} tokens), {f['expired']} expired, "
+            f"{f['stored']} stored in all, {f['rejected_compactions']} rejected compactions",
+        ]
+    )

@@ -1,0 +1,173 @@
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DatabaseError
+
+from game.model import Goal, Result, Score
+from game.service import Pool
+from memory import diary
+from memory.diary import DiaryConfig
+from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.store import open_memory
+from tests.conftest import FakeClock, ScriptedModel, fails, play, tournament
+
+SMALL = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
+
+
+@pytest.fixture
+def long_pool(pool: Pool) -> Pool:
+    pool.import_fixtures(tournament(8))
+    for handle in ("ana", "bia"):
+        pool.add_player(handle)
+    return pool
+
+
+def read_diary(pool: Pool) -> tuple[diary.DiaryEntry | None, list[diary.DiaryEntry]]:
+    with pool.engine.connect() as connection:
+        return diary.read(connection)
+
+
+def test_each_finished_match_gets_exactly_one_dated_entry(
+    long_pool: Pool, clock: FakeClock
+) -> None:
+    model = ScriptedModel()
+    keeper = MemoryKeeper(long_pool, model, SMALL)
+    keeper.enable()
+    long_pool.place_prediction("ana", 1, Score(2, 0))
+    long_pool.place_prediction("bia", 1, Score(0, 0))
+    play(long_pool, clock, 1, "2-0", [Goal("home", 9, scorer="Zé"), Goal("home", 80, scorer="Zé")])
+    long_pool.post_chat("ana", "told you!!")  # after the whistle: not a live line of match 1
+    keeper.catch_up()
+    keeper.catch_up()
+    MemoryKeeper(long_pool, model, SMALL).catch_up()  # a restart
+
+    _, entries = read_diary(long_pool)
+    assert [(e.covers, e.first_date.isoformat()) for e in entries] == [((1,), "2026-06-11")]
+    assert model.tasks() == ["diary_entry"]
+    call = model.calls[0]
+    assert "Team0 2-0 Team1" in call.prompt and "ana 2-0 (10 pts)" in call.prompt
+    assert "9' Zé for Team0" in call.prompt
+
+
+def test_the_database_refuses_a_second_entry_for_a_match(long_pool: Pool, clock: FakeClock) -> None:
+    open_memory(long_pool.engine)
+    with long_pool.engine.begin() as connection:
+        diary.add_match_entry(connection, 1, "one", clock.now.date(), clock.now, 1)
+    with pytest.raises(DatabaseError), long_pool.engine.begin() as connection:
+        diary.add_match_entry(connection, 1, "two", clock.now.date(), clock.now, 2)
+
+
+def test_old_entries_fuse_into_a_narrative_and_the_newest_stay(
+    long_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper.enable()
+    for number in range(1, 4):
+        play(long_pool, clock, number, "1-0")
+        keeper.catch_up()
+    narrative, entries = read_diary(long_pool)
+    assert narrative is None and len(entries) == 3  # at the threshold, not past it
+
+    play(long_pool, clock, 4, "1-1")
+    keeper.catch_up()
+    narrative, entries = read_diary(long_pool)
+    assert narrative is not None and narrative.covers == (1, 2, 3)
+    assert (narrative.first_date.day, narrative.last_date.day) == (11, 13)
+    assert [e.covers for e in entries] == [(4,)]
+
+
+def test_the_final_whistle_closes_the_diary(long_pool: Pool, clock: FakeClock) -> None:
+    keeper = MemoryKeeper(
+        long_pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=3, keep=2))
+    )
+    keeper.enable()
+    for number in range(1, 9):
+        play(long_pool, clock, number, "2-1")
+        keeper.catch_up()
+    narrative, entries = read_diary(long_pool)
+    assert narrative is not None
+    assert [e.covers for e in entries] == [(7,), (8,)]
+    assert set(narrative.covers) | {7, 8} == set(range(1, 9))
+
+
+def test_a_failing_fusion_keeps_every_entry_and_tries_again_later(
+    long_pool: Pool, clock: FakeClock
+) -> None:
+    model = ScriptedModel(diary_fusion=fails())
+    keeper = MemoryKeeper(long_pool, model, SMALL)
+    keeper.enable()
+    for number in range(1, 6):
+        play(long_pool, clock, number, "0-0")
+        keeper.catch_up()
+    narrative, entries = read_diary(long_pool)
+    assert narrative is None and [e.covers for e in entries] == [(n,) for n in range(1, 6)]
+    assert model.tasks().count("diary_fusion") == 2
+
+    model.answers.pop("diary_fusion")  # the model is back
+    play(long_pool, clock, 6, "0-0")
+    keeper.catch_up()
+    narrative, entries = read_diary(long_pool)
+    assert narrative is not None and narrative.covers == (1, 2, 3, 4, 5)
+
+
+def test_a_crash_in_the_middle_of_a_compaction_leaves_the_old_entries(
+    long_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper.enable()
+    for number in range(1, 4):
+        play(long_pool, clock, number, "3-1")
+        keeper.catch_up()
+    # The database fails after the narrative is inserted, when the old entries go.
+    with long_pool.engine.begin() as connection:
+        connection.execute(
+            text(
+                "CREATE TRIGGER crash BEFORE DELETE ON diary_entries BEGIN SELECT RAISE(ABORT, 'power cut'); END"
+            )
+        )
+    play(long_pool, clock, 4, "3-1")
+    with pytest.raises(DatabaseError, match="power cut"):
+        keeper.catch_up()
+    narrative, entries = read_diary(long_pool)
+    assert narrative is None and [e.covers for e in entries] == [(1,), (2,), (3,), (4,)]
+
+    with long_pool.engine.begin() as connection:
+        connection.execute(text("DROP TRIGGER crash"))
+    MemoryKeeper(long_pool, ScriptedModel(), SMALL).catch_up()  # the restart finishes what was due
+    narrative, entries = read_diary(long_pool)
+    assert narrative is not None and [e.covers for e in entries] == [(4,)]
+
+
+def test_a_failing_entry_is_written_by_the_offline_writer(
+    long_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(long_pool, ScriptedModel(diary_entry=fails()), SMALL)
+    keeper.enable()
+    play(long_pool, clock, 1, "1-2")
+    keeper.catch_up()
+    _, entries = read_diary(long_pool)
+    assert len(entries) == 1 and "Team0 1-2 Team1" in entries[0].text
+    assert [r.model for r in keeper.calls] == ["scripted", "offline"]
+
+
+def test_a_corrected_result_tells_no_second_story(long_pool: Pool, clock: FakeClock) -> None:
+    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper.enable()
+    play(long_pool, clock, 1, "1-0")
+    long_pool.record_result(1, Result(Score(2, 0)))
+    keeper.catch_up()
+    _, entries = read_diary(long_pool)
+    assert [e.covers for e in entries] == [(1,)]
+
+
+def test_the_diary_can_be_rebuilt_from_the_log(long_pool: Pool, clock: FakeClock) -> None:
+    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper.enable()
+    for number in range(1, 6):
+        play(long_pool, clock, number, "2-2")
+        keeper.catch_up()
+    before = read_diary(long_pool)
+    assert keeper.rebuild_diary() == 5
+    after = read_diary(long_pool)
+    assert after[0].covers == before[0].covers
+    assert [e.covers for e in after[1]] == [e.covers for e in before[1]]
+    assert [e.text for e in after[1]] == [e.text for e in before[1]]
