@@ -234,7 +234,6 @@ def apply_merge(
     handle: str,
     sources: list[Fact],
     merged: list[MergedFact],
-    today: date,
     now: datetime,
 ) -> list[int]:
     """Store the merged facts and point the sources at them; call inside one transaction."""

@@ -110,8 +110,10 @@ class MemoryKeeper:
         handled = 0
         if not self._recovered:
             # A compaction that was due when the last run stopped is finished
-            # first; after that, only a new result is a reason to try again.
+            # first; after that, only new material is a reason to try again.
             self.maintain()
+            for handle in self._handles_with_facts():
+                self.compact_facts_if_due(handle)
             self._recovered = True
         for item in self.pool.events(after_id=self.cursor()):
             self.handle(item)
@@ -243,6 +245,10 @@ class MemoryKeeper:
                 )
 
         return write
+
+    def _handles_with_facts(self) -> list[str]:
+        with self.pool.engine.connect() as connection:
+            return sorted({fact.handle for fact in facts.current(connection)})
 
     def compact_facts_if_due(self, handle: str) -> None:
         today = self.pool.clock().astimezone(self.config.zone).date()

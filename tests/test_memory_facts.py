@@ -1,0 +1,199 @@
+import json
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DatabaseError
+
+from game.service import Pool
+from memory import facts
+from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.model import ModelCall
+from tests.conftest import FakeClock, ScriptedModel, fails
+
+FEW = MemoryConfig(fact_threshold=3)
+
+
+@pytest.fixture
+def keeper(tournament_pool: Pool) -> MemoryKeeper:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel(), FEW)
+    keeper.enable()
+    return keeper
+
+
+def tell(keeper: MemoryKeeper, player: str, *lines: str) -> None:
+    for line in lines:
+        keeper.pool.post_chat(player, line)
+    keeper.catch_up()
+
+
+def current(keeper: MemoryKeeper, handle: str | None = None) -> list[facts.Fact]:
+    with keeper.pool.engine.connect() as connection:
+        return facts.current(connection, handle)
+
+
+def stored(keeper: MemoryKeeper) -> list[facts.Fact]:
+    with keeper.pool.engine.connect() as connection:
+        return facts.stored(connection)
+
+
+def test_remember_stores_a_dated_sourced_fact(keeper: MemoryKeeper) -> None:
+    tell(
+        keeper,
+        "ana",
+        "@betania remember that I compile my own kernel",
+        "just chatting, remember nothing",
+    )
+    (fact,) = current(keeper)
+    chat_id = keeper.pool.events(kinds=("chat",))[0].id
+    assert (fact.handle, fact.text, fact.source) == (
+        "ana",
+        "I compile my own kernel",
+        f"log:{chat_id}",
+    )
+    assert fact.learned_on == date(2026, 6, 1)
+
+
+def test_a_fact_about_someone_else_names_who_told_it(keeper: MemoryKeeper) -> None:
+    tell(keeper, "ana", "@betania remember bia is on holiday until 10 Jul")
+    (fact,) = current(keeper)
+    assert fact.handle == "bia"
+    assert fact.text == "bia is on holiday until 10 Jul (told by ana)"
+    assert fact.expires_on == date(2026, 7, 10)
+
+
+@pytest.mark.parametrize(
+    ("said", "until"),
+    [
+        ("until 2026-07-10", date(2026, 7, 10)),
+        ("until July 3", date(2026, 7, 3)),
+        ("until 9 jun", date(2026, 6, 9)),
+    ],
+)
+def test_expiry_is_read_in_several_ways(said: str, until: date) -> None:
+    assert facts.expiry_in(f"away {said}", date(2026, 6, 1)) == until
+
+
+def test_an_expired_fact_leaves_the_prompt_but_stays_stored(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    tell(
+        keeper,
+        "bia",
+        "@betania remember that I am on holiday until 10 Jun",
+        "@betania remember I support Vasco",
+    )
+    today = clock.now.date()
+    with keeper.pool.engine.connect() as connection:
+        assert len(facts.for_prompt(connection, "bia", today)) == 2
+        assert [
+            f.text for f in facts.for_prompt(connection, "bia", today + timedelta(days=10))
+        ] == ["I support Vasco"]
+    clock.advance(days=10)
+    context = keeper.contexts.build_context(keeper.pool.events(kinds=("chat",))[-1], 3000)
+    assert "Vasco" in context.prompt and "holiday" not in context.prompt
+    assert len(stored(keeper)) == 2
+
+
+def test_a_merge_that_covers_every_fact_is_applied(keeper: MemoryKeeper) -> None:
+    tell(
+        keeper,
+        "ana",
+        "@betania remember I compile my own kernel",
+        "@betania remember I compile my own kernel",
+        "@betania remember I run Gentoo",
+        "@betania remember I support Flamengo",
+    )
+    assert len(current(keeper, "ana")) == 3  # merged: the two copies are one fact now
+    assert len(stored(keeper)) == 5
+    texts = sorted(f.text for f in current(keeper, "ana"))
+    assert texts == ["I compile my own kernel", "I run Gentoo", "I support Flamengo"]
+    merged = next(f for f in current(keeper, "ana") if f.covers)
+    assert len(merged.covers) == 2
+
+
+def merge_answer(transform):
+    def answer(call: ModelCall) -> str:
+        return json.dumps(
+            transform([{"text": text, "covers": [i]} for i, text in call.data["facts"]])
+        )
+
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        (merge_answer(lambda out: out[:-1]), "drops facts"),
+        (
+            merge_answer(
+                lambda out: [*out[:-1], {"text": "x", "covers": [out[-1]["covers"][0], 999]}]
+            ),
+            "not among the sources",
+        ),
+        (lambda _call: "Sure! Here are the merged facts.", "not JSON"),
+        (merge_answer(lambda out: [{"text": "", "covers": [1]}]), "without text"),
+        (merge_answer(lambda out: [{"text": "all of it", "covers": []}]), "without the ids"),
+        (fails("overloaded"), "overloaded"),
+    ],
+)
+def test_a_bad_merge_is_rejected_and_nothing_is_lost(
+    tournament_pool: Pool, script, reason: str
+) -> None:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel(fact_merge=script), FEW)
+    keeper.enable()
+    lines = ["I compile my own kernel", "I run Gentoo", "I support Flamengo", "I hate penalties"]
+    tell(keeper, "ana", *(f"@betania remember {line}" for line in lines))
+    assert sorted(f.text for f in current(keeper, "ana")) == sorted(lines)
+    with keeper.pool.engine.connect() as connection:
+        (row,) = connection.execute(
+            text("SELECT accepted, reason, source_ids FROM fact_compactions")
+        ).all()
+        assert facts.rejected_count(connection) == 1
+    assert not row.accepted and reason in row.reason
+    assert (
+        len(json.loads(row.source_ids) if isinstance(row.source_ids, str) else row.source_ids) == 4
+    )
+
+
+def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: Pool) -> None:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel(), FEW)
+    keeper.enable()
+    with tournament_pool.engine.begin() as connection:
+        connection.execute(
+            text(
+                "CREATE TRIGGER crash BEFORE UPDATE ON player_facts BEGIN SELECT RAISE(ABORT, 'power cut'); END"
+            )
+        )
+    tournament_pool.post_chat("ana", "@betania remember I run Gentoo")
+    tournament_pool.post_chat("ana", "@betania remember I run Gentoo Linux")
+    tournament_pool.post_chat("ana", "@betania remember I support Flamengo")
+    tournament_pool.post_chat("ana", "@betania remember I hate penalties")
+    with pytest.raises(DatabaseError, match="power cut"):
+        keeper.catch_up()
+    assert len(current(keeper, "ana")) == 4
+    assert all(not f.source.startswith("merge") for f in stored(keeper))
+
+    with tournament_pool.engine.begin() as connection:
+        connection.execute(text("DROP TRIGGER crash"))
+    MemoryKeeper(tournament_pool, ScriptedModel(), FEW).catch_up()  # the restart finishes the merge
+    assert sorted(f.text for f in current(keeper, "ana")) == [
+        "I hate penalties",
+        "I run Gentoo Linux",
+        "I support Flamengo",
+    ]
+
+
+def test_facts_are_verified_in_code_not_trusted() -> None:
+    sources = [facts.Fact(i, "ana", f"fact {i}", date(2026, 6, 1), "admin") for i in (1, 2, 3)]
+    facts.verify_merge(sources, [facts.MergedFact("1 and 2", (1, 2)), facts.MergedFact("3", (3,))])
+    with pytest.raises(facts.FactMergeRejected, match=r"drops facts \[3\]"):
+        facts.verify_merge(sources, [facts.MergedFact("1 and 2", (1, 2))])
+    with pytest.raises(facts.FactMergeRejected, match="turns 3 facts into 4"):
+        facts.verify_merge(sources, [facts.MergedFact(f"{i}", (i,)) for i in (1, 2, 3, 3)])
+
+
+def test_unknown_names_get_suggestions_not_guesses() -> None:
+    players = {"ana": "Ana", "bia": "Bia", "caio": "Caio"}
+    assert facts.suggest("anna", players) == ["ana"]
+    assert facts.suggest("zeca", players) == []

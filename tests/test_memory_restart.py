@@ -1,0 +1,68 @@
+from game.model import Score
+from game.service import Pool
+from memory import diary, facts
+from memory.diary import DiaryConfig
+from memory.keeper import MemoryConfig, MemoryKeeper
+from tests.conftest import FakeClock, ScriptedModel, play, tournament
+
+CONFIG = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
+
+
+def setup(pool: Pool, count: int = 8) -> None:
+    pool.import_fixtures(tournament(count))
+    for handle in ("ana", "bia"):
+        pool.add_player(handle)
+        for number in range(1, count + 1):
+            pool.place_prediction(handle, number, Score(1, 1))
+
+
+def entries(pool: Pool) -> list[tuple[int, ...]]:
+    with pool.engine.connect() as connection:
+        narrative, rest = diary.read(connection)
+    return ([narrative.covers] if narrative else []) + [e.covers for e in rest]
+
+
+def test_a_restart_mid_tournament_handles_everything_once(pool: Pool, clock: FakeClock) -> None:
+    setup(pool)
+    first = MemoryKeeper(pool, ScriptedModel(), CONFIG)
+    first.enable()
+    for number in range(1, 4):
+        play(pool, clock, number, "1-1")
+        first.catch_up()
+    # down for a while: results and chat keep arriving in the log
+    play(pool, clock, 4, "2-1")
+    pool.post_chat("ana", "@betania remember that I never pick draws")
+    play(pool, clock, 5, "0-0")
+
+    model = ScriptedModel()
+    second = MemoryKeeper(pool, model, CONFIG)
+    assert second.enable() is False  # already on: nothing is adopted again
+    second.catch_up()
+    second.catch_up()
+    assert model.tasks().count("diary_entry") == 2  # #4 and #5, and nothing before
+    told = sorted(n for covers in entries(pool) for n in covers)
+    assert told == [1, 2, 3, 4, 5]
+    with pool.engine.connect() as connection:
+        assert [f.text for f in facts.current(connection, "ana")] == ["I never pick draws"]
+    assert second.cursor() == pool.last_event_id()
+
+
+def test_memory_switched_on_mid_tournament_writes_no_story_for_the_past(
+    pool: Pool, clock: FakeClock
+) -> None:
+    setup(pool, count=6)
+    for number in range(1, 4):
+        play(pool, clock, number, "3-0")
+    model = ScriptedModel()
+    keeper = MemoryKeeper(pool, model, CONFIG)
+    assert keeper.enable() is True
+    keeper.catch_up()
+    assert entries(pool) == [] and model.calls == []
+    assert keeper.resolved() == {1, 2, 3}
+
+    for number in range(4, 7):
+        play(pool, clock, number, "0-1")
+        keeper.catch_up()
+    # the tournament is over: the closing compaction leaves a narrative + the newest entry
+    assert entries(pool) == [(4, 5), (6,)]
+    assert model.tasks().count("diary_entry") == 3

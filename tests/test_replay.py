@@ -1,0 +1,85 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.replay import ReplayError, ReplayOptions, read_chat, replay
+from game.openfootball import parse_tournament
+from game.sources import read_json
+from memory.offline import OfflineModel
+from tests.conftest import SHARED_DATA
+
+SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
+    assert main(["replay", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_replay_with_players_and_chat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text(
+        '{"at": "2026-06-11T16:30:00+00:00", "player": "ana", "text": "@betania remember that I compile my own kernel"}\n'
+        '{"at": "2026-06-11T16:40:00+00:00", "player": "ana", "text": "come on Japan!"}\n'
+        '{"at": "2026-06-12T10:00:00Z", "player": "zeca", "text": "@betania remember that ana is away until 14 Jun"}\n'
+    )
+    report = run_json(
+        capsys,
+        SAMPLE,
+        "--players",
+        "4",
+        "--chat",
+        str(chat),
+        "--seed",
+        "3",
+        "--data-dir",
+        str(tmp_path),
+    )
+    assert report["matches"] == 15
+    assert report["players"] == 6  # four simulated, zeca from the chat, and BETanIA herself
+    # 10 results: the 9th fused #1-#7 into a narrative; #8, #9 and #10 stay in detail
+    assert report["diary"] == {"entries": 4, "covers_matches": 10}
+    assert report["facts"] == {"stored": 2, "by_player": {"ana": 2}, "rejected_compactions": 0}
+    assert report["model_calls"] == len(report["context_tokens"]["per_call"]) > 10
+    assert report["remarks"]["count"] >= 1
+    assert report["standings"][0]["rank"] == 1
+    assert set(report) == {
+        "matches", "players", "standings", "diary", "facts", "model_calls",
+        "context_tokens", "remarks", "elapsed_s",
+    }  # fmt: skip
+
+
+def test_resume_at_writes_nothing_for_the_earlier_matches(tmp_path: Path) -> None:
+    tournament = parse_tournament(read_json(SAMPLE))
+    report = replay(
+        ReplayOptions(tournament, players=3, resume_at=6), tmp_path / "r.db", OfflineModel()
+    )
+    assert report.as_dict()["diary"]["covers_matches"] == 4  # #7 to #10
+    assert report.keeper.resolved() == {1, 2, 3, 4, 5, 6}
+    remarked = {item.event.match for item in report.pool.events(kinds=("remark",))}
+    assert remarked <= {7, 8, 9, 10}
+
+
+def test_the_whole_2026_world_cup(tmp_path: Path) -> None:
+    tournament = parse_tournament(read_json(str(SHARED_DATA / "worldcup-2026.json")))
+    report = replay(
+        ReplayOptions(tournament, players=15, seed=7), tmp_path / "r.db", OfflineModel(seed=7)
+    )
+    data = report.as_dict()
+    assert data["matches"] == 104 and data["players"] == 16
+    assert data["diary"] == {"entries": 3, "covers_matches": 104}  # 1 narrative + the last 2
+    assert [s.match for s in report.samples] == list(range(1, 105))
+    # the compacted context stays far below the one that keeps every entry
+    last = report.samples[-1]
+    assert last.tokens * 3 < last.naive_tokens
+
+
+def test_a_bad_chat_file_names_the_line(tmp_path: Path) -> None:
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text(
+        '{"at": "2026-06-11T16:30:00+00:00", "player": "ana", "text": "hi"}\n{"at": "yesterday"}\n'
+    )
+    with pytest.raises(ReplayError, match="line 2"):
+        read_chat(str(chat))
