@@ -145,7 +145,13 @@ class ContextBuilder:
         instruction: str = "",
         involved: Iterable[str] = (),
         working: WorkingMemory | None = None,
+        recent_remarks: bool = True,
     ) -> Context:
+        """The context for reacting to ``event`` (or to nothing) within ``budget`` tokens.
+
+        ``recent_remarks`` brings what she said lately about the players involved,
+        so that she does not say it again; a diary entry, being notes, leaves it out.
+        """
         now = self.now()
         players = {p.handle: p.display_name for p in self.pool.players()}
         mentioned, suggestions = self._mentions(event, players)
@@ -164,7 +170,7 @@ class ContextBuilder:
             "standings": self._standings_items(involved, now),
             "diary": self._diary_items(),
             "facts": self._facts_items(involved, suggestions, now),
-            "remarks": self._remark_items(involved, now),
+            "remarks": self._remark_items(involved, now) if recent_remarks else [],
             "working": self._working_items(working),
         }
         fixed = estimate_tokens(self.system) + estimate_tokens(today) + estimate_tokens(event_text)

@@ -148,13 +148,15 @@ class MemoryKeeper:
         match = self.pool.match(number)
         working = working_memory(self.pool, match, up_to_id=item.id)
         story = match_story(self.pool, match, self.config.zone, working)
-        instruction = render("diary_entry", match=story.as_text())
+        # The goals and the live chat are in the working memory layer: not twice.
+        instruction = render("diary_entry", match=story.as_text(live=False))
         context = self.contexts.build_context(
             item,
             self.config.budget,
             instruction,
             story.scorers()[:2] + story.blanks()[-2:],
             working,
+            recent_remarks=False,
         )
         text = self.ask("diary_entry", context, {"story": story}, match=number)
         day = story.day

@@ -19,6 +19,7 @@ from memory.model import ModelCall, ModelError
 from memory.stories import MatchStory
 
 RECENT_IN_DETAIL = 4  # the newest matches a fused narrative tells one by one
+PERIODS_IN_DETAIL = 2  # the latest rounds that keep a clause each; older ones share one
 SIMILAR = 0.8
 
 
@@ -55,53 +56,48 @@ class OfflineModel:
     # -- the diary ------------------------------------------------------------
 
     def _diary_entry(self, data: dict) -> str:
+        """A notebook line: score, scorers, who called it, who blanked, the best live line."""
         story: MatchStory = data["story"]
         rng = self._rng("entry", story.number)
+        label = f"{story.team1} {story.score} {story.team2}"
         opener = rng.choice(
-            [
-                "{label} in {stage}.",
-                "{label}, {stage}.",
-                "Full time in {stage}: {label}.",
-            ]
-        ).format(label=f"{story.team1} {story.score} {story.team2}", stage=story.stage)
-        parts = [opener]
-        if story.goals:
-            parts.append("Goals: " + "; ".join(story.goals) + ".")
+            ["{label}, {stage}.", "Full time in {stage}: {label}.", "{stage}: {label}."]
+        )
+        parts = [opener.format(label=label, stage=story.stage)]
+        if story.scorers_by_team:
+            parts.append(f"Scorers: {story.scorer_summary()}.")
+        exact, scorers, blanks = story.exact(), story.scorers(), story.blanks()
         if not story.picks:
             parts.append("Nobody had a pick on it.")
-        else:
-            exact = story.exact()
-            if exact:
-                parts.append(
-                    rng.choice(
-                        ["Spot on: {who}.", "Exact score for {who}.", "{who} called it exactly."]
-                    ).format(who=_names(exact))
-                )
-            points = [p for p in story.picks if p.points > 0 and p.player not in exact]
-            if points:
-                parts.append(
-                    "Points for "
-                    + ", ".join(f"{p.player} ({p.pick}, {p.points})" for p in points[:6])
-                    + "."
-                )
-            blanks = story.blanks()
-            if blanks and len(blanks) == len(story.picks):
-                parts.append(
-                    rng.choice(
-                        [
-                            "A collective wipe-out: all {n} picks scored zero.",
-                            "Nobody scored: {n} picks, {n} zeroes.",
-                        ]
-                    ).format(n=len(blanks))
-                )
-            elif blanks:
-                parts.append(f"Blanks for {_names(blanks)}.")
-        for line in story.lines[:2]:
+        elif exact:
+            called = rng.choice(
+                ["Spot on: {who}.", "Exact score for {who}.", "{who} called it exactly."]
+            )
+            parts.append(called.format(who=_names(exact, 3)))
+        elif scorers:
+            best = story.picks[0]
+            parts.append(
+                f"No exact score; best was {best.player} ({best.pick}, {best.points} pts)."
+            )
+        if story.picks and not scorers:
+            parts.append(
+                rng.choice(
+                    [
+                        "A collective wipe-out: all {n} picks scored zero.",
+                        "Nobody scored: {n} picks, {n} zeroes.",
+                    ]
+                ).format(n=len(blanks))
+            )
+        elif blanks:
+            parts.append(f"{len(blanks)} of {len(story.picks)} blanked ({_names(blanks, 2)}).")
+        for line in story.lines[:1]:
             parts.append(f'{line.player}, live: "{line.text}"')
         return " ".join(parts)
 
     def _diary_fusion(self, data: dict) -> str:
-        """Old matches by period in a clause or two, the newest ones one by one."""
+        """Weighted by recency: the oldest rounds in one clause, the last rounds in one
+        clause each, the newest matches one by one. The size stays flat however long
+        the tournament runs."""
         stories: list[MatchStory] = sorted(data["stories"], key=lambda s: s.number)
         if not stories:
             raise ModelError("nothing to fuse")
@@ -109,22 +105,31 @@ class OfflineModel:
         periods: dict[str, list[MatchStory]] = {}
         for story in older:
             periods.setdefault(_period(story.stage), []).append(story)
+        names = list(periods)
         sentences = []
-        for period, group in periods.items():
-            sentences.append(self._period_clause(period, group))
+        if len(names) > PERIODS_IN_DETAIL:
+            oldest = names[: len(names) - PERIODS_IN_DETAIL]
+            fused = [story for name in oldest for story in periods[name]]
+            sentences.append(
+                self._period_clause(_names(oldest, limit=len(oldest)), fused, brief=True)
+            )
+            names = names[len(oldest) :]
+        for name in names:
+            sentences.append(self._period_clause(name, periods[name]))
         for story in recent:
             sentences.append(self._detail_clause(story))
         return " ".join(sentences)
 
-    def _period_clause(self, period: str, group: list[MatchStory]) -> str:
+    def _period_clause(self, period: str, group: list[MatchStory], brief: bool = False) -> str:
         first, last = group[0].day, group[-1].day
         span = f"[{first:%d %b}]" if first == last else f"[{first:%d %b} - {last:%d %b}]"
         exact_counts: dict[str, int] = {}
         for story in group:
             for player in story.exact():
                 exact_counts[player] = exact_counts.get(player, 0) + 1
-        best = sorted(exact_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:2]
-        wipeouts = [s for s in group if s.picks and not s.scorers()]
+        keep = 1 if brief else 2
+        best = sorted(exact_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:keep]
+        wipeouts = [s for s in group if s.picks and not s.scorers()][:keep]
         clause = f"{span} In {period} ({len(group)} matches)"
         if best:
             clause += ", the sharpest eyes were " + " and ".join(
@@ -133,9 +138,8 @@ class OfflineModel:
         else:
             clause += ", nobody called a single exact score"
         if wipeouts:
-            worst = wipeouts[:2]
             clause += "; collective wipe-outs on " + " and ".join(
-                f"{s.team1} {s.score} {s.team2} [{s.day:%d %b}]" for s in worst
+                f"{s.team1} {s.score} {s.team2} [{s.day:%d %b}]" for s in wipeouts
             )
         return clause + "."
 

@@ -35,6 +35,7 @@ class MatchStory:
     goals: tuple[str, ...]
     picks: tuple[PickResult, ...]
     lines: tuple[LiveLine, ...] = ()
+    scorers_by_team: tuple[tuple[str, str], ...] = ()  # (team, scorer), in goal order
 
     @property
     def label(self) -> str:
@@ -49,10 +50,25 @@ class MatchStory:
     def blanks(self) -> list[str]:
         return [p.player for p in self.picks if p.points == 0]
 
-    def as_text(self) -> str:
-        """The story as notes for a model; what players wrote is quoted as data."""
+    def scorer_summary(self) -> str:
+        """ "Saka 3, Rice (England); Mbappé 2 (France)": who scored, in a few words."""
+        teams: dict[str, dict[str, int]] = {}
+        for team, scorer in self.scorers_by_team:
+            tally = teams.setdefault(team, {})
+            tally[scorer] = tally.get(scorer, 0) + 1
+        return "; ".join(
+            ", ".join(f"{name} {n}" if n > 1 else name for name, n in tally.items()) + f" ({team})"
+            for team, tally in teams.items()
+        )
+
+    def as_text(self, live: bool = True) -> str:
+        """The story as notes for a model; what players wrote is quoted as data.
+
+        ``live=False`` leaves out the goals and live lines, for a prompt whose
+        working memory already holds them.
+        """
         lines = [f"[{self.day:%d %b}] {self.label} ({self.stage})"]
-        if self.goals:
+        if live and self.goals:
             lines.append("Goals: " + "; ".join(self.goals))
         if self.picks:
             lines.append(
@@ -60,7 +76,7 @@ class MatchStory:
             )
         else:
             lines.append("Picks: nobody picked this one")
-        for line in self.lines:
+        for line in self.lines if live else ():
             lines.append(
                 f"Live line at {line.at:%H:%M}: " + quote_player_text(line.player, line.text)
             )
@@ -97,4 +113,5 @@ def match_story(
         goals=goals,
         picks=tuple(picks),
         lines=tuple(working.best_lines()) if working else (),
+        scorers_by_team=tuple((team[g.side], g.scorer or "unknown") for g in match.goals),
     )
