@@ -45,7 +45,7 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
     assert model.tasks() == ["diary_entry"]
     call = model.calls[0]
     assert "Team0 2-0 Team1" in call.prompt and "ana 2-0 (10 pts)" in call.prompt
-    assert "9' Zé for Team0" in call.prompt
+    assert "9' goal Team0 (Zé), 1-0" in call.prompt  # from the working memory
 
 
 def test_the_database_refuses_a_second_entry_for_a_match(long_pool: Pool, clock: FakeClock) -> None:
