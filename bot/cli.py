@@ -20,6 +20,7 @@ from bot.demo import run_demo
 from bot.replay import ReplayOptions, read_chat, replay, summary
 from game.bets_csv import BetsFileError, parse_bets
 from game.db.engine import DatabaseError, database_url, default_data_dir, open_database
+from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.model import InvalidScore, Result, Score
 from game.openfootball import FixtureError, parse_tournament
 from game.render import matches_table, standings_table
@@ -217,7 +218,8 @@ def cmd_memory_context(args: argparse.Namespace) -> None:
     event = None
     if args.match is not None:
         pool.match(args.match)  # a clear error for a match that does not exist
-        events = pool.events(match_number=args.match)
+        kinds = (MatchKickedOff.kind, GoalScored.kind, ResultRecorded.kind)
+        events = pool.events(match_number=args.match, kinds=kinds)
         event = events[-1] if events else None
     context = keeper.contexts.build_context(event, args.budget or keeper.config.budget)
     print(f"--- system ({estimate_tokens(context.system)} tokens, cached) ---\n{context.system}")
