@@ -83,3 +83,11 @@ def test_a_bad_chat_file_names_the_line(tmp_path: Path) -> None:
     )
     with pytest.raises(ReplayError, match="line 2"):
         read_chat(str(chat))
+
+
+def test_real_picks_from_a_spreadsheet_are_scored_in_the_replay(tmp_path: Path) -> None:
+    bets = "player,date,team1,team2,score1,score2\nZé,2026-06-11,Brazil,Japan,0,1\nZé,2026-06-11,Argentina,Portugal,3,3\n"
+    tournament = parse_tournament(read_json(SAMPLE))
+    report = replay(ReplayOptions(tournament, bets_csv=bets), tmp_path / "r.db", OfflineModel())
+    ze = next(row for row in report.as_dict()["standings"] if row["player"] == "ze")
+    assert (ze["points"], ze["exact"]) == (20, 2)  # both exact: 0-1 and 3-3 in the sample
