@@ -153,6 +153,7 @@ class Player:
     display_name: str
     is_admin: bool = False
     keys: tuple[str, ...] = ()
+    time_zone: str | None = None
 
 
 @dataclass(frozen=True)

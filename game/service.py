@@ -8,6 +8,7 @@ each event after it is committed.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -18,7 +19,16 @@ from sqlalchemy import Connection, Engine, func, insert, select, update
 from game import rules
 from game.bets_csv import BetRow, BetsFileError
 from game.db import log, views
-from game.db.schema import events, goals, matches, player_keys, players, predictions, settings
+from game.db.schema import (
+    events,
+    goals,
+    invites,
+    matches,
+    player_keys,
+    players,
+    predictions,
+    settings,
+)
 from game.events import (
     ChatPosted,
     Event,
@@ -38,6 +48,7 @@ from game.openfootball import Fixture, Tournament
 from game.rules import RuleViolation
 from game.scoring import ScoreBasis, ScoringRule, preset
 from game.standings import StandingRow
+from game.text import clean_line
 
 T = TypeVar("T")
 Clock = Callable[[], datetime]
@@ -159,11 +170,12 @@ class Pool:
         via: str = "console",
     ) -> Player:
         rules.check_handle(handle)
+        name = clean_line(display_name or "") or handle
 
         def work(connection: Connection, logged: list[LoggedEvent]) -> Player:
             if views.player(connection, handle) is not None:
                 raise RuleViolation(f"handle {handle!r} is taken")
-            self._insert_player(connection, logged, handle, display_name or handle, is_admin, via)
+            self._insert_player(connection, logged, handle, name, is_admin, via)
             for key in keys:
                 self._insert_key(connection, handle, key)
             return views.player(connection, handle)
@@ -196,12 +208,8 @@ class Pool:
         return int(result.inserted_primary_key[0])
 
     def _insert_key(self, connection: Connection, handle: str, public_key: str) -> None:
-        key = " ".join(public_key.split()[:2])  # type and base64; the comment is not identity
-        owner = connection.execute(
-            select(players.c.handle)
-            .join(player_keys, player_keys.c.player_id == players.c.id)
-            .where(player_keys.c.public_key == key)
-        ).scalar()
+        key = key_identity(public_key)
+        owner = views.key_owner(connection, key)
         if owner is not None:
             if owner == handle:
                 return
@@ -212,6 +220,73 @@ class Pool:
         connection.execute(
             insert(player_keys).values(player_id=player_id, public_key=key, added_at=self.clock())
         )
+
+    def key_owner(self, public_key: str) -> str | None:
+        with self.engine.connect() as connection:
+            return views.key_owner(connection, key_identity(public_key))
+
+    def set_time_zone(self, handle: str, zone_name: str) -> None:
+        def work(connection: Connection, _logged: list[LoggedEvent]) -> None:
+            player_id = _require_player_id(connection, handle)
+            connection.execute(
+                update(players).where(players.c.id == player_id).values(time_zone=zone_name)
+            )
+
+        self._commit(work)
+
+    # -- invites --------------------------------------------------------------
+
+    def create_invite(
+        self, created_by: str, uses: int = 1, expires_in: timedelta | None = None
+    ) -> str:
+        if uses < 1:
+            raise RuleViolation("an invite needs at least one use")
+        code = "-".join(secrets.token_hex(2) for _ in range(3))
+        expires_at = None if expires_in is None else self.clock() + expires_in
+
+        def work(connection: Connection, _logged: list[LoggedEvent]) -> str:
+            connection.execute(
+                insert(invites).values(
+                    code=code,
+                    uses_left=uses,
+                    expires_at=expires_at,
+                    created_by=created_by,
+                    created_at=self.clock(),
+                )
+            )
+            return code
+
+        return self._commit(work)
+
+    def register(
+        self, handle: str, public_key: str, code: str | None, via: str = "invite"
+    ) -> Player:
+        """A newcomer's key joins under ``handle``; without ``code`` only in an open pool."""
+        rules.check_handle(handle)
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> Player:
+            if code is not None:
+                found = connection.execute(
+                    select(invites).where(invites.c.code == code.strip())
+                ).one_or_none()
+                if found is None or found.uses_left < 1:
+                    raise RuleViolation("that invite code is not valid")
+                if found.expires_at is not None and found.expires_at <= self.clock():
+                    raise RuleViolation("that invite code has expired")
+                connection.execute(
+                    update(invites)
+                    .where(invites.c.code == found.code)
+                    .values(uses_left=found.uses_left - 1)
+                )
+            if views.player(connection, handle) is not None:
+                raise RuleViolation(f"handle {handle!r} is taken")
+            if views.key_owner(connection, key_identity(public_key)) is not None:
+                raise RuleViolation("that key already belongs to another player")
+            self._insert_player(connection, logged, handle, handle, False, via)
+            self._insert_key(connection, handle, public_key)
+            return views.player(connection, handle)
+
+        return self._commit(work)
 
     # -- predictions ----------------------------------------------------------
 
@@ -305,7 +380,7 @@ class Pool:
                 ).scalar()
                 if player_id is None:
                     player_id = self._insert_player(
-                        connection, logged, handle, row.player, False, "import"
+                        connection, logged, handle, clean_line(row.player), False, "import"
                     )
                     report.players_created.append(handle)
                 event = self._upsert_prediction(
@@ -405,7 +480,7 @@ class Pool:
     # -- chat and settings ----------------------------------------------------
 
     def post_chat(self, handle: str, text: str) -> ChatPosted:
-        text = text.strip()
+        text = clean_line(text)
         if not text:
             raise RuleViolation("nothing to say")
         if len(text) > MAX_CHAT_LENGTH:
@@ -428,7 +503,7 @@ class Pool:
         trigger: int | None = None,
     ) -> RemarkPosted | None:
         """A commentator's line; ``None`` if a remark on the same ``trigger`` was already made."""
-        text = text.strip()
+        text = clean_line(text)
         if not text:
             raise RuleViolation("nothing to say")
 
@@ -535,6 +610,14 @@ class Pool:
             return
         if self._write_result(connection, logged, match, fixture.result, "import"):
             report.results += 1
+
+
+def key_identity(public_key: str) -> str:
+    """A public key as stored: type and base64; the comment is not part of who you are."""
+    parts = public_key.split()
+    if len(parts) < 2:
+        raise RuleViolation("not an OpenSSH public key (expected 'TYPE BASE64 [COMMENT]')")
+    return " ".join(parts[:2])
 
 
 def _require_match(connection: Connection, number: int) -> Match:

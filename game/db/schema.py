@@ -109,6 +109,7 @@ players = Table(
     Column("display_name", String(100), nullable=False),
     Column("is_admin", Boolean, nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
+    Column("time_zone", String(64)),  # IANA name the player chose; None shows UTC
 )
 
 player_keys = Table(
@@ -144,6 +145,16 @@ events = Table(
     Column("match_number", Integer, index=True),
     Column("handle", String(32), index=True),
     Column("payload", JSON, nullable=False),
+)
+
+invites = Table(
+    "invites",
+    metadata,
+    Column("code", String(32), primary_key=True),
+    Column("uses_left", Integer, nullable=False),
+    Column("expires_at", UTCDateTime()),
+    Column("created_by", String(32), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
 )
 
 settings = Table(

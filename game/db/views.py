@@ -92,12 +92,22 @@ def player(connection: Connection, handle: str) -> Player | None:
     keys = connection.execute(
         select(player_keys.c.public_key).where(player_keys.c.player_id == row.id)
     ).scalars()
-    return Player(row.handle, row.display_name, row.is_admin, tuple(keys))
+    return Player(row.handle, row.display_name, row.is_admin, tuple(keys), row.time_zone)
 
 
 def all_players(connection: Connection) -> list[Player]:
     rows = connection.execute(select(players).order_by(players.c.handle))
-    return [Player(row.handle, row.display_name, row.is_admin) for row in rows]
+    return [Player(row.handle, row.display_name, row.is_admin, (), row.time_zone) for row in rows]
+
+
+def key_owner(connection: Connection, public_key: str) -> str | None:
+    """The handle a public key (``type base64``) belongs to, if any."""
+    query = (
+        select(players.c.handle)
+        .join(player_keys, player_keys.c.player_id == players.c.id)
+        .where(player_keys.c.public_key == public_key)
+    )
+    return connection.execute(query).scalar()
 
 
 def predictions_of(connection: Connection, handle: str) -> list[Prediction]:
