@@ -7,11 +7,12 @@ Every failure a user can cause ends in one line on stderr and a non-zero exit;
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from datetime import UTC
+from datetime import UTC, timedelta
 from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -23,11 +24,12 @@ from game.db.engine import DatabaseError, database_url, default_data_dir, open_d
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.model import InvalidScore, Result, Score
 from game.openfootball import FixtureError, parse_tournament
-from game.render import matches_table, standings_table
+from game.render import match_json, matches_table, standings_table
 from game.rules import RuleViolation
 from game.scoring import PRESETS, ScoreBasis
 from game.service import NotFound, Pool
 from game.sources import SourceError, read_json, read_text
+from game.ssh.server import ServerConfig, bound_port, start_server
 from memory.inspect import diary_text, facts_text, stats, stats_text
 from memory.keeper import MemoryKeeper
 from memory.model import estimate_tokens
@@ -115,24 +117,7 @@ def cmd_standings(args: argparse.Namespace) -> None:
 def cmd_matches(args: argparse.Namespace) -> None:
     matches = open_pool(args).matches()
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "number": m.number,
-                        "kickoff": m.kickoff.isoformat(),
-                        "team1": m.team1,
-                        "team2": m.team2,
-                        "stage": m.stage,
-                        "group": m.group,
-                        "status": m.status.value,
-                        "result": None if m.result is None else str(m.result),
-                    }
-                    for m in matches
-                ],
-                ensure_ascii=False,
-            )
-        )
+        print(json.dumps([match_json(m) for m in matches], ensure_ascii=False))
     else:
         print(matches_table(matches, args.tz))
 
@@ -193,7 +178,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
         seed=args.seed,
         resume_at=args.resume_at,
     )
-    data_dir = Path(args.data_dir) if getattr(args, "data_dir", None) else default_data_dir()
+    data_dir = data_dir_of(args)
     data_dir.mkdir(parents=True, exist_ok=True)
     report = replay(options, data_dir / "replay.db", OfflineModel(seed=args.seed))
     print(json.dumps(report.as_dict(), ensure_ascii=False) if args.json else summary(report))
@@ -240,6 +225,42 @@ def cmd_memory_rebuild(args: argparse.Namespace) -> None:
     print(f"rebuilt the diary from the log: {written} match entries written")
 
 
+def data_dir_of(args: argparse.Namespace) -> Path:
+    return Path(args.data_dir) if getattr(args, "data_dir", None) else default_data_dir()
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    pool = open_pool(args)
+    config = ServerConfig(host=args.host, port=args.port, open_registration=args.open)
+    try:
+        asyncio.run(serve(pool, data_dir_of(args), config))
+    except KeyboardInterrupt:
+        print("\nstopped")
+
+
+async def serve(pool: Pool, data_dir: Path, config: ServerConfig) -> None:
+    try:
+        acceptor, frontend = await start_server(pool, data_dir, config)
+    except OSError as error:
+        raise UsageError(
+            f"cannot listen on {config.host}:{config.port}: {error.strerror or error}"
+        ) from None
+    host = "localhost" if config.host in ("127.0.0.1", "::1", "0.0.0.0", "") else config.host
+    registration = "anyone may join" if config.open_registration else "newcomers need an invite"
+    print(f"BETanIA pool listening on {config.host}:{bound_port(acceptor)} ({registration})")
+    print(f"join with: ssh -p {bound_port(acceptor)} HANDLE@{host}")
+    try:
+        await acceptor.wait_closed()
+    finally:
+        await frontend.hub.stop()
+
+
+def cmd_invite_create(args: argparse.Namespace) -> None:
+    expires = None if args.expires is None else timedelta(days=args.expires)
+    code = open_pool(args).create_invite("console", args.uses, expires)
+    print(code)
+
+
 def cmd_demo(args: argparse.Namespace) -> None:
     run_demo(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
 
@@ -275,6 +296,7 @@ def build_parser() -> Parser:
         ("players", "who plays"),
         ("pool", "the pool's rules"),
         ("memory", "what the commentator remembers"),
+        ("invite", "codes for newcomers"),
     ):
         group_parser = commands.add_parser(group, help=help_text)
         group_parsers[group] = group_parser.add_subparsers(
@@ -345,6 +367,15 @@ def build_parser() -> Parser:
     sub = add(["memory", "stats"], cmd_memory_stats, "per-shelf health")
     sub.add_argument("--json", action="store_true")
     add(["memory", "rebuild"], cmd_memory_rebuild, "write the diary again from the event log")
+
+    sub = add(["serve"], cmd_serve, "run the pool's SSH server")
+    sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for all)")
+    sub.add_argument("--port", type=int, default=2222)
+    sub.add_argument("--open", action="store_true", help="let anyone register, no invite needed")
+
+    sub = add(["invite", "create"], cmd_invite_create, "make an invite code")
+    sub.add_argument("--uses", type=int, default=1)
+    sub.add_argument("--expires", type=int, metavar="DAYS")
 
     add(["demo"], cmd_demo, "a sample pool, set up from scratch and shown")
     return parser

@@ -71,3 +71,38 @@ def matches_table(
             row.append("" if pick is None else str(pick))
         rows.append(row)
     return table(headers, rows, right=(0,))
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def race_chart(series: Mapping[str, Sequence[int]], width: int = 40) -> str:
+    """Points after each match, one line per player, drawn with block characters."""
+    if not series or not any(series.values()):
+        return "No finished matches yet: the race starts at the first final whistle."
+    top = max((points[-1] for points in series.values() if points), default=0) or 1
+    name_width = max(len(name) for name in series)
+    lines = []
+    for name, points in series.items():
+        step = max(1, -(-len(points) // width))  # sample long tournaments down to the width
+        sampled = list(points[step - 1 :: step])
+        if sampled and points and sampled[-1] != points[-1]:
+            sampled.append(points[-1])
+        bars = "".join(SPARKS[min(len(SPARKS) - 1, p * len(SPARKS) // (top + 1))] for p in sampled)
+        lines.append(f"{name.ljust(name_width)}  {bars}  {points[-1] if points else 0}")
+    return "\n".join(lines)
+
+
+def match_json(match: Match, pick: Score | None = None) -> dict[str, object]:
+    """A match as scripts read it (``matches --json``), with the caller's pick if any."""
+    return {
+        "number": match.number,
+        "kickoff": match.kickoff.isoformat(),
+        "team1": match.team1,
+        "team2": match.team2,
+        "stage": match.stage,
+        "group": match.group,
+        "status": match.status.value,
+        "result": None if match.result is None else str(match.result),
+        "pick": None if pick is None else str(pick),
+    }

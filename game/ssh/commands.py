@@ -1,0 +1,401 @@
+"""The pool's commands, parsed one way for both modes: an interactive line or ``ssh host CMD``.
+
+Every command returns a ``Reply``; nothing here writes to a terminal. Errors a
+player can cause come back as one-line replies with ``error`` set, never as
+exceptions, so nothing a client sends can take the session down.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from game.model import Goal, InvalidScore, MatchStatus, Result, Score
+from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
+from game.rules import RuleViolation
+from game.scoring import classify, scored_score
+from game.service import NotFound, Pool
+from game.ssh.limits import ConnectionLimits
+from game.text import clean_line
+
+RACE_PLAYERS = 5
+UPCOMING_SHOWN = 10
+FINISHED_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Caller:
+    handle: str
+    is_admin: bool = False
+    zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str = ""
+    error: bool = False
+    quit: bool = False
+
+
+class CommandError(ValueError):
+    """A mistake in what was typed; the message says what to type instead."""
+
+
+@dataclass(frozen=True)
+class Call:
+    caller: Caller
+    args: list[str]
+    limits: ConnectionLimits | None = None
+
+
+Handler = Callable[["Commands", Call], Reply]
+
+
+@dataclass(frozen=True)
+class Spec:
+    names: tuple[str, ...]
+    usage: str
+    summary: str
+    handler: Handler
+    admin: bool = False
+
+
+def _number(text: str) -> int:
+    try:
+        return int(text.lstrip("#"))
+    except ValueError:
+        raise CommandError(f"not a match number: {text!r}") from None
+
+
+def _score(words: Sequence[str]) -> Score:
+    """``2-1``, ``2:1``, ``2x1`` or ``2 1``."""
+    text = (
+        "-".join(words) if len(words) == 2 and all(w.isdigit() for w in words) else " ".join(words)
+    )
+    return Score.parse(text)
+
+
+def _json_flag(args: list[str]) -> tuple[bool, list[str]]:
+    return "--json" in args, [a for a in args if a != "--json"]
+
+
+class Commands:
+    def __init__(self, pool: Pool, bot_handle: str = "betania") -> None:
+        self.pool = pool
+        self.bot_handle = bot_handle
+        self.specs: list[Spec] = [
+            Spec(("help", "h", "?", "ajuda"), "help", "this list", Commands.help),
+            Spec(
+                ("matches", "m", "games", "jogos"),
+                "matches [all] [--json]",
+                "upcoming, live and finished matches",
+                Commands.matches,
+            ),
+            Spec(
+                ("match", "game", "jogo"),
+                "match N",
+                "one match: goals, and everyone's picks once it kicks off",
+                Commands.match,
+            ),
+            Spec(
+                ("bet", "b", "pick", "palpite"),
+                "bet N 2-1",
+                "predict match #N (until kick-off)",
+                Commands.bet,
+            ),
+            Spec(
+                ("mybets", "picks", "my", "palpites"),
+                "mybets [--json]",
+                "your picks and their points",
+                Commands.mybets,
+            ),
+            Spec(
+                ("standings", "s", "table", "ranking"),
+                "standings [after N] [--json]",
+                "the table, computed now",
+                Commands.standings,
+            ),
+            Spec(
+                ("race", "r", "corrida"),
+                "race",
+                "points after each match for the top players",
+                Commands.race,
+            ),
+            Spec(("tz", "timezone"), "tz [Area/City]", "show or set your time zone", Commands.tz),
+            Spec(
+                ("say", "chat"),
+                "say TEXT",
+                "chat (any line that is not a command does too)",
+                Commands.say,
+            ),
+            Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
+            Spec(
+                ("result",),
+                "result N 2-1 [aet 3-2] [pens 4-2]",
+                "enter a final score",
+                Commands.result,
+                admin=True,
+            ),
+            Spec(
+                ("goal",),
+                "goal N home|away MINUTE [SCORER]",
+                "record a goal as it happens",
+                Commands.goal,
+                admin=True,
+            ),
+            Spec(
+                ("kickoff",), "kickoff N", "mark match #N as started", Commands.kickoff, admin=True
+            ),
+            Spec(
+                ("invite",),
+                "invite [USES] [DAYS]",
+                "make an invite code",
+                Commands.invite,
+                admin=True,
+            ),
+            Spec(("players",), "players", "who plays", Commands.players, admin=True),
+        ]
+        self.by_name = {name: spec for spec in self.specs for name in spec.names}
+
+    def names(self, caller: Caller) -> list[str]:
+        return [spec.names[0] for spec in self.specs if caller.is_admin or not spec.admin]
+
+    def run(
+        self,
+        caller: Caller,
+        line: str,
+        limits: ConnectionLimits | None = None,
+        chat_fallback: bool = True,
+    ) -> Reply:
+        """One line, start to finish: limits, parsing, the command, and its reply."""
+        if limits is not None:
+            refused = limits.check_line(line)
+            if refused:
+                return Reply(refused, error=True)
+        line = clean_line(line)
+        if not line:
+            return Reply()
+        name, *args = line.split()
+        spec = self.by_name.get(name.lower())
+        if spec is None or (spec.admin and not caller.is_admin):
+            if line.startswith("@") or chat_fallback:
+                return self._chat(caller, line, limits)
+            return Reply(f"unknown command {name!r}; try help", error=True)
+        try:
+            return spec.handler(self, Call(caller, args, limits))
+        except CommandError as error:
+            return Reply(f"{error} (usage: {spec.usage})", error=True)
+        except (RuleViolation, NotFound, InvalidScore, ValueError) as error:
+            return Reply(str(error), error=True)
+
+    def _chat(self, caller: Caller, text: str, limits: ConnectionLimits | None) -> Reply:
+        if not text.strip():
+            return Reply("say what? (usage: say TEXT)", error=True)
+        if limits is not None:
+            refused = limits.check_chat()
+            if refused:
+                return Reply(refused, error=True)
+        self.pool.post_chat(caller.handle, text)
+        return Reply()
+
+    # -- everyone -------------------------------------------------------------
+
+    def help(self, call: Call) -> Reply:
+        rows = [
+            (spec.usage, spec.summary)
+            for spec in self.specs
+            if call.caller.is_admin or not spec.admin
+        ]
+        rows.append(("@betania ...", "talk to the commentator"))
+        return Reply(table(["command", "what it does"], rows))
+
+    def matches(self, call: Call) -> Reply:
+        as_json, args = _json_flag(call.args)
+        matches = self.pool.matches()
+        picks = {p.match_number: p.score for p in self.pool.predictions_of(call.caller.handle)}
+        if as_json:
+            return Reply(
+                json.dumps(
+                    [match_json(m, picks.get(m.number)) for m in matches], ensure_ascii=False
+                )
+            )
+        if "all" not in args:
+            live = [m for m in matches if m.status is MatchStatus.LIVE]
+            upcoming = [m for m in matches if m.status is MatchStatus.SCHEDULED][:UPCOMING_SHOWN]
+            finished = [m for m in matches if m.status is MatchStatus.FINISHED][-FINISHED_SHOWN:]
+            matches = sorted(finished + live + upcoming, key=lambda m: m.number)
+        return Reply(matches_table(matches, call.caller.zone, picks))
+
+    def match(self, call: Call) -> Reply:
+        if len(call.args) != 1:
+            raise CommandError("which match?")
+        match = self.pool.match(_number(call.args[0]))
+        lines = [
+            f"{match.label}  ({match.group or match.stage}, {match.venue or 'venue unknown'})",
+            f"kick-off {match.kickoff.astimezone(call.caller.zone):%a %d %b %H:%M} ({call.caller.zone})",
+            f"status: {match.status.value}  {match_score(match)}".rstrip(),
+        ]
+        team = {"home": match.team1, "away": match.team2}
+        for goal in match.goals:
+            lines.append(f"  {goal.clock} {team[goal.side]}: {goal.scorer or 'goal'}")
+        picks = self.pool.predictions_on(match.number)
+        started = match.has_started(self.pool.clock())
+        if not started:
+            mine = next((p.score for p in picks if p.handle == call.caller.handle), None)
+            lines.append(f"{len(picks)} picks, hidden until kick-off; yours: {mine or 'none yet'}")
+        elif picks:
+            lines.append("picks: " + ", ".join(f"{p.handle} {p.score}" for p in picks))
+        return Reply("\n".join(lines))
+
+    def bet(self, call: Call) -> Reply:
+        if len(call.args) not in (2, 3):
+            raise CommandError("say which match and what score")
+        number, score = _number(call.args[0]), _score(call.args[1:])
+        placed = self.pool.place_prediction(call.caller.handle, number, score)
+        match = self.pool.match(number)
+        if placed is None:
+            return Reply(f"{match.label}: you already have {score}")
+        changed = f" (was {placed.previous})" if placed.previous else ""
+        return Reply(f"{match.label}: your pick is {score}{changed}")
+
+    def mybets(self, call: Call) -> Reply:
+        as_json, _ = _json_flag(call.args)
+        rule, basis = self.pool.scoring()
+        matches = {m.number: m for m in self.pool.matches()}
+        rows = []
+        for pick in self.pool.predictions_of(call.caller.handle):
+            match = matches[pick.match_number]
+            points = None
+            if match.result is not None and match.status is MatchStatus.FINISHED:
+                points = rule.points(classify(pick.score, scored_score(match.result, basis)))
+            rows.append((match, pick.score, points))
+        if as_json:
+            return Reply(
+                json.dumps(
+                    [
+                        {
+                            "match": m.number,
+                            "pick": str(s),
+                            "result": None if m.result is None else str(m.result),
+                            "points": p,
+                        }
+                        for m, s, p in rows
+                    ]
+                )
+            )
+        if not rows:
+            return Reply("No picks yet: bet N 2-1")
+        return Reply(
+            table(
+                ["#", "match", "pick", "result", "pts"],
+                [
+                    (
+                        f"#{m.number}",
+                        f"{m.team1} v {m.team2}",
+                        s,
+                        match_score(m),
+                        "" if p is None else p,
+                    )
+                    for m, s, p in rows
+                ],
+                right=(0, 4),
+            )
+        )
+
+    def standings(self, call: Call) -> Reply:
+        as_json, args = _json_flag(call.args)
+        after = None
+        if args:
+            if args[0] != "after" or len(args) != 2:
+                raise CommandError("standings takes 'after N'")
+            after = _number(args[1])
+        rows = self.pool.standings(up_to_match=after)
+        if as_json:
+            return Reply(json.dumps([row.as_dict() for row in rows]))
+        return Reply(standings_table(rows))
+
+    def race(self, call: Call) -> Reply:
+        finished = [m.number for m in self.pool.matches() if m.status is MatchStatus.FINISHED]
+        leaders = [row.player for row in self.pool.standings()[:RACE_PLAYERS]]
+        series: dict[str, list[int]] = {handle: [] for handle in leaders}
+        for number in finished:
+            points = {row.player: row.points for row in self.pool.standings(up_to_match=number)}
+            for handle in leaders:
+                series[handle].append(points.get(handle, 0))
+        return Reply(race_chart(series if finished else {}))
+
+    def tz(self, call: Call) -> Reply:
+        if not call.args:
+            return Reply(f"your time zone is {call.caller.zone}")
+        try:
+            zone = ZoneInfo(call.args[0])
+        except (ZoneInfoNotFoundError, ValueError):
+            raise CommandError(
+                f"unknown time zone {call.args[0]!r}, like America/Sao_Paulo"
+            ) from None
+        self.pool.set_time_zone(call.caller.handle, zone.key)
+        return Reply(f"times now shown in {zone.key}")
+
+    def say(self, call: Call) -> Reply:
+        return self._chat(call.caller, " ".join(call.args), call.limits)
+
+    def quit(self, call: Call) -> Reply:
+        return Reply("bye!", quit=True)
+
+    # -- admins ---------------------------------------------------------------
+
+    def result(self, call: Call) -> Reply:
+        if len(call.args) < 2:
+            raise CommandError("which match and what score?")
+        number, full_time = _number(call.args[0]), Score.parse(call.args[1])
+        extra: dict[str, Score] = {}
+        rest = call.args[2:]
+        while rest:
+            if len(rest) < 2 or rest[0] not in ("aet", "pens"):
+                raise CommandError(f"unexpected {rest[0]!r}")
+            extra[rest[0]] = Score.parse(rest[1])
+            rest = rest[2:]
+        result = Result(full_time, extra.get("aet"), extra.get("pens"))
+        self.pool.record_result(number, result)
+        return Reply(f"{self.pool.match(number).label}: {result}")
+
+    def goal(self, call: Call) -> Reply:
+        if len(call.args) < 3 or call.args[1] not in ("home", "away"):
+            raise CommandError("say the match, home or away, and the minute")
+        minute, _, added = call.args[2].rstrip("'").partition("+")
+        try:
+            goal = Goal(call.args[1], int(minute), int(added or 0), " ".join(call.args[3:]))
+        except ValueError:
+            raise CommandError(f"not a minute: {call.args[2]!r}") from None
+        number = _number(call.args[0])
+        self.pool.record_goal(number, goal)
+        return Reply(f"goal recorded in {self.pool.match(number).label}, {goal.clock}")
+
+    def kickoff(self, call: Call) -> Reply:
+        if len(call.args) != 1:
+            raise CommandError("which match?")
+        number = _number(call.args[0])
+        self.pool.kick_off(number)
+        return Reply(f"{self.pool.match(number).label} is live")
+
+    def invite(self, call: Call) -> Reply:
+        try:
+            uses = int(call.args[0]) if call.args else 1
+            days = int(call.args[1]) if len(call.args) > 1 else None
+        except ValueError:
+            raise CommandError("uses and days are numbers") from None
+        code = self.pool.create_invite(
+            call.caller.handle, uses, None if days is None else timedelta(days=days)
+        )
+        return Reply(
+            f"invite code {code} ({uses} use(s)); newcomers run: ssh -p PORT HANDLE@HOST register {code}"
+        )
+
+    def players(self, call: Call) -> Reply:
+        rows = [
+            (p.handle, p.display_name, "admin" if p.is_admin else "") for p in self.pool.players()
+        ]
+        return Reply(table(["handle", "name", ""], rows))

@@ -1,0 +1,109 @@
+"""Live events for every connected session, read from the log in order.
+
+The hub tails the event log rather than trusting in-process callbacks: a
+result entered from the console, another front end or a feed reaches every
+session the same way. A commit in this process only wakes it up early.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from game.events import (
+    ChatPosted,
+    GoalScored,
+    LoggedEvent,
+    MatchKickedOff,
+    PlayerJoined,
+    RemarkPosted,
+    ResultRecorded,
+)
+from game.service import Pool
+
+
+@dataclass(frozen=True)
+class Notice:
+    """An event as one line for a terminal; each session adds the time in its own zone."""
+
+    at: datetime
+    text: str
+    kind: str
+
+
+Deliver = Callable[[Notice], None]
+
+
+class Hub:
+    def __init__(self, pool: Pool, poll_interval: float = 1.0, bot_name: str = "BETanIA") -> None:
+        self.pool = pool
+        self.poll_interval = poll_interval
+        self.bot_name = bot_name
+        self.subscribers: dict[int, Deliver] = {}
+        self.last_id = pool.last_event_id()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        pool.subscribe(lambda _item: self._wake.set())
+
+    def subscribe(self, key: int, deliver: Deliver) -> None:
+        self.subscribers[key] = deliver
+
+    def unsubscribe(self, key: int) -> None:
+        self.subscribers.pop(key, None)
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_interval)
+            self._wake.clear()
+            self.publish_new()
+
+    def publish_new(self) -> int:
+        """Send every event logged since the last call; returns how many."""
+        items = self.pool.events(after_id=self.last_id)
+        for item in items:
+            self.last_id = item.id
+            notice = self.notice(item)
+            if notice is None:
+                continue
+            for deliver in list(self.subscribers.values()):
+                deliver(notice)
+        return len(items)
+
+    def notice(self, item: LoggedEvent) -> Notice | None:
+        event = item.event
+        text: str | None = None
+        if isinstance(event, MatchKickedOff):
+            match = self.pool.match(event.match)
+            text = f"Kick-off! #{match.number} {match.team1} v {match.team2}"
+        elif isinstance(event, GoalScored):
+            match = self.pool.match(event.match)
+            upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
+            home = sum(g.side == "home" for g in upto)
+            scorer = f" {event.scorer}" if event.scorer else ""
+            clock = f"{event.minute}+{event.added}'" if event.added else f"{event.minute}'"
+            text = f"GOAL! #{match.number} {match.team1} {home}-{len(upto) - home} {match.team2} ({clock}{scorer})"
+        elif isinstance(event, ResultRecorded):
+            match = self.pool.match(event.match)
+            label = "Correction" if event.previous else "Full time"
+            was = f" (was {event.previous})" if event.previous else ""
+            text = f"{label}: #{match.number} {match.team1} {match.result} {match.team2}{was}"
+        elif isinstance(event, RemarkPosted):
+            text = f"{self.bot_name}: {event.text}"
+        elif isinstance(event, ChatPosted):
+            text = f"{event.player}: {event.text}"
+        elif isinstance(event, PlayerJoined):
+            text = f"{event.player} joined the pool"
+        return None if text is None else Notice(item.at, text, event.kind)

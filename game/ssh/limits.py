@@ -1,0 +1,73 @@
+"""Limits that keep one client from crowding out the others, with clear words past them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    line_length: int = 1000
+    commands_per_second: float = 10.0
+    command_burst: int = 20
+    chat_lines: int = 5  # per connection, within chat_window seconds
+    chat_window: float = 10.0
+    sessions_per_player: int = 3
+    sessions_total: int = 500
+    idle_timeout: float = 30 * 60.0
+
+
+@dataclass
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; each action takes one."""
+
+    rate: float
+    burst: float
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = field(init=False)
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = self.clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@dataclass
+class ConnectionLimits:
+    """One connection's budgets; ``check`` returns the message for a line past a limit."""
+
+    limits: Limits
+    clock: Callable[[], float] = time.monotonic
+    commands: TokenBucket = field(init=False)
+    chat: TokenBucket = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.commands = TokenBucket(
+            self.limits.commands_per_second, self.limits.command_burst, self.clock
+        )
+        self.chat = TokenBucket(
+            self.limits.chat_lines / self.limits.chat_window, self.limits.chat_lines, self.clock
+        )
+
+    def check_line(self, line: str) -> str | None:
+        if len(line) > self.limits.line_length:
+            return f"line too long: at most {self.limits.line_length} characters"
+        if not self.commands.take():
+            return f"too many commands: at most {self.limits.commands_per_second:g} a second; wait a moment"
+        return None
+
+    def check_chat(self) -> str | None:
+        if not self.chat.take():
+            return f"slow down: at most {self.limits.chat_lines} chat lines every {self.limits.chat_window:g} seconds"
+        return None
