@@ -57,7 +57,8 @@ class Frontend:
             return f"the pool is full ({limits.sessions_total} sessions); try again later"
         mine = sum(1 for other in self.sessions.values() if other.handle == session.handle)
         if mine >= limits.sessions_per_player:
-            return f"you already have {mine} sessions open (at most {limits.sessions_per_player})"
+            plural = "s" if mine != 1 else ""
+            return f"you already have {mine} open session{plural} (at most {limits.sessions_per_player})"
         self.sessions[session.id] = session
         return None
 

@@ -137,7 +137,7 @@ class PoolSession(asyncssh.SSHServerSession):
         if self.pipe is not None:
             self.pipe.send_text("\x04")
         self.lines.put_nowait(None)
-        return False
+        return True  # keep the channel open for the reply: the client only closed its input
 
     def terminal_size_changed(self, *_size: object) -> None:
         if self.app_session is not None and self.app_session.app is not None:

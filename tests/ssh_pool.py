@@ -1,0 +1,83 @@
+"""A real pool served over SSH on 127.0.0.1, and real SSH clients to play it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+
+from game.db.engine import open_database
+from game.service import Pool
+from game.ssh.server import Frontend, ServerConfig, bound_port, start_server
+from tests.conftest import FakeClock, small_tournament
+
+
+@dataclass
+class ServedPool:
+    pool: Pool
+    clock: FakeClock
+    frontend: Frontend
+    port: int
+    data_dir: Path
+    keys: dict[str, asyncssh.SSHKey] = field(default_factory=dict)
+
+    def new_key(self) -> asyncssh.SSHKey:
+        return asyncssh.generate_private_key("ssh-ed25519")
+
+    def player(self, handle: str, admin: bool = False) -> asyncssh.SSHKey:
+        key = self.new_key()
+        self.pool.add_player(handle, is_admin=admin, keys=[key.export_public_key().decode()])
+        self.keys[handle] = key
+        return key
+
+    def connect(
+        self, username: str, key: asyncssh.SSHKey | None = None
+    ) -> asyncssh.connection._ACMWrapper:
+        return asyncssh.connect(
+            "127.0.0.1",
+            self.port,
+            username=username,
+            client_keys=[key or self.keys[username]],
+            known_hosts=None,
+            agent_path=None,
+        )
+
+    async def run(
+        self, username: str, command: str, key: asyncssh.SSHKey | None = None
+    ) -> asyncssh.SSHCompletedProcess:
+        async with self.connect(username, key) as connection:
+            return await connection.run(command)
+
+
+@asynccontextmanager
+async def served_pool(
+    tmp_path: Path, config: ServerConfig | None = None
+) -> AsyncIterator[ServedPool]:
+    clock = FakeClock(small_tournament().fixtures[0].kickoff.replace(day=1))
+    pool = Pool(open_database(f"sqlite:///{tmp_path / 'pool.db'}"), clock)
+    pool.import_fixtures(small_tournament())
+    acceptor, frontend = await start_server(pool, tmp_path, config or ServerConfig(port=0))
+    frontend.hub.poll_interval = 0.05
+    try:
+        yield ServedPool(pool, clock, frontend, bound_port(acceptor), tmp_path)
+    finally:
+        acceptor.close()
+        await acceptor.wait_closed()
+        await frontend.hub.stop()
+        pool.engine.dispose()
+
+
+async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 5.0) -> str:
+    """Everything read from ``stream`` up to and including ``needle``."""
+    seen = ""
+    async with asyncio.timeout(timeout):
+        while needle not in seen:
+            chunk = await stream.read(4096)
+            if not chunk:
+                break
+            seen += chunk
+    return seen

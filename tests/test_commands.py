@@ -1,0 +1,109 @@
+"""The command parser both SSH modes share, driven without SSH."""
+
+from datetime import timedelta
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.service import Pool
+from game.ssh.commands import Caller, Commands
+from game.ssh.limits import ConnectionLimits, Limits, TokenBucket
+from tests.conftest import FakeClock, play
+
+ANA = Caller("ana")
+ADMIN = Caller("caio", is_admin=True)
+
+
+def test_a_line_that_is_not_a_command_is_chat(tournament_pool: Pool) -> None:
+    commands = Commands(tournament_pool)
+    assert commands.run(ANA, "vai Brasil!").text == ""
+    assert commands.run(ANA, "@betania how am I doing?").text == ""
+    exec_mode = commands.run(ANA, "vai Brasil!", chat_fallback=False)
+    assert exec_mode.error and exec_mode.text == "unknown command 'vai'; try help"
+    said = [e.event.text for e in tournament_pool.events(kinds=("chat",))]
+    assert said == ["vai Brasil!", "@betania how am I doing?"]
+
+
+def test_forgiving_aliases_and_score_spellings(tournament_pool: Pool) -> None:
+    commands = Commands(tournament_pool)
+    assert commands.run(ANA, "palpite #2 2x1").text == "#2 Argentina v Mexico: your pick is 2-1"
+    assert commands.run(ANA, "B 2 3 1").text == "#2 Argentina v Mexico: your pick is 3-1 (was 2-1)"
+    assert commands.run(ANA, "bet 2 3:1").text == "#2 Argentina v Mexico: you already have 3-1"
+
+
+def test_admin_commands_are_for_admins(tournament_pool: Pool, clock: FakeClock) -> None:
+    commands = Commands(tournament_pool)
+    clock.now = tournament_pool.match(1).kickoff
+    assert commands.run(ANA, "kickoff 1").text == ""  # to a player it's just chat
+    assert commands.run(ADMIN, "kickoff 1").text == "#1 Brazil v Serbia is live"
+    assert (
+        commands.run(ADMIN, "goal 1 away 90+3 Mitrović").text
+        == "goal recorded in #1 Brazil v Serbia, 90+3'"
+    )
+    reply = commands.run(ADMIN, "result 1 1-1 aet 2-2 pens 4-3")
+    assert reply.text == "#1 Brazil v Serbia: 1-1 (aet 2-2) (pens 4-3)"
+    assert commands.run(ADMIN, "result 1 1-1 pens").error
+    assert (
+        "kickoff N" in commands.run(ADMIN, "help").text
+        and "kickoff N" not in commands.run(ANA, "help").text
+    )
+
+
+def test_other_picks_show_only_from_kickoff(tournament_pool: Pool, clock: FakeClock) -> None:
+    commands = Commands(tournament_pool)
+    commands.run(ANA, "bet 1 2-0")
+    commands.run(Caller("bia"), "bet 1 0-1")
+    before = commands.run(Caller("bia"), "match 1").text
+    assert "2 picks, hidden until kick-off; yours: 0-1" in before and "ana 2-0" not in before
+    clock.now = tournament_pool.match(1).kickoff + timedelta(minutes=1)
+    assert "picks: ana 2-0, bia 0-1" in commands.run(Caller("bia"), "match 1").text
+
+
+def test_mybets_standings_and_the_race(tournament_pool: Pool, clock: FakeClock) -> None:
+    commands = Commands(tournament_pool)
+    for number, pick in ((1, "2-0"), (2, "1-1")):
+        commands.run(ANA, f"bet {number} {pick}")
+    play(tournament_pool, clock, 1, "2-0")
+    play(tournament_pool, clock, 2, "0-0")
+    mine = commands.run(ANA, "mybets").text.splitlines()
+    assert mine[2].split()[-1] == "10" and mine[3].split()[-1] == "7"
+    assert commands.run(ANA, "standings after 1").text.splitlines()[2].split()[:3] == [
+        "1",
+        "ana",
+        "10",
+    ]
+    race = commands.run(ANA, "race").text.splitlines()
+    assert race[0].startswith("ana") and race[0].endswith("17")
+
+
+def test_time_zones_are_per_player(tournament_pool: Pool) -> None:
+    commands = Commands(tournament_pool)
+    assert commands.run(ANA, "tz America/Sao_Paulo").text == "times now shown in America/Sao_Paulo"
+    assert tournament_pool.player("ana").time_zone == "America/Sao_Paulo"
+    assert commands.run(ANA, "tz Mars/Olympus").error
+
+
+def test_token_buckets_refill_with_time() -> None:
+    now = [0.0]
+    bucket = TokenBucket(rate=1, burst=2, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(3)] == [True, True, False]
+    now[0] += 1.0
+    assert bucket.take() and not bucket.take()
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(line=st.text(max_size=200) | st.lists(st.sampled_from(
+    ["bet", "match", "result", "goal", "kickoff", "invite", "standings", "after", "tz", "say", "1", "-1",
+     "99999999999999999999", "2-1", "aet", "pens", "home", "away", "90+", "--json", "#", "\x1b[2J", "@betania"]
+), max_size=6).map(" ".join))  # fmt: skip
+def test_nothing_typed_breaks_the_parser(tournament_pool: Pool, line: str) -> None:
+    commands = Commands(tournament_pool)
+    limits = ConnectionLimits(
+        Limits(commands_per_second=1e9, command_burst=10**9, chat_lines=10**9)
+    )
+    for caller in (ANA, ADMIN):
+        reply = commands.run(caller, line, limits)
+        assert "\x1b" not in reply.text
+        assert not reply.error or "\n" not in reply.text

@@ -1,0 +1,331 @@
+import asyncio
+import json
+import os
+import shutil
+import stat
+import subprocess
+from datetime import timedelta
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from game.ssh.limits import Limits
+from game.ssh.server import HOST_KEY_FILE, ServerConfig
+from tests.ssh_pool import read_until, served_pool
+
+
+def test_exec_mode_runs_one_command_and_exits(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            placed = await served.run("ana", "bet 1 2-1")
+            assert (placed.exit_status, placed.stdout) == (
+                0,
+                "#1 Brazil v Serbia: your pick is 2-1\n",
+            )
+            table = await served.run("ana", "standings --json")
+            assert json.loads(table.stdout) == [
+                {
+                    "rank": 1,
+                    "player": "ana",
+                    "points": 0,
+                    "exact": 0,
+                    "outcome": 0,
+                    "predictions": 0,
+                }
+            ]
+            matches = json.loads((await served.run("ana", "matches --json")).stdout)
+            assert [m["pick"] for m in matches] == ["2-1", None, None, None]
+            mine = json.loads((await served.run("ana", "mybets --json")).stdout)
+            assert mine == [{"match": 1, "pick": "2-1", "result": None, "points": None}]
+            wrong = await served.run("ana", "bet 99 2-1")
+            assert (wrong.exit_status, wrong.stdout, wrong.stderr) == (1, "", "no match #99\n")
+            unknown = await served.run("ana", "dance")
+            assert (
+                unknown.exit_status == 1 and unknown.stderr == "unknown command 'dance'; try help\n"
+            )
+
+    asyncio.run(scenario())
+
+
+def test_a_bet_is_refused_from_kickoff_by_the_servers_clock(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            kickoff = served.pool.match(1).kickoff
+            served.clock.now = kickoff - timedelta(seconds=1)
+            assert (await served.run("ana", "bet 1 1-0")).exit_status == 0
+            served.clock.now = kickoff
+            late = await served.run("ana", "bet 1 3-0")
+            assert late.exit_status == 1 and "kicked off" in late.stderr
+            assert [p.score.home for p in served.pool.predictions_of("ana")] == [1]
+
+    asyncio.run(scenario())
+
+
+def test_a_key_never_acts_as_another_handle(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            ana = served.player("ana")
+            served.player("bia")
+            with pytest.raises(asyncssh.PermissionDenied):
+                await served.run("bia", "standings", key=ana)
+            with pytest.raises(asyncssh.PermissionDenied):
+                await served.run("bia", "standings", key=served.new_key())
+
+    asyncio.run(scenario())
+
+
+def test_newcomers_register_with_an_invite(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            key = served.new_key()
+            refused = await served.run("carol", "standings", key=key)
+            assert refused.exit_status == 1 and "register first" in refused.stderr
+            bad = await served.run("carol", "register nope-nope", key=key)
+            assert bad.exit_status == 1 and bad.stderr == "that invite code is not valid\n"
+            code = served.pool.create_invite("ana", uses=1)
+            joined = await served.run("carol", f"register {code}", key=key)
+            assert (joined.exit_status, joined.stdout) == (
+                0,
+                "welcome, carol! you are in the pool\n",
+            )
+            assert (await served.run("carol", "standings", key=key)).exit_status == 0
+            again = await served.run("dave", f"register {code}", key=served.new_key())
+            assert again.exit_status == 1 and "not valid" in again.stderr  # one use only
+
+    asyncio.run(scenario())
+
+
+def test_an_interactive_newcomer_is_asked_for_the_code_and_a_handle(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            code = served.pool.create_invite("ana")
+            key = served.new_key()
+            async with served.connect("newbie", key) as connection:
+                process = await connection.create_process()
+                await read_until(process.stdout, "Invite code:")
+                process.stdin.write(f"{code}\n")
+                await read_until(process.stdout, "Handle")
+                process.stdin.write("elis\n")
+                await read_until(process.stdout, "Welcome to the pool, elis!")
+                process.stdin.write("quit\n")
+                await process.wait_closed()
+            assert served.pool.key_owner(key.export_public_key().decode()) == "elis"
+
+    asyncio.run(scenario())
+
+
+def test_an_open_pool_lets_anyone_register(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, open_registration=True)) as served:
+            joined = await served.run("fred", "register", key=served.new_key())
+            assert joined.exit_status == 0 and served.pool.player("fred") is not None
+
+    asyncio.run(scenario())
+
+
+def test_a_goal_reaches_every_connected_session(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            served.player("bia")
+            served.player("admin", admin=True)
+            async with served.connect("ana") as first, served.connect("bia") as second:
+                watchers = [await first.create_process(), await second.create_process()]
+                for watcher in watchers:
+                    await read_until(watcher.stdout, "Type help")
+                served.clock.now = served.pool.match(1).kickoff
+                assert (await served.run("admin", "kickoff 1")).exit_status == 0
+                assert (await served.run("admin", "goal 1 home 23 Vini Jr")).exit_status == 0
+                for watcher in watchers:
+                    seen = await read_until(watcher.stdout, "GOAL!")
+                    assert "Kick-off! #1 Brazil v Serbia" in seen
+                    assert "GOAL! #1 Brazil 1-0 Serbia (23' Vini Jr)" in seen
+                    watcher.stdin.write("quit\n")
+
+    asyncio.run(scenario())
+
+
+def test_an_escape_sequence_in_chat_arrives_neutralised(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            served.player("eve")
+            async with served.connect("ana") as connection:
+                reader = await connection.create_process()
+                await read_until(reader.stdout, "Type help")
+                attack = "say \x1b[2J\x1b]0;pwned\x07hi \x1b[31mall\u202e\x9b5A"
+                assert (await served.run("eve", attack)).exit_status == 0
+                seen = await read_until(reader.stdout, "eve: ")
+                while "\n" not in seen[seen.index("eve: ") :]:
+                    seen += await reader.stdout.read(4096)
+                line = seen[seen.index("eve: ") :].splitlines()[0]
+                assert line == "eve: hi all"
+                assert "\x1b" not in seen and "\x9b" not in seen and "pwned" not in seen
+                reader.stdin.write("quit\n")
+
+    asyncio.run(scenario())
+
+
+def test_limits_answer_in_one_line_and_the_session_goes_on(tmp_path: Path) -> None:
+    limits = Limits(
+        line_length=50, chat_lines=2, chat_window=60, sessions_per_player=1, command_burst=30
+    )
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, limits=limits)) as served:
+            served.player("ana")
+            async with served.connect("ana") as connection:
+                process = await connection.create_process()
+                await read_until(process.stdout, "Type help")
+                process.stdin.write("say " + "x" * 60 + "\n")
+                assert "line too long: at most 50 characters" in await read_until(
+                    process.stdout, "characters"
+                )
+                for text in ("one", "two", "three"):
+                    process.stdin.write(f"say {text}\n")
+                assert "slow down: at most 2 chat lines" in await read_until(
+                    process.stdout, "seconds"
+                )
+                process.stdin.write("standings\n")
+                assert "ana" in await read_until(process.stdout, "picks")
+                async with served.connect("ana") as second:
+                    crowd = await second.run("standings")  # a second session for ana
+                    assert crowd.exit_status == 1
+                    assert crowd.stderr == "you already have 1 open session (at most 1)\n"
+                process.stdin.write("quit\n")
+                await process.wait_closed()
+            chat = [e.event.text for e in served.pool.events(kinds=("chat",))]
+            assert chat == ["one", "two"]
+
+    asyncio.run(scenario())
+
+
+def test_too_many_commands_a_second(tmp_path: Path) -> None:
+    limits = Limits(commands_per_second=1, command_burst=3)
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, limits=limits)) as served:
+            served.player("ana")
+            async with served.connect("ana") as connection:
+                process = await connection.create_process()
+                await read_until(process.stdout, "Type help")
+                process.stdin.write("tz\n" * 5)
+                seen = await read_until(process.stdout, "too many commands")
+                assert seen.count("your time zone is UTC") == 3
+                process.stdin.write("quit\n")
+
+    asyncio.run(scenario())
+
+
+def test_an_idle_session_is_closed_politely(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(
+            tmp_path, ServerConfig(port=0, limits=Limits(idle_timeout=0.3))
+        ) as served:
+            served.player("ana")
+            async with served.connect("ana") as connection:
+                process = await connection.create_process()
+                seen = await read_until(process.stdout, "bye!")
+                assert "idle for 0.005 minutes: bye! (your picks are saved)" in seen
+                await process.wait_closed()
+
+    asyncio.run(scenario())
+
+
+def test_a_client_that_vanishes_mid_command_harms_nobody(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            for _ in range(3):
+                async with served.connect("ana") as connection:
+                    process = await connection.create_process(term_type="xterm")
+                    process.stdin.write("bet 2 ")  # half a command, then gone
+                    connection.abort()
+            await asyncio.sleep(0.1)
+            assert (await served.run("ana", "standings")).exit_status == 0
+            assert served.frontend.sessions == {}
+
+    asyncio.run(scenario())
+
+
+def test_the_interactive_prompt_with_a_terminal(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            async with served.connect("ana") as connection:
+                process = await connection.create_process(term_type="xterm", term_size=(100, 30))
+                await read_until(process.stdout, "ana>")
+                process.stdin.write("bet 2 1-0\r")
+                assert "#2 Argentina v Mexico: your pick is 1-0" in await read_until(
+                    process.stdout, "your pick"
+                )
+                served.pool.post_chat("ana", "hello from the console")
+                assert "ana: hello from the console" in await read_until(process.stdout, "console")
+                process.change_terminal_size(60, 20)
+                process.stdin.write("race\r")
+                assert "No finished matches yet" in await read_until(
+                    process.stdout, "final whistle"
+                )
+                process.stdin.write("quit\r")
+                await read_until(process.stdout, "bye!")
+            assert [p.score.home for p in served.pool.predictions_of("ana")] == [1]
+
+    asyncio.run(scenario())
+
+
+def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
+    async def fingerprint() -> str:
+        async with served_pool(tmp_path) as served:
+            served.player("ana") if served.pool.player("ana") is None else None
+            async with served.connect("ana", served.keys.get("ana")) as connection:
+                return connection.get_server_host_key().get_fingerprint()
+
+    first = asyncio.run(fingerprint())
+    (tmp_path / "pool.db").unlink()
+    second = asyncio.run(fingerprint())
+    assert first == second
+    assert stat.S_IMODE(os.stat(tmp_path / HOST_KEY_FILE).st_mode) == 0o600
+
+
+@pytest.mark.skipif(
+    shutil.which("ssh") is None, reason="needs the OpenSSH client; .ci/run installs it"
+)
+def test_the_openssh_client_in_exec_mode(tmp_path: Path) -> None:
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "id")], check=True
+    )
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.pool.add_player("ana", keys=[(tmp_path / "id.pub").read_text()])
+            base = [
+                "ssh", "-p", str(served.port), "-i", str(tmp_path / "id"),
+                "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+                "-o", "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR",
+                "ana@127.0.0.1",
+            ]  # fmt: skip
+
+            async def ssh(*command: str) -> tuple[int, str, str]:
+                process = await asyncio.create_subprocess_exec(
+                    *base,
+                    *command,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    stdin=subprocess.DEVNULL,
+                )
+                out, err = await process.communicate()
+                return process.returncode, out.decode(), err.decode()
+
+            assert await ssh("bet", "3", "2-2") == (0, "#3 Japan v Spain: your pick is 2-2\n", "")
+            code, out, _ = await ssh("standings")
+            assert code == 0 and out.splitlines()[2].split()[:2] == ["1", "ana"]
+            assert await ssh("bet", "3", "x") == (
+                1,
+                "",
+                "not a score: 'x' (write it like 2-1)\n",
+            )
+
+    asyncio.run(scenario())
