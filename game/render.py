@@ -17,14 +17,11 @@ def table(
     widths = [
         max([len(header), *(len(row[i]) for row in cells)]) for i, header in enumerate(headers)
     ]
-
-    def line(values: Sequence[str]) -> str:
-        return "  ".join(
-            value.rjust(width) if i in right else value.ljust(width)
-            for i, (value, width) in enumerate(zip(values, widths, strict=True))
-        ).rstrip()
-
-    return "\n".join([line(headers), line(["-" * width for width in widths]), *map(line, cells)])
+    layout = "  ".join(
+        f"{{:{'>' if i in right else '<'}{width}}}" for i, width in enumerate(widths)
+    )
+    lines = [headers, ["-" * width for width in widths], *cells]
+    return "\n".join(layout.format(*line).rstrip() for line in lines)
 
 
 def standings_table(rows: Sequence[StandingRow]) -> str:

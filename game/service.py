@@ -116,13 +116,13 @@ class Pool:
         with self.engine.connect() as connection:
             return views.all_matches(connection)
 
-    def match(self, number: int) -> Match:
+    def match(self, number: int, with_goals: bool = True) -> Match:
         with self.engine.connect() as connection:
-            return _require_match(connection, number)
+            return _require_match(connection, number, with_goals)
 
-    def player(self, handle: str) -> Player | None:
+    def player(self, handle: str, with_keys: bool = True) -> Player | None:
         with self.engine.connect() as connection:
-            return views.player(connection, handle)
+            return views.player(connection, handle, with_keys)
 
     def players(self) -> list[Player]:
         with self.engine.connect() as connection:
@@ -297,7 +297,7 @@ class Pool:
         """
 
         def work(connection: Connection, logged: list[LoggedEvent]) -> PredictionPlaced | None:
-            match = _require_match(connection, number)
+            match = _require_match(connection, number, with_goals=False)
             now = self.clock()
             rules.check_can_predict(match, now)
             player_id = _require_player_id(connection, handle)
@@ -620,8 +620,8 @@ def key_identity(public_key: str) -> str:
     return " ".join(parts[:2])
 
 
-def _require_match(connection: Connection, number: int) -> Match:
-    match = views.match(connection, number)
+def _require_match(connection: Connection, number: int, with_goals: bool = True) -> Match:
+    match = views.match(connection, number, with_goals)
     if match is None:
         raise NotFound(f"no match #{number}")
     return match

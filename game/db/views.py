@@ -8,10 +8,13 @@ ranked by a window function. Nothing derived is ever written back.
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cache
 
 from sqlalchemy import (
     Connection,
+    Select,
     and_,
+    bindparam,
     case,
     func,
     select,
@@ -78,17 +81,21 @@ def all_matches(connection: Connection) -> list[Match]:
     return [_match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
 
 
-def match(connection: Connection, number: int) -> Match | None:
+def match(connection: Connection, number: int, with_goals: bool = True) -> Match | None:
     row = connection.execute(select(matches).where(matches.c.number == number)).one_or_none()
     if row is None:
         return None
+    if not with_goals:
+        return _match_from_row(row)
     return _match_from_row(row, tuple(_goals_by_match(connection, number).get(number, ())))
 
 
-def player(connection: Connection, handle: str) -> Player | None:
+def player(connection: Connection, handle: str, with_keys: bool = True) -> Player | None:
     row = connection.execute(select(players).where(players.c.handle == handle)).one_or_none()
     if row is None:
         return None
+    if not with_keys:
+        return Player(row.handle, row.display_name, row.is_admin, (), row.time_zone)
     keys = connection.execute(
         select(player_keys.c.public_key).where(player_keys.c.player_id == row.id)
     ).scalars()
@@ -141,11 +148,19 @@ def predictions_on(connection: Connection, number: int) -> list[Prediction]:
 # score (each tier includes the ones below it). One aggregate instead of three
 # is what keeps the table within a small factor of a bare scan of the picks.
 PACK = 1 << 16  # more picks per player than any tournament has matches
+ALL_MATCHES = 1 << 30
 
 
 def standings(connection: Connection, up_to_match: int | None = None) -> list[StandingRow]:
     """The table computed now from predictions and results; ``up_to_match`` gives it as of #N."""
-    rule, basis = scoring(connection)
+    query = _standings_query(*scoring(connection))
+    last = ALL_MATCHES if up_to_match is None else up_to_match
+    return [StandingRow(*row) for row in connection.execute(query, {"up_to": last})]
+
+
+@cache
+def _standings_query(rule: ScoringRule, basis: ScoreBasis) -> Select:
+    """Built once per preset and basis; the match bound is a parameter."""
     if basis is ScoreBasis.NINETY:
         home, diff, sign = matches.c.ft_home, matches.c.ft_diff, matches.c.ft_sign
     else:
@@ -156,9 +171,9 @@ def standings(connection: Connection, up_to_match: int | None = None) -> list[St
         (predictions.c.home != home, 1 + PACK),
         else_=1 + PACK + PACK * PACK,
     )
-    counted = matches.c.status == MatchStatus.FINISHED.value
-    if up_to_match is not None:
-        counted = and_(counted, matches.c.number <= up_to_match)
+    counted = and_(
+        matches.c.status == MatchStatus.FINISHED.value, matches.c.number <= bindparam("up_to")
+    )
     per_player = (
         select(
             predictions.c.player_id,
@@ -191,4 +206,4 @@ def standings(connection: Connection, up_to_match: int | None = None) -> list[St
         .select_from(players.outerjoin(per_player, per_player.c.player_id == players.c.id))
         .order_by(rank, players.c.handle)
     )
-    return [StandingRow(*row) for row in connection.execute(query)]
+    return query

@@ -255,7 +255,7 @@ class Commands:
             raise CommandError("say which match and what score")
         number, score = _number(call.args[0]), _score(call.args[1:])
         placed = self.pool.place_prediction(call.caller.handle, number, score)
-        match = self.pool.match(number)
+        match = self.pool.match(number, with_goals=False)
         if placed is None:
             return Reply(f"{match.label}: you already have {score}")
         changed = f" (was {placed.previous})" if placed.previous else ""

@@ -78,6 +78,7 @@ class PoolSSHServer(asyncssh.SSHServer):
         self.handle: str | None = None
         self.newcomer_key: str | None = None
         self.username = ""
+        self._verdicts: dict[tuple[str, str], bool] = {}
 
     def begin_auth(self, username: str) -> bool:
         self.username = username
@@ -93,7 +94,13 @@ class PoolSSHServer(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # asyncssh asks twice per key (the offer, then the signature): answer from memory.
         identity = key.export_public_key("openssh").decode()
+        if (username, identity) not in self._verdicts:
+            self._verdicts[(username, identity)] = self._validate(username, identity)
+        return self._verdicts[(username, identity)]
+
+    def _validate(self, username: str, identity: str) -> bool:
         owner = self.frontend.pool.key_owner(identity)
         if owner is not None:
             if owner != username:

@@ -191,7 +191,7 @@ class PoolSession(asyncssh.SSHServerSession):
             self.exit(2)
 
     def caller(self) -> Caller:
-        player = self.frontend.pool.player(self.handle or "")
+        player = self.frontend.pool.player(self.handle or "", with_keys=False)
         zone = ZoneInfo(player.time_zone) if player and player.time_zone else ZoneInfo("UTC")
         return Caller(self.handle or "", bool(player and player.is_admin), zone)
 
