@@ -9,10 +9,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from datetime import UTC, timedelta
+from datetime import UTC
 from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -230,6 +231,9 @@ def data_dir_of(args: argparse.Namespace) -> Path:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     pool = open_pool(args)
     config = ServerConfig(host=args.host, port=args.port, open_registration=args.open)
     try:
@@ -256,8 +260,7 @@ async def serve(pool: Pool, data_dir: Path, config: ServerConfig) -> None:
 
 
 def cmd_invite_create(args: argparse.Namespace) -> None:
-    expires = None if args.expires is None else timedelta(days=args.expires)
-    code = open_pool(args).create_invite("console", args.uses, expires)
+    code = open_pool(args).create_invite("console", args.uses, args.expires)
     print(code)
 
 

@@ -57,6 +57,8 @@ Listener = Callable[[LoggedEvent], None]
 # A spreadsheet pick without a time is recorded as placed this long before kick-off.
 IMPORTED_PICK_LEAD = timedelta(minutes=1)
 MAX_CHAT_LENGTH = 500
+MAX_INVITE_USES = 1000
+MAX_INVITE_DAYS = 3650
 
 
 def utc_now() -> datetime:
@@ -237,12 +239,16 @@ class Pool:
     # -- invites --------------------------------------------------------------
 
     def create_invite(
-        self, created_by: str, uses: int = 1, expires_in: timedelta | None = None
+        self, created_by: str, uses: int = 1, expires_in_days: int | None = None
     ) -> str:
-        if uses < 1:
-            raise RuleViolation("an invite needs at least one use")
+        if not 1 <= uses <= MAX_INVITE_USES:
+            raise RuleViolation(f"an invite has 1 to {MAX_INVITE_USES} uses")
+        if expires_in_days is not None and not 1 <= expires_in_days <= MAX_INVITE_DAYS:
+            raise RuleViolation(f"an invite lasts 1 to {MAX_INVITE_DAYS} days")
         code = "-".join(secrets.token_hex(2) for _ in range(3))
-        expires_at = None if expires_in is None else self.clock() + expires_in
+        expires_at = (
+            None if expires_in_days is None else self.clock() + timedelta(days=expires_in_days)
+        )
 
         def work(connection: Connection, _logged: list[LoggedEvent]) -> str:
             connection.execute(

@@ -107,3 +107,19 @@ def test_nothing_typed_breaks_the_parser(tournament_pool: Pool, line: str) -> No
         reply = commands.run(caller, line, limits)
         assert "\x1b" not in reply.text
         assert not reply.error or "\n" not in reply.text
+
+
+def test_tab_completes_commands_and_match_numbers() -> None:
+    from prompt_toolkit.document import Document
+
+    from game.ssh.session import CommandCompleter
+
+    completer = CommandCompleter(lambda: ["matches", "match", "mybets", "bet"], lambda: [7, 12, 13])
+
+    def complete(text: str) -> list[str]:
+        return [c.text for c in completer.get_completions(Document(text), None)]
+
+    assert complete("ma") == ["matches", "match"]
+    assert complete("bet 1") == ["12", "13"]
+    assert complete("match ") == ["7", "12", "13"]
+    assert complete("standings ") == []

@@ -82,6 +82,8 @@ def all_matches(connection: Connection) -> list[Match]:
 
 
 def match(connection: Connection, number: int, with_goals: bool = True) -> Match | None:
+    if not 0 < number < ALL_MATCHES:
+        return None  # no such match, and no number too large for the database to compare
     row = connection.execute(select(matches).where(matches.c.number == number)).one_or_none()
     if row is None:
         return None
@@ -154,7 +156,7 @@ ALL_MATCHES = 1 << 30
 def standings(connection: Connection, up_to_match: int | None = None) -> list[StandingRow]:
     """The table computed now from predictions and results; ``up_to_match`` gives it as of #N."""
     query = _standings_query(*scoring(connection))
-    last = ALL_MATCHES if up_to_match is None else up_to_match
+    last = ALL_MATCHES if up_to_match is None else max(0, min(up_to_match, ALL_MATCHES))
     return [StandingRow(*row) for row in connection.execute(query, {"up_to": last})]
 
 

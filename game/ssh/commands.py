@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from game.model import Goal, InvalidScore, MatchStatus, Result, Score
@@ -387,9 +386,7 @@ class Commands:
             days = int(call.args[1]) if len(call.args) > 1 else None
         except ValueError:
             raise CommandError("uses and days are numbers") from None
-        code = self.pool.create_invite(
-            call.caller.handle, uses, None if days is None else timedelta(days=days)
-        )
+        code = self.pool.create_invite(call.caller.handle, uses, days)
         return Reply(
             f"invite code {code} ({uses} use(s)); newcomers run: ssh -p PORT HANDLE@HOST register {code}"
         )
