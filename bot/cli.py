@@ -395,6 +395,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in error.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader went away (| head): nothing left to say
+        sys.stderr.close()
+        return 0
     except (*USER_ERRORS, UsageError) as error:
         print(f"betania: error: {error}", file=sys.stderr)
         return 1

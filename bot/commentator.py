@@ -1,22 +1,63 @@
-"""BETanIA in the pool: she reacts to the final whistle with a remark, guarded against repeats.
+"""BETanIA in the pool: she bets, reacts, answers, and knows when to stay quiet.
 
-She speaks through the game's own API (``Pool.post_remark``) like any player,
-and a remark is tied to the event that prompted it, so a restart never makes
-her say it twice.
+She takes part the way a player does, through the game's own API: her picks
+with ``Pool.place_prediction`` (refused from kick-off like anyone's), her lines
+with ``Pool.post_remark``. Each remark is tied to the event that prompted it,
+so a restart never makes her say it twice; a policy in code caps how much she
+talks per match and how often she picks on the same player.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
 
-from game.events import LoggedEvent, RemarkPosted
+from bot import predictor
+from game.events import (
+    ChatPosted,
+    GoalScored,
+    LoggedEvent,
+    MatchKickedOff,
+    RemarkPosted,
+    ResultRecorded,
+)
+from game.model import Match, MatchStatus, Score
+from game.rules import PredictionLocked
+from game.scoring import Tier, classify, scored_score
+from memory import facts
+from memory.context import Context, Section
 from memory.guard import RepetitionGuard
 from memory.keeper import MemoryKeeper
+from memory.store import get_state, set_state
 from memory.stories import match_story
 from prompts import render
 
 BOT_HANDLE = "betania"
 BOT_NAME = "BETanIA"
+CURSOR = "commentator_cursor"
+LAST_DIGEST = "last_digest_day"
+ADDRESSED = re.compile(r"^\s*@betania\b[\s,:]*", re.IGNORECASE)
+HOW_AM_I = re.compile(
+    r"how am i|how'?s it going|como (?:eu )?(?:estou|to|tô)|minha posi", re.IGNORECASE
+)
+WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", re.IGNORECASE)
+KNOW_ABOUT = re.compile(r"(?:know about|sabe (?:sobre|de))\s+@?(?P<who>[\w.-]+)", re.IGNORECASE)
+LATE_MINUTE = 85  # a goal this late always deserves a word
+SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How much she may talk: caps per match, a cooldown per player, and patience."""
+
+    goal_remarks_per_match: int = 2
+    remarks_per_match: int = 6
+    player_cooldown: timedelta = timedelta(hours=6)
+    jump_places: int = 3
+    attempts: int = 3  # phrasings to try before staying silent
+    picks_ahead: timedelta = timedelta(hours=1)
 
 
 @dataclass
@@ -24,46 +65,419 @@ class RemarkStats:
     count: int = 0
     refused_repeats: int = 0
     silent: int = 0
+    capped: int = 0
 
 
 class Commentator:
     def __init__(
         self,
         keeper: MemoryKeeper,
+        policy: Policy | None = None,
         handle: str = BOT_HANDLE,
         guard: RepetitionGuard | None = None,
-        attempts: int = 3,
     ) -> None:
         self.keeper = keeper
         self.pool = keeper.pool
+        self.policy = policy or Policy()
         self.handle = handle
         self.guard = guard or keeper.contexts.guard
-        self.attempts = attempts
         self.stats = RemarkStats()
-        if self.pool.player(handle) is None:
+        if self.pool.player(handle, with_keys=False) is None:
             self.pool.add_player(handle, BOT_NAME, via="bot")
 
-    def after_result(self, item: LoggedEvent) -> RemarkPosted | None:
-        """The remark on who scored and who did not; silence if she would only repeat herself."""
-        match = self.pool.match(item.event.match)
-        story = match_story(self.pool, match, self.keeper.config.zone)
-        about = (story.exact() or story.blanks()[-2:] or story.scorers()[:2])[:2]
+    # -- the loop -------------------------------------------------------------
+
+    def cursor(self) -> int:
+        with self.pool.engine.connect() as connection:
+            value = get_state(connection, CURSOR)
+        if value is None:  # she starts where memory started: no remarks about the past
+            return self.keeper.started_after()
+        return int(value)
+
+    def catch_up(self) -> int:
+        """Memory first, then her reactions to what memory has taken in, each once."""
+        self.keeper.catch_up()
+        reacted = 0
+        for item in self.pool.events(after_id=self.cursor(), up_to_id=self.keeper.cursor()):
+            self.react(item)
+            with self.pool.engine.begin() as connection:
+                set_state(connection, CURSOR, str(item.id))
+            reacted += 1
+        return reacted
+
+    def react(self, item: LoggedEvent) -> None:
+        event = item.event
+        if getattr(event, "player", None) == self.handle:
+            return
+        if isinstance(event, MatchKickedOff):
+            self.on_kickoff(item)
+        elif isinstance(event, GoalScored):
+            self.on_goal(item)
+        elif isinstance(event, ResultRecorded) and event.previous is None:
+            self.after_result(item)
+            self.on_table_move(item)
+        elif isinstance(event, ChatPosted) and ADDRESSED.match(event.text):
+            self.answer(item)
+
+    # -- speaking -------------------------------------------------------------
+
+    def _said_in_match(self, number: int) -> list[LoggedEvent]:
+        return self.pool.events(kinds=(RemarkPosted.kind,), match_number=number)
+
+    def _cooling(self, handles: list[str], now: datetime) -> set[str]:
+        recent = self.pool.events(
+            kinds=(RemarkPosted.kind,), since=now - self.policy.player_cooldown
+        )
+        return {h for item in recent for h in item.event.about if h in handles}
+
+    def speak(
+        self,
+        item: LoggedEvent,
+        data: dict[str, Any],
+        about: list[str],
+        instruction: str,
+        match: int | None = None,
+        capped: bool = True,
+    ) -> RemarkPosted | None:
+        """Ask for a line, refuse repeats in code, post it; silence when nothing new comes."""
+        if (
+            capped
+            and match is not None
+            and len(self._said_in_match(match)) >= self.policy.remarks_per_match
+        ):
+            self.stats.capped += 1
+            return None
         recent = self.pool.events(kinds=(RemarkPosted.kind,), since=item.at - self.guard.window)
-        for attempt in range(self.attempts):
-            instruction = render(
-                "remark", about=", ".join(about) or "the match", event=story.as_text()
-            )
+        for attempt in range(self.policy.attempts):
             context = self.keeper.contexts.build_context(
                 item, self.keeper.config.budget, instruction, about
             )
-            data = {"kind": "final_whistle", "story": story, "about": about, "attempt": attempt}
-            text = self.keeper.ask("remark", context, data, match=match.number)
-            if self.guard.repeats(text, about, recent, item.at) is not None:
+            text = self.keeper.ask(
+                data.get("task", "remark"),
+                context,
+                {**data, "attempt": attempt, "key": item.id},
+                match=match,
+            )
+            if about and self.guard.repeats(text, about, recent, item.at) is not None:
                 self.stats.refused_repeats += 1
                 continue
-            posted = self.pool.post_remark(self.handle, text, about, match.number, trigger=item.id)
+            posted = self.pool.post_remark(self.handle, text, about, match, trigger=item.id)
             if posted is not None:
                 self.stats.count += 1
             return posted
         self.stats.silent += 1
         return None
+
+    def on_kickoff(self, item: LoggedEvent) -> None:
+        match = self.pool.match(item.event.match, with_goals=False)
+        picks = self.pool.predictions_on(match.number)
+        mine = next((p.score for p in picks if p.handle == self.handle), None)
+        others = [p for p in picks if p.handle != self.handle]
+        agree = sum(1 for p in others if mine is not None and p.score.outcome == mine.outcome)
+        if mine is not None and agree * 2 >= len(others):
+            return  # she sides with the crowd: nothing worth saying at kick-off
+        label = f"#{match.number} {match.team1} v {match.team2}"
+        data = {
+            "kind": "kickoff",
+            "match": label,
+            "pick": None if mine is None else str(mine),
+            "agree": agree,
+            "disagree": len(others) - agree,
+        }
+        self.speak(
+            item, data, [], render("remark", about="the kick-off", event=label), match.number
+        )
+
+    def on_goal(self, item: LoggedEvent) -> None:
+        event: GoalScored = item.event
+        goal_ids = {
+            g.id for g in self.pool.events(kinds=(GoalScored.kind,), match_number=event.match)
+        }
+        goals_said = sum(1 for r in self._said_in_match(event.match) if r.event.trigger in goal_ids)
+        if goals_said >= self.policy.goal_remarks_per_match:
+            self.stats.capped += 1
+            return
+        match = self.pool.match(event.match)
+        upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
+        home = sum(g.side == "home" for g in upto)
+        now = Score(home, len(upto) - home)
+        picks = [p for p in self.pool.predictions_on(match.number) if p.handle != self.handle]
+        alive = [p.handle for p in picks if _still_possible(p.score, now)]
+        killed_the_last = not alive and any(
+            _still_possible(p.score, _before(now, event.side)) for p in picks
+        )
+        first, late = len(upto) == 1, event.minute >= LATE_MINUTE
+        if not picks or not (first or late or killed_the_last):
+            return  # the score moved, but nothing changed for the pool
+        team = match.team1 if event.side == "home" else match.team2
+        data = {
+            "kind": "goal",
+            "team": team,
+            "match": f"#{match.number} {match.team1} v {match.team2}",
+            "score": str(now),
+            "alive": alive,
+        }
+        self.speak(
+            item,
+            data,
+            [],
+            render("remark", about="the goal", event=f"{team} scored, {now}"),
+            match.number,
+        )
+
+    def after_result(self, item: LoggedEvent) -> RemarkPosted | None:
+        """The remark on who scored and who did not, after the diary entry is written."""
+        match = self.pool.match(item.event.match)
+        story = match_story(self.pool, match, self.keeper.config.zone).without(self.handle)
+        cooling = self._cooling([p.player for p in story.picks], item.at)
+        candidates = (
+            story.exact()
+            or [p for p in story.blanks() if p not in cooling][-2:]
+            or story.scorers()[:2]
+        )
+        about = [p for p in candidates if p != self.handle][:2]
+        data = {"kind": "final_whistle", "story": story}
+        instruction = render("remark", about=", ".join(about) or "the match", event=story.as_text())
+        return self.speak(item, data, about, instruction, match.number, capped=False)
+
+    def on_table_move(self, item: LoggedEvent) -> None:
+        number = item.event.match
+        before = {r.player: r for r in self.pool.standings(up_to_match=number - 1)}
+        after = self.pool.standings(up_to_match=number)
+        if not after or after[0].points == 0:
+            return
+        leader = after[0]
+        previous_leader = next((r.player for r in before.values() if r.rank == 1), None)
+        if (
+            previous_leader
+            and leader.player != previous_leader
+            and leader.rank == 1
+            and sum(r.rank == 1 for r in after) == 1
+        ):
+            data = {
+                "kind": "leader",
+                "who": leader.player,
+                "points": leader.points,
+                "previous": previous_leader,
+                "task": "remark",
+            }
+            self.speak(
+                item,
+                data,
+                [leader.player],
+                render("remark", about=leader.player, event="a new leader"),
+                None,
+            )
+            return
+        for row in after:
+            old = before.get(row.player)
+            if (
+                old
+                and old.rank - row.rank >= self.policy.jump_places
+                and row.player not in self._cooling([row.player], item.at)
+            ):
+                data = {"kind": "jump", "who": row.player, "before": old.rank, "after": row.rank}
+                self.speak(
+                    item,
+                    data,
+                    [row.player],
+                    render("remark", about=row.player, event="a big jump in the table"),
+                    None,
+                )
+                return
+
+    # -- answering --------------------------------------------------------------
+
+    def answer(self, item: LoggedEvent) -> RemarkPosted | None:
+        """``@betania ...``: answered from memory; a fact to remember is acknowledged."""
+        event: ChatPosted = item.event
+        question = ADDRESSED.sub("", event.text).strip()
+        data = self.intent(event.player, question, event.text)
+        data.update({"task": "answer"})
+        about = (
+            [data["who"]]
+            if data.get("who") in {p.handle for p in self.pool.players()}
+            else [event.player]
+        )
+        context_instruction = render("answer", asker=event.player, question=f'"{question}"')
+        return self.speak(item, data, about, context_instruction, None, capped=False)
+
+    def intent(self, asker: str, question: str, text: str) -> dict[str, Any]:
+        """What was asked, worked out by rules, with the facts an answer needs."""
+        players = {p.handle: p.display_name for p in self.pool.players()}
+        remembered = facts.REMEMBER.match(text)
+        if remembered:
+            return {"intent": "remembered", "who": asker, "fact": remembered["fact"].rstrip(".")}
+        if HOW_AM_I.search(question):
+            table = self.pool.standings()
+            row = next((r for r in table if r.player == asker), None)
+            played = any(r.predictions for r in table)
+            return {
+                "intent": "standing",
+                "who": asker,
+                "row": row.as_dict() if row and played else None,
+                "of": len(table),
+            }
+        called = WHO_CALLED.search(question)
+        if called:
+            return self._who_called(called["team"].strip())
+        about = KNOW_ABOUT.search(question)
+        if about:
+            name = about["who"].lower().rstrip("?.!")
+            who = asker if name in ("me", "mim", "myself") else name
+            if who not in players:
+                by_name = {n.lower(): h for h, n in players.items()}
+                if who not in by_name:
+                    return {
+                        "intent": "unknown",
+                        "name": name,
+                        "close": facts.suggest(name, players),
+                    }
+                who = by_name[who]
+            return {"intent": "facts", "who": who, "facts": self._facts(who)}
+        return {"intent": "fallback", "who": asker, "team": None}
+
+    def _facts(self, handle: str) -> list[str]:
+        today = self.pool.clock().astimezone(self.keeper.config.zone).date()
+        with self.pool.engine.connect() as connection:
+            return [
+                f"[{f.learned_on:%d %b}] {f.text}"
+                for f in facts.for_prompt(connection, handle, today)
+            ]
+
+    def _who_called(self, team: str) -> dict[str, Any]:
+        wanted = team.lower()
+        finished = [
+            m
+            for m in self.pool.matches()
+            if m.status is MatchStatus.FINISHED and wanted in (m.team1.lower(), m.team2.lower())
+        ]
+        if not finished:
+            return {"intent": "called", "team": team, "match": None}
+        match = finished[-1]
+        _, basis = self.pool.scoring()
+        actual = scored_score(match.result, basis)
+        exact = [
+            p.handle
+            for p in self.pool.predictions_on(match.number)
+            if classify(p.score, actual) is Tier.EXACT
+        ]
+        return {
+            "intent": "called",
+            "team": team,
+            "match": f"#{match.number} {match.team1} {match.result} {match.team2}",
+            "exact": exact,
+        }
+
+    # -- her own picks --------------------------------------------------------
+
+    def pick_for(self, match: Match) -> Score:
+        """The rating model's pick; a real model may overrule it with a proper score."""
+        suggestion = predictor.pick(match, predictor.ratings(self.pool.matches()))
+        prompt = render(
+            "prediction",
+            suggestion=str(suggestion),
+            match=f"#{match.number} {match.team1} v {match.team2} ({match.stage})",
+        )
+        context = Context(self.keeper.contexts.system, ())
+        answer = self.keeper.ask(
+            "prediction",
+            _with_prompt(context, prompt),
+            {"suggestion": str(suggestion)},
+            match=match.number,
+        )
+        found = SCORE_IN_ANSWER.search(answer)
+        if found is None:
+            return suggestion  # nonsense from the model: the rating model's pick stands
+        try:
+            return Score(int(found[1]), int(found[2]))
+        except ValueError:
+            return suggestion
+
+    def predict_upcoming(self) -> list[int]:
+        """Her picks for every match kicking off within ``picks_ahead`` she has not picked yet."""
+        now = self.pool.clock()
+        mine = {p.match_number for p in self.pool.predictions_of(self.handle)}
+        placed = []
+        for match in self.pool.matches():
+            if match.status is not MatchStatus.SCHEDULED or match.number in mine:
+                continue
+            if not now < match.kickoff <= now + self.policy.picks_ahead:
+                continue
+            if _placeholder(match.team1) or _placeholder(match.team2):
+                continue
+            try:
+                self.pool.place_prediction(self.handle, match.number, self.pick_for(match))
+                placed.append(match.number)
+            except PredictionLocked:
+                continue
+        return placed
+
+    # -- the daily digest -------------------------------------------------------
+
+    def digest(self, day: date) -> RemarkPosted | None:
+        """Once a day at most: the day's results, the leader, the quietest player."""
+        with self.pool.engine.connect() as connection:
+            if get_state(connection, LAST_DIGEST) == day.isoformat():
+                return None
+        zone = self.keeper.config.zone
+        todays = [
+            m
+            for m in self.pool.matches()
+            if m.result is not None and m.kickoff.astimezone(zone).date() == day
+        ]
+        table = self.pool.standings()
+        leader = table[0] if table else None
+        chatty = {
+            item.event.player
+            for item in self.pool.events(
+                kinds=(ChatPosted.kind,), since=datetime.combine(day, datetime.min.time(), zone)
+            )
+        }
+        quiet = next(
+            (
+                r.player
+                for r in reversed(table)
+                if r.player not in chatty and r.player != self.handle
+            ),
+            None,
+        )
+        data = {
+            "kind": "digest",
+            "day": f"{day:%d %b}",
+            "results": [f"{m.team1} {m.result} {m.team2}" for m in todays],
+            "leader": leader.player if leader else "",
+            "points": leader.points if leader else 0,
+            "quiet": quiet,
+        }
+        trigger = self.pool.last_event_id()
+        item = self.pool.events(after_id=trigger - 1)[-1] if trigger else None
+        with self.pool.engine.begin() as connection:
+            set_state(connection, LAST_DIGEST, day.isoformat())
+        if item is None:
+            return None
+        return self.speak(
+            item,
+            data,
+            [],
+            render("remark", about="the day", event="; ".join(data["results"]) or "no matches"),
+            None,
+            capped=False,
+        )
+
+
+def _before(score: Score, side: str) -> Score:
+    return Score(score.home - (side == "home"), score.away - (side == "away"))
+
+
+def _still_possible(pick: Score, now: Score) -> bool:
+    return pick.home >= now.home and pick.away >= now.away
+
+
+def _placeholder(team: str) -> bool:
+    """Knock-out slots not filled yet: "1A", "W74", "L101"."""
+    return bool(re.fullmatch(r"[0-9][A-L]|[WL]\d+|3[A-L/]+", team))
+
+
+def _with_prompt(context: Context, prompt: str) -> Context:
+    return Context(context.system, (Section("event", prompt, 0),))

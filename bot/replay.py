@@ -20,7 +20,6 @@ from bot.commentator import Commentator
 from bot.simulation import SimulatedBettor, SimulatedClock, simulated_handles
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
-from game.events import ResultRecorded
 from game.model import Goal
 from game.openfootball import Fixture, Tournament
 from game.service import Pool
@@ -159,7 +158,12 @@ class Action:
     result_of: int | None = None  # the match this action ends
 
 
-def timeline(pool: Pool, options: ReplayOptions, bettors: list[SimulatedBettor]) -> list[Action]:
+def timeline(
+    pool: Pool,
+    options: ReplayOptions,
+    bettors: list[SimulatedBettor],
+    commentator: Commentator | None = None,
+) -> list[Action]:
     """Every action of the tournament, in the order it happens."""
     actions: list[Action] = []
 
@@ -173,6 +177,8 @@ def timeline(pool: Pool, options: ReplayOptions, bettors: list[SimulatedBettor])
         def picks(number: int = number) -> None:
             for bettor in bettors:
                 pool.place_prediction(bettor.handle, number, bettor.pick(number, options.seed))
+            if commentator is not None:
+                commentator.predict_upcoming()
 
         add(fixture.kickoff - PICKS_BEFORE_KICKOFF, picks)
         add(fixture.kickoff, lambda number=number: pool.kick_off(number))
@@ -238,21 +244,19 @@ def replay(
     if options.resume_at is None:
         keeper.enable()
     bettors = [SimulatedBettor.make(handle, options.seed) for handle in handles]
-    for action in timeline(pool, options, bettors):
+    for action in timeline(pool, options, bettors, commentator):
         clock.advance_to(action.at)
         action.run()
         if not keeper.enabled():
             if options.resume_at is not None and action.result_of == options.resume_at:
                 keeper.enable()  # from here on; what came before is adopted untold
             continue
-        keeper.catch_up()
+        commentator.catch_up()
         if action.result_of is not None:
             entry = _entry_for(pool, action.result_of)
             if entry is not None:
                 all_entries.append(estimate_tokens(f"{entry.dates} {entry.text}") + 1)
-            result = pool.events(kinds=(ResultRecorded.kind,), match_number=action.result_of)[-1]
-            commentator.after_result(result)
-    keeper.catch_up()
+    commentator.catch_up()
     return ReplayReport(pool, keeper, commentator, time.perf_counter() - started, samples)
 
 

@@ -122,6 +122,23 @@ class RemarkPosted(Event):
 
 
 @dataclass(frozen=True)
+class ModelCalled(Event):
+    """One call to a language model: what it cost, how long it took, whether it failed."""
+
+    kind: ClassVar[str] = "model_call"
+    provider: str
+    model: str
+    task: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    latency_ms: int = 0
+    error: str | None = None
+    fallback: bool = False  # the offline writer answered instead
+
+
+@dataclass(frozen=True)
 class SettingChanged(Event):
     kind: ClassVar[str] = "setting_changed"
     key: str
@@ -139,6 +156,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ResultRecorded,
         ChatPosted,
         RemarkPosted,
+        ModelCalled,
         SettingChanged,
     )
 }

@@ -36,6 +36,7 @@ from game.events import (
     LoggedEvent,
     MatchKickedOff,
     MatchScheduled,
+    ModelCalled,
     PlayerJoined,
     PredictionPlaced,
     RemarkPosted,
@@ -524,6 +525,10 @@ class Pool:
             return event
 
         return self._commit(work)
+
+    def log_model_call(self, call: ModelCalled) -> None:
+        """What a model call cost goes into the log with everything else."""
+        self._commit(lambda connection, logged: self._append(connection, logged, call))
 
     def set_scoring(self, preset_name: str | None = None, basis: ScoreBasis | None = None) -> None:
         changes: list[tuple[str, str]] = []

@@ -109,6 +109,31 @@ def read_remember(
     return Remembered(subject, fact, expiry_in(fact, today))
 
 
+MAX_FACT_LENGTH = 200
+
+
+def parse_extracted(answer: str, author: str, today: date) -> list[Remembered]:
+    """Facts a model found in free chat, kept only if they are the author's own and short.
+
+    Anything else (prose, another player, an empty text) is dropped, not stored.
+    """
+    try:
+        raw = json.loads(answer.strip().strip("`").removeprefix("json").strip())
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(raw, list):
+        return []
+    found = []
+    for item in raw:
+        if not isinstance(item, dict) or item.get("player") != author:
+            continue
+        text = item.get("text")
+        if isinstance(text, str) and 0 < len(text.strip()) <= MAX_FACT_LENGTH:
+            fact = " ".join(text.split())
+            found.append(Remembered(author, fact, expiry_in(fact, today)))
+    return found
+
+
 def suggest(name: str, players: Mapping[str, str]) -> list[str]:
     """Close handles for a name that matches no player: suggestions, never a guess."""
     candidates = {h: h for h in players} | {n.lower(): h for h, n in players.items()}

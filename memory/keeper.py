@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, tzinfo
+from datetime import UTC, date, tzinfo
 
 from sqlalchemy import Connection
 
@@ -24,6 +24,7 @@ from memory.context import Context, ContextBuilder
 from memory.diary import DiaryConfig
 from memory.model import Model, ModelCall, ModelError
 from memory.offline import OfflineModel
+from memory.quoting import quote_player_text
 from memory.store import get_state, open_memory, set_state
 from memory.stories import MatchStory, match_story
 from memory.working import working_memory
@@ -41,6 +42,7 @@ class MemoryConfig:
     fact_threshold: int = 8  # compact a player's facts when more than this are current
     budget: int = 2500  # tokens for one call's context
     zone: tzinfo = UTC
+    learn_from_chat: bool = False  # ask the model for facts in free chat (a real model only)
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,11 @@ class MemoryKeeper:
             set_state(connection, RESOLVED, json.dumps(resolved))
             set_state(connection, CURSOR, str(last))
         return True
+
+    def started_after(self) -> int:
+        """The last log id before memory was switched on."""
+        with self.pool.engine.connect() as connection:
+            return int(get_state(connection, STARTED_AFTER) or 0)
 
     def cursor(self) -> int:
         with self.pool.engine.connect() as connection:
@@ -227,26 +234,45 @@ class MemoryKeeper:
     # -- player facts ---------------------------------------------------------
 
     def _fact_from(self, item: LoggedEvent) -> Callable[[Connection], None] | None:
+        """A fact from ``@betania remember ...`` always; from free chat when a model reads it."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = item.at.astimezone(self.config.zone).date()
-        remembered = facts.read_remember(item.event.text, item.event.player, players, today)
-        if remembered is None:
+        found = facts.read_remember(item.event.text, item.event.player, players, today)
+        if found is not None:
+            learned = [found]
+        elif self.config.learn_from_chat and not item.event.text.lstrip().lower().startswith(
+            "@betania"
+        ):
+            learned = self._facts_in_chat(item, today)
+        else:
             return None
         source = f"log:{item.id}"
 
         def write(connection: Connection) -> None:
-            if not facts.has_source(connection, source):
+            if facts.has_source(connection, source):
+                return
+            for fact in learned:
                 facts.add(
-                    connection,
-                    remembered.handle,
-                    remembered.text,
-                    today,
-                    source,
-                    item.at,
-                    remembered.expires_on,
+                    connection, fact.handle, fact.text, today, source, item.at, fact.expires_on
                 )
 
-        return write
+        return write if learned else None
+
+    def _facts_in_chat(self, item: LoggedEvent, today: date) -> list[facts.Remembered]:
+        author = item.event.player
+        prompt = render(
+            "fact_extraction", author=author, line=quote_player_text(author, item.event.text)
+        )
+        call = ModelCall(
+            "fact_extraction",
+            self.contexts.system,
+            prompt,
+            {"author": author, "text": item.event.text},
+        )
+        try:
+            return facts.parse_extracted(self._complete(call, match=None), author, today)
+        except ModelError:
+            return []
 
     def _handles_with_facts(self) -> list[str]:
         with self.pool.engine.connect() as connection:

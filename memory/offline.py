@@ -1,10 +1,11 @@
-"""The offline writer: BETanIA's memory work done by rules, with no model and no network.
+"""The offline writer: BETanIA's voice and memory work done by rules, with no model.
 
 It answers the same ``ModelCall`` a language model would, reading the
 structured ``data`` instead of the prompt, and it honours every memory
 contract: one entry per match, a recency-weighted narrative whose size stays
-flat, fact merges that cover every source id. Phrasing varies by a generator
-seeded from what it describes, so a replay is reproducible.
+flat, fact merges that cover every source id. Its phrasings live in
+``prompts/voice_<language>.txt``; a generator seeded from what it describes
+picks among them, so a replay is reproducible and a demo is not repetitive.
 """
 
 from __future__ import annotations
@@ -13,36 +14,25 @@ import json
 import random
 from collections.abc import Sequence
 from difflib import SequenceMatcher
+from typing import Any
 
 from memory.guard import normalized
 from memory.model import ModelCall, ModelError
 from memory.stories import MatchStory
+from prompts import voice
 
 RECENT_IN_DETAIL = 4  # the newest matches a fused narrative tells one by one
 PERIODS_IN_DETAIL = 2  # the latest rounds that keep a clause each; older ones share one
 SIMILAR = 0.8
 
 
-def _names(players: Sequence[str], limit: int = 4) -> str:
-    players = list(players)
-    if not players:
-        return "nobody"
-    if len(players) > limit:
-        return f"{', '.join(players[:limit])} and {len(players) - limit} more"
-    return players[0] if len(players) == 1 else f"{', '.join(players[:-1])} and {players[-1]}"
-
-
-def _period(stage: str) -> str:
-    if stage.startswith(("Group", "Matchday")):
-        return "the group stage"
-    return "the " + stage.lower().replace("match for third place", "third-place match")
-
-
 class OfflineModel:
     name = "offline"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, language: str = "en") -> None:
         self.seed = seed
+        self.language = language
+        self.voice = voice(language)
 
     def complete(self, call: ModelCall) -> str:
         handler = getattr(self, f"_{call.task}", None)
@@ -50,51 +40,66 @@ class OfflineModel:
             raise ModelError(f"the offline writer has no rules for {call.task!r}")
         return handler(call.data)
 
+    # -- phrasing -------------------------------------------------------------
+
     def _rng(self, *salt: object) -> random.Random:
         return random.Random(f"{self.seed}:{':'.join(map(str, salt))}")
 
+    def say(self, section: str, rng: random.Random | None = None, **values: object) -> str:
+        lines = self.voice[section]
+        line = rng.choice(lines) if rng is not None else lines[0]
+        return line.format(**values)
+
+    def names(self, players: Sequence[str], limit: int = 4) -> str:
+        players = list(players)
+        if not players:
+            return self.say("word.nobody")
+        and_ = self.say("word.and")
+        if len(players) > limit:
+            more = self.say("word.more", n=len(players) - limit)
+            return f"{', '.join(players[:limit])} {and_} {more}"
+        return (
+            players[0] if len(players) == 1 else f"{', '.join(players[:-1])} {and_} {players[-1]}"
+        )
+
+    def _period(self, stage: str) -> str:
+        if stage.startswith(("Group", "Matchday")):
+            return self.say("fusion.group_stage")
+        return self.say("fusion.stage", stage=stage.lower())
+
     # -- the diary ------------------------------------------------------------
 
-    def _diary_entry(self, data: dict) -> str:
+    def _diary_entry(self, data: dict[str, Any]) -> str:
         """A notebook line: score, scorers, who called it, who blanked, the best live line."""
         story: MatchStory = data["story"]
         rng = self._rng("entry", story.number)
         label = f"{story.team1} {story.score} {story.team2}"
-        opener = rng.choice(
-            ["{label}, {stage}.", "Full time in {stage}: {label}.", "{stage}: {label}."]
-        )
-        parts = [opener.format(label=label, stage=story.stage)]
+        parts = [self.say("entry.opener", rng, label=label, stage=story.stage)]
         if story.scorers_by_team:
-            parts.append(f"Scorers: {story.scorer_summary()}.")
+            parts.append(self.say("entry.scorers", scorers=story.scorer_summary()))
         exact, scorers, blanks = story.exact(), story.scorers(), story.blanks()
         if not story.picks:
-            parts.append("Nobody had a pick on it.")
+            parts.append(self.say("entry.nopicks"))
         elif exact:
-            called = rng.choice(
-                ["Spot on: {who}.", "Exact score for {who}.", "{who} called it exactly."]
-            )
-            parts.append(called.format(who=_names(exact, 3)))
+            parts.append(self.say("entry.exact", rng, who=self.names(exact, 3)))
         elif scorers:
             best = story.picks[0]
             parts.append(
-                f"No exact score; best was {best.player} ({best.pick}, {best.points} pts)."
+                self.say("entry.best", who=best.player, pick=best.pick, points=best.points)
             )
         if story.picks and not scorers:
-            parts.append(
-                rng.choice(
-                    [
-                        "A collective wipe-out: all {n} picks scored zero.",
-                        "Nobody scored: {n} picks, {n} zeroes.",
-                    ]
-                ).format(n=len(blanks))
-            )
+            parts.append(self.say("entry.wipeout", rng, n=len(blanks)))
         elif blanks:
-            parts.append(f"{len(blanks)} of {len(story.picks)} blanked ({_names(blanks, 2)}).")
+            parts.append(
+                self.say(
+                    "entry.blanks", n=len(blanks), total=len(story.picks), who=self.names(blanks, 2)
+                )
+            )
         for line in story.lines[:1]:
-            parts.append(f'{line.player}, live: "{line.text}"')
+            parts.append(self.say("entry.line", who=line.player, text=line.text))
         return " ".join(parts)
 
-    def _diary_fusion(self, data: dict) -> str:
+    def _diary_fusion(self, data: dict[str, Any]) -> str:
         """Weighted by recency: the oldest rounds in one clause, the last rounds in one
         clause each, the newest matches one by one. The size stays flat however long
         the tournament runs."""
@@ -104,14 +109,14 @@ class OfflineModel:
         older, recent = stories[:-RECENT_IN_DETAIL], stories[-RECENT_IN_DETAIL:]
         periods: dict[str, list[MatchStory]] = {}
         for story in older:
-            periods.setdefault(_period(story.stage), []).append(story)
+            periods.setdefault(self._period(story.stage), []).append(story)
         names = list(periods)
         sentences = []
         if len(names) > PERIODS_IN_DETAIL:
             oldest = names[: len(names) - PERIODS_IN_DETAIL]
             fused = [story for name in oldest for story in periods[name]]
             sentences.append(
-                self._period_clause(_names(oldest, limit=len(oldest)), fused, brief=True)
+                self._period_clause(self.names(oldest, limit=len(oldest)), fused, brief=True)
             )
             names = names[len(oldest) :]
         for name in names:
@@ -130,40 +135,40 @@ class OfflineModel:
         keep = 1 if brief else 2
         best = sorted(exact_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:keep]
         wipeouts = [s for s in group if s.picks and not s.scorers()][:keep]
-        clause = f"{span} In {period} ({len(group)} matches)"
         if best:
-            clause += ", the sharpest eyes were " + " and ".join(
-                f"{p} ({n} exact)" for p, n in best
-            )
+            who = self.names([self.say("fusion.best", who=p, n=n) for p, n in best])
+            clause = self.say("fusion.period", span=span, period=period, n=len(group), best=who)
         else:
-            clause += ", nobody called a single exact score"
+            clause = self.say("fusion.period_none", span=span, period=period, n=len(group))
         if wipeouts:
-            clause += "; collective wipe-outs on " + " and ".join(
-                f"{s.team1} {s.score} {s.team2} [{s.day:%d %b}]" for s in wipeouts
+            matches = self.names(
+                [f"{s.team1} {s.score} {s.team2} [{s.day:%d %b}]" for s in wipeouts]
             )
-        return clause + "."
+            clause += " " + self.say("fusion.wipeouts", matches=matches)
+        return clause
 
     def _detail_clause(self, story: MatchStory) -> str:
-        exact = story.exact()
-        what = (
-            f"exact for {_names(exact)}"
-            if exact
-            else f"points for {_names(story.scorers(), 3)}"
-            if story.scorers()
-            else "zeroes all round"
-        )
-        return f"[{story.day:%d %b}] {story.team1} {story.score} {story.team2}: {what}."
+        day, match = f"[{story.day:%d %b}]", f"{story.team1} {story.score} {story.team2}"
+        if story.exact():
+            return self.say(
+                "fusion.detail_exact", day=day, match=match, who=self.names(story.exact())
+            )
+        if story.scorers():
+            return self.say(
+                "fusion.detail_points", day=day, match=match, who=self.names(story.scorers(), 3)
+            )
+        return self.say("fusion.detail_zero", day=day, match=match)
 
     # -- player facts ---------------------------------------------------------
 
-    def _fact_merge(self, data: dict) -> str:
+    def _fact_merge(self, data: dict[str, Any]) -> str:
         """Duplicates become one fact; similar ones are grouped; every id is listed."""
         groups: list[list[tuple[int, str]]] = []
         for fact_id, text in data["facts"]:
             for group in groups:
                 if any(
-                    SequenceMatcher(None, normalized(text), normalized(other)).ratio() >= SIMILAR
-                    for _, other in group
+                    SequenceMatcher(None, normalized(text), normalized(o)).ratio() >= SIMILAR
+                    for _, o in group
                 ):
                     group.append((fact_id, text))
                     break
@@ -182,40 +187,128 @@ class OfflineModel:
             )
         return json.dumps(merged, ensure_ascii=False)
 
-    # -- remarks --------------------------------------------------------------
+    # -- remarks and answers ----------------------------------------------------
 
-    def _remark(self, data: dict) -> str:
-        story: MatchStory = data["story"]
-        rng = self._rng("remark", story.number, data.get("attempt", 0))
+    def _remark(self, data: dict[str, Any]) -> str:
+        """A remark of ``data["kind"]``: final_whistle, kickoff, goal, leader, jump, digest."""
+        kind = data["kind"]
+        rng = self._rng("remark", kind, data.get("key", ""), data.get("attempt", 0))
+        if kind == "final_whistle":
+            return self._final_whistle(data["story"], rng)
+        if kind == "kickoff":
+            if data.get("pick") is None:
+                return self.say("kickoff.nopick", rng, match=data["match"])
+            return self.say(
+                "kickoff",
+                rng,
+                match=data["match"],
+                pick=data["pick"],
+                agree=data["agree"],
+                disagree=data["disagree"],
+            )
+        if kind == "goal":
+            if not data["alive"]:
+                return self.say(
+                    "goal.nobody_alive",
+                    rng,
+                    team=data["team"],
+                    match=data["match"],
+                    score=data["score"],
+                )
+            return self.say(
+                "goal",
+                rng,
+                team=data["team"],
+                match=data["match"],
+                score=data["score"],
+                alive=self.names(data["alive"], 3),
+            )
+        if kind == "leader":
+            return self.say(
+                "leader.new", rng, who=data["who"], points=data["points"], previous=data["previous"]
+            )
+        if kind == "jump":
+            return self.say(
+                "jump.big", rng, who=data["who"], before=data["before"], after=data["after"]
+            )
+        if kind == "digest":
+            if not data["results"]:
+                return self.say("digest.none", rng)
+            quiet = self.say("digest.quiet", who=data["quiet"]) if data.get("quiet") else ""
+            return self.say(
+                "digest",
+                rng,
+                day=data["day"],
+                results="; ".join(data["results"]),
+                leader=data["leader"],
+                points=data["points"],
+                quiet=quiet,
+            ).strip()
+        raise ModelError(f"no rules for a {kind!r} remark")
+
+    def _final_whistle(self, story: MatchStory, rng: random.Random) -> str:
         match = f"{story.team1} {story.score} {story.team2}"
         exact, blanks = story.exact(), story.blanks()
         if exact:
-            options = [
-                "{who} called {match} to the goal. Frame it, it won't happen often.",
-                "Exact score on {match}: take a bow, {who}.",
-                "{match} and {who} saw it coming. Suspicious. Very suspicious.",
-                "Ten out of ten for {who} on {match}. The rest of you, take notes.",
-            ]
-            who = _names(exact, 2)
-        elif blanks and len(blanks) == len(story.picks):
-            options = [
-                "{match}: not one of you saw that. A collective wipe-out, my favourite genre.",
-                "Nobody scored on {match}. I'll pretend I didn't see your picks.",
-                "{match} left the whole pool on zero. Solidarity, I suppose.",
-            ]
-            who = "everyone"
-        elif blanks:
-            options = [
-                "{match}. {who}, zero points; the ball is round, your picks less so.",
-                "{who} walk away from {match} with nothing. There's always the next one.",
-                "Nothing on {match} for {who}. I'm saying it kindly.",
-                "{match}: {who}, that pick was brave. Brave is not points.",
-            ]
-            who = _names(blanks[-2:], 2)
-        else:
-            options = [
-                "{match}: points for everyone. Boring, but fair.",
-                "Everyone scored on {match}. Enjoy it while it lasts.",
-            ]
-            who = "everyone"
-        return rng.choice(options).format(match=match, who=who)
+            return self.say("final.exact", rng, match=match, who=self.names(exact, 2))
+        if blanks and len(blanks) == len(story.picks):
+            return self.say("final.wipeout", rng, match=match)
+        if blanks:
+            return self.say("final.blanks", rng, match=match, who=self.names(blanks[-2:], 2))
+        return self.say("final.all_scored", rng, match=match)
+
+    def _answer(self, data: dict[str, Any]) -> str:
+        """An answer to ``@betania ...``; ``data["intent"]`` says which question it was."""
+        intent = data["intent"]
+        rng = self._rng("answer", data.get("key", ""))
+        who = data.get("who", "")
+        if intent == "standing":
+            row = data.get("row")
+            if row is None:
+                return self.say("answer.nostanding", rng, who=who)
+            place = (
+                "top"
+                if row["rank"] <= max(1, data["of"] // 4)
+                else "bottom"
+                if row["rank"] > data["of"] * 3 // 4
+                else "middle"
+            )
+            mood = self.say(f"answer.mood.{place}")
+            return self.say(
+                "answer.standing",
+                rng,
+                who=who,
+                rank=row["rank"],
+                of=data["of"],
+                points=row["points"],
+                exact=row["exact"],
+                mood=mood,
+            )
+        if intent == "facts":
+            if not data["facts"]:
+                return self.say("answer.nofacts", rng, who=who)
+            return self.say("answer.facts", rng, who=who, facts="; ".join(data["facts"]))
+        if intent == "called":
+            if data.get("match") is None:
+                return self.say("answer.nomatch", team=data["team"])
+            if not data["exact"]:
+                return self.say("answer.called_nobody", match=data["match"])
+            return self.say("answer.called", match=data["match"], who=self.names(data["exact"]))
+        if intent == "unknown":
+            close = (
+                self.say("answer.close", names=self.names(data["close"])) if data["close"] else ""
+            )
+            return self.say("answer.unknown", name=data["name"], close=close)
+        if intent == "remembered":
+            return self.say("answer.remembered", rng, who=who, fact=data["fact"])
+        return self.say("answer.fallback", team=data.get("team") or "Brazil")
+
+    # -- picks and free chat ----------------------------------------------------
+
+    def _prediction(self, data: dict[str, Any]) -> str:
+        """Her pick: the rating model's suggestion, as it stands."""
+        return str(data["suggestion"])
+
+    def _fact_extraction(self, _data: dict[str, Any]) -> str:
+        """Rules do not read free chat for facts; only ``@betania remember`` teaches them."""
+        return "[]"

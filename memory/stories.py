@@ -6,7 +6,7 @@ told again at any time; only the diary entry written from it is kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, tzinfo
 
 from game.model import Match, Score
@@ -49,6 +49,10 @@ class MatchStory:
 
     def blanks(self) -> list[str]:
         return [p.player for p in self.picks if p.points == 0]
+
+    def without(self, player: str) -> MatchStory:
+        """The same story with one player's pick left out (her own, when she talks)."""
+        return replace(self, picks=tuple(p for p in self.picks if p.player != player))
 
     def scorer_summary(self) -> str:
         """ "Saka 3, Rice (England); Mbappé 2 (France)": who scored, in a few words."""

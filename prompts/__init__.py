@@ -20,3 +20,22 @@ def load(name: str) -> str:
 def render(name: str, **values: object) -> str:
     """Fill ``$placeholders`` in a template; a missing value is an error, not a blank."""
     return Template(load(name)).substitute({key: str(value) for key, value in values.items()})
+
+
+@cache
+def voice(language: str) -> dict[str, tuple[str, ...]]:
+    """The offline phrasings of ``prompts/voice_<language>.txt``: section -> lines."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for raw in load(f"voice_{language}").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], [])
+        elif current is not None:
+            current.append(line)
+    return {name: tuple(lines) for name, lines in sections.items()}
+
+
+LANGUAGES = ("en", "pt")

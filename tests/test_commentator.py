@@ -1,4 +1,4 @@
-from bot.commentator import Commentator
+from bot.commentator import Commentator, Policy
 from game.model import Score
 from game.service import Pool
 from memory.keeper import MemoryKeeper
@@ -34,7 +34,7 @@ def test_she_stays_silent_rather_than_repeat_herself(
     model = ScriptedModel(remark=lambda call: "ana, what a pick. Truly, what a pick.")
     keeper = MemoryKeeper(tournament_pool, model)
     keeper.enable()
-    commentator = Commentator(keeper, attempts=3)
+    commentator = Commentator(keeper, Policy(attempts=3))
     for number in (1, 2):
         tournament_pool.place_prediction("ana", number, Score(1, 0))
     for number in (1, 2):

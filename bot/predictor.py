@@ -1,0 +1,56 @@
+"""Her own picks, offline: Elo-style ratings from the results so far, and a Poisson score.
+
+Ratings are derived, never stored: recomputed from the finished matches each
+time she picks, so a corrected result corrects her too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from game.model import Match, MatchStatus, Score
+
+START = 1500.0
+K = 30.0
+GOALS_PER_TEAM = 1.3  # the average World Cup side scores about this much a match
+SPREAD = 600.0  # rating points that multiply a side's expected goals by e
+MAX_GOALS = 6
+
+
+def goal_weight(margin: int) -> float:
+    """World Football Elo's multiplier: wins by more move ratings more."""
+    if margin <= 1:
+        return 1.0
+    if margin == 2:
+        return 1.5
+    return (11 + margin) / 8
+
+
+def ratings(matches: Iterable[Match]) -> dict[str, float]:
+    """Every team's rating after the finished matches, in kick-off order; shoot-outs are draws."""
+    rating: dict[str, float] = {}
+    for match in sorted(matches, key=lambda m: m.kickoff):
+        if match.status is not MatchStatus.FINISHED or match.result is None:
+            continue
+        home, away = rating.get(match.team1, START), rating.get(match.team2, START)
+        score = match.result.end_of_play
+        actual = 1.0 if score.outcome > 0 else 0.0 if score.outcome < 0 else 0.5
+        expected = 1 / (1 + 10 ** ((away - home) / 400))
+        change = K * goal_weight(abs(score.difference)) * (actual - expected)
+        rating[match.team1], rating[match.team2] = home + change, away - change
+    return rating
+
+
+def _poisson(mean: float, goals: int) -> float:
+    return math.exp(-mean) * mean**goals / math.factorial(goals)
+
+
+def pick(match: Match, table: dict[str, float]) -> Score:
+    """The single most likely score, with expected goals from the rating gap."""
+    gap = table.get(match.team1, START) - table.get(match.team2, START)
+    home_mean = GOALS_PER_TEAM * math.exp(gap / SPREAD)
+    away_mean = GOALS_PER_TEAM * math.exp(-gap / SPREAD)
+    scores = ((h, a) for h in range(MAX_GOALS + 1) for a in range(MAX_GOALS + 1))
+    home, away = max(scores, key=lambda s: _poisson(home_mean, s[0]) * _poisson(away_mean, s[1]))
+    return Score(home, away)

@@ -1,0 +1,98 @@
+"""Anthropic's Messages API through the official SDK.
+
+The immutable persona goes first as a system block marked with
+``cache_control``, so the provider caches it; it is byte-identical on every
+call. The SDK retries 429, 5xx and overloaded (529) answers with backoff, and
+honours ``ANTHROPIC_BASE_URL``; what still fails becomes a ``ModelError``.
+"""
+
+from __future__ import annotations
+
+import anthropic
+
+from bot.providers.usage import Stopwatch, UsageSink, discard
+from game.events import ModelCalled
+from memory.model import ModelCall, ModelError
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+
+
+class AnthropicModel:
+    name = "anthropic"
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        max_tokens: int = 400,
+        on_usage: UsageSink = discard,
+    ) -> None:
+        self.model = model
+        self.max_tokens = max_tokens
+        self.on_usage = on_usage
+        self.client = anthropic.Anthropic(
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+        )
+
+    def request(self, call: ModelCall) -> dict[str, object]:
+        """The request body: the stable prefix cached, the rest of the context as the message."""
+        return {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "system": [
+                {"type": "text", "text": call.system, "cache_control": {"type": "ephemeral"}}
+            ],
+            "messages": [{"role": "user", "content": call.prompt}],
+        }
+
+    def complete(self, call: ModelCall) -> str:
+        watch = Stopwatch()
+        try:
+            response = self.client.messages.create(**self.request(call))
+            text = "".join(
+                block.text for block in response.content if getattr(block, "type", "") == "text"
+            )
+        except anthropic.AnthropicError as error:
+            self.on_usage(
+                ModelCalled(
+                    self.name, self.model, call.task, latency_ms=watch.ms, error=_describe(error)
+                )
+            )
+            raise ModelError(f"anthropic: {_describe(error)}") from error
+        except (ValueError, TypeError, AttributeError) as error:  # a body that is not a Message
+            self.on_usage(
+                ModelCalled(
+                    self.name,
+                    self.model,
+                    call.task,
+                    latency_ms=watch.ms,
+                    error=f"malformed answer: {error}",
+                )
+            )
+            raise ModelError(f"anthropic: malformed answer: {error}") from error
+        usage = response.usage
+        self.on_usage(
+            ModelCalled(
+                self.name,
+                self.model,
+                call.task,
+                input_tokens=usage.input_tokens or 0,
+                output_tokens=usage.output_tokens or 0,
+                cache_read_tokens=usage.cache_read_input_tokens or 0,
+                cache_write_tokens=usage.cache_creation_input_tokens or 0,
+                latency_ms=watch.ms,
+            )
+        )
+        if not text.strip():
+            raise ModelError("anthropic: an empty answer")
+        return text.strip()
+
+
+def _describe(error: Exception) -> str:
+    status = getattr(error, "status_code", None)
+    name = type(error).__name__
+    return f"{name} {status}" if status else f"{name}: {error}"[:200]

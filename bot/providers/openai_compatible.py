@@ -1,0 +1,115 @@
+"""Any server that speaks OpenAI's chat completions (Ollama, llama.cpp, vLLM), over httpx.
+
+Retries 429, 5xx and connection failures with exponential backoff, honouring
+``Retry-After``; the transport and the sleep are injectable, as in httpx.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import httpx
+
+from bot.providers.usage import Stopwatch, UsageSink, discard
+from game.events import ModelCalled
+from memory.model import ModelCall, ModelError
+
+RETRYABLE = {408, 409, 429, 500, 502, 503, 504, 529}
+
+
+class OpenAICompatibleModel:
+    name = "openai-compatible"
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        max_tokens: int = 400,
+        backoff: float = 0.5,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        on_usage: UsageSink = discard,
+    ) -> None:
+        self.model = model
+        self.max_retries = max_retries
+        self.max_tokens = max_tokens
+        self.backoff = backoff
+        self.sleep = sleep
+        self.on_usage = on_usage
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.client = httpx.Client(
+            base_url=base_url.rstrip("/"), timeout=timeout, transport=transport, headers=headers
+        )
+
+    def request(self, call: ModelCall) -> dict[str, object]:
+        return {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": [
+                {"role": "system", "content": call.system},
+                {"role": "user", "content": call.prompt},
+            ],
+        }
+
+    def complete(self, call: ModelCall) -> str:
+        watch = Stopwatch()
+        try:
+            body = self._post(call)
+            text = body["choices"][0]["message"]["content"]
+            usage = body.get("usage") or {}
+            if not isinstance(text, str):
+                raise TypeError("the message content is not text")
+        except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as error:
+            self.on_usage(
+                ModelCalled(
+                    self.name, self.model, call.task, latency_ms=watch.ms, error=_describe(error)
+                )
+            )
+            raise ModelError(f"{self.name}: {_describe(error)}") from error
+        self.on_usage(
+            ModelCalled(
+                self.name,
+                self.model,
+                call.task,
+                input_tokens=int(usage.get("prompt_tokens") or 0),
+                output_tokens=int(usage.get("completion_tokens") or 0),
+                latency_ms=watch.ms,
+            )
+        )
+        if not text.strip():
+            raise ModelError(f"{self.name}: an empty answer")
+        return text.strip()
+
+    def _post(self, call: ModelCall) -> dict:
+        for attempt in range(self.max_retries + 1):
+            try:
+                response = self.client.post("/chat/completions", json=self.request(call))
+            except httpx.TransportError:
+                if attempt == self.max_retries:
+                    raise
+                self.sleep(self.backoff * 2**attempt)
+                continue
+            if response.status_code in RETRYABLE and attempt < self.max_retries:
+                self.sleep(_retry_after(response) or self.backoff * 2**attempt)
+                continue
+            response.raise_for_status()
+            return response.json()
+        raise AssertionError("the loop returns or raises")
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    try:
+        return min(float(response.headers.get("retry-after", "")), 30.0)
+    except ValueError:
+        return None
+
+
+def _describe(error: Exception) -> str:
+    if isinstance(error, httpx.HTTPStatusError):
+        return f"HTTP {error.response.status_code}"
+    return f"{type(error).__name__}: {error}"[:200]
