@@ -18,8 +18,11 @@ from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.commentator import Commentator
+from bot.config import PROVIDERS, ConfigError, ModelConfig, make_model, usage_to_log
 from bot.demo import run_demo
 from bot.replay import ReplayOptions, read_chat, replay, summary
+from bot.scheduler import PoolScheduler
 from game.bets_csv import BetsFileError, parse_bets
 from game.db.engine import DatabaseError, database_url, default_data_dir, open_database
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
@@ -32,14 +35,16 @@ from game.service import NotFound, Pool
 from game.sources import SourceError, read_json, read_text
 from game.ssh.server import ServerConfig, bound_port, start_server
 from memory.inspect import diary_text, facts_text, stats, stats_text
-from memory.keeper import MemoryKeeper
+from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import estimate_tokens
 from memory.offline import OfflineModel
+from prompts import LANGUAGES
 
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
 
 USER_ERRORS = (
     BetsFileError,
+    ConfigError,
     DatabaseError,
     FixtureError,
     InvalidScore,
@@ -181,7 +186,8 @@ def cmd_replay(args: argparse.Namespace) -> None:
     )
     data_dir = data_dir_of(args)
     data_dir.mkdir(parents=True, exist_ok=True)
-    report = replay(options, data_dir / "replay.db", OfflineModel(seed=args.seed))
+    config = model_config(args)
+    report = replay(options, data_dir / "replay.db", config)
     print(json.dumps(report.as_dict(), ensure_ascii=False) if args.json else summary(report))
 
 
@@ -230,32 +236,62 @@ def data_dir_of(args: argparse.Namespace) -> Path:
     return Path(args.data_dir) if getattr(args, "data_dir", None) else default_data_dir()
 
 
+def model_config(args: argparse.Namespace) -> ModelConfig:
+    return ModelConfig(
+        provider=args.provider,
+        model=args.model,
+        base_url=args.base_url,
+        api_key=os.environ.get("BETANIA_MODEL_API_KEY")
+        if args.provider == "openai-compatible"
+        else None,
+        language=args.language,
+        seed=getattr(args, "seed", 0),
+    )
+
+
+def commentator_for(pool: Pool, config: ModelConfig) -> Commentator:
+    """Her, wired to this pool: the model, memory switched on, usage into the log."""
+    model = make_model(config, usage_to_log(pool))
+    memory = MemoryConfig(learn_from_chat=config.chosen() != "offline")
+    keeper = MemoryKeeper(pool, model, memory, fallback=OfflineModel(config.seed, config.language))
+    keeper.enable()
+    return Commentator(keeper)
+
+
 def cmd_serve(args: argparse.Namespace) -> None:
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
     pool = open_pool(args)
     config = ServerConfig(host=args.host, port=args.port, open_registration=args.open)
+    commentator = commentator_for(pool, model_config(args))
     try:
-        asyncio.run(serve(pool, data_dir_of(args), config))
+        asyncio.run(serve(pool, data_dir_of(args), config, commentator, args.digest_hour))
     except KeyboardInterrupt:
         print("\nstopped")
 
 
-async def serve(pool: Pool, data_dir: Path, config: ServerConfig) -> None:
+async def serve(
+    pool: Pool, data_dir: Path, config: ServerConfig, commentator: Commentator, digest_hour: int
+) -> None:
+    """The SSH server, the scheduler and the commentator, in one event loop."""
     try:
         acceptor, frontend = await start_server(pool, data_dir, config)
     except OSError as error:
         raise UsageError(
             f"cannot listen on {config.host}:{config.port}: {error.strerror or error}"
         ) from None
+    scheduler = PoolScheduler(commentator, commentator.keeper.config.zone, digest_hour)
+    scheduler.start()
     host = "localhost" if config.host in ("127.0.0.1", "::1", "0.0.0.0", "") else config.host
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
     print(f"BETanIA pool listening on {config.host}:{bound_port(acceptor)} ({registration})")
     print(f"join with: ssh -p {bound_port(acceptor)} HANDLE@{host}")
+    print(f"commentator: {commentator.keeper.model.name}")
     try:
         await acceptor.wait_closed()
     finally:
+        scheduler.shutdown()
         await frontend.hub.stop()
 
 
@@ -269,6 +305,18 @@ def cmd_demo(args: argparse.Namespace) -> None:
 
 
 # -- the parser ---------------------------------------------------------------
+
+
+def add_model_options(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument(
+        "--provider",
+        choices=PROVIDERS,
+        default="auto",
+        help="auto: anthropic when ANTHROPIC_API_KEY is set",
+    )
+    sub.add_argument("--model", help="the model name for the provider")
+    sub.add_argument("--base-url", help="the provider's URL (ANTHROPIC_BASE_URL is honoured too)")
+    sub.add_argument("--language", choices=LANGUAGES, default="en", help="her language")
 
 
 def build_parser() -> Parser:
@@ -358,6 +406,7 @@ def build_parser() -> Parser:
     sub.add_argument("--seed", type=int, default=0)
     sub.add_argument("--resume-at", type=int, metavar="N", help="memory only after match #N")
     sub.add_argument("--json", action="store_true")
+    add_model_options(sub)
 
     add(["memory", "diary"], cmd_memory_diary, "the diary: the narrative and the recent entries")
     sub = add(["memory", "facts"], cmd_memory_facts, "what she knows about the players")
@@ -372,6 +421,8 @@ def build_parser() -> Parser:
     add(["memory", "rebuild"], cmd_memory_rebuild, "write the diary again from the event log")
 
     sub = add(["serve"], cmd_serve, "run the pool's SSH server")
+    add_model_options(sub)
+    sub.add_argument("--digest-hour", type=int, default=22, choices=range(24), metavar="HOUR")
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for all)")
     sub.add_argument("--port", type=int, default=2222)
     sub.add_argument("--open", action="store_true", help="let anyone register, no invite needed")

@@ -174,8 +174,8 @@ class Commentator:
         mine = next((p.score for p in picks if p.handle == self.handle), None)
         others = [p for p in picks if p.handle != self.handle]
         agree = sum(1 for p in others if mine is not None and p.score.outcome == mine.outcome)
-        if mine is not None and agree * 2 >= len(others):
-            return  # she sides with the crowd: nothing worth saying at kick-off
+        if mine is None or agree * 2 >= len(others):
+            return  # no pick, or she sides with the crowd: nothing worth saying at kick-off
         label = f"#{match.number} {match.team1} v {match.team2}"
         data = {
             "kind": "kickoff",

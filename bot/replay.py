@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.commentator import Commentator
+from bot.config import ModelConfig, make_model, usage_to_log
 from bot.simulation import SimulatedBettor, SimulatedClock, simulated_handles
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
@@ -211,8 +212,9 @@ def _number_of(pool: Pool, fixture: Fixture) -> int:
 
 
 def replay(
-    options: ReplayOptions, database: Path, model: Model, zone: tzinfo | None = None
+    options: ReplayOptions, database: Path, model: Model | ModelConfig, zone: tzinfo | None = None
 ) -> ReplayReport:
+    """Play the tournament; ``model`` is a model, or the configuration to make one."""
     started = time.perf_counter()
     database.unlink(missing_ok=True)
     fixtures = tuple(sorted(options.tournament.fixtures, key=lambda f: f.kickoff))
@@ -231,6 +233,9 @@ def replay(
     if options.bets_csv:
         pool.import_bets(parse_bets(options.bets_csv))
     memory = options.memory if zone is None else replace(options.memory, zone=zone)
+    if isinstance(model, ModelConfig):
+        memory = replace(memory, learn_from_chat=model.chosen() != "offline")
+        model = make_model(model, usage_to_log(pool))
     samples: list[ContextSample] = []
     all_entries: list[int] = []  # tokens of every diary entry ever written, for the naive context
 

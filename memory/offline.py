@@ -196,8 +196,6 @@ class OfflineModel:
         if kind == "final_whistle":
             return self._final_whistle(data["story"], rng)
         if kind == "kickoff":
-            if data.get("pick") is None:
-                return self.say("kickoff.nopick", rng, match=data["match"])
             return self.say(
                 "kickoff",
                 rng,

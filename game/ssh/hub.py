@@ -46,7 +46,13 @@ class Hub:
         self.last_id = pool.last_event_id()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        pool.subscribe(lambda _item: self._wake.set())
+        self._loop: asyncio.AbstractEventLoop | None = None
+        pool.subscribe(self._poke)
+
+    def _poke(self, _item: LoggedEvent) -> None:
+        # Commits also happen in worker threads (the commentator's): wake the loop safely.
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake.set)
 
     def subscribe(self, key: int, deliver: Deliver) -> None:
         self.subscribers[key] = deliver
@@ -55,7 +61,8 @@ class Hub:
         self.subscribers.pop(key, None)
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._loop = asyncio.get_running_loop()
+        self._task = self._loop.create_task(self._run())
 
     async def stop(self) -> None:
         if self._task is not None:

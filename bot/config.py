@@ -1,0 +1,78 @@
+"""Which brain she runs on, in which language, and how it is wired to the pool's log."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from bot.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
+from bot.providers.openai_compatible import OpenAICompatibleModel
+from bot.providers.resilient import Resilient
+from bot.providers.usage import UsageSink
+from game.service import Pool
+from memory.model import Model
+from memory.offline import OfflineModel
+from prompts import LANGUAGES
+
+PROVIDERS = ("auto", "offline", "anthropic", "openai-compatible")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot work; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    provider: str = "auto"  # auto: anthropic when ANTHROPIC_API_KEY is set, else offline
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    language: str = "en"
+    timeout: float = 30.0
+    max_retries: int = 3
+    seed: int = 0
+
+    def chosen(self) -> str:
+        if self.provider not in PROVIDERS:
+            raise ConfigError(f"unknown provider {self.provider!r} (one of {', '.join(PROVIDERS)})")
+        if self.language not in LANGUAGES:
+            raise ConfigError(f"unknown language {self.language!r} (one of {', '.join(LANGUAGES)})")
+        if self.provider == "auto":
+            return (
+                "anthropic" if (self.api_key or os.environ.get("ANTHROPIC_API_KEY")) else "offline"
+            )
+        return self.provider
+
+
+def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
+    """The configured provider, wrapped so that a failure falls back to the offline writer."""
+    offline = OfflineModel(seed=config.seed, language=config.language)
+    provider = config.chosen()
+    if provider == "offline":
+        return offline
+    if provider == "anthropic":
+        primary: Model = AnthropicModel(
+            config.model or DEFAULT_MODEL,
+            api_key=config.api_key,
+            base_url=config.base_url,
+            timeout=config.timeout,
+            max_retries=config.max_retries,
+            on_usage=on_usage,
+        )
+    else:
+        if not config.base_url or not config.model:
+            raise ConfigError("the openai-compatible provider needs --base-url and --model")
+        primary = OpenAICompatibleModel(
+            config.base_url,
+            config.model,
+            api_key=config.api_key,
+            timeout=config.timeout,
+            max_retries=config.max_retries,
+            on_usage=on_usage,
+        )
+    return Resilient(primary, offline, on_usage)
+
+
+def usage_to_log(pool: Pool) -> UsageSink:
+    """Every call's usage appended to the pool's event log."""
+    return pool.log_model_call
