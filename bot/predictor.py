@@ -47,10 +47,19 @@ def _poisson(mean: float, goals: int) -> float:
 
 
 def pick(match: Match, table: dict[str, float]) -> Score:
-    """The single most likely score, with expected goals from the rating gap."""
+    """The most likely outcome first (it is worth most of the points), then its most
+    likely score, with each side's expected goals from the rating gap."""
     gap = table.get(match.team1, START) - table.get(match.team2, START)
     home_mean = GOALS_PER_TEAM * math.exp(gap / SPREAD)
     away_mean = GOALS_PER_TEAM * math.exp(-gap / SPREAD)
-    scores = ((h, a) for h in range(MAX_GOALS + 1) for a in range(MAX_GOALS + 1))
-    home, away = max(scores, key=lambda s: _poisson(home_mean, s[0]) * _poisson(away_mean, s[1]))
-    return Score(home, away)
+    chance = {
+        Score(h, a): _poisson(home_mean, h) * _poisson(away_mean, a)
+        for h in range(MAX_GOALS + 1)
+        for a in range(MAX_GOALS + 1)
+    }
+    by_outcome: dict[int, float] = {}
+    for score, p in chance.items():
+        by_outcome[score.outcome] = by_outcome.get(score.outcome, 0.0) + p
+    # Even odds go to the side listed first, as pools usually do.
+    outcome = max(by_outcome, key=lambda o: (round(by_outcome[o], 9), o))
+    return max((s for s in chance if s.outcome == outcome), key=chance.__getitem__)

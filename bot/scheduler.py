@@ -77,7 +77,7 @@ class PoolScheduler:
                 if job_id.startswith("kickoff") and match.status is not MatchStatus.SCHEDULED:
                     continue
                 run_at = max(at, now)
-                args = [match.number] if job is self.kick_off else []
+                args = [match.number] if job == self.kick_off else []
                 self.scheduler.add_job(
                     job,
                     "date",

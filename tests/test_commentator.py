@@ -1,5 +1,10 @@
+from datetime import timedelta
+
+import pytest
+
 from bot.commentator import Commentator, Policy
-from game.model import Score
+from game.model import Match, MatchStatus, Result, Score
+from game.rules import PredictionLocked
 from game.service import Pool
 from memory.keeper import MemoryKeeper
 from tests.conftest import FakeClock, ScriptedModel, play
@@ -45,3 +50,126 @@ def test_she_stays_silent_rather_than_repeat_herself(
     assert commentator.stats.refused_repeats == 3 and commentator.stats.silent == 1
     # the earlier remark was in the context of every retry, for the model to avoid
     assert 'you said about ana: "ana, what a pick.' in model.calls[-1].prompt
+
+
+def test_her_picks_land_before_kickoff_and_never_after(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel())
+    keeper.enable()
+    commentator = Commentator(keeper, Policy(picks_ahead=timedelta(hours=2)))
+    first, second = tournament_pool.match(1), tournament_pool.match(2)
+    clock.now = first.kickoff - timedelta(hours=3)
+    assert commentator.predict_upcoming() == []  # too early: the form may still change
+    clock.now = first.kickoff - timedelta(minutes=30)
+    assert commentator.predict_upcoming() == [1]
+    assert commentator.predict_upcoming() == []  # once
+    clock.now = second.kickoff  # she overslept match #2
+    assert commentator.predict_upcoming() == []
+    with pytest.raises(PredictionLocked):
+        tournament_pool.place_prediction("betania", 2, Score(1, 0))
+    assert [p.match_number for p in tournament_pool.predictions_of("betania")] == [1]
+
+
+def test_a_model_that_answers_nonsense_leaves_her_the_rating_pick(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(
+        tournament_pool, ScriptedModel(prediction=lambda call: "Brazil, obviously!")
+    )
+    keeper.enable()
+    commentator = Commentator(keeper)
+    clock.now = tournament_pool.match(1).kickoff - timedelta(minutes=10)
+    commentator.predict_upcoming()
+    # equal ratings: even odds go to the side listed first, and 1-0 is its likeliest score
+    assert tournament_pool.predictions_of("betania")[0].score == Score(1, 0)
+
+
+def test_ratings_follow_results() -> None:
+    from bot import predictor
+    from tests.conftest import small_tournament
+
+    base = small_tournament().fixtures
+    matches = [
+        Match(
+            i + 1,
+            "G",
+            f.kickoff,
+            f.team1,
+            f.team2,
+            status=MatchStatus.FINISHED,
+            result=Result(Score(4, 0)),
+        )
+        for i, f in enumerate(base[:2])
+    ]
+    table = predictor.ratings(matches)
+    assert table["Brazil"] > 1500 > table["Serbia"]
+    rematch = Match(9, "G", base[0].kickoff, "Brazil", "Serbia")
+    assert predictor.pick(rematch, table).outcome == 1
+
+
+def test_an_at_mention_is_answered_from_a_fact_learned_earlier(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel())
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.post_chat("ana", "@betania remember that I compile my own kernel")
+    commentator.catch_up()
+    clock.advance(days=2)
+    tournament_pool.post_chat("ana", "@betania what do you know about me?")
+    commentator.catch_up()
+    ack, answer = [item.event for item in tournament_pool.events(kinds=("remark",))]
+    assert ack.text == "Noted, ana. I'll remember that I compile my own kernel."
+    assert "ana" in answer.text and "[01 Jun] I compile my own kernel" in answer.text
+    assert answer.about == ("ana",)
+    tournament_pool.post_chat("bia", "@betania what do you know about anna?")
+    commentator.catch_up()
+    assert (
+        tournament_pool.events(kinds=("remark",))[-1].event.text
+        == "I don't know anyone called anna; did you mean ana?"
+    )
+
+
+def test_how_am_i_doing(tournament_pool: Pool, clock: FakeClock) -> None:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel())
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.place_prediction("bia", 1, Score(2, 0))
+    play(tournament_pool, clock, 1, "2-0")
+    tournament_pool.post_chat("bia", "@betania how am I doing?")
+    commentator.catch_up()
+    answer = tournament_pool.events(kinds=("remark",))[-1].event.text
+    assert "bia" in answer and "10 points" in answer
+
+
+def test_the_flood_caps_hold_over_a_match_with_many_goals(tmp_path) -> None:
+    from bot.replay import ReplayOptions, replay
+    from game.openfootball import parse_tournament
+    from game.sources import read_json
+    from memory.offline import OfflineModel
+    from tests.conftest import SHARED_DATA
+
+    cup = parse_tournament(read_json(str(SHARED_DATA / "worldcup-2026.json")))
+    wild = next(f for f in cup.fixtures if (f.team1, f.team2) == ("France", "England"))  # 4-6
+    assert len(wild.goals) == 10
+    one_match = type(cup)("One match", (wild,))
+    report = replay(ReplayOptions(one_match, players=15, seed=3), tmp_path / "r.db", OfflineModel())
+    policy = report.commentator.policy
+    remarks = report.pool.events(kinds=("remark",))
+    goal_ids = {item.id for item in report.pool.events(kinds=("goal",))}
+    assert len([r for r in remarks if r.event.trigger in goal_ids]) <= policy.goal_remarks_per_match
+    assert len([r for r in remarks if r.event.match == 1]) <= policy.remarks_per_match
+    assert report.commentator.stats.capped > 0  # she had more to say and held it
+
+
+def test_the_digest_is_posted_once_a_day(tournament_pool: Pool, clock: FakeClock) -> None:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel())
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.place_prediction("ana", 1, Score(1, 0))
+    play(tournament_pool, clock, 1, "1-0")
+    day = tournament_pool.match(1).kickoff.date()
+    first = commentator.digest(day)
+    assert first is not None and "Brazil 1-0 Serbia" in first.text and "ana" in first.text
+    assert commentator.digest(day) is None

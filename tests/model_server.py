@@ -1,0 +1,174 @@
+"""A real HTTP server on 127.0.0.1 that speaks Anthropic's Messages API and OpenAI's chat
+completions, for the providers' tests and the commentator's benchmark.
+
+By default it answers every task sensibly (a merge that covers every fact id, a
+score for a pick, a line for everything else) and reports usage the way the
+real API does, with the stable system prefix read from its cache when it is
+byte-identical to the previous call's. A test can queue scripted replies
+(status, body, delay) to play 429s, overloads, timeouts and garbage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+FACT_LINE = re.compile(r"^(\d+): (.+)$", re.MULTILINE)
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: str | None = None  # None: the default answer for the request
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
+class ModelServer:
+    def __init__(self) -> None:
+        self.replies: deque[Reply] = deque()
+        self.requests: list[Recorded] = []
+        self.url = ""
+        self._last_system: str | None = None
+        self._lock = threading.Lock()
+
+    def queue(self, *replies: Reply) -> None:
+        self.replies.extend(replies)
+
+    def answer_text(self, prompt: str) -> str:
+        """What a well-behaved model would say to each of BETanIA's tasks."""
+        if "PRESERVE EVERY DISTINCT FACT" in prompt:
+            facts = FACT_LINE.findall(prompt)
+            return json.dumps([{"text": text, "covers": [int(i)]} for i, text in facts])
+        if "Place your own prediction" in prompt:
+            return "2-1"
+        if "If its author shares a lasting fact" in prompt:
+            return "[]"
+        if "Fuse your diary" in prompt:
+            return "The story so far: goals, picks, and a pool that keeps guessing."
+        if "Write its diary entry" in prompt:
+            return "A match worth a line: picks were made, points were scored."
+        return "What a time to be in this pool."
+
+    def respond(self, path: str, body: dict[str, Any]) -> tuple[int, str, dict[str, str], float]:
+        with self._lock:
+            reply = self.replies.popleft() if self.replies else Reply()
+        if reply.body is not None or reply.status != 200:
+            return (
+                reply.status,
+                reply.body
+                or json.dumps(
+                    {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}
+                ),
+                reply.headers,
+                reply.delay,
+            )
+        if path.endswith("/messages"):
+            return 200, self._message(body), reply.headers, reply.delay
+        return 200, self._completion(body), reply.headers, reply.delay
+
+    def _message(self, body: dict[str, Any]) -> str:
+        system = "".join(block["text"] for block in body.get("system", []))
+        prompt = body["messages"][-1]["content"]
+        cached = len(system) // 4
+        with self._lock:
+            hit = system == self._last_system
+            self._last_system = system
+        text = self.answer_text(prompt)
+        return json.dumps(
+            {
+                "id": "msg_local",
+                "type": "message",
+                "role": "assistant",
+                "model": body.get("model", "local"),
+                "content": [{"type": "text", "text": text}],
+                "stop_reason": "end_turn",
+                "stop_sequence": None,
+                "usage": {
+                    "input_tokens": len(prompt) // 4,
+                    "output_tokens": len(text) // 4,
+                    "cache_creation_input_tokens": 0 if hit else cached,
+                    "cache_read_input_tokens": cached if hit else 0,
+                },
+            }
+        )
+
+    def _completion(self, body: dict[str, Any]) -> str:
+        prompt = body["messages"][-1]["content"]
+        text = self.answer_text(prompt)
+        return json.dumps(
+            {
+                "id": "chatcmpl-local",
+                "object": "chat.completion",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": text},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(text) // 4},
+            }
+        )
+
+
+@contextmanager
+def model_server() -> Iterator[ModelServer]:
+    state = ModelServer()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", 0))
+            raw = self.rfile.read(length)
+            try:
+                body = json.loads(raw)
+            except json.JSONDecodeError:
+                body = {}
+            state.requests.append(
+                Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            )
+            status, text, headers, delay = state.respond(self.path, body)
+            if delay:
+                time.sleep(delay)
+            payload = text.encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client gave up (a timeout test)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    state.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,176 @@
+"""The real ``anthropic`` SDK and an httpx client against a local server that speaks their APIs."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, ModelConfig, make_model
+from bot.providers.anthropic_model import AnthropicModel
+from bot.providers.openai_compatible import OpenAICompatibleModel
+from bot.providers.resilient import Resilient
+from bot.replay import ReplayOptions, replay
+from game.events import ModelCalled
+from game.openfootball import parse_tournament
+from game.sources import read_json
+from memory.model import ModelCall, ModelError
+from memory.offline import OfflineModel
+from prompts import load
+from tests.model_server import Reply, model_server
+
+CALL = ModelCall(
+    "remark",
+    load("persona"),
+    "Just now: a goal.",
+    {"kind": "leader", "who": "ana", "points": 10, "previous": "bia"},
+)
+SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
+RETRY_FAST = {"retry-after-ms": "1"}
+
+
+def anthropic(url: str, usage: list[ModelCalled], **options: object) -> AnthropicModel:
+    return AnthropicModel(
+        "claude-test", api_key="test-key", base_url=url, on_usage=usage.append, **options
+    )
+
+
+def openai(url: str, usage: list[ModelCalled], **options: object) -> OpenAICompatibleModel:
+    return OpenAICompatibleModel(
+        f"{url}/v1", "llama-test", on_usage=usage.append, sleep=lambda _s: None, **options
+    )
+
+
+def test_anthropic_caches_the_stable_prefix_and_records_usage() -> None:
+    usage: list[ModelCalled] = []
+    with model_server() as server:
+        model = anthropic(server.url, usage)
+        assert model.complete(CALL) == "What a time to be in this pool."
+        model.complete(CALL)
+        first, second = server.requests
+    assert first.path == "/v1/messages"
+    assert "test-key" in (
+        first.headers.get("x-api-key", ""),
+        first.headers.get("authorization", "")[7:],
+    )
+    assert first.body["system"] == [
+        {"type": "text", "text": load("persona"), "cache_control": {"type": "ephemeral"}}
+    ]
+    assert first.body["messages"] == [{"role": "user", "content": "Just now: a goal."}]
+    assert first.body["system"] == second.body["system"]
+    assert [(u.task, u.cache_write_tokens > 0, u.cache_read_tokens > 0) for u in usage] == [
+        ("remark", True, False),
+        ("remark", False, True),
+    ]
+    assert all(u.input_tokens > 0 and u.output_tokens > 0 and u.error is None for u in usage)
+
+
+def test_anthropic_retries_a_429_then_succeeds() -> None:
+    usage: list[ModelCalled] = []
+    with model_server() as server:
+        server.queue(Reply(429, headers=RETRY_FAST))
+        assert anthropic(server.url, usage).complete(CALL)
+        assert len(server.requests) == 2
+    assert [u.error for u in usage] == [None]
+
+
+def test_anthropic_overloaded_until_the_offline_writer_answers() -> None:
+    usage: list[ModelCalled] = []
+    with model_server() as server:
+        server.queue(*[Reply(529, headers=RETRY_FAST)] * 3)
+        model = Resilient(anthropic(server.url, usage, max_retries=2), OfflineModel(), usage.append)
+        answer = model.complete(CALL)
+        assert len(server.requests) == 3  # the first try and two retries
+    assert answer == OfflineModel().complete(CALL)
+    assert [(u.provider, u.fallback, u.error) for u in usage] == [
+        ("anthropic", False, "OverloadedError 529"),
+        ("offline", True, None),
+    ]
+    assert model.fallbacks == 1
+
+
+@pytest.mark.parametrize(
+    ("reply", "error"),
+    [
+        (Reply(200, delay=1.5), "APITimeoutError"),
+        (Reply(200, body='{"type": "message", "content": [{"type": "te'), "malformed"),
+        (
+            Reply(
+                200,
+                body='{"type": "message", "content": [], "usage": {"input_tokens": 1, "output_tokens": 0}}',
+            ),
+            "empty",
+        ),
+        (
+            Reply(
+                400,
+                body='{"type": "error", "error": {"type": "invalid_request_error", "message": "no"}}',
+            ),
+            "400",
+        ),
+    ],
+)
+def test_anthropic_failures_become_model_errors(reply: Reply, error: str) -> None:
+    usage: list[ModelCalled] = []
+    with model_server() as server:
+        server.queue(reply)
+        with pytest.raises(ModelError, match=error):
+            anthropic(server.url, usage, timeout=0.5, max_retries=0).complete(CALL)
+
+
+def test_openai_compatible_speaks_chat_completions() -> None:
+    usage: list[ModelCalled] = []
+    with model_server() as server:
+        server.queue(Reply(429, headers={"retry-after": "0"}))
+        assert openai(server.url, usage).complete(CALL) == "What a time to be in this pool."
+        _retried, answered = server.requests
+    assert answered.path == "/v1/chat/completions"
+    assert answered.body["messages"][0] == {"role": "system", "content": load("persona")}
+    assert (usage[0].input_tokens > 0, usage[0].error) == (True, None)
+
+
+@pytest.mark.parametrize(
+    ("replies", "error"),
+    [
+        ([Reply(503)] * 4, "HTTP 503"),
+        ([Reply(200, delay=1.5)], "Timeout"),
+        ([Reply(200, body="not json at all")], "JSONDecodeError"),
+        ([Reply(200, body='{"choices": []}')], "IndexError"),
+    ],
+)
+def test_openai_compatible_failures_fall_back(replies: list[Reply], error: str) -> None:
+    usage: list[ModelCalled] = []
+    with model_server() as server:
+        server.queue(*replies)
+        primary = openai(server.url, usage, timeout=0.5, max_retries=3 if len(replies) > 1 else 0)
+        with pytest.raises(ModelError, match=error):
+            primary.complete(CALL)
+        server.queue(*replies)
+        assert Resilient(primary, OfflineModel(), usage.append).complete(
+            CALL
+        ) == OfflineModel().complete(CALL)
+
+
+def test_a_replay_against_the_messages_api_keeps_the_prefix_byte_identical(tmp_path: Path) -> None:
+    tournament = parse_tournament(read_json(SAMPLE))
+    with model_server() as server:
+        config = ModelConfig(
+            provider="anthropic", base_url=server.url, api_key="test-key", model="claude-test"
+        )
+        report = replay(ReplayOptions(tournament, players=4, seed=2), tmp_path / "r.db", config)
+        systems = [r.body["system"] for r in server.requests]
+    assert len(systems) == len(report.keeper.calls) > 20
+    assert all(s == systems[0] for s in systems)
+    assert systems[0][0]["cache_control"] == {"type": "ephemeral"}
+    logged = report.pool.events(kinds=("model_call",))
+    assert len(logged) == len(systems)
+    assert sum(item.event.cache_read_tokens > 0 for item in logged) == len(systems) - 1
+
+
+def test_the_configuration_chooses_and_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert isinstance(make_model(ModelConfig(), lambda _u: None), OfflineModel)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    assert ModelConfig().chosen() == "anthropic"
+    with pytest.raises(ConfigError, match="needs --base-url and --model"):
+        make_model(ModelConfig(provider="openai-compatible"), lambda _u: None)
+    with pytest.raises(ConfigError, match="unknown language"):
+        ModelConfig(language="fr").chosen()

@@ -1,0 +1,44 @@
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.commentator import Commentator
+from bot.scheduler import PoolScheduler
+from game.db.engine import open_database
+from game.model import MatchStatus
+from game.openfootball import Tournament
+from game.service import Pool
+from memory.keeper import MemoryKeeper
+from memory.offline import OfflineModel
+from tests.conftest import fixture
+
+
+def test_jobs_come_from_the_database_and_run_once(tmp_path: Path) -> None:
+    pool = Pool(open_database(f"sqlite:///{tmp_path / 'pool.db'}"))  # the real clock
+    soon = datetime.now(UTC) + timedelta(seconds=1.5)
+    later = soon + timedelta(hours=5)
+    pool.import_fixtures(
+        Tournament(
+            "Now Cup", (fixture("a", "Brazil", "Japan", soon), fixture("b", "Chile", "Peru", later))
+        )
+    )
+
+    async def run_for(seconds: float) -> int:
+        keeper = MemoryKeeper(pool, OfflineModel())
+        keeper.enable()
+        scheduler = PoolScheduler(Commentator(keeper), UTC, catch_up_every=0.2)
+        scheduler.start()
+        jobs = len(scheduler.scheduler.get_jobs())
+        await asyncio.sleep(seconds)
+        scheduler.shutdown()
+        return jobs
+
+    jobs = asyncio.run(run_for(2.5))
+    assert jobs == 4 + 2  # a pick and a kick-off per match, the catch-up and the digest
+    assert pool.match(1).status is MatchStatus.LIVE
+    assert pool.match(2).status is MatchStatus.SCHEDULED
+    assert [p.match_number for p in pool.predictions_of("betania")] == [1]  # #2 is hours away
+
+    asyncio.run(run_for(0.5))  # a restart: jobs rebuilt, nothing done twice
+    assert [p.match_number for p in pool.predictions_of("betania")] == [1]
+    assert len(pool.events(kinds=("kickoff",))) == 1
