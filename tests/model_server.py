@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 FACT_LINE = re.compile(r"^(\d+): (.+)$", re.MULTILINE)
+SUGGESTION = re.compile(r"suggests (\d+-\d+)")
 
 
 @dataclass
@@ -56,7 +57,8 @@ class ModelServer:
             facts = FACT_LINE.findall(prompt)
             return json.dumps([{"text": text, "covers": [int(i)]} for i, text in facts])
         if "Place your own prediction" in prompt:
-            return "2-1"
+            suggested = SUGGESTION.search(prompt)
+            return suggested[1] if suggested else "1-0"  # a model that trusts the ratings
         if "If its author shares a lasting fact" in prompt:
             return "[]"
         if "Fuse your diary" in prompt:
