@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.app import StartError, commentator_for, open_server
 from bot.commentator import Commentator
-from bot.config import PROVIDERS, ConfigError, ModelConfig, make_model, usage_to_log
-from bot.demo import run_demo
+from bot.config import PROVIDERS, ConfigError, ModelConfig
+from bot.demo import default_speed, run_demo
 from bot.replay import ReplayOptions, read_chat, replay, summary
 from bot.scheduler import PoolScheduler
 from game.bets_csv import BetsFileError, parse_bets
@@ -33,9 +34,9 @@ from game.rules import RuleViolation
 from game.scoring import PRESETS, ScoreBasis
 from game.service import NotFound, Pool
 from game.sources import SourceError, read_json, read_text
-from game.ssh.server import ServerConfig, bound_port, start_server
+from game.ssh.server import ServerConfig
 from memory.inspect import diary_text, facts_text, stats, stats_text
-from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.keeper import MemoryKeeper
 from memory.model import estimate_tokens
 from memory.offline import OfflineModel
 from prompts import LANGUAGES
@@ -43,6 +44,7 @@ from prompts import LANGUAGES
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
 
 USER_ERRORS = (
+    StartError,
     BetsFileError,
     ConfigError,
     DatabaseError,
@@ -249,15 +251,6 @@ def model_config(args: argparse.Namespace) -> ModelConfig:
     )
 
 
-def commentator_for(pool: Pool, config: ModelConfig) -> Commentator:
-    """Her, wired to this pool: the model, memory switched on, usage into the log."""
-    model = make_model(config, usage_to_log(pool))
-    memory = MemoryConfig(learn_from_chat=config.chosen() != "offline")
-    keeper = MemoryKeeper(pool, model, memory, fallback=OfflineModel(config.seed, config.language))
-    keeper.enable()
-    return Commentator(keeper)
-
-
 def cmd_serve(args: argparse.Namespace) -> None:
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
@@ -275,24 +268,18 @@ async def serve(
     pool: Pool, data_dir: Path, config: ServerConfig, commentator: Commentator, digest_hour: int
 ) -> None:
     """The SSH server, the scheduler and the commentator, in one event loop."""
-    try:
-        acceptor, frontend = await start_server(pool, data_dir, config)
-    except OSError as error:
-        raise UsageError(
-            f"cannot listen on {config.host}:{config.port}: {error.strerror or error}"
-        ) from None
+    running = await open_server(pool, data_dir, config)
     scheduler = PoolScheduler(commentator, commentator.keeper.config.zone, digest_hour)
     scheduler.start()
-    host = "localhost" if config.host in ("127.0.0.1", "::1", "0.0.0.0", "") else config.host
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
-    print(f"BETanIA pool listening on {config.host}:{bound_port(acceptor)} ({registration})")
-    print(f"join with: ssh -p {bound_port(acceptor)} HANDLE@{host}")
+    print(f"BETanIA pool listening on {config.host}:{running.port} ({registration})")
+    print(f"join with: {running.join_command(config.host)}")
     print(f"commentator: {commentator.keeper.model.name}")
     try:
-        await acceptor.wait_closed()
+        await running.acceptor.wait_closed()
     finally:
         scheduler.shutdown()
-        await frontend.hub.stop()
+        await running.close()
 
 
 def cmd_invite_create(args: argparse.Namespace) -> None:
@@ -301,7 +288,23 @@ def cmd_invite_create(args: argparse.Namespace) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
-    run_demo(Path(args.data_dir) if getattr(args, "data_dir", None) else None)
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
+    speed = args.speed or default_speed()
+    data_dir = Path(args.data_dir) if getattr(args, "data_dir", None) else None
+
+    async def main() -> None:
+        _, running = await run_demo(data_dir, args.host, args.port, speed, model_config(args))
+        try:
+            await running.acceptor.wait_closed()
+        finally:
+            await running.close()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        print("\nstopped")
 
 
 # -- the parser ---------------------------------------------------------------
@@ -431,7 +434,13 @@ def build_parser() -> Parser:
     sub.add_argument("--uses", type=int, default=1)
     sub.add_argument("--expires", type=int, metavar="DAYS")
 
-    add(["demo"], cmd_demo, "a sample pool, set up from scratch and shown")
+    sub = add(["demo"], cmd_demo, "a live pool on the project's own tournament, on a fast clock")
+    sub.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    sub.add_argument("--port", type=int, default=2222)
+    sub.add_argument(
+        "--speed", type=float, help="times faster than real time (default: a match a minute)"
+    )
+    add_model_options(sub)
     return parser
 
 

@@ -20,6 +20,7 @@ from game.events import (
     GoalScored,
     LoggedEvent,
     MatchKickedOff,
+    PlayerJoined,
     RemarkPosted,
     ResultRecorded,
 )
@@ -118,6 +119,8 @@ class Commentator:
             self.on_table_move(item)
         elif isinstance(event, ChatPosted) and ADDRESSED.match(event.text):
             self.answer(item)
+        elif isinstance(event, PlayerJoined) and event.via in ("open", "invite"):
+            self.welcome(item)
 
     # -- speaking -------------------------------------------------------------
 
@@ -285,6 +288,25 @@ class Commentator:
                     None,
                 )
                 return
+
+    def welcome(self, item: LoggedEvent) -> RemarkPosted | None:
+        """A newcomer who joined over SSH gets a word, and the state of the pool."""
+        table = self.pool.standings()
+        leader = table[0] if table and table[0].points > 0 else None
+        upcoming = [m for m in self.pool.matches() if m.status is MatchStatus.SCHEDULED]
+        data = {
+            "kind": "welcome",
+            "who": item.event.player,
+            "leader": leader.player if leader else None,
+            "points": leader.points if leader else 0,
+            "next": f"#{upcoming[0].number} {upcoming[0].team1} v {upcoming[0].team2}"
+            if upcoming
+            else None,
+        }
+        instruction = render(
+            "remark", about=item.event.player, event=f"{item.event.player} just joined the pool"
+        )
+        return self.speak(item, data, [item.event.player], instruction, None, capped=False)
 
     # -- answering --------------------------------------------------------------
 

@@ -1,45 +1,232 @@
-"""``betania demo``: a sample pool built from scratch in its own database file, then shown.
+"""``betania demo``: a pool alive within a minute, on the project's own tournament.
 
-The sample tournament and picks ship inside the package (``game/sample``), so
-the demo needs no network and never touches a real pool's database.
+Sixteen teams, four groups, then knock-outs, on an accelerated clock (by
+default a match lasts about a minute). House players bet and chat, goals come
+minute by minute, and BETanIA comments, bets and keeps her diary: the same
+server, commentator and memory as ``betania serve``. Registration is open and
+silent: an unknown key joins under the SSH user name it connects with.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import heapq
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
-from game.bets_csv import parse_bets
+from bot.app import Running, commentator_for, in_worker, open_server
+from bot.commentator import Commentator
+from bot.config import ModelConfig
+from bot.demo_cup import group_fixtures, group_table, knockout_fixtures, play, winner
+from bot.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
 from game.db.engine import default_data_dir, open_database
-from game.openfootball import parse_tournament
-from game.render import matches_table, standings_table
+from game.model import MatchStatus, Result, Score
+from game.openfootball import Fixture, Tournament
+from game.rules import RuleViolation
 from game.service import Pool
+from game.ssh.server import ServerConfig
 
 DEMO_DATABASE = "demo.db"
+TOURNAMENT = "BETanIA Demo Cup"
+HOUSE_PLAYERS = ("ana", "bruno", "carla", "diego", "elis")
+START = datetime(2026, 6, 11, 15, 0, tzinfo=UTC)
+SPACING = timedelta(hours=2, minutes=30)  # one match after another
+FIRST_KICKOFF_AFTER = timedelta(minutes=20)  # tournament time before the first match
+SIMULATED_MATCH = timedelta(minutes=120)  # kick-off to final whistle, half-time included
+PICKS_BEFORE = timedelta(minutes=15)
+CHAT_CHANCE = 0.35
 
 
-def sample_text(name: str) -> str:
-    return resources.files("game").joinpath("sample", name).read_text(encoding="utf-8")
+def default_speed(match_seconds: float = 60.0) -> float:
+    """How many times faster than real time, for a match to last ``match_seconds``."""
+    return SIMULATED_MATCH.total_seconds() / match_seconds
 
 
-def run_demo(data_dir: Path | None = None) -> Pool:
+def house_lines() -> list[str]:
+    text = resources.files("game").joinpath("sample", "house_chat.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+@dataclass(order=True)
+class Step:
+    at: datetime
+    order: int
+    run: Callable[[], None] = field(compare=False)
+    result_of: int | None = field(default=None, compare=False)
+
+
+@dataclass
+class DemoStatus:
+    finished: int = 0
+    running: bool = True
+
+
+class Demo:
+    """Plays the tournament on the accelerated clock, one step at a time."""
+
+    def __init__(
+        self, pool: Pool, clock: AcceleratedClock, commentator: Commentator, seed: int = 7
+    ) -> None:
+        self.pool = pool
+        self.clock = clock
+        self.commentator = commentator
+        self.rng = random.Random(seed)
+        self.lines = house_lines()
+        self.bettors = [SimulatedBettor.make(handle, seed) for handle in HOUSE_PLAYERS]
+        self.seed = seed
+        self.steps: list[Step] = []
+        self.order = itertools.count()
+        self.knockouts = {
+            f.source_key: f
+            for f in knockout_fixtures(START + FIRST_KICKOFF_AFTER + SPACING * 25, SPACING)
+        }
+        self.played: dict[int, tuple[str, str, Score]] = {}
+        self.status = DemoStatus()
+
+    def setup(self) -> None:
+        groups = group_fixtures(START + FIRST_KICKOFF_AFTER, SPACING)
+        self.pool.import_fixtures(Tournament(TOURNAMENT, (*groups, *self.knockouts.values())))
+        for handle in HOUSE_PLAYERS:
+            self.pool.add_player(handle, handle.capitalize(), via="demo")
+        for fixture in groups:
+            self.schedule(fixture)
+
+    def number_of(self, fixture: Fixture) -> int:
+        return next(m.number for m in self.pool.matches() if m.kickoff == fixture.kickoff)
+
+    def add(self, at: datetime, run: Callable[[], None], result_of: int | None = None) -> None:
+        heapq.heappush(self.steps, Step(at, next(self.order), run, result_of))
+
+    def schedule(self, fixture: Fixture) -> None:
+        """Picks, kick-off, goals minute by minute, chat, and the final whistle of one match."""
+        number = self.number_of(fixture)
+        knockout = fixture.group is None
+        played = play(fixture.team1, fixture.team2, self.rng, knockout)
+        self.add(fixture.kickoff - PICKS_BEFORE, lambda: self.picks(number))
+        self.add(fixture.kickoff, lambda: self.kick_off(number))
+        for goal in played.goals:
+            self.add(
+                goal_time(fixture.kickoff, goal), lambda g=goal: self.pool.record_goal(number, g)
+            )
+            if self.rng.random() < CHAT_CHANCE:
+                talker, line = self.rng.choice(HOUSE_PLAYERS), self.rng.choice(self.lines)
+                self.add(
+                    goal_time(fixture.kickoff, goal) + timedelta(minutes=1),
+                    lambda t=talker, s=line: self.pool.post_chat(t, s),
+                )
+        whistle = final_whistle(fixture.kickoff, played.result)
+        self.add(
+            whistle,
+            lambda: self.final(number, fixture, played.result),
+            number,
+        )
+
+    def picks(self, number: int) -> None:
+        for bettor in self.bettors:
+            try:
+                self.pool.place_prediction(bettor.handle, number, bettor.pick(number, self.seed))
+            except RuleViolation:
+                continue  # the clock ran past kick-off while the demo was busy
+
+    def kick_off(self, number: int) -> None:
+        if self.pool.match(number, with_goals=False).status is MatchStatus.SCHEDULED:
+            self.pool.kick_off(number)
+
+    def final(self, number: int, fixture: Fixture, result: Result) -> None:
+        self.pool.record_result(number, result)
+        self.played[number] = (fixture.team1, fixture.team2, result.end_of_play)
+        self.status.finished += 1
+        self.fill_bracket()
+
+    def fill_bracket(self) -> None:
+        """Knock-out placeholders become teams as soon as the results say who they are."""
+        results = list(self.played.values())
+        seeds: dict[str, str] = {}
+        if len(self.played) >= 24:
+            for group in ("A", "B", "C", "D"):
+                ranked = group_table(results, f"Group {group}")
+                seeds[f"1{group}"], seeds[f"2{group}"] = ranked[0], ranked[1]
+        for number, (team1, team2, _) in self.played.items():
+            match = self.pool.match(number, with_goals=False)
+            if match.result is not None and match.group is None:
+                seeds[f"W{number}"] = winner(team1, team2, match.result)
+        for key, fixture in list(self.knockouts.items()):
+            if fixture.team1 in seeds and fixture.team2 in seeds:
+                filled = replace(fixture, team1=seeds[fixture.team1], team2=seeds[fixture.team2])
+                self.pool.import_fixtures(Tournament(TOURNAMENT, (filled,)))
+                del self.knockouts[key]
+                self.schedule(filled)
+
+    def her_turn(self) -> None:
+        """What the scheduler does in a real pool: her picks when due, then her reactions."""
+        self.commentator.predict_upcoming()
+        self.commentator.catch_up()
+
+    def next_kickoff(self) -> str:
+        upcoming = [m for m in self.pool.matches() if m.status is MatchStatus.SCHEDULED]
+        if not upcoming:
+            return "no more matches"
+        match = upcoming[0]
+        return f"#{match.number} {match.team1} v {match.team2} at {match.kickoff:%a %d %b %H:%M}"
+
+    async def run(
+        self, stop_after: int | None = None, status: Callable[[str], None] | None = None
+    ) -> None:
+        """Play every step at its moment, letting her catch up after each."""
+        last_status = 0.0
+        loop = asyncio.get_running_loop()
+        while self.steps and (stop_after is None or self.status.finished < stop_after):
+            step = self.steps[0]
+            wait = self.clock.real_seconds_until(step.at)
+            if wait > 0:
+                await asyncio.sleep(min(wait, 1.0))
+                if status and loop.time() - last_status > 10:
+                    status(f"[{self.clock():%a %d %b %H:%M}] next kick-off: {self.next_kickoff()}")
+                    last_status = loop.time()
+                continue
+            heapq.heappop(self.steps)
+            step.run()
+            await in_worker(self.her_turn)
+        self.status.running = False
+
+
+async def run_demo(
+    data_dir: Path | None,
+    host: str,
+    port: int,
+    speed: float,
+    config: ModelConfig,
+    stop_after: int | None = None,
+    say: Callable[[str], None] = print,
+) -> tuple[Demo, Running]:
     directory = data_dir or default_data_dir()
     directory.mkdir(parents=True, exist_ok=True)
     database = directory / DEMO_DATABASE
-    database.unlink(missing_ok=True)  # the demo starts over; a real pool lives in betania.db
-    pool = Pool(open_database(f"sqlite:///{database}"))
-
-    tournament = parse_tournament(json.loads(sample_text("tournament.json")))
-    report = pool.import_fixtures(tournament)
-    bets = pool.import_bets(parse_bets(sample_text("bets.csv")))
-    print(f"{tournament.name}: {report.created} matches, {report.results} results, ", end="")
-    print(f"{report.goals} goals")
-    print(f"{len(bets.players_created)} players, {bets.placed} picks\n")
-    print(matches_table(pool.matches(), tournament.fixtures[0].kickoff.tzinfo))
-    played = max((m.number for m in pool.matches() if m.result is not None), default=0)
-    halfway = played // 2
-    print(f"\nStandings after match #{halfway}:\n{standings_table(pool.standings(halfway))}")
-    print(f"\nStandings now, after match #{played}:\n{standings_table(pool.standings())}")
-    print(f"\n{len(pool.events())} events in the log; the demo database is {database}")
-    return pool
+    for leftover in (
+        database,
+        directory / f"{DEMO_DATABASE}-wal",
+        directory / f"{DEMO_DATABASE}-shm",
+    ):
+        leftover.unlink(missing_ok=True)  # the demo starts over; a real pool lives in betania.db
+    clock = AcceleratedClock(START, speed)
+    pool = Pool(open_database(f"sqlite:///{database}"), clock)
+    commentator = commentator_for(pool, config)
+    demo = Demo(pool, clock, commentator, seed=config.seed or 7)
+    demo.setup()
+    running = await open_server(
+        pool, directory, ServerConfig(host, port, open_registration=True, auto_register=True)
+    )
+    say(
+        f"{TOURNAMENT}: 16 teams, {len(pool.matches())} matches, a match about every {SPACING.total_seconds() / speed:.0f} s"
+    )
+    say(f"join the pool: {running.join_command(host).replace('HANDLE', 'you')}")
+    say(f"commentator: {commentator.keeper.model.name}; first kick-off: {demo.next_kickoff()}")
+    await demo.run(stop_after, say)
+    if stop_after is None:
+        say("the tournament is over; the pool stays open (Ctrl-C to leave)")
+    return demo, running

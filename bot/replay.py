@@ -18,10 +18,15 @@ from typing import Any
 
 from bot.commentator import Commentator
 from bot.config import ModelConfig, make_model, usage_to_log
-from bot.simulation import SimulatedBettor, SimulatedClock, simulated_handles
+from bot.simulation import (
+    SimulatedBettor,
+    SimulatedClock,
+    final_whistle,
+    goal_time,
+    simulated_handles,
+)
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
-from game.model import Goal
 from game.openfootball import Fixture, Tournament
 from game.service import Pool
 from game.sources import read_text
@@ -31,8 +36,6 @@ from memory.keeper import CallRecord, MemoryConfig, MemoryKeeper
 from memory.model import Model, estimate_tokens
 
 PICKS_BEFORE_KICKOFF = timedelta(hours=1)
-HALF_TIME = timedelta(minutes=15)
-EXTRA_TIME_BREAK = timedelta(minutes=5)
 
 
 class ReplayError(ValueError):
@@ -136,21 +139,6 @@ def read_chat(location: str) -> list[ChatLine]:
     return lines
 
 
-def _goal_time(kickoff: datetime, goal: Goal) -> datetime:
-    minutes = timedelta(minutes=goal.minute + goal.added)
-    if goal.minute > 45:
-        minutes += HALF_TIME
-    if goal.minute > 90:
-        minutes += EXTRA_TIME_BREAK
-    return kickoff + minutes
-
-
-def _final_whistle(fixture: Fixture) -> datetime:
-    played = 120 + 5 if fixture.result and fixture.result.extra_time else 90
-    shootout = 15 if fixture.result and fixture.result.penalties else 0
-    return fixture.kickoff + HALF_TIME + timedelta(minutes=played + 8 + shootout)
-
-
 @dataclass(frozen=True)
 class Action:
     at: datetime
@@ -184,11 +172,11 @@ def timeline(
         add(fixture.kickoff - PICKS_BEFORE_KICKOFF, picks)
         add(fixture.kickoff, lambda number=number: pool.kick_off(number))
         for goal in sorted(fixture.goals, key=lambda g: (g.minute, g.added)):
-            add(_goal_time(fixture.kickoff, goal), lambda n=number, g=goal: pool.record_goal(n, g))
+            add(goal_time(fixture.kickoff, goal), lambda n=number, g=goal: pool.record_goal(n, g))
         if fixture.result is not None:
             result = fixture.result
             add(
-                _final_whistle(fixture),
+                final_whistle(fixture.kickoff, fixture.result),
                 lambda n=number, r=result: pool.record_result(n, r, "replay"),
                 number,
             )

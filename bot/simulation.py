@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from game.model import Score
+from game.model import Goal, Result, Score
+
+HALF_TIME = timedelta(minutes=15)
+EXTRA_TIME_BREAK = timedelta(minutes=5)
 
 NAMES = (
     "ana", "bruno", "carla", "diego", "elis", "fabio", "gabi", "heitor", "iris", "joao",
@@ -63,3 +67,34 @@ class SimulatedBettor:
             _poisson(rng, self.goals + self.home_bias / 2),
             _poisson(rng, self.goals - self.home_bias / 2),
         )
+
+
+@dataclass
+class AcceleratedClock:
+    """Tournament time that runs ``speed`` times faster than the wall clock."""
+
+    start: datetime
+    speed: float
+    real_start: float = field(default_factory=time.monotonic)
+
+    def __call__(self) -> datetime:
+        return self.start + timedelta(seconds=(time.monotonic() - self.real_start) * self.speed)
+
+    def real_seconds_until(self, moment: datetime) -> float:
+        return max(0.0, (moment - self()).total_seconds() / self.speed)
+
+
+def goal_time(kickoff: datetime, goal: Goal) -> datetime:
+    """When a goal at ``goal.minute`` happens on the clock: half-time and breaks included."""
+    minutes = timedelta(minutes=goal.minute + goal.added)
+    if goal.minute > 45:
+        minutes += HALF_TIME
+    if goal.minute > 90:
+        minutes += EXTRA_TIME_BREAK
+    return kickoff + minutes
+
+
+def final_whistle(kickoff: datetime, result: Result | None) -> datetime:
+    played = 120 + 5 if result and result.extra_time else 90
+    shootout = 15 if result and result.penalties else 0
+    return kickoff + HALF_TIME + timedelta(minutes=played + 8 + shootout)

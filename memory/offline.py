@@ -229,6 +229,16 @@ class OfflineModel:
             return self.say(
                 "jump.big", rng, who=data["who"], before=data["before"], after=data["after"]
             )
+        if kind == "welcome":
+            section = "welcome.leader" if data.get("leader") else "welcome"
+            return self.say(
+                section,
+                rng,
+                who=data["who"],
+                leader=data.get("leader"),
+                points=data.get("points"),
+                next=data.get("next") or "-",
+            )
         if kind == "digest":
             if not data["results"]:
                 return self.say("digest.none", rng)

@@ -124,7 +124,8 @@ def test_the_installed_command_reports_errors_without_a_traceback(tmp_path: Path
     assert done.stderr == "betania: error: no match #1\n"
 
 
-def test_the_demo_runs_from_scratch(betania) -> None:
-    code, out, _ = betania("demo")
-    assert code == 0
-    assert "Standings now" in out and "events in the log" in out
+def test_the_sample_files_import(betania) -> None:
+    sample = Path(__file__).resolve().parents[1] / "game" / "sample"
+    assert betania("fixtures", "import", str(sample / "tournament.json"))[0] == 0
+    code, out, _ = betania("bets", "import", str(sample / "bets.csv"))
+    assert code == 0 and "60 picks placed" in out

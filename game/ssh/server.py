@@ -24,6 +24,7 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 2222
     open_registration: bool = False  # anyone may join with any key (casual pools)
+    auto_register: bool = False  # with open registration: the SSH user name, no questions
     limits: Limits = field(default_factory=Limits)
     bot_handle: str = "betania"
 

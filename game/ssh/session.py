@@ -211,6 +211,10 @@ class PoolSession(asyncssh.SSHServerSession):
         pool, open_pool = self.frontend.pool, self.frontend.config.open_registration
         key = cast(str, self.newcomer_key)
         try:
+            if open_pool and self.frontend.config.auto_register:
+                pool.register(self.username, key, None, via="open")
+                self.handle = self.username
+                return True
             if self.command is not None:
                 words = self.command.split()
                 if not words or words[0] != "register" or (len(words) != 2 and not open_pool):

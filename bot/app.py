@@ -1,0 +1,71 @@
+"""The one place that wires the application: pool, commentator, SSH server, clock jobs.
+
+``betania serve`` and ``betania demo`` both start here, so what a player meets
+in the demo is what a real pool runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+
+from bot.commentator import Commentator
+from bot.config import ModelConfig, make_model, usage_to_log
+from game.service import Pool
+from game.ssh.server import Frontend, ServerConfig, bound_port, start_server
+from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.offline import OfflineModel
+
+
+class StartError(RuntimeError):
+    """The application could not start; the message says why in one line."""
+
+
+def commentator_for(pool: Pool, config: ModelConfig) -> Commentator:
+    """Her, wired to this pool: the model, memory switched on, usage into the log."""
+    model = make_model(config, usage_to_log(pool))
+    memory = MemoryConfig(learn_from_chat=config.chosen() != "offline")
+    keeper = MemoryKeeper(pool, model, memory, fallback=OfflineModel(config.seed, config.language))
+    keeper.enable()
+    return Commentator(keeper)
+
+
+@dataclass
+class Running:
+    acceptor: asyncssh.SSHAcceptor
+    frontend: Frontend
+
+    @property
+    def port(self) -> int:
+        return bound_port(self.acceptor)
+
+    def join_command(self, host: str) -> str:
+        shown = "localhost" if host in ("127.0.0.1", "::1", "0.0.0.0", "") else host
+        return f"ssh -p {self.port} HANDLE@{shown}"
+
+    async def close(self) -> None:
+        self.acceptor.close()
+        await self.acceptor.wait_closed()
+        await self.frontend.hub.stop()
+
+
+async def open_server(pool: Pool, data_dir: Path, config: ServerConfig) -> Running:
+    try:
+        acceptor, frontend = await start_server(pool, data_dir, config)
+    except OSError as error:
+        raise StartError(
+            f"cannot listen on {config.host}:{config.port}: {error.strerror or error}"
+        ) from None
+    return Running(acceptor, frontend)
+
+
+async def in_worker(work: Callable[[], object]) -> object:
+    """Model calls off the event loop: SSH sessions never wait on her."""
+    return await asyncio.to_thread(work)
+
+
+Step = Callable[[], Awaitable[None]]

@@ -1,0 +1,156 @@
+"""The demo's own tournament: 16 teams, four groups, then knock-outs, played by the dice.
+
+Team strengths are the demo's own invention; each match's goals come from a
+seeded Poisson draw, so a demo run is reproducible and still full of surprises.
+The shared World Cup data is never used here.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from game.model import Goal, Result, Score
+from game.openfootball import Fixture
+
+TEAMS: dict[str, dict[str, float]] = {
+    "Group A": {"Brazil": 1.9, "Japan": 1.3, "Morocco": 1.4, "Norway": 1.2},
+    "Group B": {"Argentina": 1.9, "Portugal": 1.6, "Senegal": 1.2, "Canada": 1.0},
+    "Group C": {"France": 1.8, "Mexico": 1.3, "Korea": 1.1, "Ghana": 1.0},
+    "Group D": {"Spain": 1.8, "England": 1.7, "Uruguay": 1.3, "Australia": 0.9},
+}
+ROUND_ROBIN = [(0, 1), (2, 3), (0, 2), (1, 3), (3, 0), (1, 2)]
+QUARTER_FINALS = [("1A", "2B"), ("1B", "2A"), ("1C", "2D"), ("1D", "2C")]
+SCORERS = (
+    "Silva",
+    "Santos",
+    "Costa",
+    "Moreau",
+    "García",
+    "Tanaka",
+    "Smith",
+    "Diallo",
+    "Kim",
+    "Müller",
+)
+
+
+def strength(team: str) -> float:
+    return next(group[team] for group in TEAMS.values() if team in group)
+
+
+def _poisson(rng: random.Random, mean: float) -> int:
+    limit, goals, product = math.exp(-mean), 0, rng.random()
+    while product > limit:
+        goals += 1
+        product *= rng.random()
+    return goals
+
+
+@dataclass(frozen=True)
+class Played:
+    result: Result
+    goals: tuple[Goal, ...]
+
+
+def play(team1: str, team2: str, rng: random.Random, knockout: bool) -> Played:
+    """Goals with minutes; a knock-out draw goes to extra time, then penalties."""
+    mean1, mean2 = (
+        1.2 * strength(team1) / strength(team2) ** 0.5,
+        1.2 * strength(team2) / strength(team1) ** 0.5,
+    )
+    home, away = _poisson(rng, mean1 * 0.9), _poisson(rng, mean2 * 0.9)
+    goals = [_goal(rng, "home", 1, 90) for _ in range(home)] + [
+        _goal(rng, "away", 1, 90) for _ in range(away)
+    ]
+    full_time = Score(home, away)
+    extra = penalties = None
+    if knockout and home == away:
+        more_home, more_away = _poisson(rng, mean1 * 0.3), _poisson(rng, mean2 * 0.3)
+        goals += [_goal(rng, "home", 91, 120) for _ in range(more_home)]
+        goals += [_goal(rng, "away", 91, 120) for _ in range(more_away)]
+        extra = Score(home + more_home, away + more_away)
+        if extra.outcome == 0:
+            kicks = rng.choice([(4, 2), (5, 4), (3, 4), (4, 5), (5, 3), (2, 4)])
+            penalties = Score(*kicks)
+    goals.sort(key=lambda g: g.minute)
+    return Played(Result(full_time, extra, penalties), tuple(goals))
+
+
+def _goal(rng: random.Random, side: str, first: int, last: int) -> Goal:
+    return Goal(side, rng.randint(first, last), scorer=rng.choice(SCORERS))
+
+
+def group_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:
+    fixtures = []
+    slot = 0
+    for round_index in range(3):
+        for group, teams in TEAMS.items():
+            names = list(teams)
+            for home, away in ROUND_ROBIN[round_index * 2 : round_index * 2 + 2]:
+                kickoff = start + spacing * slot
+                fixtures.append(
+                    Fixture(
+                        source_key=f"demo:{group}:{names[home]}:{names[away]}",
+                        stage=f"Matchday {round_index + 1}",
+                        kickoff=kickoff,
+                        local_date=kickoff.date().isoformat(),
+                        team1=names[home],
+                        team2=names[away],
+                        group=group,
+                        venue="Demo Arena",
+                    )
+                )
+                slot += 1
+    return fixtures
+
+
+def knockout_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:
+    """The bracket with placeholders ("1A", "W25") until the teams are known."""
+    rounds = [
+        ("Quarter-final", QUARTER_FINALS),
+        ("Semi-final", [("W25", "W26"), ("W27", "W28")]),
+        ("Final", [("W29", "W30")]),
+    ]
+    fixtures, slot, number = [], 0, 25
+    for stage, pairs in rounds:
+        for team1, team2 in pairs:
+            kickoff = start + spacing * slot
+            fixtures.append(
+                Fixture(
+                    f"demo:ko:{number}",
+                    stage,
+                    kickoff,
+                    kickoff.date().isoformat(),
+                    team1,
+                    team2,
+                    venue="Demo Arena",
+                )
+            )
+            slot, number = slot + 1, number + 1
+        slot += 1  # a rest day between rounds
+    return fixtures
+
+
+def group_table(results: list[tuple[str, str, Score]], group: str) -> list[str]:
+    """Teams of ``group`` by points, goal difference, goals scored."""
+    table = {team: [0, 0, 0] for team in TEAMS[group]}
+    for team1, team2, score in results:
+        if team1 not in table:
+            continue
+        for team, scored, conceded in (
+            (team1, score.home, score.away),
+            (team2, score.away, score.home),
+        ):
+            row = table[team]
+            row[0] += 3 if scored > conceded else 1 if scored == conceded else 0
+            row[1] += scored - conceded
+            row[2] += scored
+    return sorted(table, key=lambda team: (-table[team][0], -table[team][1], -table[team][2], team))
+
+
+def winner(team1: str, team2: str, result: Result) -> str:
+    decisive = result.penalties or result.end_of_play
+    return team1 if decisive.outcome > 0 else team2

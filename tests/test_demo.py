@@ -1,0 +1,71 @@
+"""The demo, headless: a few matches on a very fast clock, watched over SSH."""
+
+import asyncio
+from pathlib import Path
+
+import asyncssh
+
+from bot.config import ModelConfig
+from bot.demo import Demo, run_demo
+from memory import diary
+from tests.ssh_pool import read_until
+
+
+def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
+    async def scenario() -> Demo:
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        lines: list[str] = []
+        task = asyncio.create_task(
+            run_demo(
+                tmp_path,
+                "127.0.0.1",
+                0,
+                speed=6000,
+                config=ModelConfig(provider="offline"),
+                stop_after=4,
+                say=lines.append,
+            )
+        )
+        while not any(line.startswith("join the pool") for line in lines):
+            await asyncio.sleep(0.01)
+        port = int(next(line for line in lines if line.startswith("join the pool")).split()[5])
+        async with asyncssh.connect(
+            "127.0.0.1", port, username="zeca", client_keys=[key], known_hosts=None, agent_path=None
+        ) as connection:
+            process = (
+                await connection.create_process()
+            )  # no question asked: the demo lets anyone in
+            seen = await read_until(process.stdout, "BETanIA:", timeout=20)
+            assert "Welcome to the pool, zeca!" in seen
+            process.stdin.write("bet 5 1-0\n")
+            seen = await read_until(process.stdout, "Full time", timeout=30)
+            process.stdin.write("quit\n")
+        demo, running = await task
+        await running.close()
+        return demo
+
+    demo = asyncio.run(scenario())
+    pool = demo.pool
+    finished = [m for m in pool.matches() if m.result is not None]
+    assert len(finished) >= 4
+    table = pool.standings()
+    assert table[0].points > 0  # the table moved
+    with pool.engine.connect() as connection:
+        _, entries = diary.read(connection)
+    assert {e.covers[0] for e in entries} >= {m.number for m in finished[:4]}
+    assert [p.match_number for p in pool.predictions_of("zeca")] == [5]
+    assert pool.predictions_of("betania")  # she bets too
+    remarks = pool.events(kinds=("remark",))
+    assert any(r.event.match == 1 for r in remarks)
+
+
+def test_the_knockout_bracket_fills_itself(tmp_path: Path) -> None:
+    from bot.demo_cup import group_table
+    from game.model import Score
+
+    results = [
+        ("Brazil", "Japan", Score(2, 0)),
+        ("Morocco", "Norway", Score(1, 1)),
+        ("Brazil", "Morocco", Score(0, 1)),
+    ]
+    assert group_table(results, "Group A") == ["Morocco", "Brazil", "Norway", "Japan"]
