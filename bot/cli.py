@@ -27,6 +27,8 @@ from bot.scheduler import PoolScheduler
 from game.bets_csv import BetsFileError, parse_bets
 from game.db.engine import DatabaseError, database_url, default_data_dir, open_database
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
+from game.feeds.choose import source_from
+from game.feeds.poller import ResultsPoller
 from game.model import InvalidScore, Result, Score
 from game.openfootball import FixtureError, parse_tournament
 from game.render import match_json, matches_table, standings_table
@@ -258,23 +260,33 @@ def cmd_serve(args: argparse.Namespace) -> None:
     pool = open_pool(args)
     config = ServerConfig(host=args.host, port=args.port, open_registration=args.open)
     commentator = commentator_for(pool, model_config(args))
+    results = ResultsPoller(pool, source_from(args.results)) if args.results else None
     try:
-        asyncio.run(serve(pool, data_dir_of(args), config, commentator, args.digest_hour))
+        asyncio.run(serve(pool, data_dir_of(args), config, commentator, args.digest_hour, results))
     except KeyboardInterrupt:
         print("\nstopped")
 
 
 async def serve(
-    pool: Pool, data_dir: Path, config: ServerConfig, commentator: Commentator, digest_hour: int
+    pool: Pool,
+    data_dir: Path,
+    config: ServerConfig,
+    commentator: Commentator,
+    digest_hour: int,
+    results: ResultsPoller | None = None,
 ) -> None:
-    """The SSH server, the scheduler and the commentator, in one event loop."""
+    """The SSH server, the scheduler, the commentator and the results feed, in one event loop."""
     running = await open_server(pool, data_dir, config)
-    scheduler = PoolScheduler(commentator, commentator.keeper.config.zone, digest_hour)
+    scheduler = PoolScheduler(
+        commentator, commentator.keeper.config.zone, digest_hour, results=results
+    )
     scheduler.start()
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
     print(f"BETanIA pool listening on {config.host}:{running.port} ({registration})")
     print(f"join with: {running.join_command(config.host)}")
     print(f"commentator: {commentator.keeper.model.name}")
+    if results is not None:
+        print(f"results from: {results.source.name}")
     try:
         await running.acceptor.wait_closed()
     finally:
@@ -426,6 +438,11 @@ def build_parser() -> Parser:
     sub = add(["serve"], cmd_serve, "run the pool's SSH server")
     add_model_options(sub)
     sub.add_argument("--digest-hour", type=int, default=22, choices=range(24), metavar="HOUR")
+    sub.add_argument(
+        "--results",
+        metavar="SOURCE",
+        help="an openfootball file or URL, or football-data[:COMPETITION]",
+    )
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for all)")
     sub.add_argument("--port", type=int, default=2222)
     sub.add_argument("--open", action="store_true", help="let anyone register, no invite needed")

@@ -117,6 +117,8 @@ class Commentator:
         elif isinstance(event, ResultRecorded) and event.previous is None:
             self.after_result(item)
             self.on_table_move(item)
+        elif isinstance(event, ResultRecorded):
+            self.on_correction(item)
         elif isinstance(event, ChatPosted) and ADDRESSED.match(event.text):
             self.answer(item)
         elif isinstance(event, PlayerJoined) and event.via in ("open", "invite"):
@@ -242,6 +244,22 @@ class Commentator:
         data = {"kind": "final_whistle", "story": story}
         instruction = render("remark", about=", ".join(about) or "the match", event=story.as_text())
         return self.speak(item, data, about, instruction, match.number, capped=False)
+
+    def on_correction(self, item: LoggedEvent) -> None:
+        """A final score changed after the whistle: the table is recomputed; she says so."""
+        match = self.pool.match(item.event.match, with_goals=False)
+        label = f"#{match.number} {match.team1} {match.result} {match.team2}"
+        data = {"kind": "correction", "match": label, "previous": item.event.previous}
+        self.speak(
+            item,
+            data,
+            [],
+            render(
+                "remark", about="the corrected score", event=f"{label}, was {item.event.previous}"
+            ),
+            match.number,
+            capped=False,
+        )
 
     def on_table_move(self, item: LoggedEvent) -> None:
         number = item.event.match

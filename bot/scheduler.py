@@ -16,6 +16,7 @@ from datetime import tzinfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.commentator import Commentator
+from game.feeds.poller import ResultsPoller
 from game.model import MatchStatus
 from game.rules import RuleViolation
 
@@ -29,12 +30,14 @@ class PoolScheduler:
         zone: tzinfo,
         digest_hour: int = 22,
         catch_up_every: float = 2.0,
+        results: ResultsPoller | None = None,
     ) -> None:
         self.commentator = commentator
         self.pool = commentator.pool
         self.zone = zone
         self.digest_hour = digest_hour
         self.catch_up_every = catch_up_every
+        self.results = results
         self.scheduler = AsyncIOScheduler(timezone=zone)
         self._busy = asyncio.Lock()
 
@@ -100,6 +103,11 @@ class PoolScheduler:
 
     async def catch_up(self) -> None:
         await self._in_worker(self.commentator.catch_up)
+
+    async def poll_results(self) -> None:
+        """The feed when it is due (it backs off by itself while failing)."""
+        if self.results is not None:
+            await asyncio.to_thread(self.results.poll_if_due)
 
     async def digest(self) -> None:
         day = self.pool.clock().astimezone(self.zone).date()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, Update, func, insert, select, update
 
 from game import rules
 from game.bets_csv import BetRow, BetsFileError
@@ -43,6 +43,7 @@ from game.events import (
     ResultRecorded,
     SettingChanged,
 )
+from game.feeds.model import FeedReport, FeedResult, FeedStatus
 from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
 from game.openfootball import Fixture, Tournament
@@ -606,21 +607,113 @@ class Pool:
         fixture: Fixture,
         report: FixturesReport,
     ) -> None:
+        goals, result = self._apply_outcome(
+            connection, logged, number, fixture.goals, fixture.result, "import"
+        )
+        report.goals += goals
+        if result == "admin":
+            report.kept_admin_results.append(number)
+        elif result:
+            report.results += 1
+
+    def _apply_outcome(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        number: int,
+        goals_seen: Iterable[Goal] | None,
+        result: Result | None,
+        source: str,
+    ) -> tuple[int, str | None]:
+        """New goals and a new result from a file or a feed; an admin's result is kept.
+
+        Returns the goals added and what happened to the result: None (nothing
+        new), "admin" (kept the admin's), "new" or "correction".
+        """
         match = _require_match(connection, number)
-        for goal in fixture.goals:
+        added = 0
+        for goal in goals_seen or ():
             if goal not in match.goals:
                 self._insert_goal(connection, logged, number, goal)
-                report.goals += 1
-        if fixture.result is None or fixture.result == match.result:
-            return
-        source = connection.execute(
+                added += 1
+        if result is None or result == match.result:
+            return added, None
+        kept = connection.execute(
             select(matches.c.result_source).where(matches.c.number == number)
         ).scalar()
-        if source == "admin":
-            report.kept_admin_results.append(number)
-            return
-        if self._write_result(connection, logged, match, fixture.result, "import"):
-            report.results += 1
+        if kept == "admin":
+            return added, "admin"
+        correction = match.result is not None
+        self._write_result(connection, logged, match, result, source)
+        return added, "correction" if correction else "new"
+
+    def apply_results(self, updates: Iterable[FeedResult], source: str) -> FeedReport:
+        """A live feed's view of the matches, in one transaction: teams, kick-offs, goals, results."""
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> FeedReport:
+            report = FeedReport(unmatched=[], kept_admin_results=[])
+            for seen in updates:
+                number = self._feed_match(connection, seen)
+                if number is None:
+                    report.unmatched.append(
+                        f"{seen.team1} v {seen.team2} {seen.kickoff:%Y-%m-%d %H:%M}"
+                    )
+                    continue
+                match = _require_match(connection, number, with_goals=False)
+                if (match.team1, match.team2) != (seen.team1, seen.team2):
+                    connection.execute(update_statement(number, team1=seen.team1, team2=seen.team2))
+                    self._append(
+                        connection,
+                        logged,
+                        MatchScheduled(
+                            number,
+                            match.stage,
+                            seen.team1,
+                            seen.team2,
+                            match.kickoff,
+                            match.group,
+                            match.venue,
+                        ),
+                    )
+                    report.updated += 1
+                if (
+                    seen.status is not FeedStatus.SCHEDULED
+                    and match.status is MatchStatus.SCHEDULED
+                ):
+                    connection.execute(update_statement(number, status=MatchStatus.LIVE.value))
+                    self._append(connection, logged, MatchKickedOff(number))
+                    report.kicked_off += 1
+                final = seen.result if seen.status is FeedStatus.FINISHED else None
+                goals, outcome = self._apply_outcome(
+                    connection, logged, number, seen.goals, final, source
+                )
+                report.goals += goals
+                if outcome == "admin":
+                    report.kept_admin_results.append(number)
+                elif outcome == "correction":
+                    report.corrections += 1
+                elif outcome == "new":
+                    report.results += 1
+            return report
+
+        return self._commit(work)
+
+    def _feed_match(self, connection: Connection, update: FeedResult) -> int | None:
+        """The pool's match for a feed's: same kick-off and teams, or the only match at that
+        kick-off (knock-out teams the pool still knows as placeholders)."""
+        at_kickoff = connection.execute(
+            select(matches.c.number, matches.c.team1, matches.c.team2).where(
+                matches.c.kickoff == update.kickoff
+            )
+        ).all()
+        for row in at_kickoff:
+            if (row.team1, row.team2) == (update.team1, update.team2):
+                return row.number
+        return at_kickoff[0].number if len(at_kickoff) == 1 else None
+
+
+def update_statement(number: int, **values: object) -> Update:
+    return update(matches).where(matches.c.number == number).values(**values)
 
 
 def key_identity(public_key: str) -> str:

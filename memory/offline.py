@@ -229,6 +229,8 @@ class OfflineModel:
             return self.say(
                 "jump.big", rng, who=data["who"], before=data["before"], after=data["after"]
             )
+        if kind == "correction":
+            return self.say("correction", rng, match=data["match"], previous=data["previous"])
         if kind == "welcome":
             section = "welcome.leader" if data.get("leader") else "welcome"
             return self.say(

@@ -1,0 +1,42 @@
+"""The openfootball JSON, fetched again: results, goals, knock-out teams filled in."""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+
+import httpx
+
+from game.feeds.model import FeedReport
+from game.openfootball import FixtureError, parse_tournament
+from game.service import Pool
+from game.sources import SourceError, read_json
+
+
+class OpenfootballSource:
+    name = "openfootball"
+
+    def __init__(
+        self,
+        location: str,
+        zone: tzinfo | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.location = location
+        self.zone = zone
+        self.transport = transport
+
+    def poll(self, pool: Pool) -> FeedReport:
+        try:
+            tournament = parse_tournament(read_json(self.location, self.transport), self.zone)
+        except FixtureError as error:
+            raise SourceError(f"{self.location}: {error}") from None
+        before = {m.number: m.result for m in pool.matches()}
+        imported = pool.import_fixtures(tournament)
+        corrections = sum(1 for m in pool.matches() if before.get(m.number) not in (None, m.result))
+        return FeedReport(
+            updated=imported.updated,
+            goals=imported.goals,
+            results=imported.results - corrections,
+            corrections=corrections,
+            kept_admin_results=imported.kept_admin_results,
+        )

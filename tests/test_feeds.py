@@ -1,0 +1,234 @@
+"""Both results feeds against a local HTTP server serving payloads in their real formats."""
+
+import json
+from datetime import timedelta
+
+import pytest
+
+from game.feeds.football_data import FootballDataSource, parse_matches
+from game.feeds.openfootball_feed import OpenfootballSource
+from game.feeds.poller import ResultsPoller
+from game.model import Goal, MatchStatus, Result, Score
+from game.openfootball import parse_tournament
+from game.service import Pool
+from game.sources import SourceError
+from tests.conftest import FakeClock
+from tests.http_server import canned_server
+
+FIXTURES = {
+    "name": "Feed Cup",
+    "matches": [
+        {
+            "round": "Matchday 1",
+            "date": "2026-06-11",
+            "time": "13:00 UTC-6",
+            "team1": "Mexico",
+            "team2": "South Africa",
+            "group": "Group A",
+            "ground": "Mexico City",
+        },
+        {
+            "round": "Final",
+            "num": 2,
+            "date": "2026-07-19",
+            "time": "15:00 UTC-4",
+            "team1": "W1",
+            "team2": "W2",
+            "ground": "New York",
+        },
+    ],
+}
+
+
+def fd_match(
+    date: str,
+    home: str,
+    away: str,
+    status: str,
+    score: dict | None = None,
+    goals: list | None = None,
+) -> dict:
+    match = {
+        "id": hash((date, home)) % 10**6,
+        "utcDate": date,
+        "status": status,
+        "stage": "GROUP_STAGE",
+        "homeTeam": {"id": 1, "name": home},
+        "awayTeam": {"id": 2, "name": away},
+        "score": score
+        or {
+            "winner": None,
+            "duration": "REGULAR",
+            "fullTime": {"home": None, "away": None},
+            "halfTime": {"home": None, "away": None},
+        },
+    }
+    if goals is not None:
+        match["goals"] = goals
+    return match
+
+
+def fd_payload(*matches: dict) -> str:
+    return json.dumps(
+        {
+            "filters": {"season": "2026"},
+            "resultSet": {"count": len(matches)},
+            "competition": {"code": "WC"},
+            "matches": list(matches),
+        }
+    )
+
+
+@pytest.fixture
+def feed_pool(pool: Pool) -> Pool:
+    pool.import_fixtures(parse_tournament(FIXTURES))
+    return pool
+
+
+def test_football_data_live_goals_then_extra_time_and_penalties(feed_pool: Pool) -> None:
+    live = fd_match(
+        "2026-06-11T19:00:00Z", "Mexico", "South Africa", "IN_PLAY",
+        goals=[{"minute": 9, "injuryTime": None, "type": "REGULAR", "team": {"name": "Mexico"}, "scorer": {"name": "Quiñones"}}],
+    )  # fmt: skip
+    final = fd_match(
+        "2026-07-19T19:00:00Z", "Spain", "Argentina", "FINISHED",
+        score={
+            "winner": "HOME_TEAM", "duration": "PENALTY_SHOOTOUT",
+            "fullTime": {"home": 5, "away": 4}, "halfTime": {"home": 0, "away": 0},
+            "regularTime": {"home": 1, "away": 1}, "extraTime": {"home": 0, "away": 0}, "penalties": {"home": 4, "away": 3},
+        },
+    )  # fmt: skip
+    with canned_server() as server:
+        server.serve("/v4/competitions/WC/matches", fd_payload(live, final))
+        source = FootballDataSource("secret-token", base_url=server.base_url)
+        report = source.poll(feed_pool)
+    assert (report.kicked_off, report.goals, report.results, report.updated) == (2, 1, 1, 1)
+    first, last = feed_pool.matches()
+    assert first.status is MatchStatus.LIVE and first.goals == (Goal("home", 9, 0, "Quiñones"),)
+    assert last.label == "#2 Spain v Argentina"
+    assert last.result == Result(Score(1, 1), Score(1, 1), Score(4, 3))
+    assert [e.event.kind for e in feed_pool.events()][-1] == "result"
+
+
+def test_football_data_sends_the_token(feed_pool: Pool) -> None:
+    with canned_server() as server:
+        server.serve("/v4/competitions/WC/matches", fd_payload())
+        FootballDataSource("secret-token", base_url=server.base_url).poll(feed_pool)
+        assert server.requests == ["/v4/competitions/WC/matches"]
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "message"),
+    [
+        (429, "{}", "HTTP 429"),
+        (500, "oops", "HTTP 500"),
+        (200, '{"matches": [{"utcDate": "2026', "JSONDecodeError"),
+        (200, '{"errors": 1}', "not a matches response"),
+    ],
+)
+def test_a_broken_feed_changes_nothing(
+    feed_pool: Pool, status: int, body: str, message: str
+) -> None:
+    events = len(feed_pool.events())
+    with canned_server() as server:
+        server.serve("/v4/competitions/WC/matches", body, status=status)
+        with pytest.raises(SourceError, match=message):
+            FootballDataSource("t", base_url=server.base_url).poll(feed_pool)
+    assert len(feed_pool.events()) == events
+
+
+def test_a_changed_final_score_is_a_correction_and_an_admin_result_wins(feed_pool: Pool) -> None:
+    def finished(home: int, away: int) -> str:
+        score = {"duration": "REGULAR", "fullTime": {"home": home, "away": away}}
+        return fd_payload(
+            fd_match("2026-06-11T19:00:00Z", "Mexico", "South Africa", "FINISHED", score=score)
+        )
+
+    with canned_server() as server:
+        source = FootballDataSource("t", base_url=server.base_url)
+        server.serve("/v4/competitions/WC/matches", finished(2, 0))
+        assert source.poll(feed_pool).results == 1
+        server.serve("/v4/competitions/WC/matches", finished(2, 1))
+        assert source.poll(feed_pool).corrections == 1
+        correction = feed_pool.events(kinds=("result",))[-1].event
+        assert (correction.full_time, correction.previous, correction.source) == (
+            "2-1",
+            "2-0",
+            "feed",
+        )
+        feed_pool.record_result(1, Result(Score(3, 1)))  # the admin knows better
+        server.serve("/v4/competitions/WC/matches", finished(2, 2))
+        assert source.poll(feed_pool).kept_admin_results == [1]
+    assert feed_pool.match(1).result == Result(Score(3, 1))
+
+
+def test_openfootball_refetch_fills_the_bracket_and_corrects(feed_pool: Pool) -> None:
+    played = json.loads(json.dumps(FIXTURES))
+    played["matches"][0]["score"] = {"ft": [2, 0]}
+    played["matches"][0]["goals1"] = [
+        {"name": "Quiñones", "minute": "9"},
+        {"name": "Jiménez", "minute": "67"},
+    ]
+    played["matches"][1].update({"team1": "Spain", "team2": "Argentina"})
+    with canned_server() as server:
+        url = server.serve("/worldcup.json", json.dumps(played))
+        source = OpenfootballSource(url)
+        report = source.poll(feed_pool)
+        assert (report.results, report.goals, report.updated) == (1, 2, 1)
+        played["matches"][0]["score"] = {"ft": [2, 1]}
+        server.serve("/worldcup.json", json.dumps(played))
+        assert source.poll(feed_pool).corrections == 1
+        server.serve("/worldcup.json", '{"name": "Feed Cup", "matches": [{"round": ')
+        with pytest.raises(SourceError, match="not valid JSON"):
+            source.poll(feed_pool)
+    assert feed_pool.match(2).label == "#2 Spain v Argentina"
+    assert feed_pool.match(1).result == Result(Score(2, 1))
+
+
+def test_the_poller_backs_off_while_the_feed_fails(feed_pool: Pool, clock: FakeClock) -> None:
+    with canned_server() as server:
+        server.serve("/v4/competitions/WC/matches", "down", status=503)
+        poller = ResultsPoller(
+            feed_pool,
+            FootballDataSource("t", base_url=server.base_url),
+            interval=timedelta(minutes=1),
+        )
+        assert poller.poll_if_due() is None and poller.failures == 1
+        clock.advance(minutes=1)
+        assert not poller.due()  # two minutes after one failure
+        clock.advance(minutes=1)
+        poller.poll_if_due()
+        assert poller.failures == 2 and poller.next_attempt == clock.now + timedelta(minutes=4)
+        server.serve("/v4/competitions/WC/matches", fd_payload())
+        clock.advance(minutes=4)
+        assert poller.poll_if_due() is not None and poller.failures == 0
+        assert len(server.requests) == 3
+
+
+def test_parse_reads_regular_time_scores() -> None:
+    (seen,) = parse_matches(
+        json.loads(
+            fd_payload(
+                fd_match(
+                    "2026-06-11T19:00:00Z",
+                    "A",
+                    "B",
+                    "FINISHED",
+                    score={"fullTime": {"home": 3, "away": 1}},
+                )
+            )
+        )
+    )
+    assert seen.result == Result(Score(3, 1))
+
+
+def test_choosing_a_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.feeds.choose import source_from
+
+    assert source_from("openfootball:https://example.org/wc.json").location == "https://example.org/wc.json"
+    assert source_from("worldcup.json").name == "openfootball"
+    monkeypatch.delenv("FOOTBALL_DATA_TOKEN", raising=False)
+    with pytest.raises(SourceError, match="FOOTBALL_DATA_TOKEN"):
+        source_from("football-data")
+    monkeypatch.setenv("FOOTBALL_DATA_TOKEN", "t")
+    assert source_from("football-data:EC").url.endswith("/v4/competitions/EC/matches")
