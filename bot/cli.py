@@ -22,6 +22,7 @@ from bot.app import StartError, commentator_for, open_server
 from bot.commentator import Commentator
 from bot.config import PROVIDERS, ConfigError, ModelConfig
 from bot.demo import default_speed, run_demo
+from bot.progress import Progress
 from bot.replay import ReplayOptions, read_chat, replay, summary
 from bot.scheduler import PoolScheduler
 from game.bets_csv import BetsFileError, parse_bets
@@ -191,7 +192,11 @@ def cmd_replay(args: argparse.Namespace) -> None:
     data_dir = data_dir_of(args)
     data_dir.mkdir(parents=True, exist_ok=True)
     config = model_config(args)
-    report = replay(options, data_dir / "replay.db", config)
+    progress = Progress(sum(f.result is not None for f in tournament.fixtures), "replaying")
+    report = replay(
+        options, data_dir / "replay.db", config, on_result=lambda _n: progress.advance()
+    )
+    progress.close()
     print(json.dumps(report.as_dict(), ensure_ascii=False) if args.json else summary(report))
 
 
@@ -232,7 +237,9 @@ def cmd_memory_rebuild(args: argparse.Namespace) -> None:
     keeper = memory_keeper(args)
     if not keeper.enabled():
         raise UsageError("memory is off in this pool: nothing to rebuild")
-    written = keeper.rebuild_diary()
+    progress = Progress(len(keeper.pool.events(kinds=(ResultRecorded.kind,))), "rebuilding")
+    written = keeper.rebuild_diary(on_entry=lambda _n: progress.advance())
+    progress.close()
     print(f"rebuilt the diary from the log: {written} match entries written")
 
 

@@ -200,7 +200,11 @@ def _number_of(pool: Pool, fixture: Fixture) -> int:
 
 
 def replay(
-    options: ReplayOptions, database: Path, model: Model | ModelConfig, zone: tzinfo | None = None
+    options: ReplayOptions,
+    database: Path,
+    model: Model | ModelConfig,
+    zone: tzinfo | None = None,
+    on_result: Callable[[int], None] | None = None,
 ) -> ReplayReport:
     """Play the tournament; ``model`` is a model, or the configuration to make one."""
     started = time.perf_counter()
@@ -240,6 +244,8 @@ def replay(
     for action in timeline(pool, options, bettors, commentator):
         clock.advance_to(action.at)
         action.run()
+        if action.result_of is not None and on_result is not None:
+            on_result(action.result_of)
         if not keeper.enabled():
             if options.resume_at is not None and action.result_of == options.resume_at:
                 keeper.enable()  # from here on; what came before is adopted untold

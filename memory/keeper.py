@@ -212,7 +212,7 @@ class MemoryKeeper:
     def _story(self, number: int) -> MatchStory:
         return match_story(self.pool, self.pool.match(number), self.config.zone)
 
-    def rebuild_diary(self) -> int:
+    def rebuild_diary(self, on_entry: Callable[[int], None] | None = None) -> int:
         """Write the diary again from the log: every result seen since memory started."""
         if not self.enabled():
             return 0
@@ -229,6 +229,8 @@ class MemoryKeeper:
                     write(connection)
                 written += 1
                 self.maintain()
+                if on_entry is not None:
+                    on_entry(item.event.match)
         return written
 
     # -- player facts ---------------------------------------------------------

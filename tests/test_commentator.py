@@ -173,3 +173,15 @@ def test_the_digest_is_posted_once_a_day(tournament_pool: Pool, clock: FakeClock
     first = commentator.digest(day)
     assert first is not None and "Brazil 1-0 Serbia" in first.text and "ana" in first.text
     assert commentator.digest(day) is None
+
+
+def test_a_corrected_score_gets_a_word(tournament_pool: Pool, clock: FakeClock) -> None:
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel())
+    keeper.enable()
+    commentator = Commentator(keeper)
+    play(tournament_pool, clock, 1, "1-0")
+    commentator.catch_up()
+    tournament_pool.record_result(1, Result(Score(2, 0)), source="feed")
+    commentator.catch_up()
+    last = tournament_pool.events(kinds=("remark",))[-1].event
+    assert "#1 Brazil 2-0 Serbia" in last.text and "1-0" in last.text

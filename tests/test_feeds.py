@@ -225,7 +225,10 @@ def test_parse_reads_regular_time_scores() -> None:
 def test_choosing_a_source(monkeypatch: pytest.MonkeyPatch) -> None:
     from game.feeds.choose import source_from
 
-    assert source_from("openfootball:https://example.org/wc.json").location == "https://example.org/wc.json"
+    assert (
+        source_from("openfootball:https://example.org/wc.json").location
+        == "https://example.org/wc.json"
+    )
     assert source_from("worldcup.json").name == "openfootball"
     monkeypatch.delenv("FOOTBALL_DATA_TOKEN", raising=False)
     with pytest.raises(SourceError, match="FOOTBALL_DATA_TOKEN"):
