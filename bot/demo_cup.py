@@ -138,8 +138,8 @@ def group_table(results: list[tuple[str, str, Score]], group: str) -> list[str]:
     """Teams of ``group`` by points, goal difference, goals scored."""
     table = {team: [0, 0, 0] for team in TEAMS[group]}
     for team1, team2, score in results:
-        if team1 not in table:
-            continue
+        if team1 not in table or team2 not in table:
+            continue  # another group's match, or a knock-out
         for team, scored, conceded in (
             (team1, score.home, score.away),
             (team2, score.away, score.home),

@@ -69,3 +69,31 @@ def test_the_knockout_bracket_fills_itself(tmp_path: Path) -> None:
         ("Brazil", "Morocco", Score(0, 1)),
     ]
     assert group_table(results, "Group A") == ["Morocco", "Brazil", "Norway", "Japan"]
+
+
+def test_a_whole_demo_tournament_ends_with_a_champion_and_a_closed_diary(tmp_path: Path) -> None:
+    async def whole() -> Demo:
+        demo, running = await run_demo(
+            tmp_path,
+            "127.0.0.1",
+            0,
+            200_000,
+            ModelConfig(provider="offline"),
+            say=lambda _line: None,
+        )
+        await running.close()
+        return demo
+
+    pool = asyncio.run(whole()).pool
+    matches = pool.matches()
+    assert len(matches) == 31 and all(m.result is not None for m in matches)
+    final = matches[-1]
+    assert (
+        final.stage == "Final"
+        and not final.team1.startswith("W")
+        and not final.team2.startswith("W")
+    )
+    with pool.engine.connect() as connection:
+        narrative, entries = diary.read(connection)
+    assert narrative is not None and len(entries) == 2
+    assert set(narrative.covers) | {e.covers[0] for e in entries} == set(range(1, 32))
