@@ -184,7 +184,8 @@ class Demo:
             step = self.steps[0]
             wait = self.clock.real_seconds_until(step.at)
             if wait > 0:
-                await asyncio.sleep(min(wait, 1.0))
+                await asyncio.sleep(min(wait, 0.5))
+                await in_worker(self.commentator.catch_up)  # chat and newcomers between steps
                 if status and loop.time() - last_status > 10:
                     status(f"[{self.clock():%a %d %b %H:%M}] next kick-off: {self.next_kickoff()}")
                     last_status = loop.time()
