@@ -27,6 +27,7 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
             )
         )
         while not any(line.startswith("join the pool") for line in lines):
+            assert not task.done(), task.exception()  # the demo failed before opening
             await asyncio.sleep(0.01)
         port = int(next(line for line in lines if line.startswith("join the pool")).split()[5])
         async with asyncssh.connect(

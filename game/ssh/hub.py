@@ -47,6 +47,7 @@ class Hub:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopping = False
         pool.subscribe(self._poke)
 
     def _poke(self, _item: LoggedEvent) -> None:
@@ -65,17 +66,21 @@ class Hub:
         self._task = self._loop.create_task(self._run())
 
     async def stop(self) -> None:
+        # A flag and a wake-up, not a cancellation: Python 3.11's wait_for can lose a
+        # cancel that races with the event it waits on, and stop() then never returns.
+        self._stopping = True
+        self._wake.set()
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await self._task
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_interval)
+                async with asyncio.timeout(self.poll_interval):
+                    await self._wake.wait()
             self._wake.clear()
-            self.publish_new()
+            if not self._stopping:
+                self.publish_new()
 
     def publish_new(self) -> int:
         """Send every event logged since the last call; returns how many."""

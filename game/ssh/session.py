@@ -12,7 +12,7 @@ import contextlib
 import itertools
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 import asyncssh
@@ -35,6 +35,7 @@ from game.ssh.limits import ConnectionLimits
 if TYPE_CHECKING:
     from game.ssh.server import Frontend
 
+T = TypeVar("T")
 _session_ids = itertools.count(1)
 BARE_NEWLINE = re.compile(r"(?<!\r)\n")
 
@@ -243,8 +244,20 @@ class PoolSession(asyncssh.SSHServerSession):
             self.exit(1)
             return False
 
+    async def _idle_limited(self, waiting: Awaitable[T]) -> T:
+        """``waiting``, unless the player stays idle past the limit (then ``TimeoutError``).
+
+        ``asyncio.timeout`` rather than ``wait_for``: in Python 3.11 a ``wait_for``
+        cancelled at the wrong moment can hang the task that awaits it.
+        """
+        async with asyncio.timeout(self.frontend.config.limits.idle_timeout):
+            return await waiting
+
     async def _read_line(self) -> str:
-        line = await asyncio.wait_for(self.lines.get(), self.frontend.config.limits.idle_timeout)
+        try:
+            line = await self._idle_limited(self.lines.get())
+        except TimeoutError:
+            raise RuleViolation(self._idle_message()) from None
         if line is None:
             raise RuleViolation("no answer: bye")
         return line.strip()
@@ -267,9 +280,7 @@ class PoolSession(asyncssh.SSHServerSession):
         try:
             while True:
                 try:
-                    line = await asyncio.wait_for(
-                        self.lines.get(), self.frontend.config.limits.idle_timeout
-                    )
+                    line = await self._idle_limited(self.lines.get())
                 except TimeoutError:
                     self.write(self._idle_message())
                     break
@@ -332,10 +343,7 @@ class PoolSession(asyncssh.SSHServerSession):
             try:
                 while True:
                     try:
-                        line = await asyncio.wait_for(
-                            prompt.prompt_async(f"{caller.handle}> "),
-                            self.frontend.config.limits.idle_timeout,
-                        )
+                        line = await self._idle_limited(prompt.prompt_async(f"{caller.handle}> "))
                     except TimeoutError:
                         print_formatted_text(self._idle_message())
                         break
