@@ -28,7 +28,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from game.model import MatchStatus
 from game.rules import RuleViolation
-from game.ssh.commands import Caller, Reply
+from game.ssh.commands import Caller
 from game.ssh.hub import Notice
 from game.ssh.limits import ConnectionLimits
 
@@ -272,36 +272,44 @@ class PoolSession(asyncssh.SSHServerSession):
 
     async def _lines(self, caller: Caller) -> None:
         """No PTY: plain lines in, plain lines out, live notices between them."""
-        self.write(self.welcome(caller))
+        await self._converse(caller, lambda: self.lines.get(), self.write, self._write_async)
+
+    async def _write_async(self, text: str) -> None:
+        self.write(text)
+
+    async def _converse(
+        self,
+        caller: Caller,
+        read: Callable[[], Awaitable[str | None]],
+        show: Callable[[str], object],
+        show_live: Callable[[str], Awaitable[None]],
+    ) -> None:
+        """The loop both interactive modes share: a welcome, live notices, a line at a time."""
+        show(self.welcome(caller))
         self.frontend.hub.subscribe(self.id, self._deliver)
-        printer = asyncio.get_running_loop().create_task(
-            self._print_notices(lambda text: self._write_async(text))
-        )
+        printer = asyncio.get_running_loop().create_task(self._print_notices(show_live))
         try:
             while True:
                 try:
-                    line = await self._idle_limited(self.lines.get())
+                    line = await self._idle_limited(read())
                 except TimeoutError:
-                    self.write(self._idle_message())
+                    show(self._idle_message())
+                    break
+                except (EOFError, KeyboardInterrupt):
                     break
                 if line is None:
                     break
-                reply = self._run(caller, line)
-                caller = self.caller() if line.startswith("tz") else caller
+                reply = self.frontend.commands.run(caller, line, self.limits)
+                if reply.text:
+                    show(reply.text)
+                if line.strip().lower().startswith("tz"):
+                    caller = self.caller()
                 if reply.quit:
                     break
         finally:
             printer.cancel()
             self.frontend.hub.unsubscribe(self.id)
         self.exit(0)
-
-    async def _write_async(self, text: str) -> None:
-        self.write(text)
-
-    def _run(self, caller: Caller, line: str) -> Reply:
-        reply = self.frontend.commands.run(caller, line, self.limits)
-        self.write(reply.text)
-        return reply
 
     def _idle_message(self) -> str:
         minutes = self.frontend.config.limits.idle_timeout / 60
@@ -335,31 +343,12 @@ class PoolSession(asyncssh.SSHServerSession):
                 ),
                 complete_while_typing=False,
             )
-            print_formatted_text(self.welcome(caller))
-            self.frontend.hub.subscribe(self.id, self._deliver)
-            printer = asyncio.get_running_loop().create_task(
-                self._print_notices(self._print_above_prompt)
+            await self._converse(
+                caller,
+                lambda: prompt.prompt_async(f"{caller.handle}> "),
+                print_formatted_text,
+                self._print_above_prompt,
             )
-            try:
-                while True:
-                    try:
-                        line = await self._idle_limited(prompt.prompt_async(f"{caller.handle}> "))
-                    except TimeoutError:
-                        print_formatted_text(self._idle_message())
-                        break
-                    except (EOFError, KeyboardInterrupt):
-                        break
-                    reply = self.frontend.commands.run(caller, line, self.limits)
-                    if reply.text:
-                        print_formatted_text(reply.text)
-                    if line.strip().startswith("tz"):
-                        caller = self.caller()
-                    if reply.quit:
-                        break
-            finally:
-                printer.cancel()
-                self.frontend.hub.unsubscribe(self.id)
-        self.exit(0)
 
     async def _print_above_prompt(self, text: str) -> None:
         if get_app_session().app is None:
