@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import asyncssh
@@ -117,7 +118,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         data_dir = Path(directory)
         pool = Pool(open_database(f"sqlite:///{data_dir / 'pool.db'}"))
-        kickoff = pool.clock() + __import__("datetime").timedelta(days=1)
+        kickoff = pool.clock() + timedelta(days=1)
         pool.import_fixtures(
             Tournament("Bench Cup", (Fixture("b1", "Group", kickoff, "", "Home", "Away"),))
         )

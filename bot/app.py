@@ -7,7 +7,7 @@ in the demo is what a real pool runs.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,6 +66,3 @@ async def open_server(pool: Pool, data_dir: Path, config: ServerConfig) -> Runni
 async def in_worker(work: Callable[[], object]) -> object:
     """Model calls off the event loop: SSH sessions never wait on her."""
     return await asyncio.to_thread(work)
-
-
-Step = Callable[[], Awaitable[None]]

@@ -155,14 +155,21 @@ ALL_MATCHES = 1 << 30
 
 def standings(connection: Connection, up_to_match: int | None = None) -> list[StandingRow]:
     """The table computed now from predictions and results; ``up_to_match`` gives it as of #N."""
-    query = _standings_query(*scoring(connection))
-    last = ALL_MATCHES if up_to_match is None else max(0, min(up_to_match, ALL_MATCHES))
+    rule, basis = scoring(connection)
+    if up_to_match is None:
+        return [
+            StandingRow(*row)
+            for row in connection.execute(_standings_query(rule, basis, bounded=False))
+        ]
+    last = max(0, min(up_to_match, ALL_MATCHES))
+    query = _standings_query(rule, basis, bounded=True)
     return [StandingRow(*row) for row in connection.execute(query, {"up_to": last})]
 
 
 @cache
-def _standings_query(rule: ScoringRule, basis: ScoreBasis) -> Select:
-    """Built once per preset and basis; the match bound is a parameter."""
+def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Select:
+    """Built once per preset, basis and shape; a bound on the match number is a parameter
+    (left out when there is none: it would be one more comparison for every pick)."""
     if basis is ScoreBasis.NINETY:
         home, diff, sign = matches.c.ft_home, matches.c.ft_diff, matches.c.ft_sign
     else:
@@ -173,9 +180,9 @@ def _standings_query(rule: ScoringRule, basis: ScoreBasis) -> Select:
         (predictions.c.home != home, 1 + PACK),
         else_=1 + PACK + PACK * PACK,
     )
-    counted = and_(
-        matches.c.status == MatchStatus.FINISHED.value, matches.c.number <= bindparam("up_to")
-    )
+    counted = matches.c.status == MatchStatus.FINISHED.value
+    if bounded:
+        counted = and_(counted, matches.c.number <= bindparam("up_to"))
     per_player = (
         select(
             predictions.c.player_id,
