@@ -49,7 +49,7 @@ def main() -> None:
     early = [samples[n] for n in range(10, 21)]
     for label, pick in (("compacted", lambda s: s.tokens), ("naive", lambda s: s.naive_tokens)):
         ratio = max(map(pick, tail)) / statistics.median(map(pick, early))
-        print(f"{label}: max over the last 20 / median over matches 10-20 = {ratio:.2f}")
+        print(f"{label}: max over the last 20 / median over matches 10-20 = {ratio:.3f}")
     print(
         f"diary at the end: {data['diary']['entries']} entries covering {data['diary']['covers_matches']} matches"
     )

@@ -40,7 +40,7 @@ LAST_DIARY_COMPACTION = "last_diary_compaction"
 class MemoryConfig:
     diary: DiaryConfig = field(default_factory=DiaryConfig)
     fact_threshold: int = 8  # compact a player's facts when more than this are current
-    budget: int = 2500  # tokens for one call's context
+    budget: int = 1200  # tokens for one call's context
     zone: tzinfo = UTC
     learn_from_chat: bool = False  # ask the model for facts in free chat (a real model only)
 
