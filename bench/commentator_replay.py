@@ -18,13 +18,12 @@ from collections import Counter
 from itertools import pairwise
 from pathlib import Path
 
+from bench.memory_replay import DEFAULT_FILE
 from bot.config import ModelConfig
 from bot.replay import ReplayOptions, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from tests.model_server import model_server
-
-DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared" / "data" / "worldcup-2026.json"
 
 
 def main() -> None:

@@ -408,17 +408,17 @@ class Pool:
 
     def kick_off(self, number: int) -> None:
         def work(connection: Connection, logged: list[LoggedEvent]) -> None:
-            match = _require_match(connection, number)
+            match = _require_match(connection, number, with_goals=False)
             if match.status is not MatchStatus.SCHEDULED:
                 raise RuleViolation(f"{match.label} is already {match.status}")
-            connection.execute(
-                update(matches)
-                .where(matches.c.number == number)
-                .values(status=MatchStatus.LIVE.value)
-            )
-            self._append(connection, logged, MatchKickedOff(number))
+            self._start(connection, logged, number)
 
         self._commit(work)
+
+    def _start(self, connection: Connection, logged: list[LoggedEvent], number: int) -> None:
+        """A match goes live: its status and its kick-off event, together."""
+        connection.execute(update_statement(number, status=MatchStatus.LIVE.value))
+        self._append(connection, logged, MatchKickedOff(number))
 
     def record_goal(self, number: int, goal: Goal) -> None:
         def work(connection: Connection, logged: list[LoggedEvent]) -> None:
@@ -464,9 +464,8 @@ class Pool:
         if match.result == result and match.status is MatchStatus.FINISHED:
             return False
         connection.execute(
-            update(matches)
-            .where(matches.c.number == match.number)
-            .values(
+            update_statement(
+                match.number,
                 status=MatchStatus.FINISHED.value,
                 result_source=source,
                 **_score_columns("ft", result.full_time),
@@ -596,7 +595,7 @@ class Pool:
         row = connection.execute(select(matches).where(matches.c.number == number)).one()
         if all(getattr(row, name) == value for name, value in columns.items()):
             return False
-        connection.execute(update(matches).where(matches.c.number == number).values(**columns))
+        connection.execute(update_statement(number, **columns))
         return True
 
     def _import_outcome(
@@ -680,8 +679,7 @@ class Pool:
                     seen.status is not FeedStatus.SCHEDULED
                     and match.status is MatchStatus.SCHEDULED
                 ):
-                    connection.execute(update_statement(number, status=MatchStatus.LIVE.value))
-                    self._append(connection, logged, MatchKickedOff(number))
+                    self._start(connection, logged, number)
                     report.kicked_off += 1
                 final = seen.result if seen.status is FeedStatus.FINISHED else None
                 goals, outcome = self._apply_outcome(
