@@ -48,9 +48,9 @@ class Running:
         return f"ssh -p {self.port} HANDLE@{shown}"
 
     async def close(self) -> None:
+        await self.frontend.close()
         self.acceptor.close()
         await self.acceptor.wait_closed()
-        await self.frontend.hub.stop()
 
 
 async def open_server(pool: Pool, data_dir: Path, config: ServerConfig) -> Running:

@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from game.text import clean_line
+
 MAX_GOALS = 99
 
 
@@ -115,6 +117,8 @@ class Goal:
             raise ValueError(f"a goal is scored by home or away, not {self.side!r}")
         if not 0 <= self.minute <= 130 or not 0 <= self.added <= 30:
             raise ValueError(f"no match has a minute {self.clock}")
+        # Scorers come from files and feeds nobody here wrote: shown to every player.
+        object.__setattr__(self, "scorer", clean_line(self.scorer))
 
     @property
     def clock(self) -> str:

@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
 
 from game.model import Goal, InvalidScore, Result, Score
+from game.text import clean_line
 
 TIME_PATTERN = re.compile(
     r"^\s*(\d{1,2}):(\d{2})\s*(?:UTC\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?)?\s*$"
@@ -40,6 +41,13 @@ class Fixture:
     venue: str | None = None
     result: Result | None = None
     goals: tuple[Goal, ...] = ()
+
+    def __post_init__(self) -> None:
+        # A fixtures file is written by someone else: its names reach every terminal.
+        for name in ("stage", "team1", "team2", "group", "venue"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, clean_line(str(value)))
 
 
 @dataclass(frozen=True)

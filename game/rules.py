@@ -8,7 +8,8 @@ from datetime import datetime
 
 from game.model import Match, MatchStatus
 
-HANDLE_PATTERN = re.compile(r"^[a-z][a-z0-9_.-]{0,31}$")
+# fullmatch: "$" alone would let a trailing newline through ("ana\n", a second ana).
+HANDLE_PATTERN = re.compile(r"[a-z][a-z0-9_.-]{0,31}")
 
 
 class RuleViolation(ValueError):
@@ -21,7 +22,7 @@ class PredictionLocked(RuleViolation):
 
 def check_handle(handle: str) -> str:
     """Handles are SSH user names: short, lowercase, no spaces."""
-    if not HANDLE_PATTERN.match(handle):
+    if not HANDLE_PATTERN.fullmatch(handle):
         raise RuleViolation(
             f"bad handle {handle!r}: use 1-32 lowercase letters, digits, '.', '_' or '-', "
             "starting with a letter"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, tzinfo
 
 from sqlalchemy import Connection
@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 from game.events import ChatPosted, LoggedEvent, ResultRecorded
 from game.model import MatchStatus
 from game.service import Pool
+from game.text import clean_block
 from memory import diary, facts
 from memory.context import Context, ContextBuilder
 from memory.diary import DiaryConfig
@@ -332,11 +333,14 @@ class MemoryKeeper:
         model: Model | None = None,
     ) -> str:
         model = model or self.model
+        # Everything in a prompt came from someone (players, feeds, earlier answers):
+        # it reaches the model, and comes back from it, through the one sanitizer.
+        call = replace(call, system=clean_block(call.system), prompt=clean_block(call.prompt))
         record = CallRecord(call.task, call.tokens, match, model.name)
         self.calls.append(record)
         if self.on_call is not None:
             self.on_call(record, context)
-        answer = model.complete(call).strip()
+        answer = clean_block(model.complete(call)).strip()
         if not answer:
             raise ModelError(f"{model.name} answered nothing for {call.task}")
         return answer

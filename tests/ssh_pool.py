@@ -65,9 +65,9 @@ async def served_pool(
     try:
         yield ServedPool(pool, clock, frontend, bound_port(acceptor), tmp_path)
     finally:
+        await frontend.close()
         acceptor.close()
         await acceptor.wait_closed()
-        await frontend.hub.stop()
         pool.engine.dispose()
 
 

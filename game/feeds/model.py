@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from game.model import Goal, Result
+from game.text import clean_line
 
 
 class FeedStatus(enum.StrEnum):
@@ -23,6 +24,11 @@ class FeedResult:
     status: FeedStatus
     result: Result | None = None
     goals: tuple[Goal, ...] | None = None  # None: the feed does not report goals
+
+    def __post_init__(self) -> None:
+        # A feed is player input too: a compromised one must not reach a terminal raw.
+        object.__setattr__(self, "team1", clean_line(self.team1))
+        object.__setattr__(self, "team2", clean_line(self.team2))
 
 
 @dataclass

@@ -8,9 +8,12 @@ exceptions, so nothing a client sends can take the session down.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy.exc import OperationalError
 
 from game.model import Goal, InvalidScore, MatchStatus, Result, Score
 from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
@@ -23,6 +26,7 @@ from game.text import clean_line
 RACE_PLAYERS = 5
 UPCOMING_SHOWN = 10
 FINISHED_SHOWN = 5
+log = logging.getLogger("betania.ssh")
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,28 @@ class Reply:
     text: str = ""
     error: bool = False
     quit: bool = False
+    zone: str | None = None  # the caller's new time zone, when the command set one
+
+
+@dataclass(frozen=True)
+class Job:
+    """A parsed line that passed its limits; ``writes`` says which workers may run it."""
+
+    run: Callable[[], Reply]
+    writes: bool = False
+
+
+BUSY = "the pool is busy right now; try again in a moment"
+DATABASE_DOWN = "the pool cannot reach its database right now; try again later"
+
+
+def database_trouble(error: OperationalError) -> str:
+    """A database that waits or fails, in words for a player: no driver text, ever."""
+    text = str(error.orig if error.orig is not None else error).lower()
+    if "locked" in text or "busy" in text or "timeout" in text:
+        return BUSY
+    log.error("database error: %s", error)
+    return DATABASE_DOWN
 
 
 class CommandError(ValueError):
@@ -60,6 +86,7 @@ class Spec:
     summary: str
     handler: Handler
     admin: bool = False
+    writes: bool = False  # runs with the writers: a long lock never holds up a read
 
 
 def _number(text: str) -> int:
@@ -104,6 +131,7 @@ class Commands:
                 "bet N 2-1",
                 "predict match #N (until kick-off)",
                 Commands.bet,
+                writes=True,
             ),
             Spec(
                 ("mybets", "picks", "my", "palpites"),
@@ -123,7 +151,13 @@ class Commands:
                 "points after each match for the top players",
                 Commands.race,
             ),
-            Spec(("tz", "timezone"), "tz [Area/City]", "show or set your time zone", Commands.tz),
+            Spec(
+                ("tz", "timezone"),
+                "tz [Area/City]",
+                "show or set your time zone",
+                Commands.tz,
+                writes=True,
+            ),
             Spec(
                 ("say", "chat"),
                 "say TEXT",
@@ -136,6 +170,7 @@ class Commands:
                 "result N 2-1 [aet 3-2] [pens 4-2]",
                 "enter a final score",
                 Commands.result,
+                writes=True,
                 admin=True,
             ),
             Spec(
@@ -143,16 +178,23 @@ class Commands:
                 "goal N home|away MINUTE [SCORER]",
                 "record a goal as it happens",
                 Commands.goal,
+                writes=True,
                 admin=True,
             ),
             Spec(
-                ("kickoff",), "kickoff N", "mark match #N as started", Commands.kickoff, admin=True
+                ("kickoff",),
+                "kickoff N",
+                "mark match #N as started",
+                Commands.kickoff,
+                admin=True,
+                writes=True,
             ),
             Spec(
                 ("invite",),
                 "invite [USES] [DAYS]",
                 "make an invite code",
                 Commands.invite,
+                writes=True,
                 admin=True,
             ),
             Spec(("players",), "players", "who plays", Commands.players, admin=True),
@@ -170,6 +212,21 @@ class Commands:
         chat_fallback: bool = True,
     ) -> Reply:
         """One line, start to finish: limits, parsing, the command, and its reply."""
+        prepared = self.prepare(caller, line, limits, chat_fallback)
+        return prepared if isinstance(prepared, Reply) else prepared.run()
+
+    def prepare(
+        self,
+        caller: Caller,
+        line: str,
+        limits: ConnectionLimits | None = None,
+        chat_fallback: bool = True,
+    ) -> Reply | Job:
+        """Limits and parsing, which touch no database: a reply at once, or a job to run.
+
+        The SSH server calls this on its event loop and runs the job in a worker,
+        so a database that waits never stalls anyone else.
+        """
         if limits is not None:
             refused = limits.check_line(line)
             if refused:
@@ -183,22 +240,39 @@ class Commands:
             if line.startswith("@") or chat_fallback:
                 return self._chat(caller, line, limits)
             return Reply(f"unknown command {name!r}; try help", error=True)
+        if spec.handler is Commands.say:
+            return self._chat(caller, " ".join(args), limits)
+        call = Call(caller, args, limits)
+        return Job(lambda: self._answer(spec, call), writes=spec.writes)
+
+    def _answer(self, spec: Spec, call: Call) -> Reply:
         try:
-            return spec.handler(self, Call(caller, args, limits))
+            return spec.handler(self, call)
         except CommandError as error:
             return Reply(f"{error} (usage: {spec.usage})", error=True)
         except (RuleViolation, NotFound, InvalidScore, ValueError) as error:
             return Reply(str(error), error=True)
+        except OperationalError as error:
+            return Reply(database_trouble(error), error=True)
 
-    def _chat(self, caller: Caller, text: str, limits: ConnectionLimits | None) -> Reply:
+    def _chat(self, caller: Caller, text: str, limits: ConnectionLimits | None) -> Reply | Job:
         if not text.strip():
             return Reply("say what? (usage: say TEXT)", error=True)
         if limits is not None:
             refused = limits.check_chat()
             if refused:
                 return Reply(refused, error=True)
-        self.pool.post_chat(caller.handle, text)
-        return Reply()
+
+        def post() -> Reply:
+            try:
+                self.pool.post_chat(caller.handle, text)
+            except RuleViolation as error:
+                return Reply(str(error), error=True)
+            except OperationalError as error:
+                return Reply(database_trouble(error), error=True)
+            return Reply()
+
+        return Job(post, writes=True)
 
     # -- everyone -------------------------------------------------------------
 
@@ -336,10 +410,11 @@ class Commands:
                 f"unknown time zone {call.args[0]!r}, like America/Sao_Paulo"
             ) from None
         self.pool.set_time_zone(call.caller.handle, zone.key)
-        return Reply(f"times now shown in {zone.key}")
+        return Reply(f"times now shown in {zone.key}", zone=zone.key)
 
     def say(self, call: Call) -> Reply:
-        return self._chat(call.caller, " ".join(call.args), call.limits)
+        reply = self._chat(call.caller, " ".join(call.args), call.limits)
+        return reply if isinstance(reply, Reply) else reply.run()
 
     def quit(self, call: Call) -> Reply:
         return Reply("bye!", quit=True)

@@ -80,19 +80,22 @@ class Hub:
                     await self._wake.wait()
             self._wake.clear()
             if not self._stopping:
-                self.publish_new()
+                # Reading the log is the pool's work: in a worker, never on the loop.
+                last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
+                self.last_id = last_id
+                for notice in notices:
+                    for deliver in list(self.subscribers.values()):
+                        deliver(notice)
 
-    def publish_new(self) -> int:
-        """Send every event logged since the last call; returns how many."""
-        items = self.pool.events(after_id=self.last_id)
-        for item in items:
-            self.last_id = item.id
+    def collect(self, after_id: int) -> tuple[int, list[Notice]]:
+        """Every notice for the events logged after ``after_id``, and the last id read."""
+        notices = []
+        for item in self.pool.events(after_id=after_id):
+            after_id = item.id
             notice = self.notice(item)
-            if notice is None:
-                continue
-            for deliver in list(self.subscribers.values()):
-                deliver(notice)
-        return len(items)
+            if notice is not None:
+                notices.append(notice)
+        return after_id, notices
 
     def notice(self, item: LoggedEvent) -> Notice | None:
         event = item.event

@@ -16,7 +16,11 @@ class Limits:
     chat_window: float = 10.0
     sessions_per_player: int = 3
     sessions_total: int = 500
+    connections_per_player: int = 5  # with or without sessions: exec mode opens one per command
+    connections_total: int = 600
     idle_timeout: float = 30 * 60.0
+    input_backlog: int = 20  # finished lines waiting to be read; more at once are dropped
+    resize_interval: float = 0.1  # the screen is redrawn at most this often on resizes
 
 
 @dataclass
@@ -45,7 +49,10 @@ class TokenBucket:
 
 @dataclass
 class ConnectionLimits:
-    """One connection's budgets; ``check`` returns the message for a line past a limit."""
+    """One player's budgets, shared by all their connections and channels.
+
+    Each ``check_*`` returns the message for an action past a limit, or ``None``.
+    """
 
     limits: Limits
     clock: Callable[[], float] = time.monotonic
@@ -61,10 +68,16 @@ class ConnectionLimits:
         )
 
     def check_line(self, line: str) -> str | None:
-        if len(line) > self.limits.line_length:
-            return f"line too long: at most {self.limits.line_length} characters"
+        too_long = self.check_length(line)
+        if too_long:
+            return too_long
         if not self.commands.take():
             return f"too many commands: at most {self.limits.commands_per_second:g} a second; wait a moment"
+        return None
+
+    def check_length(self, line: str) -> str | None:
+        if len(line) > self.limits.line_length:
+            return f"line too long: at most {self.limits.line_length} characters"
         return None
 
     def check_chat(self) -> str | None:

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import asyncssh
 
 from game.service import Pool
-from game.ssh.commands import Commands
+from game.ssh.commands import Commands, Job, Reply
 from game.ssh.hub import Hub
-from game.ssh.limits import Limits
+from game.ssh.limits import ConnectionLimits, Limits
 from game.ssh.session import PoolSession
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
+# Within the database's connection pool (5 + 10 overflow), with room for the commentator.
+READERS = 8
+WRITERS = 4
+T = TypeVar("T")
 log = logging.getLogger("betania.ssh")
 
 
@@ -42,7 +51,12 @@ def host_key(data_dir: Path) -> asyncssh.SSHKey:
 
 
 class Frontend:
-    """What every connection shares: the pool, the commands, the hub, who is connected."""
+    """What every connection shares: the pool, the commands, the hub, who is connected.
+
+    The pool's work runs in worker threads, readers and writers apart: a database
+    lock held elsewhere delays writes (then answers "busy") and never a read, and
+    the event loop that serves every session never waits on the database.
+    """
 
     def __init__(self, pool: Pool, config: ServerConfig, hub: Hub | None = None) -> None:
         self.pool = pool
@@ -50,6 +64,51 @@ class Frontend:
         self.commands = Commands(pool, config.bot_handle)
         self.hub = hub or Hub(pool)
         self.sessions: dict[int, PoolSession] = {}
+        self.connections: Counter[str] = Counter()  # per handle (or SSH user name, for newcomers)
+        self.player_limits: dict[str, ConnectionLimits] = {}
+        self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="pool-read")
+        self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="pool-write")
+
+    def limits_for(self, handle: str) -> ConnectionLimits:
+        """One budget per player, whatever the number of connections, channels or modes."""
+        if handle not in self.player_limits:
+            self.player_limits[handle] = ConnectionLimits(self.config.limits)
+        return self.player_limits[handle]
+
+    async def read(self, work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.readers, work)
+
+    async def write(self, work: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.writers, work)
+
+    async def perform(self, prepared: Reply | Job) -> Reply:
+        if isinstance(prepared, Reply):
+            return prepared
+        return await (self.write if prepared.writes else self.read)(prepared.run)
+
+    def connect(self, who: str) -> str | None:
+        """Room for one more connection for ``who``? Otherwise the one line that says why not."""
+        limits = self.config.limits
+        if sum(self.connections.values()) >= limits.connections_total:
+            return f"the pool is full ({limits.connections_total} connections); try again later"
+        if self.connections[who] >= limits.connections_per_player:
+            return f"too many connections for {who} (at most {limits.connections_per_player})"
+        self.connections[who] += 1
+        return None
+
+    def disconnect(self, who: str) -> None:
+        self.connections[who] -= 1
+        if self.connections[who] <= 0:
+            del self.connections[who]
+
+    async def close(self) -> None:
+        """Tell every session the pool is closing, stop the hub and the workers."""
+        for session in list(self.sessions.values()):
+            session.write("the pool is closing for now; your picks are saved. bye!")
+            session.exit(0)
+        await self.hub.stop()
+        self.readers.shutdown(wait=True, cancel_futures=True)
+        self.writers.shutdown(wait=True, cancel_futures=True)
 
     def admit(self, session: PoolSession) -> str | None:
         """Room for one more session? Otherwise the one line that says why not."""
@@ -80,6 +139,24 @@ class PoolSSHServer(asyncssh.SSHServer):
         self.newcomer_key: str | None = None
         self.username = ""
         self._verdicts: dict[tuple[str, str], bool] = {}
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._counted: str | None = None
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+
+    def auth_completed(self) -> None:
+        who = self.handle or self.username
+        refused = self.frontend.connect(who)
+        if refused is not None and self._conn is not None:
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refused)
+            return
+        self._counted = who
+
+    def connection_lost(self, _exc: Exception | None) -> None:
+        if self._counted is not None:
+            self.frontend.disconnect(self._counted)
+            self._counted = None
 
     def begin_auth(self, username: str) -> bool:
         self.username = username

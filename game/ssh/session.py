@@ -1,8 +1,10 @@
 """One SSH session: a command (exec mode), a prompt_toolkit prompt (with a PTY), or lines.
 
-All three run every line through the same ``Commands.run``. Live notices from
-the hub are printed above the prompt with ``run_in_terminal``, so they never
-break the line the player is typing.
+All three run every line through the same ``Commands.prepare``, and the pool's
+work in a worker thread (``Frontend.perform``), never on the event loop. Live
+notices from the hub are printed above the prompt with ``run_in_terminal``, so
+they never break the line the player is typing. Everything written to the
+channel goes through ``clean_block``: whoever wrote it, it arrives inert.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 from zoneinfo import ZoneInfo
 
@@ -23,14 +27,16 @@ from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
+from sqlalchemy.exc import OperationalError
 
 from game.model import MatchStatus
 from game.rules import RuleViolation
-from game.ssh.commands import Caller
+from game.ssh.commands import Caller, database_trouble
 from game.ssh.hub import Notice
 from game.ssh.limits import ConnectionLimits
+from game.ssh.terminal import ChannelInput, InputGate
+from game.text import clean_block, clean_line
 
 if TYPE_CHECKING:
     from game.ssh.server import Frontend
@@ -85,6 +91,16 @@ class ChannelWriter:
         return "utf-8"
 
 
+class ChannelOutput(Vt100_Output):
+    """prompt_toolkit's terminal output, without asking the client for bracketed paste.
+
+    A paste then arrives as typing, line by line, through the same input gate.
+    """
+
+    def enable_bracketed_paste(self) -> None:
+        pass
+
+
 class PoolSession(asyncssh.SSHServerSession):
     def __init__(
         self, frontend: Frontend, handle: str | None, username: str, newcomer_key: str | None
@@ -98,13 +114,21 @@ class PoolSession(asyncssh.SSHServerSession):
         self.command: str | None = None
         self.pty = False
         self.term_type = "xterm"
-        self.limits = ConnectionLimits(frontend.config.limits)
+        limits = frontend.config.limits
+        # A newcomer's budget is the connection's until the pool knows who it is.
+        self.limits = frontend.limits_for(handle) if handle else ConnectionLimits(limits)
+        self.gate = InputGate(limits.line_length, limits.input_backlog)
+        self.keys: ChannelInput | None = None  # with a PTY: what prompt_toolkit reads
+        self.lines: asyncio.Queue[str | None] = asyncio.Queue()  # without one: whole lines
+        self.partial = ""
         self.task: asyncio.Task[None] | None = None
-        self.lines: asyncio.Queue[str | None] = asyncio.Queue()
-        self.buffer = ""
-        self.pipe: PipeInput | None = None
         self.app_session: Any = None
         self.notices: asyncio.Queue[Notice] = asyncio.Queue()
+        self.zone = ZoneInfo("UTC")
+        self.redraws = 0
+        self._resize_pending = False
+        self._last_redraw = -math.inf
+        self._live = False  # in the conversation: notices go above the prompt
 
     # -- asyncssh callbacks ---------------------------------------------------
 
@@ -113,6 +137,7 @@ class PoolSession(asyncssh.SSHServerSession):
 
     def pty_requested(self, term_type: str, _term_size: object, _term_modes: object) -> bool:
         self.pty, self.term_type = True, term_type or "xterm"
+        self.keys = ChannelInput()
         return True
 
     def shell_requested(self) -> bool:
@@ -126,26 +151,44 @@ class PoolSession(asyncssh.SSHServerSession):
         self.task = asyncio.get_running_loop().create_task(self._main())
 
     def data_received(self, data: str, _datatype: object) -> None:
-        if self.pipe is not None:
-            self.pipe.send_text(data)
+        passed, dropping = self.gate.admit(data)
+        if dropping:
+            self.tell(
+                f"too much at once: more than {self.gate.backlog} lines waiting; the rest is dropped"
+            )
+        if self.keys is not None:
+            self.keys.feed(passed)
             return
-        self.buffer += data
-        while "\n" in self.buffer:
-            line, _, self.buffer = self.buffer.partition("\n")
-            self.lines.put_nowait(line.rstrip("\r"))
+        *finished, self.partial = (self.partial + passed).split("\r")
+        for line in finished:
+            self.lines.put_nowait(line)
 
     def eof_received(self) -> bool:
-        if self.pipe is not None:
-            self.pipe.send_text("\x04")
+        if self.keys is not None:
+            self.keys.close()
         self.lines.put_nowait(None)
         return True  # keep the channel open for the reply: the client only closed its input
 
     def terminal_size_changed(self, *_size: object) -> None:
+        # A client may send thousands of resizes a second: redraw at most once an interval.
+        if self._resize_pending:
+            return
+        self._resize_pending = True
+        loop = asyncio.get_running_loop()
+        wait = self._last_redraw + self.frontend.config.limits.resize_interval - loop.time()
+        loop.call_later(max(0.0, wait), self._redraw)
+
+    def _redraw(self) -> None:
+        self._resize_pending = False
+        self._last_redraw = asyncio.get_running_loop().time()
         if self.app_session is not None and self.app_session.app is not None:
+            self.redraws += 1
             self.app_session.app._on_resize()
 
     def connection_lost(self, _exc: Exception | None) -> None:
         self.frontend.leave(self)
+        if self.keys is not None:
+            self.keys.close()
         if self.task is not None and not self.task.done():
             self.task.cancel()
 
@@ -155,9 +198,16 @@ class PoolSession(asyncssh.SSHServerSession):
         if self.chan is None or not text:
             return
         end = "\r\n" if self.pty else "\n"
-        data = text.replace("\n", end) + end
+        data = clean_block(text).replace("\n", end) + end
         with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error):
             (self.chan.write_stderr if stderr else self.chan.write)(data)
+
+    def tell(self, text: str) -> None:
+        """A line from the server outside any reply: above the prompt when there is one."""
+        if self._live and self.keys is not None:
+            asyncio.get_running_loop().create_task(self._print_above_prompt(text))
+        else:
+            self.write(text)
 
     def exit(self, status: int) -> None:
         with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error, AttributeError):
@@ -166,35 +216,42 @@ class PoolSession(asyncssh.SSHServerSession):
 
     async def _main(self) -> None:
         try:
-            if self.handle is None and not await self._register():
-                return
-            refused = self.frontend.admit(self)
-            if refused:
-                self.write(refused, stderr=True)
-                self.exit(1)
-                return
-            caller = self.caller()
-            if self.command is not None:
-                reply = self.frontend.commands.run(
-                    caller, self.command, self.limits, chat_fallback=False
-                )
-                self.write(reply.text, stderr=reply.error)
-                self.exit(1 if reply.error else 0)
-            elif self.pty:
-                await self._interactive(caller)
+            if self.keys is not None:
+                await self._in_terminal(self._play)
             else:
-                await self._lines(caller)
+                await self._play()
         except asyncio.CancelledError:
             raise
         except Exception as error:  # one session's bug must not reach the others
             self.frontend.log_error(self, error)
-            self.write(f"internal error: {type(error).__name__}; the pool goes on", stderr=True)
+            self.write("something went wrong on our side; the pool goes on", stderr=True)
             self.exit(2)
+
+    async def _play(self) -> None:
+        if self.handle is None and not await self._register():
+            return
+        refused = self.frontend.admit(self)
+        if refused:
+            self.write(refused, stderr=True)
+            self.exit(1)
+            return
+        caller = await self.frontend.read(self.caller)
+        if self.command is not None:
+            prepared = self.frontend.commands.prepare(
+                caller, self.command, self.limits, chat_fallback=False
+            )
+            reply = await self.frontend.perform(prepared)
+            self.write(reply.text, stderr=reply.error)
+            self.exit(1 if reply.error else 0)
+        elif self.keys is not None:
+            await self._interactive(caller)
+        else:
+            await self._lines(caller)
 
     def caller(self) -> Caller:
         player = self.frontend.pool.player(self.handle or "", with_keys=False)
-        zone = ZoneInfo(player.time_zone) if player and player.time_zone else ZoneInfo("UTC")
-        return Caller(self.handle or "", bool(player and player.is_admin), zone)
+        self.zone = ZoneInfo(player.time_zone) if player and player.time_zone else ZoneInfo("UTC")
+        return Caller(self.handle or "", bool(player and player.is_admin), self.zone)
 
     def welcome(self, caller: Caller) -> str:
         upcoming = [m for m in self.frontend.pool.matches() if m.status is not MatchStatus.FINISHED]
@@ -213,8 +270,10 @@ class PoolSession(asyncssh.SSHServerSession):
         key = cast(str, self.newcomer_key)
         try:
             if open_pool and self.frontend.config.auto_register:
-                pool.register(self.username, key, None, via="open")
-                self.handle = self.username
+                await self.frontend.write(
+                    lambda: pool.register(self.username, key, None, via="open")
+                )
+                self._become(self.username)
                 return True
             if self.command is not None:
                 words = self.command.split()
@@ -225,24 +284,35 @@ class PoolSession(asyncssh.SSHServerSession):
                     )
                     self.exit(1)
                     return False
-                pool.register(self.username, key, words[1] if len(words) > 1 else None)
-                self.handle = self.username
+                code = words[1] if len(words) > 1 else None
+                await self.frontend.write(lambda: pool.register(self.username, key, code))
+                self._become(self.username)
                 self.write(f"welcome, {self.handle}! you are in the pool")
                 self.exit(0)
                 return False
-            code = None
+            invite = None
             if not open_pool:
-                self.write("This key is new here. Invite code:")
-                code = await self._read_line()
-            self.write(f"Handle (Enter for {self.username}):")
-            handle = (await self._read_line() or self.username).strip().lower()
-            pool.register(handle, key, code, via="invite" if code else "open")
-            self.handle = handle
+                invite = await self._ask("This key is new here. Invite code: ")
+            handle = (
+                await self._ask(f"Handle (Enter for {self.username}): ") or self.username
+            ).lower()
+            await self.frontend.write(
+                lambda: pool.register(handle, key, invite, via="invite" if invite else "open")
+            )
+            self._become(handle)
             return True
         except RuleViolation as error:
             self.write(str(error), stderr=True)
             self.exit(1)
             return False
+        except OperationalError as error:
+            self.write(database_trouble(error), stderr=True)
+            self.exit(1)
+            return False
+
+    def _become(self, handle: str) -> None:
+        self.handle = handle
+        self.limits = self.frontend.limits_for(handle)
 
     async def _idle_limited(self, waiting: Awaitable[T]) -> T:
         """``waiting``, unless the player stays idle past the limit (then ``TimeoutError``).
@@ -253,22 +323,31 @@ class PoolSession(asyncssh.SSHServerSession):
         async with asyncio.timeout(self.frontend.config.limits.idle_timeout):
             return await waiting
 
-    async def _read_line(self) -> str:
+    async def _ask(self, question: str) -> str:
+        """One answer to a question, on a terminal (echoed, editable) or as a plain line."""
         try:
-            line = await self._idle_limited(self.lines.get())
+            if self.app_session is not None:
+                answer = await self._idle_limited(PromptSession().prompt_async(question))
+            else:
+                self.write(question.rstrip())
+                answer = await self._idle_limited(self.lines.get())
         except TimeoutError:
             raise RuleViolation(self._idle_message()) from None
-        if line is None:
+        except (EOFError, KeyboardInterrupt):
+            answer = None
+        finally:
+            self.gate.line_read()
+        if answer is None:
             raise RuleViolation("no answer: bye")
-        return line.strip()
+        return clean_line(answer)
 
     # -- interactive modes ----------------------------------------------------
 
     def _deliver(self, notice: Notice) -> None:
         self.notices.put_nowait(notice)
 
-    def _notice_text(self, notice: Notice, zone: ZoneInfo) -> str:
-        return f"[{notice.at.astimezone(zone):%H:%M}] {notice.text}"
+    def _notice_text(self, notice: Notice) -> str:
+        return f"[{notice.at.astimezone(self.zone):%H:%M}] {notice.text}"
 
     async def _lines(self, caller: Caller) -> None:
         """No PTY: plain lines in, plain lines out, live notices between them."""
@@ -285,9 +364,10 @@ class PoolSession(asyncssh.SSHServerSession):
         show_live: Callable[[str], Awaitable[None]],
     ) -> None:
         """The loop both interactive modes share: a welcome, live notices, a line at a time."""
-        show(self.welcome(caller))
+        show(await self.frontend.read(lambda: self.welcome(caller)))
         self.frontend.hub.subscribe(self.id, self._deliver)
         printer = asyncio.get_running_loop().create_task(self._print_notices(show_live))
+        self._live = True
         try:
             while True:
                 try:
@@ -297,16 +377,21 @@ class PoolSession(asyncssh.SSHServerSession):
                     break
                 except (EOFError, KeyboardInterrupt):
                     break
+                finally:
+                    self.gate.line_read()
                 if line is None:
                     break
-                reply = self.frontend.commands.run(caller, line, self.limits)
+                prepared = self.frontend.commands.prepare(caller, line, self.limits)
+                reply = await self.frontend.perform(prepared)
                 if reply.text:
                     show(reply.text)
-                if line.strip().lower().startswith("tz"):
-                    caller = self.caller()
+                if reply.zone is not None:
+                    caller = replace(caller, zone=ZoneInfo(reply.zone))
+                    self.zone = caller.zone
                 if reply.quit:
                     break
         finally:
+            self._live = False
             printer.cancel()
             self.frontend.hub.unsubscribe(self.id)
         self.exit(0)
@@ -318,43 +403,47 @@ class PoolSession(asyncssh.SSHServerSession):
     async def _print_notices(self, show: Callable[[str], Awaitable[None]]) -> None:
         while True:
             notice = await self.notices.get()
-            await show(self._notice_text(notice, self.caller().zone))
+            await show(self._notice_text(notice))
 
-    async def _interactive(self, caller: Caller) -> None:
-        """A PTY: prompt_toolkit draws the prompt, history and completion."""
+    async def _in_terminal(self, play: Callable[[], Awaitable[None]]) -> None:
+        """A PTY: prompt_toolkit reads the keys and draws every prompt, registration included."""
         if hasattr(self.chan, "set_line_mode"):
             self.chan.set_line_mode(False)
         stdout = cast(TextIO, ChannelWriter(self, crlf=True))
-        output = Vt100_Output(stdout, self._size, term=self.term_type, enable_cpr=False)
-        with (
-            create_pipe_input() as self.pipe,
-            create_app_session(input=self.pipe, output=output) as app_session,
-        ):
+        output = ChannelOutput(stdout, self._size, term=self.term_type, enable_cpr=False)
+        with create_app_session(input=self.keys, output=output) as app_session:
             self.app_session = app_session
-            prompt = PromptSession(
-                history=InMemoryHistory(),
-                completer=CommandCompleter(
-                    lambda: self.frontend.commands.names(caller),
-                    lambda: [
-                        m.number
-                        for m in self.frontend.pool.matches()
-                        if m.status is MatchStatus.SCHEDULED
-                    ],
-                ),
-                complete_while_typing=False,
-            )
-            await self._converse(
-                caller,
-                lambda: prompt.prompt_async(f"{caller.handle}> "),
-                print_formatted_text,
-                self._print_above_prompt,
-            )
+            await play()
+
+    async def _interactive(self, caller: Caller) -> None:
+        """The pool at a prompt: history and completion."""
+        prompt: PromptSession[str] = PromptSession(
+            history=InMemoryHistory(),
+            completer=CommandCompleter(
+                lambda: self.frontend.commands.names(caller),
+                lambda: [
+                    m.number
+                    for m in self.frontend.pool.matches()
+                    if m.status is MatchStatus.SCHEDULED
+                ],
+            ),
+            complete_while_typing=False,
+        )
+        await self._converse(
+            caller,
+            lambda: prompt.prompt_async(f"{caller.handle}> "),
+            self._print,
+            self._print_above_prompt,
+        )
+
+    def _print(self, text: str) -> None:
+        print_formatted_text(clean_block(text))
 
     async def _print_above_prompt(self, text: str) -> None:
-        if get_app_session().app is None:
-            print_formatted_text(text)
+        if get_app_session().app is None or not get_app_session().app.is_running:
+            self._print(text)
             return
-        await run_in_terminal(lambda: print_formatted_text(text))
+        await run_in_terminal(lambda: self._print(text))
 
     def _size(self) -> Size:
         if self.chan is None:

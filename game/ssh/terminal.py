@@ -1,0 +1,176 @@
+"""What a client types, bounded before anything buffers it, and handed on without blocking.
+
+Two hazards live between the SSH channel and the prompt. A paste has no size
+limit, and every character kept costs memory and, in a line editor, time that
+grows with the line: so the gate keeps at most one character past the line
+limit of each line (the command parser then refuses the line in one sentence)
+and at most ``backlog`` finished lines waiting to be read. And prompt_toolkit's
+own pipe input writes to an OS pipe whose only reader is this same event loop:
+past the pipe's 64 KB the write blocks the loop, and the whole server, for
+good. ``ChannelInput`` parses the keys where they arrive instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
+
+from prompt_toolkit.input import Input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.key_binding import KeyPress
+
+# A terminal in bracketed-paste mode wraps a paste in these; the server never asks
+# for that mode, and a client that sends them anyway gets its paste read as typing.
+PASTE_MARKERS = re.compile(r"\x1b\[20[01]~")
+LINE_PIECE = re.compile(r"([^\r\n]*)(\r\n|\r|\n)?")
+ERASE = ("\x7f", "\x08")
+ENTER = "\r"
+
+
+@dataclass
+class InputGate:
+    """Bounds one client's input: characters per line, finished lines waiting to be read.
+
+    ``admit`` returns what may pass, with every line end (``\\r``, ``\\n`` or
+    ``\\r\\n``, as any terminal sends it) written as one ``\\r``.
+    """
+
+    line_length: int
+    backlog: int
+    typed: int = 0  # characters kept on the line being typed
+    waiting: int = 0  # finished lines passed on and not yet read
+    skipping: bool = False  # dropping the rest of this line: the backlog was full
+    overflowed: bool = False  # lines were dropped since the backlog was last below full
+    after_cr: bool = False  # the last data ended in \r: a \n first thing is its other half
+
+    def admit(self, data: str) -> tuple[str, bool]:
+        """The part of ``data`` to pass on, and whether lines began to be dropped here."""
+        data = PASTE_MARKERS.sub("", data)
+        if self.after_cr and data.startswith("\n"):
+            data = data[1:]
+        if data:
+            self.after_cr = data.endswith("\r")
+        began_dropping = False
+        kept: list[str] = []
+        for text, end in self._pieces(data):
+            if self.typed == 0 and not self.skipping and self.waiting >= self.backlog:
+                self.skipping = True
+                began_dropping = not self.overflowed
+                self.overflowed = True
+            if self.skipping:
+                if end:
+                    self.skipping = False
+                continue
+            kept.append(self._bounded(text))
+            if end:
+                kept.append(ENTER)
+                self.typed = 0
+                self.waiting += 1
+        return "".join(kept), began_dropping
+
+    def line_read(self) -> None:
+        self.waiting = max(0, self.waiting - 1)
+        if self.waiting < self.backlog:
+            self.overflowed = False
+
+    def _bounded(self, text: str) -> str:
+        if not text.isprintable():
+            for erase in ERASE:  # editing keys give room back on the line
+                self.typed = max(0, self.typed - 2 * text.count(erase))
+        room = max(0, self.line_length + 1 - self.typed)
+        kept = text[:room]
+        self.typed += len(kept)
+        return kept
+
+    @staticmethod
+    def _pieces(data: str) -> Iterator[tuple[str, str]]:
+        for found in LINE_PIECE.finditer(data):
+            text, end = found.group(1), found.group(2) or ""
+            if text or end:
+                yield text, end
+
+
+_input_ids = itertools.count(1)
+
+
+class ChannelInput(Input):
+    """Keys for prompt_toolkit from an SSH channel: parsed on arrival, no OS pipe, no blocking."""
+
+    def __init__(self) -> None:
+        self._keys: list[KeyPress] = []
+        self._parser = Vt100Parser(self._key)
+        self._callback: Callable[[], None] | None = None
+        self._scheduled = False
+        self._closed = False
+        self._id = next(_input_ids)
+
+    def _key(self, key: KeyPress) -> None:
+        self._keys.append(key)  # not a bound append: read_keys swaps the list out
+
+    def feed(self, text: str) -> None:
+        if text:
+            self._parser.feed(text)
+            self._wake()
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        # On the next loop turn, not now: data arrives inside asyncssh's callbacks.
+        if self._callback is not None and not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._ready)
+
+    def _ready(self) -> None:
+        self._scheduled = False
+        if self._callback is not None:
+            self._callback()
+
+    def read_keys(self) -> list[KeyPress]:
+        keys, self._keys = self._keys, []
+        return keys
+
+    def flush_keys(self) -> list[KeyPress]:
+        self._parser.flush()
+        return self.read_keys()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def raw_mode(self) -> AbstractContextManager[None]:
+        return nullcontext()
+
+    def cooked_mode(self) -> AbstractContextManager[None]:
+        return nullcontext()
+
+    @contextmanager
+    def attach(self, input_ready_callback: Callable[[], None]) -> Iterator[None]:
+        previous, self._callback = self._callback, input_ready_callback
+        if self._keys or self._closed:
+            self._wake()
+        try:
+            yield
+        finally:
+            self._callback = previous
+
+    @contextmanager
+    def detach(self) -> Iterator[None]:
+        previous, self._callback = self._callback, None
+        try:
+            yield
+        finally:
+            self._callback = previous
+            if self._keys or self._closed:
+                self._wake()
+
+    def fileno(self) -> int:
+        raise NotImplementedError("an SSH channel has no file descriptor")
+
+    def typeahead_hash(self) -> str:
+        return f"ssh-channel-{self._id}"
