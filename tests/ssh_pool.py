@@ -11,6 +11,7 @@ from pathlib import Path
 import asyncssh
 
 from game.db.engine import open_database
+from game.openfootball import Tournament
 from game.service import Pool
 from game.ssh.server import Frontend, ServerConfig, bound_port, start_server
 from tests.conftest import FakeClock, small_tournament
@@ -55,11 +56,14 @@ class ServedPool:
 
 @asynccontextmanager
 async def served_pool(
-    tmp_path: Path, config: ServerConfig | None = None
+    tmp_path: Path,
+    config: ServerConfig | None = None,
+    busy_timeout: float = 5.0,
+    tournament: Tournament | None = None,
 ) -> AsyncIterator[ServedPool]:
     clock = FakeClock(small_tournament().fixtures[0].kickoff.replace(day=1))
-    pool = Pool(open_database(f"sqlite:///{tmp_path / 'pool.db'}"), clock)
-    pool.import_fixtures(small_tournament())
+    pool = Pool(open_database(f"sqlite:///{tmp_path / 'pool.db'}", busy_timeout), clock)
+    pool.import_fixtures(tournament or small_tournament())
     acceptor, frontend = await start_server(pool, tmp_path, config or ServerConfig(port=0))
     frontend.hub.poll_interval = 0.05
     try:
@@ -71,7 +75,7 @@ async def served_pool(
         pool.engine.dispose()
 
 
-async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 5.0) -> str:
+async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 10.0) -> str:
     """Everything read from ``stream`` up to and including ``needle``."""
     seen = ""
     async with asyncio.timeout(timeout):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 
 from alembic import command
@@ -36,23 +37,28 @@ def database_url(db: str | None = None, data_dir: Path | None = None) -> str:
     return f"sqlite:///{directory / DATABASE_FILE}"
 
 
-def open_database(url: str) -> Engine:
+# How long a write waits for another writer's lock before the player hears "busy".
+BUSY_TIMEOUT = 5.0
+
+
+def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     """An engine on ``url`` with the schema migrated to the latest version."""
     try:
         engine = create_engine(make_url(url))
     except (ArgumentError, ImportError, ValueError) as error:
         raise DatabaseError(f"cannot open database {url!r}: {error}") from None
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout=busy_timeout))
     migrate(engine)
     return engine
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
+def _sqlite_pragmas(dbapi_connection, _record, busy_timeout: float) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys = ON")
-    # Several SSH sessions write at once; wait for the lock instead of failing.
-    cursor.execute("PRAGMA busy_timeout = 10000")
+    # Several SSH sessions write at once: wait a while for the lock, then give up
+    # with an error the front end words as "busy, try again".
+    cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
     # Readers never wait for the writer, and a commit does not wait for the disk
     # twice: WAL with NORMAL sync keeps the database consistent through a crash.
     cursor.execute("PRAGMA journal_mode = WAL")

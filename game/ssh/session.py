@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
 from zoneinfo import ZoneInfo
 
@@ -204,8 +205,8 @@ class PoolSession(asyncssh.SSHServerSession):
 
     def tell(self, text: str) -> None:
         """A line from the server outside any reply: above the prompt when there is one."""
-        if self._live and self.keys is not None:
-            asyncio.get_running_loop().create_task(self._print_above_prompt(text))
+        if self._live:  # the printer runs in the prompt's context; this callback does not
+            self.notices.put_nowait(Notice(datetime.now(UTC), text, "server"))
         else:
             self.write(text)
 

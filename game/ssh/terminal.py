@@ -59,7 +59,7 @@ class InputGate:
         for text, end in self._pieces(data):
             if self.typed == 0 and not self.skipping and self.waiting >= self.backlog:
                 self.skipping = True
-                began_dropping = not self.overflowed
+                began_dropping = began_dropping or not self.overflowed
                 self.overflowed = True
             if self.skipping:
                 if end:
