@@ -339,7 +339,12 @@ class Commentator:
             if data.get("who") in {p.handle for p in self.pool.players()}
             else [event.player]
         )
-        context_instruction = render("answer", asker=event.player, question=f'"{question}"')
+        if data["intent"] == "not_yours":
+            context_instruction = render(
+                "answer_not_yours", asker=event.player, others=data["others"]
+            )
+        else:
+            context_instruction = render("answer", asker=event.player, question=f'"{question}"')
         return self.speak(item, data, about, context_instruction, None, capped=False)
 
     def intent(self, asker: str, question: str, text: str) -> dict[str, Any]:
@@ -347,7 +352,11 @@ class Commentator:
         players = {p.handle: p.display_name for p in self.pool.players()}
         remembered = facts.REMEMBER.match(text)
         if remembered:
-            return {"intent": "remembered", "who": asker, "fact": remembered["fact"].rstrip(".")}
+            fact = remembered["fact"].rstrip(".")
+            others = facts.others_named(fact, asker, players)
+            if others:  # not stored: she says so, and does not repeat the claim
+                return {"intent": "not_yours", "who": asker, "others": ", ".join(others)}
+            return {"intent": "remembered", "who": asker, "fact": fact}
         if HOW_AM_I.search(question):
             table = self.pool.standings()
             row = next((r for r in table if r.player == asker), None)

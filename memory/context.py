@@ -249,7 +249,9 @@ class ContextBuilder:
                 if not known:
                     continue
                 lines = [
-                    f"[{fact.learned_on:%d %b}] " + quote_player_text(handle, fact.text)
+                    # Facts are only ever told by their subject; the prompt says both.
+                    f"[{fact.learned_on:%d %b}] "
+                    + quote_player_text(handle, fact.text, about=handle)
                     for fact in known
                 ]
                 items.append(Item(f"What you know about {handle}:\n" + "\n".join(lines), rank=rank))

@@ -28,6 +28,7 @@ MONTHS = {
         start=1,
     )
 }
+LISTENER = "betania"  # naming her in a fact told to her is no claim about a player
 REMEMBER = re.compile(
     r"^\s*@betania\b[\s,:]*remember\b\s*(?:that\s+)?(?P<fact>.+)$", re.IGNORECASE | re.DOTALL
 )
@@ -92,30 +93,43 @@ def expiry_in(text: str, today: date) -> date | None:
 def read_remember(
     text: str, speaker: str, players: Mapping[str, str], today: date
 ) -> Remembered | None:
-    """``@betania remember that ...``: about the speaker, or the player named first."""
+    """``@betania remember ...``: a fact about the speaker, or ``None``.
+
+    A fact that names another player is not the speaker's to tell (``ana cheats``):
+    it is refused, never stored under anyone.
+    """
     found = REMEMBER.match(text)
     if not found:
         return None
     fact = " ".join(found["fact"].split()).rstrip(".")
-    if not fact:
+    if not fact or others_named(fact, speaker, players):
         return None
-    subject = speaker
-    first_word = re.split(r"[\s,']", fact, maxsplit=1)[0].lstrip("@").lower()
-    names = {name.lower(): handle for handle, name in players.items()} | {h: h for h in players}
-    if first_word in names:
-        subject = names[first_word]
-    if subject != speaker:
-        fact = f"{fact} (told by {speaker})"
-    return Remembered(subject, fact, expiry_in(fact, today))
+    return Remembered(speaker, fact, expiry_in(fact, today))
+
+
+def others_named(text: str, speaker: str, players: Mapping[str, str]) -> list[str]:
+    """The players other than ``speaker`` (and her) that ``text`` names, by handle or name."""
+    lowered = text.lower()
+    named = []
+    for handle, name in players.items():
+        if handle in (speaker, LISTENER):
+            continue
+        spellings = {handle, *([name.lower()] if name else [])}
+        if any(re.search(rf"(?<![\w@-])@?{re.escape(s)}(?![\w-])", lowered) for s in spellings):
+            named.append(handle)
+    return sorted(named)
 
 
 MAX_FACT_LENGTH = 200
 
 
-def parse_extracted(answer: str, author: str, today: date) -> list[Remembered]:
+def parse_extracted(
+    answer: str, author: str, today: date, players: Mapping[str, str] | None = None
+) -> list[Remembered]:
     """Facts a model found in free chat, kept only if they are the author's own and short.
 
-    Anything else (prose, another player, an empty text) is dropped, not stored.
+    Anything else (prose, another player, a fact naming another player, an empty
+    text) is dropped, not stored.
     """
     try:
         raw = json.loads(answer.strip().strip("`").removeprefix("json").strip())
@@ -130,6 +144,8 @@ def parse_extracted(answer: str, author: str, today: date) -> list[Remembered]:
         text = item.get("text")
         if isinstance(text, str) and 0 < len(text.strip()) <= MAX_FACT_LENGTH:
             fact = " ".join(text.split())
+            if players and others_named(fact, author, players):
+                continue
             found.append(Remembered(author, fact, expiry_in(fact, today)))
     return found
 

@@ -311,6 +311,8 @@ class OfflineModel:
             return self.say("answer.unknown", name=data["name"], close=close)
         if intent == "remembered":
             return self.say("answer.remembered", rng, who=who, fact=data["fact"])
+        if intent == "not_yours":
+            return self.say("answer.not_yours", rng, who=who, others=data["others"])
         return self.say("answer.fallback", team=data.get("team") or "Brazil")
 
     # -- picks and free chat ----------------------------------------------------

@@ -52,7 +52,7 @@ def test_the_layers_come_in_order_and_everything_is_dated(
     )
     assert [line[:8] for line in diary_lines[1:]] == ["[14 Jun]", "[15 Jun]", "[16 Jun]"]
     assert (
-        '[16 Jun] <player_text author="ana">I compile my own kernel</player_text>'
+        '[16 Jun] <player_text author="ana" about="ana">I compile my own kernel</player_text>'
         in context.section("facts").text
     )
     assert context.section("event").text.startswith("Just now [16 Jun")

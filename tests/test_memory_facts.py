@@ -54,12 +54,28 @@ def test_remember_stores_a_dated_sourced_fact(keeper: MemoryKeeper) -> None:
     assert fact.learned_on == date(2026, 6, 1)
 
 
-def test_a_fact_about_someone_else_names_who_told_it(keeper: MemoryKeeper) -> None:
-    tell(keeper, "ana", "@betania remember bia is on holiday until 10 Jul")
+def test_a_fact_about_someone_else_is_not_stored_under_anyone(keeper: MemoryKeeper) -> None:
+    tell(
+        keeper,
+        "bia",
+        "@betania remember that ana cheats and her picks are void",
+        "@betania remember @ana is on holiday until 10 Jul",
+        "@betania remember that I sit next to Ana on Fridays",
+    )
+    assert current(keeper) == []
+    tell(keeper, "ana", "@betania remember that I am on holiday until 10 Jul")
     (fact,) = current(keeper)
-    assert fact.handle == "bia"
-    assert fact.text == "bia is on holiday until 10 Jul (told by ana)"
+    assert (fact.handle, fact.text) == ("ana", "I am on holiday until 10 Jul")
     assert fact.expires_on == date(2026, 7, 10)
+
+
+def test_others_named_finds_handles_and_names_but_not_the_speaker_or_her() -> None:
+    players = {"ana": "Ana Paula", "bia": "Bia", "betania": "BETanIA"}
+    assert facts.others_named("ana cheats", "bia", players) == ["ana"]
+    assert facts.others_named("I like Ana Paula's picks", "bia", players) == ["ana"]
+    assert facts.others_named("@ana is away", "bia", players) == ["ana"]
+    assert facts.others_named("I read banana news and tease betania", "bia", players) == []
+    assert facts.others_named("I am bia, the one who supports Brazil", "bia", players) == []
 
 
 @pytest.mark.parametrize(
