@@ -162,7 +162,14 @@ def cmd_pool_set(args: argparse.Namespace) -> None:
 
 
 def cmd_log(args: argparse.Namespace) -> None:
-    for item in open_pool(args).events(after_id=args.after):
+    pool = open_pool(args)
+    if args.verify:
+        verdict = pool.verify_log()
+        if not verdict.intact:
+            raise UsageError(verdict.text())
+        print(verdict.text())
+        return
+    for item in pool.events(after_id=args.after):
         if args.json:
             print(
                 json.dumps(
@@ -416,6 +423,9 @@ def build_parser() -> Parser:
     sub = add(["log"], cmd_log, "the event log, oldest first")
     sub.add_argument("--after", type=int, default=0, metavar="ID")
     sub.add_argument("--json", action="store_true")
+    sub.add_argument(
+        "--verify", action="store_true", help="check the hash chain; name the first bad event"
+    )
 
     sub = add(["replay"], cmd_replay, "play a whole tournament headless, with the commentator")
     sub.add_argument("source", help="fixtures with results (openfootball JSON), file or URL")

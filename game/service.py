@@ -18,7 +18,7 @@ from sqlalchemy import Connection, Engine, Update, func, insert, select, update
 
 from game import rules
 from game.bets_csv import BetRow, BetsFileError
-from game.db import log, views
+from game.db import chain, log, views
 from game.db.schema import (
     events,
     goals,
@@ -154,6 +154,11 @@ class Pool:
     ) -> list[LoggedEvent]:
         with self.engine.connect() as connection:
             return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
+
+    def verify_log(self) -> chain.Verdict:
+        """Whether every event still follows from the one before it (``game.db.chain``)."""
+        with self.engine.connect() as connection:
+            return chain.verify(log.chain_rows(connection))
 
     def last_event_id(self) -> int:
         with self.engine.connect() as connection:

@@ -1,9 +1,15 @@
+import logging
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DatabaseError
 
+from bot.cli import main
+from game.db.engine import MIGRATIONS, open_database
 from game.history import PoolHistory
 from game.model import Goal, Result, Score
 from game.scoring import ScoreBasis
@@ -84,3 +90,104 @@ def test_the_log_alone_rebuilds_the_same_standings(tournament_pool: Pool, clock:
         (2, "bia", 5),
         (2, "caio", 5),
     ]
+
+
+def test_replace_cannot_rewrite_an_event(tournament_pool: Pool) -> None:
+    tournament_pool.post_chat("ana", "first!")
+    (first,) = tournament_pool.events()[-1:]
+    for verb in ("INSERT OR REPLACE", "REPLACE"):
+        with (
+            pytest.raises(DatabaseError, match="append-only"),
+            tournament_pool.engine.begin() as db,
+        ):
+            db.execute(
+                text(
+                    f"{verb} INTO events (id, at, kind, payload) "
+                    f"VALUES ({first.id}, '2026-01-01 00:00:00', 'chat', "
+                    """'{"player": "ana", "text": "rewritten"}')"""
+                )
+            )
+    assert tournament_pool.events()[-1].event.payload() == {"player": "ana", "text": "first!"}
+    assert tournament_pool.verify_log().intact
+
+
+def test_dropped_guards_are_put_back_on_open_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = f"sqlite:///{tmp_path / 'pool.db'}"
+    engine = open_database(url)
+    with engine.begin() as db:
+        db.execute(text("DROP TRIGGER events_no_delete"))
+        db.execute(text("DROP TRIGGER events_no_replace"))
+    engine.dispose()
+    with caplog.at_level(logging.WARNING, logger="betania.db"):
+        reopened = open_database(url)
+    assert "events_no_delete was missing and is restored" in caplog.text
+    assert "events_no_replace was missing and is restored" in caplog.text
+    Pool(reopened).add_player("ana")
+    with pytest.raises(DatabaseError, match="append-only"), reopened.begin() as db:
+        db.execute(text("DELETE FROM events"))
+    reopened.dispose()
+
+
+def tamper(pool: Pool, *statements: str) -> None:
+    """What someone with the file could do: lift the guards, change the log."""
+    with pool.engine.begin() as db:
+        db.execute(text("DROP TRIGGER events_no_update"))
+        db.execute(text("DROP TRIGGER events_no_delete"))
+        for statement in statements:
+            db.execute(text(statement))
+
+
+@pytest.mark.parametrize(
+    ("statements", "first_bad"),
+    [
+        (["UPDATE events SET payload = json_set(payload, '$.text', 'I won') WHERE id = 5"], 5),
+        (["DELETE FROM events WHERE id = 4"], 5),
+        (["UPDATE events SET at = '2026-01-01 00:00:00' WHERE id = 6"], 6),
+    ],
+)
+def test_log_verify_names_the_first_tampered_or_missing_event(
+    tournament_pool: Pool,
+    capsys: pytest.CaptureFixture[str],
+    statements: list[str],
+    first_bad: int,
+) -> None:
+    for n in range(4):
+        tournament_pool.post_chat("ana", f"line {n}")
+    url = str(tournament_pool.engine.url)
+    assert main(["log", "--verify", "--db", url]) == 0
+    count = len(tournament_pool.events())
+    assert f"the log is intact: {count} events" in capsys.readouterr().out
+    tamper(tournament_pool, *statements)
+    assert main(["log", "--verify", "--db", url]) == 1
+    assert f"the log is broken at event {first_bad}:" in capsys.readouterr().err
+
+
+def test_a_pool_from_before_the_chain_is_linked_when_it_migrates(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        config.attributes["version_table"] = "alembic_version"
+        command.upgrade(config, "0002")
+        for n in range(3):
+            connection.execute(
+                text(
+                    "INSERT INTO events (at, kind, handle, payload) VALUES "
+                    f"('2026-06-0{n + 1} 12:00:00.000000', 'chat', 'ana', "
+                    f"""'{{"player": "ana", "text": "old {n}"}}')"""
+                )
+            )
+    engine.dispose()
+    pool = Pool(open_database(url))
+    assert pool.verify_log().text() == (
+        "the log is intact: 3 events, each chained to the one before"
+    )
+    pool.add_player("ana")
+    pool.post_chat("ana", "new")
+    assert pool.verify_log().checked == 5
+    with pytest.raises(DatabaseError, match="append-only"), pool.engine.begin() as db:
+        db.execute(text("UPDATE events SET kind = 'x'"))

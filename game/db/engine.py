@@ -13,6 +13,8 @@ from sqlalchemy import Engine, MetaData, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from game.db.chain import ensure_guards, link
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 DATABASE_FILE = "betania.db"
 
@@ -50,12 +52,17 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout=busy_timeout))
     migrate(engine)
+    ensure_guards(engine)
     return engine
 
 
 def _sqlite_pragmas(dbapi_connection, _record, busy_timeout: float) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys = ON")
+    # REPLACE deletes the row it replaces; with recursive triggers that delete is
+    # refused by the log's DELETE guard too, not only by its INSERT guard.
+    cursor.execute("PRAGMA recursive_triggers = ON")
+    dbapi_connection.create_function("betania_link", 3, link, deterministic=True)
     # Several SSH sessions write at once: wait a while for the lock, then give up
     # with an error the front end words as "busy, try again".
     cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")

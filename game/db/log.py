@@ -5,25 +5,50 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
-from sqlalchemy import Connection, insert, select
+from typing import Any
 
+from sqlalchemy import Connection, func, insert, literal, select, text
+
+from game.db import chain
 from game.db.schema import events
 from game.events import Event, LoggedEvent, event_from_payload
 
 
 def append(connection: Connection, event: Event, at: datetime) -> int:
-    """Add ``event`` to the log inside the caller's transaction; returns its id."""
-    result = connection.execute(
-        insert(events).values(
-            at=at,
-            kind=event.kind,
-            match_number=event.match_number,
-            handle=event.handle,
-            payload=event.payload(),
+    """Add ``event`` to the log inside the caller's transaction; returns its id.
+
+    One statement takes the next id and links the event to the one before it,
+    so two writers can never fork the chain: the database serialises them.
+    """
+    payload = event.payload()
+    content = chain.digest(at, event.kind, event.match_number, event.handle, payload)
+    if connection.dialect.name == "postgresql":  # SQLite's writer already holds the whole file
+        connection.execute(text("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE"))
+    next_id = select((func.coalesce(func.max(events.c.id), 0) + 1).label("id")).subquery()
+    previous = select(events.c.chain).order_by(events.c.id.desc()).limit(1).scalar_subquery()
+    connection.execute(
+        insert(events).from_select(
+            ["id", "at", "kind", "match_number", "handle", "payload", "chain"],
+            select(
+                next_id.c.id,
+                literal(at, events.c.at.type),
+                literal(event.kind, events.c.kind.type),
+                literal(event.match_number, events.c.match_number.type),
+                literal(event.handle, events.c.handle.type),
+                literal(payload, events.c.payload.type),
+                func.betania_link(func.coalesce(previous, chain.GENESIS), next_id.c.id, content),
+            ),
         )
     )
-    (event_id,) = result.inserted_primary_key or (None,)
-    return int(event_id)
+    return int(connection.execute(select(func.max(events.c.id))).scalar_one())
+
+
+def chain_rows(connection: Connection) -> Iterator[dict[str, Any]]:
+    """Every event with what its chain link covers, oldest first."""
+    columns = (events.c.id, events.c.at, events.c.kind, events.c.match_number, events.c.handle)
+    query = select(*columns, events.c.payload, events.c.chain).order_by(events.c.id)
+    for row in connection.execute(query):
+        yield dict(row._mapping)
 
 
 def read(

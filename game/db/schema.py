@@ -145,6 +145,8 @@ events = Table(
     Column("match_number", Integer, index=True),
     Column("handle", String(32), index=True),
     Column("payload", JSON, nullable=False),
+    # This event's link in the hash chain (game.db.chain): its content and the link before.
+    Column("chain", String(64)),
 )
 
 invites = Table(
