@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, literal, select, text
