@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select
 
@@ -129,3 +130,33 @@ def replace_with_narrative(
 
 def clear(connection: Connection) -> None:
     connection.execute(delete(diary_entries))
+
+
+def snapshot(connection: Connection) -> list[dict[str, Any]]:
+    """Every diary row as plain JSON-able values, to put back with ``restore``."""
+    rows = connection.execute(select(diary_entries).order_by(diary_entries.c.id))
+    return [
+        {
+            **row._mapping,
+            "first_date": row.first_date.isoformat(),
+            "last_date": row.last_date.isoformat(),
+            "written_at": row.written_at.isoformat(),
+        }
+        for row in rows
+    ]
+
+
+def restore(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """The diary exactly as ``snapshot`` saw it; call inside one transaction."""
+    clear(connection)
+    for row in rows:
+        connection.execute(
+            insert(diary_entries).values(
+                {
+                    **row,
+                    "first_date": date.fromisoformat(row["first_date"]),
+                    "last_date": date.fromisoformat(row["last_date"]),
+                    "written_at": datetime.fromisoformat(row["written_at"]),
+                }
+            )
+        )

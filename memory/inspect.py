@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from typing import Any
 
+from game.events import ResultRecorded
+from game.model import MatchStatus
 from game.service import Pool
 from memory import diary, facts
-from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, STARTED_AFTER
+from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, RESOLVED, STARTED_AFTER
 from memory.model import estimate_tokens
 from memory.store import get_state
 from prompts import load
@@ -52,9 +55,10 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
         rejected = facts.rejected_count(connection)
         state = {
             key: get_state(connection, key)
-            for key in (CURSOR, STARTED_AFTER, LAST_DIARY_COMPACTION)
+            for key in (CURSOR, STARTED_AFTER, LAST_DIARY_COMPACTION, RESOLVED)
         }
     kept = [*([narrative] if narrative else []), *entries]
+    covered = {n for e in kept for n in e.covers}
     return {
         "enabled": state[CURSOR] is not None,
         "last_handled_event": int(state[CURSOR] or 0),
@@ -63,7 +67,8 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
         "diary": {
             "entries": len(kept),
             "narrative": narrative is not None,
-            "covers_matches": len({n for e in kept for n in e.covers}),
+            "covers_matches": len(covered),
+            "missing_matches": sorted(_passed_results(pool, state) - covered),
             "tokens": sum(estimate_tokens(e.text) for e in kept),
             "last_compaction": state[LAST_DIARY_COMPACTION],
         },
@@ -78,10 +83,29 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
     }
 
 
+def _passed_results(pool: Pool, state: dict[str, str | None]) -> set[int]:
+    """The finished matches whose result memory has handled: each should have its story."""
+    started, cursor = int(state[STARTED_AFTER] or 0), int(state[CURSOR] or 0)
+    adopted = set(json.loads(state[RESOLVED] or "[]"))
+    finished = {m.number for m in pool.matches() if m.status is MatchStatus.FINISHED}
+    results = pool.events(after_id=started, kinds=(ResultRecorded.kind,), up_to_id=cursor)
+    return {item.event.match for item in results} & finished - adopted
+
+
 def stats_text(report: dict[str, Any]) -> str:
     if not report["enabled"]:
         return "Memory is off: it starts with the commentator (or `betania replay`)."
     d, f = report["diary"], report["facts"]
+    missing = d["missing_matches"]
+    warning = (
+        [
+            f"WARNING: the diary has no story for {len(missing)} finished match(es) it has passed: "
+            + ", ".join(f"#{n}" for n in missing)
+            + " (betania memory rebuild writes them again)"
+        ]
+        if missing
+        else []
+    )
     return "\n".join(
         [
             f"log: handled up to event {report['last_handled_event']} (memory started after {report['started_after_event']})",
@@ -90,5 +114,6 @@ def stats_text(report: dict[str, Any]) -> str:
             f"covering {d['covers_matches']} matches, {d['tokens']} tokens; last compaction {d['last_compaction'] or 'never'}",
             f"facts: {f['in_prompt']} in the prompt ({f['tokens']} tokens), {f['expired']} expired, "
             f"{f['stored']} stored in all, {f['rejected_compactions']} rejected compactions",
+            *warning,
         ]
     )

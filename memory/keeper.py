@@ -10,6 +10,7 @@ the event that triggered them, so a restart finishes one that was due.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, tzinfo
@@ -26,7 +27,7 @@ from memory.diary import DiaryConfig
 from memory.model import Model, ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.quoting import quote_player_text
-from memory.store import get_state, open_memory, set_state
+from memory.store import clear_state, get_state, open_memory, set_state
 from memory.stories import MatchStory, match_story
 from memory.working import working_memory
 from prompts import render
@@ -35,6 +36,9 @@ CURSOR = "last_handled_event_id"
 STARTED_AFTER = "started_after_event_id"
 RESOLVED = "resolved_matches"
 LAST_DIARY_COMPACTION = "last_diary_compaction"
+# The diary as it was when a rebuild began; present only while one is running.
+DIARY_BEFORE_REBUILD = "diary_before_rebuild"
+log = logging.getLogger("betania.memory")
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,7 @@ class MemoryKeeper:
         self.on_call = on_call
         self._recovered = False
         open_memory(pool.engine)
+        self.recover_interrupted_rebuild()
 
     # -- start-up -------------------------------------------------------------
 
@@ -214,10 +219,16 @@ class MemoryKeeper:
         return match_story(self.pool, self.pool.match(number), self.config.zone)
 
     def rebuild_diary(self, on_entry: Callable[[int], None] | None = None) -> int:
-        """Write the diary again from the log: every result seen since memory started."""
+        """Write the diary again from the log: every result seen since memory started.
+
+        The old diary is saved in the same transaction that clears it, and the
+        save is dropped only once the new one is complete: a crash half-way
+        leaves the old diary, put back by ``recover_interrupted_rebuild``.
+        """
         if not self.enabled():
             return 0
         with self.pool.engine.begin() as connection:
+            set_state(connection, DIARY_BEFORE_REBUILD, json.dumps(diary.snapshot(connection)))
             diary.clear(connection)
             started = int(get_state(connection, STARTED_AFTER) or 0)
         written = 0
@@ -232,7 +243,20 @@ class MemoryKeeper:
                 self.maintain()
                 if on_entry is not None:
                     on_entry(item.event.match)
+        with self.pool.engine.begin() as connection:
+            clear_state(connection, DIARY_BEFORE_REBUILD)
         return written
+
+    def recover_interrupted_rebuild(self) -> bool:
+        """A rebuild that never finished: the diary from before it, whole. True if one was."""
+        with self.pool.engine.begin() as connection:
+            saved = get_state(connection, DIARY_BEFORE_REBUILD)
+            if saved is None:
+                return False
+            diary.restore(connection, json.loads(saved))
+            clear_state(connection, DIARY_BEFORE_REBUILD)
+        log.warning("a diary rebuild was interrupted; the diary from before it is back")
+        return True
 
     # -- player facts ---------------------------------------------------------
 

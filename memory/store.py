@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from game.db.engine import migrate
 from memory.schema import memory_state
@@ -31,3 +31,7 @@ def set_state(connection: Connection, key: str, value: str) -> None:
         connection.execute(
             update(memory_state).where(memory_state.c.key == key).values(value=value)
         )
+
+
+def clear_state(connection: Connection, key: str) -> None:
+    connection.execute(delete(memory_state).where(memory_state.c.key == key))

@@ -4,9 +4,10 @@ from sqlalchemy.exc import DatabaseError
 
 from game.model import Goal, Result, Score
 from game.service import Pool
-from memory import diary
+from memory import diary, inspect
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.model import ModelCall
 from memory.store import open_memory
 from tests.conftest import FakeClock, ScriptedModel, fails, play, tournament
 
@@ -171,3 +172,52 @@ def test_the_diary_can_be_rebuilt_from_the_log(long_pool: Pool, clock: FakeClock
     assert after[0].covers == before[0].covers
     assert [e.covers for e in after[1]] == [e.covers for e in before[1]]
     assert [e.text for e in after[1]] == [e.text for e in before[1]]
+
+
+class PowerCut(BaseException):
+    """The process dies: nothing after this point runs, nothing is cleaned up."""
+
+
+def test_a_crash_in_the_middle_of_a_rebuild_leaves_the_old_diary(
+    long_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper.enable()
+    for number in range(1, 6):
+        play(long_pool, clock, number, "1-0")
+        keeper.catch_up()
+    before = read_diary(long_pool)
+    assert inspect.stats(long_pool, clock.now.date())["diary"]["missing_matches"] == []
+    entries = iter(range(100))
+
+    def dies_on_the_third_entry(call: ModelCall) -> str:
+        if next(entries) == 2:
+            raise PowerCut
+        return f"entry for {call.data['story'].number}"
+
+    crashing = MemoryKeeper(long_pool, ScriptedModel(diary_entry=dies_on_the_third_entry), SMALL)
+    with pytest.raises(PowerCut):
+        crashing.rebuild_diary()
+    with long_pool.engine.connect() as connection:
+        assert len(diary.snapshot(connection)) == 2  # half a diary on disk
+    restarted = MemoryKeeper(long_pool, ScriptedModel(), SMALL)  # what serve does on start
+    assert read_diary(long_pool) == before
+    assert not restarted.recover_interrupted_rebuild()  # once is enough
+    assert restarted.rebuild_diary() == 5
+
+
+def test_memory_stats_flags_a_diary_that_misses_a_finished_match(
+    long_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper.enable()
+    for number in range(1, 4):
+        play(long_pool, clock, number, "1-0")
+        keeper.catch_up()
+    with long_pool.engine.begin() as connection:
+        connection.execute(text("DELETE FROM diary_entries WHERE match_number = 2"))
+    report = inspect.stats(long_pool, clock.now.date())
+    assert report["diary"]["missing_matches"] == [2]
+    assert "WARNING: the diary has no story for 1 finished match(es) it has passed: #2" in (
+        inspect.stats_text(report)
+    )
