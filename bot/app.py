@@ -7,6 +7,7 @@ in the demo is what a real pool runs.
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,3 +67,23 @@ async def open_server(pool: Pool, data_dir: Path, config: ServerConfig) -> Runni
 async def in_worker(work: Callable[[], object]) -> object:
     """Model calls off the event loop: SSH sessions never wait on her."""
     return await asyncio.to_thread(work)
+
+
+async def until_stopped() -> str:
+    """Wait for SIGTERM or SIGINT (Ctrl-C); returns the signal's name.
+
+    Handled on the event loop, so whoever waits shuts down in order: sessions
+    told, scheduler stopped, database closed, exit 0.
+    """
+    loop = asyncio.get_running_loop()
+    received: asyncio.Future[str] = loop.create_future()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for signum in signals:
+        loop.add_signal_handler(
+            signum, lambda s=signum: received.done() or received.set_result(s.name)
+        )
+    try:
+        return await received
+    finally:
+        for signum in signals:
+            loop.remove_signal_handler(signum)

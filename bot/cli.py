@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.app import StartError, commentator_for, open_server
+from bot.app import StartError, commentator_for, open_server, until_stopped
 from bot.commentator import Commentator
 from bot.config import PROVIDERS, ConfigError, ModelConfig
 from bot.demo import default_speed, run_demo
@@ -275,10 +276,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
     config = ServerConfig(host=args.host, port=args.port, open_registration=args.open)
     commentator = commentator_for(pool, model_config(args))
     results = ResultsPoller(pool, source_from(args.results)) if args.results else None
-    try:
-        asyncio.run(serve(pool, data_dir_of(args), config, commentator, args.digest_hour, results))
-    except KeyboardInterrupt:
-        print("\nstopped")
+    asyncio.run(serve(pool, data_dir_of(args), config, commentator, args.digest_hour, results))
+    print("stopped")
 
 
 async def serve(
@@ -302,10 +301,12 @@ async def serve(
     if results is not None:
         print(f"results from: {results.source.name}")
     try:
-        await running.acceptor.wait_closed()
+        signal_name = await until_stopped()
+        print(f"{signal_name}: telling {len(running.frontend.sessions)} session(s) and stopping")
     finally:
         scheduler.shutdown()
         await running.close()
+        pool.engine.dispose()
 
 
 def cmd_invite_create(args: argparse.Namespace) -> None:
@@ -327,10 +328,18 @@ def cmd_demo(args: argparse.Namespace) -> None:
         finally:
             await running.close()
 
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        print("\nstopped")
+    async def until_done_or_stopped() -> None:
+        # SIGTERM as Ctrl-C: the demo's own clean-up runs either way.
+        demo = asyncio.create_task(main())
+        stopper = asyncio.create_task(until_stopped())
+        await asyncio.wait({demo, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        for task in (demo, stopper):
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await demo
+
+    asyncio.run(until_done_or_stopped())
+    print("stopped")
 
 
 # -- the parser ---------------------------------------------------------------
