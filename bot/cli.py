@@ -39,6 +39,7 @@ from game.scoring import PRESETS, ScoreBasis
 from game.service import NotFound, Pool
 from game.sources import SourceError, read_json, read_text
 from game.ssh.server import ServerConfig
+from game.text import clean_block
 from memory.inspect import diary_text, facts_text, stats, stats_text
 from memory.keeper import MemoryKeeper
 from memory.model import estimate_tokens
@@ -213,12 +214,13 @@ def memory_keeper(args: argparse.Namespace) -> MemoryKeeper:
 
 
 def cmd_memory_diary(args: argparse.Namespace) -> None:
-    print(diary_text(memory_keeper(args).pool))
+    # What the model and the players wrote, on the operator's terminal: inert, like anywhere.
+    print(clean_block(diary_text(memory_keeper(args).pool)))
 
 
 def cmd_memory_facts(args: argparse.Namespace) -> None:
     pool = memory_keeper(args).pool
-    print(facts_text(pool, pool.clock().date(), args.player))
+    print(clean_block(facts_text(pool, pool.clock().date(), args.player)))
 
 
 def cmd_memory_context(args: argparse.Namespace) -> None:
@@ -231,8 +233,9 @@ def cmd_memory_context(args: argparse.Namespace) -> None:
         events = pool.events(match_number=args.match, kinds=kinds)
         event = events[-1] if events else None
     context = keeper.contexts.build_context(event, args.budget or keeper.config.budget)
-    print(f"--- system ({estimate_tokens(context.system)} tokens, cached) ---\n{context.system}")
-    print(f"--- prompt ({estimate_tokens(context.prompt)} tokens) ---\n{context.prompt}")
+    system, prompt = clean_block(context.system), clean_block(context.prompt)
+    print(f"--- system ({estimate_tokens(system)} tokens, cached) ---\n{system}")
+    print(f"--- prompt ({estimate_tokens(prompt)} tokens) ---\n{prompt}")
 
 
 def cmd_memory_stats(args: argparse.Namespace) -> None:

@@ -18,9 +18,13 @@ from game.db.schema import matches
 from game.feeds.football_data import parse_matches
 from game.openfootball import parse_tournament
 from game.rules import RuleViolation, check_handle
+from game.service import Pool
 from game.ssh.limits import Limits
 from game.ssh.server import ServerConfig
 from game.text import clean, clean_block
+from memory.inspect import diary_text
+from memory.keeper import MemoryKeeper
+from tests.conftest import FakeClock, ScriptedModel, play
 from tests.ssh_pool import ServedPool, read_until, served_pool
 
 # What the hostile-input probe sent, and more: each must arrive inert.
@@ -421,3 +425,19 @@ def test_a_newcomer_registers_from_the_openssh_client_on_a_real_terminal(tmp_pat
             assert [p.score.home for p in served.pool.predictions_of("elis")] == [2]
 
     asyncio.run(scenario())
+
+
+def test_a_lying_model_cannot_put_escape_sequences_in_the_diary_or_her_prompts(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    attack = "".join(HOSTILE)
+    model = ScriptedModel(diary_entry=lambda _call: f"Brazil won{attack}, as foretold")
+    keeper = MemoryKeeper(tournament_pool, model)
+    keeper.enable()
+    tournament_pool.post_chat("ana", f"@betania remember that I love{attack} penalties")
+    play(tournament_pool, clock, 1, "1-0")
+    keeper.catch_up()
+    written = diary_text(tournament_pool)
+    assert "Brazil won" in written and "as foretold" in written and inert(written) == []
+    for call in model.calls:
+        assert inert(call.system) == [] and inert(call.prompt) == []
