@@ -22,12 +22,20 @@ from dataclasses import dataclass
 from prompt_toolkit.input import Input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyPress
+from prompt_toolkit.keys import Keys
 
 # A terminal in bracketed-paste mode wraps a paste in these; the server never asks
 # for that mode, and a client that sends them anyway gets its paste read as typing.
 PASTE_MARKERS = re.compile(r"\x1b\[20[01]~")
 LINE_PIECE = re.compile(r"([^\r\n]*)(\r\n|\r|\n)?")
 ERASE = ("\x7f", "\x08")
+# An escape sequence (a key such as an arrow), or plain characters, several in one
+# packet: a paste. Sequences match first, so a paste never starts inside one.
+TOKEN = re.compile(
+    r"(?P<escape>\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^\[O])?)|(?P<plain>[^\x00-\x1f\x7f-\x9f]{4,})"
+)
+# The end of a packet that stops inside an escape sequence (ESC, then no final byte yet).
+UNFINISHED_ESCAPE = re.compile(r"\x1b(?:[\[O][0-?]*[ -/]*)?$")
 ENTER = "\r"
 
 
@@ -106,15 +114,38 @@ class ChannelInput(Input):
         self._callback: Callable[[], None] | None = None
         self._scheduled = False
         self._closed = False
+        self._escape_pending = False
         self._id = next(_input_ids)
 
     def _key(self, key: KeyPress) -> None:
         self._keys.append(key)  # not a bound append: read_keys swaps the list out
 
     def feed(self, text: str) -> None:
-        if text:
-            self._parser.feed(text)
-            self._wake()
+        """Parse ``text`` into keys; runs of plain characters go in whole, as one paste.
+
+        A person types a key a packet; a run of plain characters in one packet is
+        a paste, and prompt_toolkit would otherwise look up the key bindings once
+        per character (about 0.3 ms each). As one paste key it costs one lookup.
+        """
+        if not text:
+            return
+        unfinished = UNFINISHED_ESCAPE.search(text)
+        whole = text[: unfinished.start()] if unfinished else text
+        if self._escape_pending:  # the last packet stopped inside a sequence: the parser ends it
+            self._parser.feed(whole)
+        else:
+            start = 0
+            for token in TOKEN.finditer(whole):
+                if token.lastgroup == "plain":
+                    self._parser.feed(whole[start : token.start()])
+                    self._parser.flush()
+                    self._keys.append(KeyPress(Keys.BracketedPaste, token.group()))
+                    start = token.end()
+            self._parser.feed(whole[start:])
+        if unfinished:
+            self._parser.feed(unfinished.group())
+        self._escape_pending = unfinished is not None
+        self._wake()
 
     def close(self) -> None:
         self._closed = True
