@@ -21,7 +21,7 @@ from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.offline import OfflineModel
 
-DEFAULT_FILE = Path(__file__).resolve().parents[2] / "shared" / "data" / "worldcup-2026.json"
+DEFAULT_FILE = Path(__file__).resolve().parents[1] / "tests" / "data" / "worldcup-2026.json"
 
 
 def main() -> None:

@@ -14,7 +14,8 @@ from game.service import Pool
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# Real tournaments, shipped with the tests (openfootball, CC0): see tests/data/README.md.
+TEST_DATA = Path(__file__).resolve().parent / "data"
 
 
 @dataclass

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.conftest import SHARED_DATA
+from tests.conftest import TEST_DATA
 
 
 @pytest.fixture
@@ -103,10 +103,10 @@ def test_bad_input_is_one_line_and_a_nonzero_exit(
 
 
 def test_a_results_file_without_offsets_stops_without_guessing(betania) -> None:
-    code, _, err = betania("fixtures", "import", str(SHARED_DATA / "worldcup-2022.json"))
+    code, _, err = betania("fixtures", "import", str(TEST_DATA / "worldcup-2022.json"))
     assert code == 1 and "--tz" in err
     code, out, _ = betania(
-        "fixtures", "import", str(SHARED_DATA / "worldcup-2022.json"), "--tz", "Asia/Qatar"
+        "fixtures", "import", str(TEST_DATA / "worldcup-2022.json"), "--tz", "Asia/Qatar"
     )
     assert code == 0 and "64 new" in out
 

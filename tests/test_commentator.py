@@ -167,9 +167,9 @@ def test_the_flood_caps_hold_over_a_match_with_many_goals(tmp_path) -> None:
     from game.openfootball import parse_tournament
     from game.sources import read_json
     from memory.offline import OfflineModel
-    from tests.conftest import SHARED_DATA
+    from tests.conftest import TEST_DATA
 
-    cup = parse_tournament(read_json(str(SHARED_DATA / "worldcup-2026.json")))
+    cup = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
     wild = next(f for f in cup.fixtures if (f.team1, f.team2) == ("France", "England"))  # 4-6
     assert len(wild.goals) == 10
     one_match = type(cup)("One match", (wild,))

@@ -9,7 +9,7 @@ from game.model import Goal, MatchStatus, Result, Score
 from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
 from game.service import Pool
 from game.sources import SourceError, read_json
-from tests.conftest import SHARED_DATA
+from tests.conftest import TEST_DATA
 from tests.http_server import canned_server
 
 
@@ -142,7 +142,7 @@ def test_a_missing_file_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_the_whole_2026_world_cup(pool: Pool) -> None:
-    tournament = parse_tournament(read_json(str(SHARED_DATA / "worldcup-2026.json")))
+    tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
     report = pool.import_fixtures(tournament)
     matches = pool.matches()
     assert (report.created, report.results) == (104, 104)
@@ -160,7 +160,7 @@ def test_the_whole_2026_world_cup(pool: Pool) -> None:
 
 
 def test_the_2022_world_cup_read_in_qatar_time(pool: Pool) -> None:
-    data = read_json(str(SHARED_DATA / "worldcup-2022.json"))
+    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
     with pytest.raises(MissingTimeZone):
         parse_tournament(data)
     report = pool.import_fixtures(parse_tournament(data, ZoneInfo("Asia/Qatar")))

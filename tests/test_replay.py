@@ -8,7 +8,7 @@ from bot.replay import ReplayError, ReplayOptions, read_chat, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.offline import OfflineModel
-from tests.conftest import SHARED_DATA
+from tests.conftest import TEST_DATA
 
 SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
 
@@ -64,7 +64,7 @@ def test_resume_at_writes_nothing_for_the_earlier_matches(tmp_path: Path) -> Non
 
 
 def test_the_whole_2026_world_cup(tmp_path: Path) -> None:
-    tournament = parse_tournament(read_json(str(SHARED_DATA / "worldcup-2026.json")))
+    tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
     report = replay(
         ReplayOptions(tournament, players=15, seed=7), tmp_path / "r.db", OfflineModel(seed=7)
     )
