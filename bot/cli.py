@@ -14,7 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from datetime import UTC
+from datetime import UTC, timedelta
 from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -72,6 +72,16 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+def positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 1 <= seconds <= 86_400:
+        raise argparse.ArgumentTypeError("between 1 and 86400 seconds")
+    return seconds
+
+
 def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
@@ -108,6 +118,8 @@ def cmd_fixtures_import(args: argparse.Namespace) -> None:
     if report.kept_admin_results:
         kept = ", ".join(f"#{number}" for number in report.kept_admin_results)
         print(f"kept the results an admin entered for {kept}")
+    for official, ours in report.renumbered:
+        print(f"match {official} of the file is #{ours} in this pool: {official} was already taken")
 
 
 def cmd_bets_import(args: argparse.Namespace) -> None:
@@ -278,7 +290,11 @@ def cmd_serve(args: argparse.Namespace) -> None:
     pool = open_pool(args)
     config = ServerConfig(host=args.host, port=args.port, open_registration=args.open)
     commentator = commentator_for(pool, model_config(args))
-    results = ResultsPoller(pool, source_from(args.results)) if args.results else None
+    results = (
+        ResultsPoller(pool, source_from(args.results), interval=timedelta(seconds=args.poll))
+        if args.results
+        else None
+    )
     asyncio.run(serve(pool, data_dir_of(args), config, commentator, args.digest_hour, results))
     print("stopped")
 
@@ -302,7 +318,8 @@ async def serve(
     print(f"join with: {running.join_command(config.host)}")
     print(f"commentator: {commentator.keeper.model.name}")
     if results is not None:
-        print(f"results from: {results.source.name}")
+        every = results.interval.total_seconds()
+        print(f"results from: {results.source.name}, every {every:g} s")
     try:
         signal_name = await until_stopped()
         print(f"{signal_name}: telling {len(running.frontend.sessions)} session(s) and stopping")
@@ -471,6 +488,13 @@ def build_parser() -> Parser:
         "--results",
         metavar="SOURCE",
         help="an openfootball file or URL, or football-data[:COMPETITION]",
+    )
+    sub.add_argument(
+        "--poll",
+        type=positive_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="how often to ask the results feed (default 60; every 15 s at most while a match is on)",
     )
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for all)")
     sub.add_argument("--port", type=int, default=2222)

@@ -1,4 +1,5 @@
-"""What happens on the clock: her picks ahead of kick-off, kick-offs, catching up, the digest.
+"""What happens on the clock: her picks ahead of kick-off, kick-offs, catching up, the
+digest, and the results feed.
 
 Jobs are derived from the database at start (every match not yet finished gets
 its jobs), and each job checks the state before acting, so a restart loses no
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import tzinfo
+from datetime import UTC, datetime, tzinfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -31,6 +32,7 @@ class PoolScheduler:
         digest_hour: int = 22,
         catch_up_every: float = 2.0,
         results: ResultsPoller | None = None,
+        results_tick: float = 1.0,
     ) -> None:
         self.commentator = commentator
         self.pool = commentator.pool
@@ -38,6 +40,7 @@ class PoolScheduler:
         self.digest_hour = digest_hour
         self.catch_up_every = catch_up_every
         self.results = results
+        self.results_tick = results_tick
         self.scheduler = AsyncIOScheduler(timezone=zone)
         self._busy = asyncio.Lock()
 
@@ -51,6 +54,18 @@ class PoolScheduler:
             max_instances=1,
             coalesce=True,
         )
+        if self.results is not None:
+            # A short tick; the poller itself decides when it is due (interval, live
+            # matches, backoff), so a change of pace needs no rescheduling.
+            self.scheduler.add_job(
+                self.poll_results,
+                "interval",
+                seconds=self.results_tick,
+                id="results",
+                max_instances=1,
+                coalesce=True,
+                next_run_time=datetime.now(UTC),
+            )
         self.scheduler.add_job(
             self.digest,
             "cron",
@@ -99,7 +114,7 @@ class PoolScheduler:
     async def kick_off(self, number: int) -> None:
         """The match goes live (predictions are already locked by the clock)."""
         with contextlib.suppress(RuleViolation):  # already live or finished: an admin was quicker
-            self.pool.kick_off(number)
+            await asyncio.to_thread(self.pool.kick_off, number)
 
     async def catch_up(self) -> None:
         await self._in_worker(self.commentator.catch_up)
@@ -107,7 +122,10 @@ class PoolScheduler:
     async def poll_results(self) -> None:
         """The feed when it is due (it backs off by itself while failing)."""
         if self.results is not None:
-            await asyncio.to_thread(self.results.poll_if_due)
+            try:
+                await asyncio.to_thread(self.results.poll_if_due)
+            except Exception:
+                log.exception("the results poll failed; the pool goes on")
 
     async def digest(self) -> None:
         day = self.pool.clock().astimezone(self.zone).date()

@@ -139,6 +139,15 @@ class ModelCalled(Event):
 
 
 @dataclass(frozen=True)
+class FeedProblem(Event):
+    """Something a results feed said that the pool did not apply; told to admins once."""
+
+    kind: ClassVar[str] = "feed_problem"
+    source: str
+    text: str
+
+
+@dataclass(frozen=True)
 class SettingChanged(Event):
     kind: ClassVar[str] = "setting_changed"
     key: str
@@ -158,6 +167,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RemarkPosted,
         ModelCalled,
         SettingChanged,
+        FeedProblem,
     )
 }
 

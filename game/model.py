@@ -54,6 +54,15 @@ class Score:
     def __str__(self) -> str:
         return f"{self.home}-{self.away}"
 
+    def swapped(self) -> Score:
+        return Score(self.away, self.home)
+
+    def __sub__(self, other: Score) -> Score:
+        return Score(self.home - other.home, self.away - other.away)
+
+    def __add__(self, other: Score) -> Score:
+        return Score(self.home + other.home, self.away + other.away)
+
 
 @dataclass(frozen=True)
 class Result:
@@ -82,6 +91,13 @@ class Result:
                 )
             if self.penalties.outcome == 0:
                 raise InvalidScore(f"a shoot-out has a winner, not {self.penalties}")
+
+    def swapped(self) -> Result:
+        return Result(
+            self.full_time.swapped(),
+            None if self.extra_time is None else self.extra_time.swapped(),
+            None if self.penalties is None else self.penalties.swapped(),
+        )
 
     @property
     def end_of_play(self) -> Score:

@@ -21,6 +21,9 @@ TIME_PATTERN = re.compile(
 MINUTE_PATTERN = re.compile(r"^\s*(\d{1,3})\s*(?:\+\s*(\d{1,2}))?\s*'?\s*$")
 
 
+MAX_NUMBER = 10_000  # no tournament has more matches; bigger is a broken file
+
+
 class FixtureError(ValueError):
     """The file is not what the format promises; the message names the match."""
 
@@ -41,6 +44,7 @@ class Fixture:
     venue: str | None = None
     result: Result | None = None
     goals: tuple[Goal, ...] = ()
+    number: int | None = None  # the official match number, when the file gives one ("num")
 
     def __post_init__(self) -> None:
         # A fixtures file is written by someone else: its names reach every terminal.
@@ -140,6 +144,10 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
     venue = raw.get("ground")
     # Knock-out teams change from placeholders ("1A", "W74") to names; the key must not.
     number = raw.get("num")
+    if number is not None and (
+        isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_NUMBER
+    ):
+        raise FixtureError(f"{label}: 'num' must be a match number from 1 to {MAX_NUMBER}")
     source_key = (
         f"num:{number}" if number is not None else f"at:{kickoff.isoformat()}|{venue or ''}"
     )
@@ -154,6 +162,7 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
         venue=venue,
         result=result,
         goals=goals,
+        number=number,
     )
 
 

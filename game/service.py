@@ -21,6 +21,7 @@ from game.bets_csv import BetRow, BetsFileError
 from game.db import chain, log, views
 from game.db.schema import (
     events,
+    feed_links,
     goals,
     invites,
     matches,
@@ -32,6 +33,7 @@ from game.db.schema import (
 from game.events import (
     ChatPosted,
     Event,
+    FeedProblem,
     GoalScored,
     LoggedEvent,
     MatchKickedOff,
@@ -43,7 +45,9 @@ from game.events import (
     ResultRecorded,
     SettingChanged,
 )
+from game.feeds import matching
 from game.feeds.model import FeedReport, FeedResult, FeedStatus
+from game.feeds.teams import TeamBook, is_placeholder
 from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
 from game.openfootball import Fixture, Tournament
@@ -79,6 +83,35 @@ class FixturesReport:
     results: int = 0
     goals: int = 0
     kept_admin_results: list[int] = field(default_factory=list)
+    renumbered: list[tuple[int, int]] = field(default_factory=list)  # (file's num, pool's)
+
+
+class MatchNumbers:
+    """Numbers for new matches: the file's official number (``num``) when it gives one
+    and the pool has it free; otherwise the smallest free number, in kick-off order.
+
+    Numbers a pool already uses never move, so an existing pool keeps its own.
+    """
+
+    def __init__(self, taken: set[int], fixtures: Iterable[Fixture], known: set[str]) -> None:
+        self.taken = set(taken)
+        # Official numbers of new matches are held for them before anyone else is numbered.
+        self.held = {
+            f.number
+            for f in fixtures
+            if f.number is not None and f.source_key not in known and f.number not in taken
+        }
+        self.next_free = 1
+
+    def assign(self, fixture: Fixture) -> int:
+        if fixture.number is not None and fixture.number in self.held:
+            self.held.discard(fixture.number)
+            self.taken.add(fixture.number)
+            return fixture.number
+        while self.next_free in self.taken or self.next_free in self.held:
+            self.next_free += 1
+        self.taken.add(self.next_free)
+        return self.next_free
 
 
 @dataclass
@@ -570,13 +603,14 @@ class Pool:
 
         def work(connection: Connection, logged: list[LoggedEvent]) -> FixturesReport:
             report = FixturesReport(tournament.name)
-            next_number = (connection.execute(select(func.max(matches.c.number))).scalar() or 0) + 1
+            known = dict(connection.execute(select(matches.c.source_key, matches.c.number)).all())
+            numbers = MatchNumbers(set(known.values()), tournament.fixtures, set(known))
             for fixture in sorted(tournament.fixtures, key=lambda f: f.kickoff):
-                number = connection.execute(
-                    select(matches.c.number).where(matches.c.source_key == fixture.source_key)
-                ).scalar()
+                number = known.get(fixture.source_key)
                 if number is None:
-                    number, next_number = next_number, next_number + 1
+                    number = numbers.assign(fixture)
+                    if fixture.number is not None and number != fixture.number:
+                        report.renumbered.append((fixture.number, number))
                     connection.execute(
                         insert(matches).values(
                             number=number,
@@ -652,28 +686,37 @@ class Pool:
         return added, "correction" if correction else "new"
 
     def apply_results(self, updates: Iterable[FeedResult], source: str) -> FeedReport:
-        """A live feed's view of the matches, in one transaction: teams, kick-offs, goals, results."""
+        """A live feed's view of the matches, in one transaction: kick-offs, goals, results.
+
+        Each feed match is found by ``game.feeds.matching`` and linked by the feed's
+        own id; one that fits no match, or several, is reported and never applied.
+        Named teams are never renamed; knock-out placeholders (1A, W74) are filled.
+        """
 
         def work(connection: Connection, logged: list[LoggedEvent]) -> FeedReport:
             report = FeedReport(unmatched=[], kept_admin_results=[])
             for seen in updates:
-                number = self._feed_match(connection, seen)
-                if number is None:
-                    report.unmatched.append(
-                        f"{seen.team1} v {seen.team2} {seen.kickoff:%Y-%m-%d %H:%M}"
-                    )
+                found = self._feed_match(connection, seen, source)
+                if isinstance(found, str):
+                    report.unmatched.append(found)
                     continue
+                if found.swapped:
+                    seen = seen.swapped()
+                number = found.number
                 match = _require_match(connection, number, with_goals=False)
-                if (match.team1, match.team2) != (seen.team1, seen.team2):
-                    connection.execute(update_statement(number, team1=seen.team1, team2=seen.team2))
+                if is_placeholder(match.team1) and is_placeholder(match.team2):
+                    book = TeamBook.standard()
+                    team1 = book.name_of(seen.team1, seen.code1) or seen.team1
+                    team2 = book.name_of(seen.team2, seen.code2) or seen.team2
+                    connection.execute(update_statement(number, team1=team1, team2=team2))
                     self._append(
                         connection,
                         logged,
                         MatchScheduled(
                             number,
                             match.stage,
-                            seen.team1,
-                            seen.team2,
+                            team1,
+                            team2,
                             match.kickoff,
                             match.group,
                             match.venue,
@@ -686,6 +729,8 @@ class Pool:
                 ):
                     self._start(connection, logged, number)
                     report.kicked_off += 1
+                if seen.problem is not None:
+                    report.unmatched.append(f"#{number} {seen.label}: {seen.problem}")
                 final = seen.result if seen.status is FeedStatus.FINISHED else None
                 goals, outcome = self._apply_outcome(
                     connection, logged, number, seen.goals, final, source
@@ -701,18 +746,54 @@ class Pool:
 
         return self._commit(work)
 
-    def _feed_match(self, connection: Connection, update: FeedResult) -> int | None:
-        """The pool's match for a feed's: same kick-off and teams, or the only match at that
-        kick-off (knock-out teams the pool still knows as placeholders)."""
-        at_kickoff = connection.execute(
-            select(matches.c.number, matches.c.team1, matches.c.team2).where(
-                matches.c.kickoff == update.kickoff
+    def _feed_match(
+        self, connection: Connection, seen: FeedResult, source: str
+    ) -> matching.Found | str:
+        """Read what ``matching.find`` needs, and remember a new match by the feed's id."""
+        linked = None
+        if seen.feed_id is not None:
+            number = connection.execute(
+                select(feed_links.c.match_number).where(
+                    feed_links.c.source == source, feed_links.c.feed_id == seen.feed_id
+                )
+            ).scalar()
+            linked = None if number is None else _candidate(connection, number)
+        rows = connection.execute(
+            select(matches.c.number).where(
+                matches.c.kickoff.between(
+                    seen.kickoff - matching.SAME_TEAMS_WINDOW,
+                    seen.kickoff + matching.SAME_TEAMS_WINDOW,
+                )
             )
-        ).all()
-        for row in at_kickoff:
-            if (row.team1, row.team2) == (update.team1, update.team2):
-                return row.number
-        return at_kickoff[0].number if len(at_kickoff) == 1 else None
+        ).scalars()
+        found = matching.find(seen, linked, [_candidate(connection, n) for n in rows])
+        if isinstance(found, matching.Found) and linked is None and seen.feed_id is not None:
+            taken = connection.execute(
+                select(feed_links.c.feed_id).where(
+                    feed_links.c.source == source, feed_links.c.match_number == found.number
+                )
+            ).scalar()
+            if taken is not None:
+                return f"{seen.label}: #{found.number} is already feed id {taken}; not applied"
+            connection.execute(
+                insert(feed_links).values(
+                    source=source, feed_id=seen.feed_id, match_number=found.number
+                )
+            )
+        return found
+
+    def report_feed_problem(self, source: str, text: str, once: bool = True) -> bool:
+        """Tell the admins (the log keeps it); with ``once``, False when it was said before."""
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> bool:
+            if once:
+                for item in log.read(connection, kinds=(FeedProblem.kind,)):
+                    if item.event.text == text:
+                        return False
+            self._append(connection, logged, FeedProblem(source, text))
+            return True
+
+        return self._commit(work)
 
 
 def update_statement(number: int, **values: object) -> Update:
@@ -732,6 +813,15 @@ def _require_match(connection: Connection, number: int, with_goals: bool = True)
     if match is None:
         raise NotFound(f"no match #{number}")
     return match
+
+
+def _candidate(connection: Connection, number: int) -> matching.Candidate:
+    row = connection.execute(
+        select(matches.c.team1, matches.c.team2, matches.c.kickoff).where(
+            matches.c.number == number
+        )
+    ).one()
+    return matching.Candidate(number, row.team1, row.team2, row.kickoff)
 
 
 def _require_player_id(connection: Connection, handle: str) -> int:

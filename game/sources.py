@@ -10,7 +10,14 @@ import httpx
 
 
 class SourceError(RuntimeError):
-    """The document could not be had or read; the message says which and why."""
+    """The document could not be had or read; the message says which and why.
+
+    ``retry_after``: the seconds the source asked us to wait (HTTP 429), if it did.
+    """
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 def is_url(location: str) -> bool:

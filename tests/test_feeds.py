@@ -122,7 +122,7 @@ def test_football_data_sends_the_token(feed_pool: Pool) -> None:
     [
         (429, "{}", "HTTP 429"),
         (500, "oops", "HTTP 500"),
-        (200, '{"matches": [{"utcDate": "2026', "JSONDecodeError"),
+        (200, '{"matches": [{"utcDate": "2026', "an answer that is not JSON"),
         (200, '{"errors": 1}', "not a matches response"),
     ],
 )
@@ -154,7 +154,7 @@ def test_a_changed_final_score_is_a_correction_and_an_admin_result_wins(feed_poo
         assert (correction.full_time, correction.previous, correction.source) == (
             "2-1",
             "2-0",
-            "feed",
+            "football-data.org",
         )
         feed_pool.record_result(1, Result(Score(3, 1)))  # the admin knows better
         server.serve("/v4/competitions/WC/matches", finished(2, 2))

@@ -155,18 +155,36 @@ def test_the_whole_2026_world_cup(pool: Pool) -> None:
         Result(Score(0, 0), extra_time=Score(1, 0)),
     )
     assert sum(len(m.goals) for m in matches) == report.goals > 250
-    assert [m.kickoff for m in matches] == sorted(m.kickoff for m in matches)
+    # The file's official numbers are the pool's: match 74 is Germany v Paraguay, as
+    # people quote it; the group matches, which carry none, follow kick-off order.
+    assert pool.match(74).label == "#74 Germany v Paraguay"
+    assert [m.number for m in matches] == list(range(1, 105))
+    group = matches[:72]
+    assert [m.kickoff for m in group] == sorted(m.kickoff for m in group)
+    assert report.renumbered == []
     assert pool.import_fixtures(tournament).created == 0
 
 
-def test_the_2022_world_cup_read_in_qatar_time(pool: Pool) -> None:
-    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
-    with pytest.raises(MissingTimeZone):
-        parse_tournament(data)
-    report = pool.import_fixtures(parse_tournament(data, ZoneInfo("Asia/Qatar")))
-    matches = pool.matches()
-    assert report.created == 64 and len(matches) == 64
-    assert matches[0].kickoff == datetime(2022, 11, 20, 16, 0, tzinfo=UTC)
-    final = matches[-1]
-    assert final.label == "#64 Argentina v France"
-    assert final.result == Result(Score(2, 2), Score(3, 3), Score(4, 2))
+def test_official_numbers_never_move_a_match_an_older_pool_numbered(pool: Pool) -> None:
+    data = read_json(str(TEST_DATA / "worldcup-2026.json"))
+    knockouts = [m for m in data["matches"] if "num" in m]
+    # A pool from before official numbers: its knock-outs were numbered by kick-off.
+    pool.import_fixtures(parse_tournament({"matches": [dict(knockouts[0], num=None)]}))
+    assert pool.match(1).label == "#1 South Africa v Canada"
+    report = pool.import_fixtures(parse_tournament(data))
+    assert pool.match(1).label == "#1 South Africa v Canada"  # kept
+    assert pool.match(74).label == "#74 Germany v Paraguay"
+    assert report.renumbered == []
+    assert len(pool.matches()) == 105  # the old #1 has another key: a match of its own
+
+
+def test_a_file_number_already_taken_is_said_not_silently_moved(pool: Pool) -> None:
+    friendly = {"round": "Friendly", "date": "2026-06-01", "time": "12:00 UTC+0",
+                "team1": "Brazil", "team2": "Japan"}  # fmt: skip
+    pool.import_fixtures(parse_tournament({"matches": [friendly]}))
+    opener = {"round": "Matchday 1", "date": "2026-06-11", "time": "13:00 UTC-6",
+              "team1": "Mexico", "team2": "South Africa", "num": 1}  # fmt: skip
+    report = pool.import_fixtures(parse_tournament({"matches": [friendly, opener]}))
+    assert pool.match(1).label == "#1 Brazil v Japan"
+    assert report.renumbered == [(1, 2)]
+    assert pool.match(2).label == "#2 Mexico v South Africa"

@@ -71,7 +71,10 @@ def test_the_whole_2026_world_cup(tmp_path: Path) -> None:
     data = report.as_dict()
     assert data["matches"] == 104 and data["players"] == 16
     assert data["diary"] == {"entries": 3, "covers_matches": 104}  # 1 narrative + the last 2
-    assert [s.match for s in report.samples] == list(range(1, 105))
+    # one sample per match, in kick-off order (the knock-outs carry FIFA's numbers)
+    assert sorted(s.match for s in report.samples) == list(range(1, 105))
+    kickoffs = [report.pool.match(s.match).kickoff for s in report.samples]
+    assert kickoffs == sorted(kickoffs)
     # the compacted context stays far below the one that keeps every entry
     last = report.samples[-1]
     assert last.tokens * 3 < last.naive_tokens

@@ -22,6 +22,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
@@ -147,6 +148,16 @@ events = Table(
     Column("payload", JSON, nullable=False),
     # This event's link in the hash chain (game.db.chain): its content and the link before.
     Column("chain", String(64)),
+)
+
+# A results feed's own id for a match, remembered once matched: never matched again by guess.
+feed_links = Table(
+    "feed_links",
+    metadata,
+    Column("source", String(40), primary_key=True),
+    Column("feed_id", String(40), primary_key=True),
+    Column("match_number", Integer, ForeignKey("matches.number"), nullable=False),
+    UniqueConstraint("source", "match_number"),
 )
 
 invites = Table(

@@ -1,9 +1,12 @@
 """football-data.org's v4 API: the World Cup's matches, scores and (where the plan has
 them) goals, read with ``X-Auth-Token``.
 
-Scores: ``regularTime`` is the 90 minutes, ``extraTime`` the goals in extra time
-only, ``penalties`` the shoot-out; when ``regularTime`` is absent, ``fullTime``
-is the 90-minute score of a match that ended in regular time.
+Scores, as the v4 documentation defines them: ``fullTime`` is the running score
+and, at the end, includes every goal, those of extra time and of the shoot-out
+too; ``regularTime`` the 90 minutes, ``extraTime`` only the goals of extra time,
+``penalties`` only the shoot-out's. ``duration`` says how the match ended
+(REGULAR, EXTRA_TIME, PENALTY_SHOOTOUT). A finished match whose 90-minute score
+cannot be read (no ``regularTime``, no goals to count) is reported, not guessed.
 """
 
 from __future__ import annotations
@@ -37,16 +40,47 @@ def _pair(raw: Any) -> Score | None:
     return Score(raw["home"], raw["away"])
 
 
-def read_score(raw: dict[str, Any]) -> Result | None:
-    full_time = _pair(raw.get("fullTime"))
-    regular = _pair(raw.get("regularTime"))
-    if regular is None:
-        return None if full_time is None else Result(full_time)
-    extra = _pair(raw.get("extraTime"))
-    after_extra = (
-        None if extra is None else Score(regular.home + extra.home, regular.away + extra.away)
-    )
-    return Result(regular, after_extra, _pair(raw.get("penalties")))
+class UnreadableScore(ValueError):
+    """A finished match's score that the feed does not give whole."""
+
+
+def read_score(raw: dict[str, Any], goals: tuple[Goal, ...] | None = None) -> Result | None:
+    """A finished match's result, read the way the v4 documentation defines the score."""
+    full = _pair(raw.get("fullTime"))
+    if full is None:
+        return None
+    duration = raw.get("duration") or "REGULAR"
+    regular, extra = _pair(raw.get("regularTime")), _pair(raw.get("extraTime"))
+    penalties = _pair(raw.get("penalties"))
+    if duration == "REGULAR":
+        return Result(regular or full)
+    if duration not in ("EXTRA_TIME", "PENALTY_SHOOTOUT"):
+        raise UnreadableScore(f"a duration it does not know: {duration!r}")
+    shootout = duration == "PENALTY_SHOOTOUT"
+    if shootout and penalties is None:
+        raise UnreadableScore("a shoot-out without its penalties")
+    if regular is not None and extra is not None:
+        after_extra = regular + extra
+    else:
+        after_extra = full - penalties if shootout and penalties is not None else full
+    ninety = regular or _ninety_from(goals, after_extra)
+    if ninety is None:
+        raise UnreadableScore(
+            f"no 90-minute score (duration {duration}, {full} in all): enter it by hand"
+        )
+    return Result(ninety, after_extra, penalties if shootout else None)
+
+
+def _ninety_from(goals: tuple[Goal, ...] | None, after_extra: Score) -> Score | None:
+    """The 90 minutes counted from the goals, when the goals add up to the final score."""
+    if not goals:
+        return None
+    home = sum(goal.side == "home" for goal in goals)
+    if Score(home, len(goals) - home) != after_extra:
+        return None
+    regular = [goal for goal in goals if goal.minute <= 90]
+    home = sum(goal.side == "home" for goal in regular)
+    return Score(home, len(regular) - home)
 
 
 def _goal(raw: dict[str, Any], home_team: str) -> Goal:
@@ -62,29 +96,56 @@ def _goal(raw: dict[str, Any], home_team: str) -> Goal:
     )
 
 
-def parse_matches(payload: Any) -> list[FeedResult]:
-    """The matches endpoint's body; a body that is not one is a ``SourceError``."""
+def parse_matches(payload: Any, competition: str | None = None) -> list[FeedResult]:
+    """The matches endpoint's body; a body that is not one is a ``SourceError``.
+
+    With ``competition``, an answer for another competition is refused whole.
+    """
     if not isinstance(payload, dict) or not isinstance(payload.get("matches"), list):
         raise SourceError("football-data: not a matches response")
+    answered = (payload.get("competition") or {}).get("code")
+    if competition and answered and answered != competition:
+        raise SourceError(f"football-data: an answer for competition {answered}, not {competition}")
     found = []
     for raw in payload["matches"]:
         try:
+            code = (raw.get("competition") or {}).get("code")
+            if competition and code and code != competition:
+                raise SourceError(f"football-data: a {code} match in the {competition} answer")
             home, away = raw["homeTeam"]["name"], raw["awayTeam"]["name"]
             status = STATUSES.get(raw["status"])
             if status is None or not home or not away:
                 continue  # cancelled, suspended, or teams not drawn yet
             kickoff = datetime.fromisoformat(raw["utcDate"].replace("Z", "+00:00"))
-            result = read_score(raw.get("score") or {})
             goals = (
                 tuple(_goal(g, home) for g in raw["goals"])
                 if isinstance(raw.get("goals"), list)
                 else None
             )
-        except (KeyError, TypeError, ValueError, InvalidScore) as error:
+            result, problem = None, None
+            if status is FeedStatus.FINISHED:
+                try:
+                    result = read_score(raw.get("score") or {}, goals)
+                except UnreadableScore as unreadable:
+                    problem = str(unreadable)
+            found.append(
+                FeedResult(
+                    kickoff,
+                    home,
+                    away,
+                    status,
+                    result,
+                    goals,
+                    feed_id=None if raw.get("id") is None else str(raw["id"]),
+                    code1=raw["homeTeam"].get("tla"),
+                    code2=raw["awayTeam"].get("tla"),
+                    problem=problem,
+                )
+            )
+        except (KeyError, TypeError, ValueError, AttributeError, InvalidScore) as error:
             raise SourceError(
                 f"football-data: a match it cannot read ({type(error).__name__}: {error})"
             ) from None
-        found.append(FeedResult(kickoff, home, away, status, result, goals))
     return found
 
 
@@ -100,6 +161,7 @@ class FootballDataSource:
         timeout: float = 20.0,
     ) -> None:
         self.url = f"{base_url.rstrip('/')}/v4/competitions/{competition}/matches"
+        self.competition = competition
         self.client = httpx.Client(
             headers={"X-Auth-Token": token}, transport=transport, timeout=timeout
         )
@@ -110,7 +172,25 @@ class FootballDataSource:
             response.raise_for_status()
             payload = response.json()
         except httpx.HTTPStatusError as error:
-            raise SourceError(f"{self.name}: HTTP {error.response.status_code}") from None
-        except (httpx.HTTPError, ValueError) as error:
+            raise SourceError(
+                f"{self.name}: HTTP {error.response.status_code}",
+                retry_after=retry_after(error.response),
+            ) from None
+        except httpx.HTTPError as error:
             raise SourceError(f"{self.name}: {type(error).__name__}: {error}") from None
-        return pool.apply_results(parse_matches(payload), "feed")
+        except ValueError:
+            kind = response.headers.get("content-type", "unknown").split(";")[0]
+            raise SourceError(f"{self.name}: an answer that is not JSON ({kind})") from None
+        return pool.apply_results(parse_matches(payload, self.competition), self.name)
+
+
+def retry_after(response: httpx.Response) -> float | None:
+    """Seconds to wait, from ``Retry-After`` or football-data's ``X-RequestCounter-Reset``."""
+    for header in ("retry-after", "x-requestcounter-reset"):
+        value = response.headers.get(header)
+        if value is not None:
+            try:
+                return max(0.0, float(value))
+            except ValueError:
+                continue
+    return None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from game.model import Goal, Result
@@ -24,11 +24,35 @@ class FeedResult:
     status: FeedStatus
     result: Result | None = None
     goals: tuple[Goal, ...] | None = None  # None: the feed does not report goals
+    feed_id: str | None = None  # the feed's own id for the match, remembered once matched
+    code1: str | None = None  # the teams' codes as the feed gives them (FIFA-style, "USA")
+    code2: str | None = None
+    problem: str | None = None  # a finished match whose result the feed does not fully give
 
     def __post_init__(self) -> None:
         # A feed is player input too: a compromised one must not reach a terminal raw.
         object.__setattr__(self, "team1", clean_line(self.team1))
         object.__setattr__(self, "team2", clean_line(self.team2))
+
+    @property
+    def label(self) -> str:
+        seen = f"{self.team1} v {self.team2}, {self.kickoff:%d %b %H:%M} UTC"
+        return f"{seen} (feed id {self.feed_id})" if self.feed_id else seen
+
+    def swapped(self) -> FeedResult:
+        """The same match with home and away the other way round, as the pool lists it."""
+        flip = {"home": "away", "away": "home"}
+        return replace(
+            self,
+            team1=self.team2,
+            team2=self.team1,
+            code1=self.code2,
+            code2=self.code1,
+            result=None if self.result is None else self.result.swapped(),
+            goals=None
+            if self.goals is None
+            else tuple(replace(goal, side=flip[goal.side]) for goal in self.goals),
+        )
 
 
 @dataclass

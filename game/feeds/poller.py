@@ -1,14 +1,16 @@
-"""Polling a results source on the clock, backing off while it fails."""
+"""Polling a results source on the clock: more often while a match is on, backing off
+while the source fails, and telling the admins once about what it could not apply."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from game.feeds.model import FeedReport
+from game.model import MatchStatus
 from game.service import Pool
 from game.sources import SourceError
 
@@ -27,13 +29,12 @@ class ResultsSource(Protocol):
 class ResultsPoller:
     pool: Pool
     source: ResultsSource
-    interval: timedelta = timedelta(minutes=1)
+    interval: timedelta = timedelta(seconds=60)
+    live_interval: timedelta = timedelta(seconds=15)  # while a match is on, or about to be
     longest_wait: timedelta = timedelta(minutes=30)
     clock: Callable[[], datetime] | None = None
     failures: int = 0
     next_attempt: datetime | None = None
-    last_error: str | None = None
-    reports: list[FeedReport] = field(default_factory=list)
 
     def now(self) -> datetime:
         return (self.clock or self.pool.clock)()
@@ -48,17 +49,41 @@ class ResultsPoller:
         try:
             report = self.source.poll(self.pool)
         except SourceError as error:
-            self.failures += 1
-            self.last_error = str(error)
-            wait = min(self.interval * 2**self.failures, self.longest_wait)
-            self.next_attempt = self.now() + wait
-            log.warning(
-                "results feed failed (%s); the last good state stays; next try in %s", error, wait
-            )
+            self._failed(error)
             return None
-        self.failures, self.last_error = 0, None
-        self.next_attempt = self.now() + self.interval
-        self.reports.append(report)
+        if self.failures:
+            self.tell(f"{self.source.name} answers again", once=False)
+        self.failures = 0
+        self.next_attempt = self.now() + self.wait()
+        for problem in report.unmatched or ():
+            self.tell(problem)
         if report.corrections:
             log.warning("results feed corrected %s final score(s)", report.corrections)
         return report
+
+    def wait(self) -> timedelta:
+        """The regular pause: shorter while a match is live or kicks off within it."""
+        soon = self.now() + self.interval
+        for match in self.pool.matches():
+            if match.status is MatchStatus.LIVE or (
+                match.status is MatchStatus.SCHEDULED and match.kickoff <= soon
+            ):
+                return min(self.interval, self.live_interval)
+        return self.interval
+
+    def _failed(self, error: SourceError) -> None:
+        self.failures += 1
+        wait = min(self.interval * 2**self.failures, self.longest_wait)
+        if error.retry_after is not None:
+            wait = max(wait, timedelta(seconds=error.retry_after))
+        self.next_attempt = self.now() + wait
+        log.warning(
+            "results feed failed (%s); the last good state stays; next try in %s", error, wait
+        )
+        if self.failures == 1:  # one line a streak, not one a retry
+            self.tell(f"{error}; the last good state stays; retrying with backoff", once=False)
+
+    def tell(self, text: str, once: bool = True) -> None:
+        """A line for the admins (in the log, so their sessions show it) and the console."""
+        if self.pool.report_feed_problem(self.source.name, text, once=once):
+            log.warning("results feed: %s", text)

@@ -15,6 +15,7 @@ from datetime import datetime
 
 from game.events import (
     ChatPosted,
+    FeedProblem,
     GoalScored,
     LoggedEvent,
     MatchKickedOff,
@@ -32,6 +33,7 @@ class Notice:
     at: datetime
     text: str
     kind: str
+    admins_only: bool = False
 
 
 Deliver = Callable[[Notice], None]
@@ -121,4 +123,7 @@ class Hub:
             text = f"{event.player}: {event.text}"
         elif isinstance(event, PlayerJoined):
             text = f"{event.player} joined the pool"
+        elif isinstance(event, FeedProblem):
+            notice = f"[admins] results feed {event.source}: {event.text}"
+            return Notice(item.at, notice, event.kind, admins_only=True)
         return None if text is None else Notice(item.at, text, event.kind)

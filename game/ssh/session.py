@@ -126,6 +126,7 @@ class PoolSession(asyncssh.SSHServerSession):
         self.app_session: Any = None
         self.notices: asyncio.Queue[Notice] = asyncio.Queue()
         self.zone = ZoneInfo("UTC")
+        self.is_admin = False
         self.redraws = 0
         self._resize_pending = False
         self._last_redraw = -math.inf
@@ -252,7 +253,8 @@ class PoolSession(asyncssh.SSHServerSession):
     def caller(self) -> Caller:
         player = self.frontend.pool.player(self.handle or "", with_keys=False)
         self.zone = ZoneInfo(player.time_zone) if player and player.time_zone else ZoneInfo("UTC")
-        return Caller(self.handle or "", bool(player and player.is_admin), self.zone)
+        self.is_admin = bool(player and player.is_admin)
+        return Caller(self.handle or "", self.is_admin, self.zone)
 
     def welcome(self, caller: Caller) -> str:
         upcoming = [m for m in self.frontend.pool.matches() if m.status is not MatchStatus.FINISHED]
@@ -345,6 +347,8 @@ class PoolSession(asyncssh.SSHServerSession):
     # -- interactive modes ----------------------------------------------------
 
     def _deliver(self, notice: Notice) -> None:
+        if notice.admins_only and not self.is_admin:
+            return
         self.notices.put_nowait(notice)
 
     def _notice_text(self, notice: Notice) -> str:
