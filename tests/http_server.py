@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,6 +16,8 @@ class Route:
     status: int = 200
     body: bytes = b""
     content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0  # seconds before answering: a slow or hanging service
 
 
 @dataclass
@@ -22,8 +26,17 @@ class CannedServer:
     requests: list[str] = field(default_factory=list)
     base_url: str = ""
 
-    def serve(self, path: str, body: str | bytes, status: int = 200) -> str:
-        self.routes[path] = Route(status, body.encode() if isinstance(body, str) else body)
+    def serve(
+        self,
+        path: str,
+        body: str | bytes,
+        status: int = 200,
+        content_type: str = "application/json",
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> str:
+        raw = body.encode() if isinstance(body, str) else body
+        self.routes[path] = Route(status, raw, content_type, headers or {}, delay)
         return self.base_url + path
 
 
@@ -35,11 +48,16 @@ def canned_server() -> Iterator[CannedServer]:
         def do_GET(self) -> None:
             state.requests.append(self.path)
             route = state.routes.get(self.path, Route(404, b'{"error": "not found"}'))
+            if route.delay:
+                time.sleep(route.delay)
             self.send_response(route.status)
             self.send_header("Content-Type", route.content_type)
+            for name, value in route.headers.items():
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(route.body)))
             self.end_headers()
-            self.wfile.write(route.body)
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(route.body)  # a client that timed out has gone
 
         def log_message(self, *_args: object) -> None:
             pass
