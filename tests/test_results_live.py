@@ -1,0 +1,118 @@
+"""Results arrive by themselves: a real ``betania serve --results football-data`` against a
+local v4 feed whose answers change over time, watched by a player over SSH."""
+
+import asyncio
+import os
+import re
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import asyncssh
+
+from game.db.engine import open_database
+from game.model import Result, Score
+from game.openfootball import parse_tournament
+from game.service import Pool
+from tests import football_data_v4 as v4
+from tests.http_server import canned_server
+from tests.ssh_pool import read_until
+
+PATH = "/v4/competitions/WC/matches"
+CUP = {
+    "name": "Future Cup",
+    "matches": [
+        {"num": 1, "round": "Matchday 1", "group": "Group B", "date": "2040-06-12",
+         "time": "18:00 UTC+0", "team1": "USA", "team2": "Wales"},
+    ],
+}  # fmt: skip
+
+
+def goal(minute: int, team: str, scorer: str) -> dict:
+    return {
+        "minute": minute,
+        "injuryTime": None,
+        "type": "REGULAR",
+        "team": {"id": 1, "name": team},
+        "scorer": {"id": 2, "name": scorer},
+        "assist": None,
+    }
+
+
+def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    setup = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
+    (fixture,) = parse_tournament(CUP).fixtures
+    setup.import_fixtures(parse_tournament(CUP))
+    setup.add_player("ana", keys=[key.export_public_key().decode()])
+    setup.engine.dispose()
+    first_goal = goal(12, "United States", "Pulisic")
+    answers = {
+        "timed": v4.response([v4.match(fixture, 391_010, "TIMED")]),
+        "live": v4.response(
+            [v4.match(fixture, 391_010, "IN_PLAY", running=(1, 0), goals=[first_goal])]
+        ),
+        "finished": v4.response(
+            [
+                v4.match(
+                    replace(fixture, result=Result(Score(1, 1))),
+                    391_010,
+                    "FINISHED",
+                    goals=[first_goal, goal(82, "Wales", "Bale")],
+                )
+            ]
+        ),
+    }
+
+    async def scenario(feed_url: str, serve) -> float:
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "serve", "--port", "0", "--provider", "offline",
+            "--results", "football-data", "--poll", "1", "--data-dir", str(data),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "FOOTBALL_DATA_TOKEN": "t",
+                 "FOOTBALL_DATA_URL": feed_url},
+        )  # fmt: skip
+        assert server.stdout is not None
+        try:
+            async with asyncio.timeout(30):
+                banner = (await server.stdout.readline()).decode()
+            port = int(re.search(r":(\d+) ", banner).group(1))  # type: ignore[union-attr]
+            async with asyncssh.connect(
+                "127.0.0.1", port, username="ana", client_keys=[key], known_hosts=None,
+                agent_path=None,
+            ) as connection:  # fmt: skip
+                player = await connection.create_process()
+                await read_until(player.stdout, "Type help")
+                player.stdin.write("bet 1 1-1\n")
+                await read_until(player.stdout, "your pick is 1-1")
+                serve("live")
+                seen = await read_until(player.stdout, "Pulisic)", timeout=20)
+                assert "Kick-off! #1 USA v Wales" in seen
+                assert "GOAL! #1 USA 1-0 Wales (12' Pulisic)" in seen
+                published = time.monotonic()
+                serve("finished")
+                seen = await read_until(player.stdout, "Full time: #1 USA 1-1 Wales", timeout=20)
+                latency = time.monotonic() - published
+                player.stdin.write("standings\n")
+                table = await read_until(player.stdout, "betania")
+                row = next(line for line in table.splitlines() if line.split()[1:2] == ["ana"])
+                assert row.split()[:3] == ["1", "ana", "10"]
+                player.stdin.write("quit\n")
+            return latency
+        finally:
+            server.terminate()
+            await server.wait()
+
+    with canned_server() as feed:
+        feed.serve(PATH, answers["timed"])
+        latency = asyncio.run(
+            scenario(feed.base_url, lambda phase: feed.serve(PATH, answers[phase]))
+        )
+    print(f"\nfrom the result appearing in the feed to the player's terminal: {latency:.2f} s")
+    pool = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
+    assert pool.match(1).label == "#1 USA v Wales"  # the feed's "United States" renamed nothing
+    assert pool.match(1).result == Result(Score(1, 1))
+    pool.engine.dispose()
