@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import asyncssh
@@ -81,6 +82,7 @@ def main() -> None:
                 200_000,
                 ModelConfig(provider="offline"),
                 say=lambda _line: None,
+                first_kickoff_in=timedelta(seconds=0.1),
             )
             await running.close()
             return sum(m.status is MatchStatus.FINISHED for m in played.pool.matches())

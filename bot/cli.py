@@ -26,7 +26,7 @@ from bot.demo import default_speed, run_demo
 from bot.progress import Progress
 from bot.replay import ReplayOptions, read_chat, replay, summary
 from bot.scheduler import PoolScheduler
-from game.bets_csv import BetsFileError, parse_bets
+from game.bets_csv import BetsFileError, read_bets
 from game.db.engine import DatabaseError, database_url, default_data_dir, open_database
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.feeds.choose import source_from
@@ -123,8 +123,8 @@ def cmd_fixtures_import(args: argparse.Namespace) -> None:
 
 
 def cmd_bets_import(args: argparse.Namespace) -> None:
-    rows = parse_bets(read_text(args.file))
-    report = open_pool(args).import_bets(rows)
+    rows, unread = read_bets(read_text(args.file))
+    report = open_pool(args).import_bets(rows, unread)
     print(
         f"{len(rows)} rows: {report.placed} picks placed, {report.changed} changed, "
         f"{report.unchanged} already there; {len(report.players_created)} new players"
@@ -132,7 +132,10 @@ def cmd_bets_import(args: argparse.Namespace) -> None:
 
 
 def cmd_standings(args: argparse.Namespace) -> None:
-    rows = open_pool(args).standings(up_to_match=args.after)
+    pool = open_pool(args)
+    if args.after is not None:
+        pool.check_finished(args.after)
+    rows = pool.standings(up_to_match=args.after)
     if args.json:
         print(json.dumps([row.as_dict() for row in rows], ensure_ascii=False))
     else:

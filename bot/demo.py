@@ -29,6 +29,7 @@ from game.model import MatchStatus, Result, Score
 from game.openfootball import Fixture, Tournament
 from game.rules import RuleViolation
 from game.service import Pool
+from game.ssh.hub import Notice
 from game.ssh.server import ServerConfig
 
 DEMO_DATABASE = "demo.db"
@@ -36,7 +37,8 @@ TOURNAMENT = "BETanIA Demo Cup"
 HOUSE_PLAYERS = ("ana", "bruno", "carla", "diego", "elis")
 START = datetime(2026, 6, 11, 15, 0, tzinfo=UTC)
 SPACING = timedelta(hours=2, minutes=30)  # one match after another
-FIRST_KICKOFF_AFTER = timedelta(minutes=20)  # tournament time before the first match
+# Real time before the first kick-off: enough to join and bet on the opening match.
+FIRST_KICKOFF_IN = timedelta(minutes=3)
 SIMULATED_MATCH = timedelta(minutes=120)  # kick-off to final whistle, half-time included
 PICKS_BEFORE = timedelta(minutes=15)
 CHAT_CHANCE = 0.35
@@ -70,8 +72,15 @@ class Demo:
     """Plays the tournament on the accelerated clock, one step at a time."""
 
     def __init__(
-        self, pool: Pool, clock: AcceleratedClock, commentator: Commentator, seed: int = 7
+        self,
+        pool: Pool,
+        clock: AcceleratedClock,
+        commentator: Commentator,
+        seed: int = 7,
+        first_kickoff_in: timedelta = FIRST_KICKOFF_IN,
     ) -> None:
+        # The demo clock runs ``speed`` times faster: the real lead, in tournament time.
+        self.first_kickoff = START + first_kickoff_in * clock.speed
         self.pool = pool
         self.clock = clock
         self.commentator = commentator
@@ -82,14 +91,13 @@ class Demo:
         self.steps: list[Step] = []
         self.order = itertools.count()
         self.knockouts = {
-            f.source_key: f
-            for f in knockout_fixtures(START + FIRST_KICKOFF_AFTER + SPACING * 25, SPACING)
+            f.source_key: f for f in knockout_fixtures(self.first_kickoff + SPACING * 25, SPACING)
         }
         self.played: dict[int, tuple[str, str, Score]] = {}
         self.status = DemoStatus()
 
     def setup(self) -> None:
-        groups = group_fixtures(START + FIRST_KICKOFF_AFTER, SPACING)
+        groups = group_fixtures(self.first_kickoff, SPACING)
         self.pool.import_fixtures(Tournament(TOURNAMENT, (*groups, *self.knockouts.values())))
         for handle in HOUSE_PLAYERS:
             self.pool.add_player(handle, handle.capitalize(), via="demo")
@@ -168,32 +176,43 @@ class Demo:
         self.commentator.catch_up()
 
     def next_kickoff(self) -> str:
-        upcoming = [m for m in self.pool.matches() if m.status is MatchStatus.SCHEDULED]
-        if not upcoming:
+        match = self.pool.next_match()
+        if match is None:
             return "no more matches"
-        match = upcoming[0]
-        return f"#{match.number} {match.team1} v {match.team2} at {match.kickoff:%a %d %b %H:%M}"
+        in_real = self.clock.real_seconds_until(match.kickoff)
+        return (
+            f"#{match.number} {match.team1} v {match.team2} at {match.kickoff:%a %d %b %H:%M}"
+            f", in {in_real:.0f} s"
+        )
 
     async def run(
         self, stop_after: int | None = None, status: Callable[[str], None] | None = None
     ) -> None:
         """Play every step at its moment, letting her catch up after each."""
-        last_status = 0.0
-        loop = asyncio.get_running_loop()
         while self.steps and (stop_after is None or self.status.finished < stop_after):
             step = self.steps[0]
             wait = self.clock.real_seconds_until(step.at)
             if wait > 0:
                 await asyncio.sleep(min(wait, 0.5))
                 await in_worker(self.commentator.catch_up)  # chat and newcomers between steps
-                if status and loop.time() - last_status > 10:
-                    status(f"[{self.clock():%a %d %b %H:%M}] next kick-off: {self.next_kickoff()}")
-                    last_status = loop.time()
                 continue
             heapq.heappop(self.steps)
             step.run()
             await in_worker(self.her_turn)
         self.status.running = False
+
+
+CONSOLE = 0  # the hub's subscriber key for the console (sessions count from 1)
+ON_CONSOLE = {"kickoff", "goal", "result", "player_joined"}
+
+
+def console_line(notice: Notice, demo: Demo, say: Callable[[str], None]) -> None:
+    """What the operator sees: kick-offs, goals, results and who joined, as they happen."""
+    if notice.kind not in ON_CONSOLE:
+        return
+    say(f"[{notice.at:%a %d %b %H:%M}] {notice.text}")
+    if notice.kind == "result":
+        say(f"  next kick-off: {demo.next_kickoff()}")
 
 
 async def run_demo(
@@ -204,6 +223,7 @@ async def run_demo(
     config: ModelConfig,
     stop_after: int | None = None,
     say: Callable[[str], None] = print,
+    first_kickoff_in: timedelta = FIRST_KICKOFF_IN,
 ) -> tuple[Demo, Running]:
     directory = data_dir or default_data_dir()
     directory.mkdir(parents=True, exist_ok=True)
@@ -217,7 +237,7 @@ async def run_demo(
     clock = AcceleratedClock(START, speed)
     pool = Pool(open_database(f"sqlite:///{database}"), clock)
     commentator = commentator_for(pool, config)
-    demo = Demo(pool, clock, commentator, seed=config.seed or 7)
+    demo = Demo(pool, clock, commentator, config.seed or 7, first_kickoff_in)
     demo.setup()
     running = await open_server(
         pool, directory, ServerConfig(host, port, open_registration=True, auto_register=True)
@@ -226,7 +246,9 @@ async def run_demo(
         f"{TOURNAMENT}: 16 teams, {len(pool.matches())} matches, a match about every {SPACING.total_seconds() / speed:.0f} s"
     )
     say(f"join the pool: {running.join_command(host).replace('HANDLE', 'you')}")
-    say(f"commentator: {commentator.keeper.model.name}; first kick-off: {demo.next_kickoff()}")
+    say(f"commentator: {commentator.keeper.model.name}")
+    say(f"first kick-off: {demo.next_kickoff()}: join now and bet on it")
+    running.frontend.hub.subscribe(CONSOLE, lambda notice: console_line(notice, demo, say))
     await demo.run(stop_after, say)
     if stop_after is None:
         say("the tournament is over; the pool stays open (Ctrl-C to leave)")

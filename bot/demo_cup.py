@@ -23,18 +23,25 @@ TEAMS: dict[str, dict[str, float]] = {
 }
 ROUND_ROBIN = [(0, 1), (2, 3), (0, 2), (1, 3), (3, 0), (1, 2)]
 QUARTER_FINALS = [("1A", "2B"), ("1B", "2A"), ("1C", "2D"), ("1D", "2C")]
-SCORERS = (
-    "Silva",
-    "Santos",
-    "Costa",
-    "Moreau",
-    "García",
-    "Tanaka",
-    "Smith",
-    "Diallo",
-    "Kim",
-    "Müller",
-)
+# A few names per team, so a goal is scored by someone who plays for that team.
+SQUADS: dict[str, tuple[str, ...]] = {
+    "Brazil": ("Vinícius Jr", "Rodrygo", "Raphinha", "Paquetá"),
+    "Japan": ("Mitoma", "Kubo", "Minamino", "Doan"),
+    "Morocco": ("En-Nesyri", "Ziyech", "Hakimi", "Amrabat"),
+    "Norway": ("Haaland", "Ødegaard", "Sørloth", "Nusa"),
+    "Argentina": ("Messi", "Álvarez", "Lautaro", "Mac Allister"),
+    "Portugal": ("Ronaldo", "Bruno Fernandes", "Leão", "Bernardo"),
+    "Senegal": ("Mané", "Jackson", "Sarr", "Diallo"),
+    "Canada": ("David", "Davies", "Larin", "Buchanan"),
+    "France": ("Mbappé", "Griezmann", "Dembélé", "Thuram"),
+    "Mexico": ("Giménez", "Lozano", "Vega", "Álvarez"),
+    "Korea": ("Son", "Hwang", "Lee Kang-in", "Cho"),
+    "Ghana": ("Kudus", "Semenyo", "Ayew", "Partey"),
+    "Spain": ("Yamal", "Morata", "Olmo", "Pedri"),
+    "England": ("Kane", "Bellingham", "Saka", "Foden"),
+    "Uruguay": ("Núñez", "Valverde", "Pellistri", "Araújo"),
+    "Australia": ("Duke", "Irvine", "Goodwin", "Boyle"),
+}
 
 
 def strength(team: str) -> float:
@@ -62,15 +69,15 @@ def play(team1: str, team2: str, rng: random.Random, knockout: bool) -> Played:
         1.2 * strength(team2) / strength(team1) ** 0.5,
     )
     home, away = _poisson(rng, mean1 * 0.9), _poisson(rng, mean2 * 0.9)
-    goals = [_goal(rng, "home", 1, 90) for _ in range(home)] + [
-        _goal(rng, "away", 1, 90) for _ in range(away)
+    goals = [_goal(rng, "home", 1, 90, team1) for _ in range(home)] + [
+        _goal(rng, "away", 1, 90, team2) for _ in range(away)
     ]
     full_time = Score(home, away)
     extra = penalties = None
     if knockout and home == away:
         more_home, more_away = _poisson(rng, mean1 * 0.3), _poisson(rng, mean2 * 0.3)
-        goals += [_goal(rng, "home", 91, 120) for _ in range(more_home)]
-        goals += [_goal(rng, "away", 91, 120) for _ in range(more_away)]
+        goals += [_goal(rng, "home", 91, 120, team1) for _ in range(more_home)]
+        goals += [_goal(rng, "away", 91, 120, team2) for _ in range(more_away)]
         extra = Score(home + more_home, away + more_away)
         if extra.outcome == 0:
             kicks = rng.choice([(4, 2), (5, 4), (3, 4), (4, 5), (5, 3), (2, 4)])
@@ -79,8 +86,8 @@ def play(team1: str, team2: str, rng: random.Random, knockout: bool) -> Played:
     return Played(Result(full_time, extra, penalties), tuple(goals))
 
 
-def _goal(rng: random.Random, side: str, first: int, last: int) -> Goal:
-    return Goal(side, rng.randint(first, last), scorer=rng.choice(SCORERS))
+def _goal(rng: random.Random, side: str, first: int, last: int, team: str) -> Goal:
+    return Goal(side, rng.randint(first, last), scorer=rng.choice(SQUADS[team]))
 
 
 def group_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:

@@ -47,11 +47,20 @@ def _placed_at(text: str) -> datetime | None:
 
 
 def parse_bets(text: str) -> list[BetRow]:
+    """Every row of the file; a ``BetsFileError`` listing every bad line otherwise."""
+    rows, problems = read_bets(text)
+    if problems:
+        raise BetsFileError(problems)
+    return rows
+
+
+def read_bets(text: str) -> tuple[list[BetRow], list[str]]:
+    """The rows that read well, and a line for each that did not (checked no further)."""
     reader = csv.DictReader(io.StringIO(text))
     columns = [name.strip() for name in reader.fieldnames or ()]
     missing = [name for name in REQUIRED_COLUMNS if name not in columns]
     if missing:
-        raise BetsFileError([f"line 1: missing column(s) {', '.join(missing)}"])
+        return [], [f"line 1: missing column(s) {', '.join(missing)}"]
     reader.fieldnames = columns
     rows: list[BetRow] = []
     problems: list[str] = []
@@ -80,6 +89,4 @@ def parse_bets(text: str) -> list[BetRow]:
                 placed_at,
             )
         )
-    if problems:
-        raise BetsFileError(problems)
-    return rows
+    return rows, problems

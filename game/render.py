@@ -37,12 +37,14 @@ def standings_table(rows: Sequence[StandingRow]) -> str:
     )
 
 
-def match_score(match: Match) -> str:
+def match_score(match: Match, mark_live: bool = True) -> str:
+    """The result, or the running score of a live match ("1-0 (live)" unless said elsewhere)."""
     if match.result is not None:
         return str(match.result)
     if match.status is MatchStatus.LIVE:
         home = sum(goal.side == "home" for goal in match.goals)
-        return f"{home}-{len(match.goals) - home} (live)"
+        running = f"{home}-{len(match.goals) - home}"
+        return f"{running} (live)" if mark_live else running
     return ""
 
 
@@ -101,5 +103,6 @@ def match_json(match: Match, pick: Score | None = None) -> dict[str, object]:
         "group": match.group,
         "status": match.status.value,
         "result": None if match.result is None else str(match.result),
+        "score": match_score(match, mark_live=False) or None,  # the running score while live
         "pick": None if pick is None else str(pick),
     }

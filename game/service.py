@@ -8,6 +8,7 @@ each event after it is committed.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -187,6 +188,19 @@ class Pool:
     ) -> list[LoggedEvent]:
         with self.engine.connect() as connection:
             return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
+
+    def check_finished(self, number: int) -> Match:
+        """Match #N, if it has finished: a table "after" it means nothing otherwise."""
+        match = self.match(number, with_goals=False)
+        if match.status is not MatchStatus.FINISHED:
+            raise RuleViolation(f"{match.label} has not finished: there is no table after it yet")
+        return match
+
+    def next_match(self) -> Match | None:
+        """The next match to kick off, by the server's clock."""
+        now = self.clock()
+        ahead = [m for m in self.matches() if m.status is MatchStatus.SCHEDULED and m.kickoff > now]
+        return min(ahead, key=lambda m: (m.kickoff, m.number), default=None)
 
     def verify_log(self) -> chain.Verdict:
         """Whether every event still follows from the one before it (``game.db.chain``)."""
@@ -386,12 +400,16 @@ class Pool:
         self._append(connection, logged, event)
         return event
 
-    def import_bets(self, rows: list[BetRow]) -> BetsReport:
-        """An admin's spreadsheet: the one path past the kick-off lock, all rows or none."""
+    def import_bets(self, rows: list[BetRow], unread: Iterable[str] = ()) -> BetsReport:
+        """An admin's spreadsheet: the one path past the kick-off lock, all rows or none.
+
+        ``unread`` are the lines that did not even read; every problem of the file
+        is listed together, in line order, and nothing is imported.
+        """
 
         def work(connection: Connection, logged: list[LoggedEvent]) -> BetsReport:
             report = BetsReport()
-            problems: list[str] = []
+            problems: list[str] = list(unread)
             resolved: list[tuple[BetRow, int, datetime]] = []
             for row in rows:
                 found = connection.execute(
@@ -413,12 +431,14 @@ class Pool:
                     )
                     continue
                 resolved.append((row, found.number, placed_at))
-            try:
-                handles = {row.player: rules.handle_from_name(row.player) for row in rows}
-            except RuleViolation as error:
-                problems.append(str(error))
+            handles: dict[str, str] = {}
+            for row in rows:
+                try:
+                    handles[row.player] = rules.handle_from_name(row.player)
+                except RuleViolation as error:
+                    problems.append(f"line {row.line}: {error}")
             if problems:
-                raise BetsFileError(problems)
+                raise BetsFileError(sorted(problems, key=_line_number))
             for row, number, placed_at in resolved:
                 handle = handles[row.player]
                 player_id = connection.execute(
@@ -794,6 +814,11 @@ class Pool:
             return True
 
         return self._commit(work)
+
+
+def _line_number(problem: str) -> int:
+    found = re.match(r"line (\d+)", problem)
+    return int(found.group(1)) if found else 0
 
 
 def update_statement(number: int, **values: object) -> Update:

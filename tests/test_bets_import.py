@@ -1,7 +1,9 @@
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from game.bets_csv import BetsFileError, parse_bets
 from game.model import Score
 from game.service import Pool
@@ -70,3 +72,22 @@ def test_bad_rows_are_caught_while_reading(row: str, problem: str) -> None:
 def test_missing_columns_are_named() -> None:
     with pytest.raises(BetsFileError, match="missing column\\(s\\) score1, score2"):
         parse_bets("player,date,team1,team2\nana,2026-06-11,Brazil,Serbia\n")
+
+
+def test_every_problem_of_a_file_is_listed_reading_and_fixtures_together(
+    tournament_pool: Pool, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    sheet = tmp_path / "picks.csv"
+    sheet.write_text(
+        HEADER
+        + "ana,2026-06-11,Brazil,Serbia,two,0,\n"  # does not read
+        + "bia,2026-06-11,Brazil,Germany,2,0,\n"  # no such fixture
+        + "caio,2026-06-12,Argentina,Mexico,1,0,\n"  # fine
+        + "dora,2026-06-13,Japan,Spain,x,y,\n"  # does not read
+    )
+    url = str(tournament_pool.engine.url)
+    assert main(["bets", "import", str(sheet), "--db", url]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "betania: error: nothing imported; 3 problem(s):"
+    assert [line.split(":")[0].strip() for line in err[1:]] == ["line 2", "line 3", "line 5"]
+    assert tournament_pool.predictions_of("caio") == []

@@ -1,6 +1,7 @@
 """The demo, headless: a few matches on a very fast clock, watched over SSH."""
 
 import asyncio
+from datetime import timedelta
 from pathlib import Path
 
 import asyncssh
@@ -24,6 +25,7 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
                 config=ModelConfig(provider="offline"),
                 stop_after=4,
                 say=lines.append,
+                first_kickoff_in=timedelta(seconds=1),
             )
         )
         while not any(line.startswith("join the pool") for line in lines):
@@ -81,6 +83,7 @@ def test_a_whole_demo_tournament_ends_with_a_champion_and_a_closed_diary(tmp_pat
             200_000,
             ModelConfig(provider="offline"),
             say=lambda _line: None,
+            first_kickoff_in=timedelta(seconds=0.1),
         )
         await running.close()
         return demo

@@ -296,10 +296,12 @@ class Commands:
                 )
             )
         if "all" not in args:
-            live = [m for m in matches if m.status is MatchStatus.LIVE]
-            upcoming = [m for m in matches if m.status is MatchStatus.SCHEDULED][:UPCOMING_SHOWN]
-            finished = [m for m in matches if m.status is MatchStatus.FINISHED][-FINISHED_SHOWN:]
-            matches = sorted(finished + live + upcoming, key=lambda m: m.number)
+            # In kick-off order: official numbers (FIFA's) are not always in time order.
+            by_time = sorted(matches, key=lambda m: (m.kickoff, m.number))
+            live = [m for m in by_time if m.status is MatchStatus.LIVE]
+            upcoming = [m for m in by_time if m.status is MatchStatus.SCHEDULED][:UPCOMING_SHOWN]
+            finished = [m for m in by_time if m.status is MatchStatus.FINISHED][-FINISHED_SHOWN:]
+            matches = sorted(finished + live + upcoming, key=lambda m: (m.kickoff, m.number))
         return Reply(matches_table(matches, call.caller.zone, picks))
 
     def match(self, call: Call) -> Reply:
@@ -309,7 +311,7 @@ class Commands:
         lines = [
             f"{match.label}  ({match.group or match.stage}, {match.venue or 'venue unknown'})",
             f"kick-off {match.kickoff.astimezone(call.caller.zone):%a %d %b %H:%M} ({call.caller.zone})",
-            f"status: {match.status.value}  {match_score(match)}".rstrip(),
+            f"status: {match.status.value}  {match_score(match, mark_live=False)}".rstrip(),
         ]
         team = {"home": match.team1, "away": match.team2}
         for goal in match.goals:
@@ -385,6 +387,7 @@ class Commands:
             if args[0] != "after" or len(args) != 2:
                 raise CommandError("standings takes 'after N'")
             after = _number(args[1])
+            self.pool.check_finished(after)
         rows = self.pool.standings(up_to_match=after)
         if as_json:
             return Reply(json.dumps([row.as_dict() for row in rows]))

@@ -257,10 +257,9 @@ class PoolSession(asyncssh.SSHServerSession):
         return Caller(self.handle or "", self.is_admin, self.zone)
 
     def welcome(self, caller: Caller) -> str:
-        upcoming = [m for m in self.frontend.pool.matches() if m.status is not MatchStatus.FINISHED]
         lines = [f"Welcome to the pool, {caller.handle}! Type help for the commands."]
-        if upcoming:
-            nxt = upcoming[0]
+        nxt = self.frontend.pool.next_match()
+        if nxt is not None:
             when = nxt.kickoff.astimezone(caller.zone).strftime("%a %d %b %H:%M")
             lines.append(f"Next: #{nxt.number} {nxt.team1} v {nxt.team2}, {when} ({caller.zone}).")
         return "\n".join(lines)
@@ -352,7 +351,9 @@ class PoolSession(asyncssh.SSHServerSession):
         self.notices.put_nowait(notice)
 
     def _notice_text(self, notice: Notice) -> str:
-        return f"[{notice.at.astimezone(self.zone):%H:%M}] {notice.text}"
+        at = notice.at.astimezone(self.zone)
+        zone = "" if self.zone.key == "UTC" else f" {at:%Z}"  # a time with no zone reads as UTC
+        return f"[{at:%H:%M}{zone}] {notice.text}"
 
     async def _lines(self, caller: Caller) -> None:
         """No PTY: plain lines in, plain lines out, live notices between them."""
