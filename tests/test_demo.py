@@ -45,6 +45,12 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
             process.stdin.write("quit\n")
         demo, running = await task
         await running.close()
+        # the console told the operator what happened, not the same line over and over
+        assert next(line for line in lines if line.startswith("first kick-off: #1 "))
+        assert any(line.endswith("zeca joined the pool") for line in lines)
+        assert any("Kick-off! #1" in line for line in lines)
+        assert sum("Full time: #" in line for line in lines) >= 4
+        assert len(lines) == len(set(lines))
         return demo
 
     demo = asyncio.run(scenario())
