@@ -2,14 +2,10 @@
 local v4 feed whose answers change over time, watched by a player over SSH."""
 
 import asyncio
-import os
-import re
-import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-
-import asyncssh
 
 from game.db.engine import open_database
 from game.model import Result, Score
@@ -17,6 +13,7 @@ from game.openfootball import parse_tournament
 from game.service import Pool
 from tests import football_data_v4 as v4
 from tests.http_server import canned_server
+from tests.serve_process import connect, prepare_pool, serving
 from tests.ssh_pool import read_until
 
 PATH = "/v4/competitions/WC/matches"
@@ -42,13 +39,8 @@ def goal(minute: int, team: str, scorer: str) -> dict:
 
 def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    data.mkdir()
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    setup = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
+    key = prepare_pool(data, CUP, "ana")
     (fixture,) = parse_tournament(CUP).fixtures
-    setup.import_fixtures(parse_tournament(CUP))
-    setup.add_player("ana", keys=[key.export_public_key().decode()])
-    setup.engine.dispose()
     first_goal = goal(12, "United States", "Pulisic")
     answers = {
         "timed": v4.response([v4.match(fixture, 391_010, "TIMED")]),
@@ -67,23 +59,11 @@ def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path:
         ),
     }
 
-    async def scenario(feed_url: str, serve) -> float:
-        server = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "serve", "--port", "0", "--provider", "offline",
-            "--results", "football-data", "--poll", "1", "--data-dir", str(data),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "FOOTBALL_DATA_TOKEN": "t",
-                 "FOOTBALL_DATA_URL": feed_url},
-        )  # fmt: skip
-        assert server.stdout is not None
-        try:
-            async with asyncio.timeout(30):
-                banner = (await server.stdout.readline()).decode()
-            port = int(re.search(r":(\d+) ", banner).group(1))  # type: ignore[union-attr]
-            async with asyncssh.connect(
-                "127.0.0.1", port, username="ana", client_keys=[key], known_hosts=None,
-                agent_path=None,
-            ) as connection:  # fmt: skip
+    async def scenario(feed_url: str, serve: Callable[[str], object]) -> float:
+        feed_env = {"FOOTBALL_DATA_TOKEN": "t", "FOOTBALL_DATA_URL": feed_url}
+        options = ("--results", "football-data", "--poll", "1")
+        async with serving(data, *options, env=feed_env) as (_server, port):
+            async with connect(port, "ana", key) as connection:
                 player = await connection.create_process()
                 await read_until(player.stdout, "Type help")
                 player.stdin.write("bet 1 1-1\n")
@@ -94,7 +74,7 @@ def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path:
                 assert "GOAL! #1 USA 1-0 Wales (12' Pulisic)" in seen
                 published = time.monotonic()
                 serve("finished")
-                seen = await read_until(player.stdout, "Full time: #1 USA 1-1 Wales", timeout=20)
+                await read_until(player.stdout, "Full time: #1 USA 1-1 Wales", timeout=20)
                 latency = time.monotonic() - published
                 player.stdin.write("standings\n")
                 table = await read_until(player.stdout, "betania")
@@ -102,9 +82,6 @@ def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path:
                 assert row.split()[:3] == ["1", "ana", "10"]
                 player.stdin.write("quit\n")
             return latency
-        finally:
-            server.terminate()
-            await server.wait()
 
     with canned_server() as feed:
         feed.serve(PATH, answers["timed"])

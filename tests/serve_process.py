@@ -1,0 +1,59 @@
+"""``betania serve`` as a real process on a pool prepared here, and a player's SSH key for it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from game.db.engine import open_database
+from game.openfootball import parse_tournament
+from game.service import Pool
+
+
+def prepare_pool(data: Path, fixtures: dict[str, Any], handle: str) -> asyncssh.SSHKey:
+    """A pool in ``data`` with the fixtures and one player; returns the player's key."""
+    data.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    pool = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
+    pool.import_fixtures(parse_tournament(fixtures))
+    pool.add_player(handle, keys=[key.export_public_key().decode()])
+    pool.engine.dispose()
+    return key
+
+
+@asynccontextmanager
+async def serving(
+    data: Path, *options: str, env: dict[str, str] | None = None
+) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
+    """The server process and the port it listens on; killed at the end if still running."""
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "serve", "--port", "0", "--provider", "offline",
+        *options, "--data-dir", str(data),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+    )  # fmt: skip
+    assert server.stdout is not None
+    try:
+        async with asyncio.timeout(30):
+            banner = (await server.stdout.readline()).decode()
+        found = re.search(r":(\d+) ", banner)
+        assert found, banner
+        yield server, int(found.group(1))
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+
+
+def connect(port: int, handle: str, key: asyncssh.SSHKey) -> asyncssh.connection._ACMWrapper:
+    return asyncssh.connect(
+        "127.0.0.1", port, username=handle, client_keys=[key], known_hosts=None, agent_path=None
+    )
