@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -41,6 +44,31 @@ def database_url(db: str | None = None, data_dir: Path | None = None) -> str:
 
 # How long a write waits for another writer's lock before the player hears "busy".
 BUSY_TIMEOUT = 5.0
+_lock_waits = threading.local()
+
+
+@contextmanager
+def without_lock_waits() -> Iterator[None]:
+    """In this thread, a locked database fails at once (``is_locked``) instead of waiting.
+
+    The SSH front end runs the pool's work like this on its event loop, where a
+    wait would stall every session, and only a locked attempt goes to a thread.
+    """
+    _lock_waits.off = True
+    try:
+        yield
+    finally:
+        _lock_waits.off = False
+
+
+def lock_waits_off() -> bool:
+    return bool(getattr(_lock_waits, "off", False))
+
+
+def is_locked(error: BaseException) -> bool:
+    """A database that is busy with another writer, as opposed to one that failed."""
+    text = str(getattr(error, "orig", None) or error).lower()
+    return "locked" in text or "busy" in text
 
 
 def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
@@ -51,9 +79,20 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
         raise DatabaseError(f"cannot open database {url!r}: {error}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout=busy_timeout))
+        event.listen(engine, "checkout", partial(_sqlite_lock_wait, busy_timeout=busy_timeout))
     migrate(engine)
     ensure_guards(engine)
     return engine
+
+
+def _sqlite_lock_wait(dbapi_connection, record, _proxy, busy_timeout: float) -> None:
+    """Each use of a pooled connection waits for a lock as its thread asks (see above)."""
+    wanted = 0 if lock_waits_off() else int(busy_timeout * 1000)
+    if record.info.get("busy_timeout") != wanted:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {wanted}")
+        cursor.close()
+        record.info["busy_timeout"] = wanted
 
 
 def _sqlite_pragmas(dbapi_connection, _record, busy_timeout: float) -> None:

@@ -25,8 +25,9 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
         connection.execute(text("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE"))
     next_id = select((func.coalesce(func.max(events.c.id), 0) + 1).label("id")).subquery()
     previous = select(events.c.chain).order_by(events.c.id.desc()).limit(1).scalar_subquery()
-    connection.execute(
-        insert(events).from_select(
+    inserted = connection.execute(
+        insert(events)
+        .from_select(
             ["id", "at", "kind", "match_number", "handle", "payload", "chain"],
             select(
                 next_id.c.id,
@@ -38,8 +39,9 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
                 func.betania_link(func.coalesce(previous, chain.GENESIS), next_id.c.id, content),
             ),
         )
+        .returning(events.c.id)
     )
-    return int(connection.execute(select(func.max(events.c.id))).scalar_one())
+    return int(inserted.scalar_one())
 
 
 def chain_rows(connection: Connection) -> Iterator[dict[str, Any]]:

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.exc import OperationalError
 
+from game.db.engine import is_locked, lock_waits_off
 from game.model import Goal, InvalidScore, MatchStatus, Result, Score
 from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
 from game.rules import RuleViolation
@@ -58,8 +59,7 @@ DATABASE_DOWN = "the pool cannot reach its database right now; try again later"
 
 def database_trouble(error: OperationalError) -> str:
     """A database that waits or fails, in words for a player: no driver text, ever."""
-    text = str(error.orig if error.orig is not None else error).lower()
-    if "locked" in text or "busy" in text or "timeout" in text:
+    if is_locked(error) or "timeout" in str(error).lower():
         return BUSY
     log.error("database error: %s", error)
     return DATABASE_DOWN
@@ -253,6 +253,8 @@ class Commands:
         except (RuleViolation, NotFound, InvalidScore, ValueError) as error:
             return Reply(str(error), error=True)
         except OperationalError as error:
+            if lock_waits_off() and is_locked(error):
+                raise  # a first try that must not wait: the front end tries again, waiting
             return Reply(database_trouble(error), error=True)
 
     def _chat(self, caller: Caller, text: str, limits: ConnectionLimits | None) -> Reply | Job:

@@ -24,6 +24,7 @@ from game.events import (
     ResultRecorded,
 )
 from game.service import Pool
+from game.ssh.waiting import promptly
 
 
 @dataclass(frozen=True)
@@ -82,8 +83,8 @@ class Hub:
                     await self._wake.wait()
             self._wake.clear()
             if not self._stopping:
-                # Reading the log is the pool's work: in a worker, never on the loop.
-                last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
+                # Reading the log never waits on the loop: promptly, or in a worker.
+                last_id, notices = await promptly(lambda: self.collect(self.last_id))
                 self.last_id = last_id
                 for notice in notices:
                     for deliver in list(self.subscribers.values()):
