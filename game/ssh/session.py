@@ -1,7 +1,7 @@
 """One SSH session: a command (exec mode), a prompt_toolkit prompt (with a PTY), or lines.
 
 All three run every line through the same ``Commands.prepare``, and the pool's
-work in a worker thread (``Frontend.perform``), never on the event loop. Live
+work through ``Frontend.perform``, which never waits on the event loop. Live
 notices from the hub are printed above the prompt with ``run_in_terminal``, so
 they never break the line the player is typing. Everything written to the
 channel goes through ``clean_block``: whoever wrote it, it arrives inert.
