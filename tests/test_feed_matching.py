@@ -1,6 +1,7 @@
 """football-data.org v4 against a real pool: real 2022 data, the feed's own team names,
 scores read by duration, and every kind of bad answer, over real HTTP on 127.0.0.1."""
 
+import asyncio
 import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -23,6 +24,7 @@ from game.sources import read_json
 from tests import football_data_v4 as v4
 from tests.conftest import TEST_DATA, FakeClock
 from tests.http_server import canned_server
+from tests.ssh_pool import read_until, served_pool
 
 PATH = "/v4/competitions/WC/matches"
 QATAR = ZoneInfo("Asia/Qatar")
@@ -275,3 +277,32 @@ def test_a_finished_match_without_its_ninety_minutes_is_reported_not_guessed(
     number = pool_number(cup_pool, "Iran", "USA")
     assert cup_pool.match(number).result is None
     assert report.unmatched and "no 90-minute score" in report.unmatched[0]
+
+
+def test_admins_hear_what_the_feed_could_not_apply_and_players_do_not(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path, tournament=cup_2022(with_results=False)) as served:
+            served.player("ana")
+            served.player("admin", admin=True)
+            async with served.connect("ana") as ana, served.connect("admin") as admin:
+                player = await ana.create_process()
+                boss = await admin.create_process()
+                await read_until(player.stdout, "Type help")
+                await read_until(boss.stdout, "Type help")
+                stranger = FeedResult(
+                    datetime(2022, 11, 20, 16, 0, tzinfo=UTC), "Atlantis", "Lemuria",
+                    FeedStatus.FINISHED, Result(Score(9, 9)), feed_id="77",
+                )  # fmt: skip
+                poller = ResultsPoller(served.pool, FootballDataSource("t"))
+                report = served.pool.apply_results([stranger], poller.source.name)
+                for problem in report.unmatched or ():
+                    poller.tell(problem)
+                seen = await read_until(boss.stdout, "not applied")
+                assert "[admins] results feed football-data.org: Atlantis v Lemuria" in seen
+                player.stdin.write("say still here\n")
+                heard = await read_until(player.stdout, "ana: still here")
+                assert "Atlantis" not in heard and "[admins]" not in heard
+                for process in (player, boss):
+                    process.stdin.write("quit\n")
+
+    asyncio.run(scenario())
