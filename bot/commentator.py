@@ -263,7 +263,7 @@ class Commentator:
 
     def on_table_move(self, item: LoggedEvent) -> None:
         number = item.event.match
-        before = {r.player: r for r in self.pool.standings(up_to_match=number - 1)}
+        before = {r.player: r for r in self.pool.standings(before_match=number)}
         after = self.pool.standings(up_to_match=number)
         if not after or after[0].points == 0:
             return

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from game.events import (
     Event,
     LoggedEvent,
+    MatchScheduled,
     PlayerJoined,
     PredictionPlaced,
     ResultRecorded,
@@ -20,7 +22,7 @@ from game.events import (
 )
 from game.model import Prediction, Result, Score
 from game.scoring import DEFAULT_PRESET, ScoreBasis, preset
-from game.standings import StandingRow, compute_standings
+from game.standings import StandingRow, compute_standings, played_by
 
 # The keys under which the pool's settings are stored and logged.
 SCORING_KEY = "scoring"
@@ -37,6 +39,7 @@ class PoolHistory:
     picks: dict[tuple[str, int], Score] = field(default_factory=dict)
     results: dict[int, Result] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
+    kickoffs: dict[int, datetime] = field(default_factory=dict)
 
     @classmethod
     def from_log(cls, events: Iterable[LoggedEvent | Event]) -> PoolHistory:
@@ -57,6 +60,8 @@ class PoolHistory:
                 )
             case SettingChanged(key=key, value=value):
                 self.settings[key] = value
+            case MatchScheduled(match=number, kickoff=kickoff):
+                self.kickoffs[number] = kickoff
 
     def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
         return compute_standings(
@@ -65,5 +70,5 @@ class PoolHistory:
             self.results,
             preset(self.settings.get(SCORING_KEY, DEFAULT_PRESET)),
             ScoreBasis(self.settings.get(SCORE_BASIS_KEY, ScoreBasis.END_OF_PLAY.value)),
-            up_to_match,
+            None if up_to_match is None else played_by(self.kickoffs, up_to_match),
         )

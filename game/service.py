@@ -54,7 +54,7 @@ from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Sco
 from game.openfootball import Fixture, Tournament
 from game.rules import RuleViolation
 from game.scoring import ScoreBasis, ScoringRule, preset
-from game.standings import StandingRow
+from game.standings import StandingRow, played_by
 from game.text import clean_line
 
 T = TypeVar("T")
@@ -174,9 +174,22 @@ class Pool:
         with self.engine.connect() as connection:
             return views.predictions_on(connection, number)
 
-    def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
+    def standings(
+        self, up_to_match: int | None = None, before_match: int | None = None
+    ) -> list[StandingRow]:
+        """The table now; as it stood after match #N (``up_to_match``), or just before it.
+
+        "After" and "before" go by kick-off time, not by number (see ``played_by``).
+        """
         with self.engine.connect() as connection:
-            return views.standings(connection, up_to_match)
+            mark = up_to_match if up_to_match is not None else before_match
+            if mark is None:
+                return views.standings(connection)
+            kickoffs = views.kickoffs(connection)
+            if mark not in kickoffs:
+                raise NotFound(f"no match #{mark}")
+            counted = played_by(kickoffs, mark, inclusive=up_to_match is not None)
+            return views.standings(connection, counted)
 
     def events(
         self,

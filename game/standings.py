@@ -7,8 +7,9 @@ server answers the same question with one SQL aggregate in ``game.db.views``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import asdict, dataclass
+from datetime import datetime
 
 from game.model import Prediction, Result
 from game.scoring import ScoreBasis, ScoringRule, Tier, classify, scored_score
@@ -44,19 +45,33 @@ def assign_ranks(rows: Iterable[StandingRow]) -> list[StandingRow]:
     return ranked
 
 
+def played_by(kickoffs: Mapping[int, datetime], number: int, inclusive: bool = True) -> set[int]:
+    """The matches that come before match #N in time (and #N itself when ``inclusive``).
+
+    Time, not the number, orders them: official numbers (FIFA's) are not always
+    in kick-off order, and "the table after #74" must count #75 if it was played
+    first. Matches kicking off together are ordered by number.
+    """
+    mark = (kickoffs[number], number)
+    return {
+        n for n, kickoff in kickoffs.items() if (kickoff, n) < mark or (inclusive and n == number)
+    }
+
+
 def compute_standings(
     players: Iterable[str],
     predictions: Iterable[Prediction],
     results: Mapping[int, Result],
     rule: ScoringRule,
     basis: ScoreBasis = ScoreBasis.END_OF_PLAY,
-    up_to_match: int | None = None,
+    counted: Collection[int] | None = None,
 ) -> list[StandingRow]:
-    """Standings from predictions and results; ``up_to_match`` gives the table as of match #N."""
+    """Standings from predictions and results; ``counted`` limits them to those matches
+    (``played_by`` gives the matches of the table as it stood after one)."""
     totals = {handle: [0, 0, 0, 0] for handle in players}
     for prediction in predictions:
         result = results.get(prediction.match_number)
-        if result is None or (up_to_match is not None and prediction.match_number > up_to_match):
+        if result is None or (counted is not None and prediction.match_number not in counted):
             continue
         tier = classify(prediction.score, scored_score(result, basis))
         row = totals.setdefault(prediction.handle, [0, 0, 0, 0])

@@ -1,10 +1,12 @@
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from sqlalchemy import select
 
+from game.db.schema import players, predictions
 from game.model import Goal, MatchStatus, Result, Score
 from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
 from game.service import Pool
@@ -188,3 +190,34 @@ def test_a_file_number_already_taken_is_said_not_silently_moved(pool: Pool) -> N
     assert pool.match(1).label == "#1 Brazil v Japan"
     assert report.renumbered == [(1, 2)]
     assert pool.match(2).label == "#2 Mexico v South Africa"
+
+
+def test_the_table_after_a_match_counts_what_was_played_before_it_not_a_lower_number(
+    pool: Pool,
+) -> None:
+    data = read_json(str(TEST_DATA / "worldcup-2026.json"))
+    pool.import_fixtures(parse_tournament(data))
+    # FIFA's #76 kicked off before #74 (Germany v Paraguay): numbers are not time
+    assert pool.match(76).kickoff < pool.match(74).kickoff
+    pool.add_player("ana")
+    with pool.engine.begin() as connection:  # a pick, as an import would place it
+        connection.execute(
+            predictions.insert().values(
+                player_id=pool_player_id(pool, "ana"),
+                match_number=76,
+                home=pool.match(76).result.end_of_play.home,
+                away=pool.match(76).result.end_of_play.away,
+                placed_at=pool.match(76).kickoff - timedelta(hours=1),
+            )
+        )
+    assert pool.standings(up_to_match=74)[0].points == 10
+    assert pool.standings(before_match=74)[0].points == 10
+    assert pool.standings(before_match=76)[0].points == 0
+    assert pool.standings(up_to_match=73)[0].points == 0
+
+
+def pool_player_id(pool: Pool, handle: str) -> int:
+    with pool.engine.connect() as connection:
+        return int(
+            connection.execute(select(players.c.id).where(players.c.handle == handle)).scalar_one()
+        )

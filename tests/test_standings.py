@@ -41,6 +41,6 @@ def test_standings_from_predictions_and_results() -> None:
         (3, "caio", 0, 0, 0, 0),
     ]
     as_of_first = compute_standings(
-        ["ana", "bia"], predictions, results, PRESETS["classic"], up_to_match=1
+        ["ana", "bia"], predictions, results, PRESETS["classic"], counted={1}
     )
     assert [(r.player, r.points) for r in as_of_first] == [("ana", 10), ("bia", 7)]

@@ -8,6 +8,8 @@ ranked by a window function. Nothing derived is ever written back.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
+from datetime import datetime
 from functools import cache
 
 from sqlalchemy import (
@@ -153,23 +155,26 @@ PACK = 1 << 16  # more picks per player than any tournament has matches
 ALL_MATCHES = 1 << 30
 
 
-def standings(connection: Connection, up_to_match: int | None = None) -> list[StandingRow]:
-    """The table computed now from predictions and results; ``up_to_match`` gives it as of #N."""
+def standings(connection: Connection, counted: Collection[int] | None = None) -> list[StandingRow]:
+    """The table computed now from predictions and results; ``counted`` limits the matches."""
     rule, basis = scoring(connection)
-    if up_to_match is None:
+    if counted is None:
         return [
             StandingRow(*row)
             for row in connection.execute(_standings_query(rule, basis, bounded=False))
         ]
-    last = max(0, min(up_to_match, ALL_MATCHES))
     query = _standings_query(rule, basis, bounded=True)
-    return [StandingRow(*row) for row in connection.execute(query, {"up_to": last})]
+    return [StandingRow(*row) for row in connection.execute(query, {"counted": sorted(counted)})]
+
+
+def kickoffs(connection: Connection) -> dict[int, datetime]:
+    return dict(connection.execute(select(matches.c.number, matches.c.kickoff)).all())
 
 
 @cache
 def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Select:
-    """Built once per preset, basis and shape; a bound on the match number is a parameter
-    (left out when there is none: it would be one more comparison for every pick)."""
+    """Built once per preset, basis and shape; the matches counted are a parameter
+    (left out when all are: it would be one more comparison for every pick)."""
     if basis is ScoreBasis.NINETY:
         home, diff, sign = matches.c.ft_home, matches.c.ft_diff, matches.c.ft_sign
     else:
@@ -182,7 +187,7 @@ def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Sel
     )
     counted = matches.c.status == MatchStatus.FINISHED.value
     if bounded:
-        counted = and_(counted, matches.c.number <= bindparam("up_to"))
+        counted = and_(counted, matches.c.number.in_(bindparam("counted", expanding=True)))
     per_player = (
         select(
             predictions.c.player_id,

@@ -388,7 +388,11 @@ class Commands:
         return Reply(standings_table(rows))
 
     def race(self, call: Call) -> Reply:
-        finished = [m.number for m in self.pool.matches() if m.status is MatchStatus.FINISHED]
+        finished = [
+            m.number
+            for m in sorted(self.pool.matches(), key=lambda m: (m.kickoff, m.number))
+            if m.status is MatchStatus.FINISHED
+        ]
         leaders = [row.player for row in self.pool.standings()[:RACE_PLAYERS]]
         series: dict[str, list[int]] = {handle: [] for handle in leaders}
         for number in finished:
