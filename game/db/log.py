@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, insert, literal, select, text
+from sqlalchemy import Connection, bindparam, func, insert, select, text
+from sqlalchemy.sql.dml import ReturningInsert
 
 from game.db import chain
 from game.db.schema import events
@@ -23,25 +24,39 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
     content = chain.digest(at, event.kind, event.match_number, event.handle, payload)
     if connection.dialect.name == "postgresql":  # SQLite's writer already holds the whole file
         connection.execute(text("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE"))
+    values = {
+        "at": at,
+        "kind": event.kind,
+        "match_number": event.match_number,
+        "handle": event.handle,
+        "payload": payload,
+        "digest": content,
+    }
+    return int(connection.execute(_APPEND, values).scalar_one())
+
+
+def _append_statement() -> ReturningInsert[tuple[int]]:
+    """Built once: building it per event cost as much as running it."""
     next_id = select((func.coalesce(func.max(events.c.id), 0) + 1).label("id")).subquery()
     previous = select(events.c.chain).order_by(events.c.id.desc()).limit(1).scalar_subquery()
-    inserted = connection.execute(
+    columns = ("at", "kind", "match_number", "handle", "payload")
+    return (
         insert(events)
         .from_select(
-            ["id", "at", "kind", "match_number", "handle", "payload", "chain"],
+            ["id", *columns, "chain"],
             select(
                 next_id.c.id,
-                literal(at, events.c.at.type),
-                literal(event.kind, events.c.kind.type),
-                literal(event.match_number, events.c.match_number.type),
-                literal(event.handle, events.c.handle.type),
-                literal(payload, events.c.payload.type),
-                func.betania_link(func.coalesce(previous, chain.GENESIS), next_id.c.id, content),
+                *(bindparam(name, type_=events.c[name].type) for name in columns),
+                func.betania_link(
+                    func.coalesce(previous, chain.GENESIS), next_id.c.id, bindparam("digest")
+                ),
             ),
         )
         .returning(events.c.id)
     )
-    return int(inserted.scalar_one())
+
+
+_APPEND = _append_statement()
 
 
 def chain_rows(connection: Connection) -> Iterator[dict[str, Any]]:
