@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, timedelta
+from importlib import metadata
 from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -380,12 +381,21 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--language", choices=LANGUAGES, default="en", help="her language")
 
 
+def installed_version() -> str:
+    """The version pip installed (pyproject.toml is the one place it is written)."""
+    try:
+        return metadata.version("betania")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> Parser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--data-dir", default=argparse.SUPPRESS, help="where the SQLite file lives")
     common.add_argument("--db", default=argparse.SUPPRESS, help="database URL (also BETANIA_DB)")
 
     parser = Parser(prog="betania", description=DESCRIPTION, parents=[common])
+    parser.add_argument("--version", action="version", version=f"betania {installed_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
 

@@ -2,6 +2,7 @@ import json
 import shutil
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,10 @@ def test_the_sample_files_import(betania) -> None:
     assert betania("fixtures", "import", str(sample / "tournament.json"))[0] == 0
     code, out, _ = betania("bets", "import", str(sample / "bets.csv"))
     assert code == 0 and "60 picks placed" in out
+
+
+def test_version_is_the_installed_one(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"betania {metadata.version('betania')}\n"
