@@ -441,3 +441,24 @@ def test_a_lying_model_cannot_put_escape_sequences_in_the_diary_or_her_prompts(
     assert "Brazil won" in written and "as foretold" in written and inert(written) == []
     for call in model.calls:
         assert inert(call.system) == [] and inert(call.prompt) == []
+
+
+def test_a_miscounted_backlog_never_locks_a_player_out(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("eve")
+            async with served.connect("eve") as connection:
+                process = await connection.create_process(term_type="xterm", term_size=(80, 24))
+                await read_until(process.stdout, "eve>")
+                # Enter in a Ctrl-R search uses a line end and returns no line
+                for _ in range(Limits().input_backlog + 5):
+                    process.stdin.write("\x12zz")
+                    await asyncio.sleep(0.02)
+                    process.stdin.write("\r")
+                    await asyncio.sleep(0.02)
+                process.stdin.write("standings\r")
+                assert "eve" in await read_until(process.stdout, "picks")
+                process.stdin.write("tz\r")
+                assert "your time zone is UTC" in await read_until(process.stdout, "UTC")
+
+    asyncio.run(scenario())

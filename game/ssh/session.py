@@ -153,6 +153,7 @@ class PoolSession(asyncssh.SSHServerSession):
         self.task = asyncio.get_running_loop().create_task(self._main())
 
     def data_received(self, data: str, _datatype: object) -> None:
+        self._settle_gate()
         passed, dropping = self.gate.admit(data)
         if dropping:
             self.tell(
@@ -311,6 +312,23 @@ class PoolSession(asyncssh.SSHServerSession):
             self.write(database_trouble(error), stderr=True)
             self.exit(1)
             return False
+
+    def _settle_gate(self) -> None:
+        """At rest (the prompt waits, no key unread anywhere) no line is still owed.
+
+        The gate counts line ends passed on and lines returned; a line end the
+        prompt uses without returning a line (Enter in Ctrl-R search) would
+        otherwise count against the player for the rest of the session.
+        """
+        app = self.app_session.app if self.app_session is not None else None
+        if (
+            self.keys is not None
+            and self.keys.drained
+            and app is not None
+            and app.is_running
+            and not app.key_processor.input_queue
+        ):
+            self.gate.drained()
 
     def _become(self, handle: str) -> None:
         self.handle = handle

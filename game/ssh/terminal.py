@@ -85,6 +85,11 @@ class InputGate:
         if self.waiting < self.backlog:
             self.overflowed = False
 
+    def drained(self) -> None:
+        """Nothing passed on is left unread: a line end the prompt used without
+        returning a line (Enter on a completion, say) must not count forever."""
+        self.waiting, self.overflowed = 0, False
+
     def _bounded(self, text: str) -> str:
         if not text.isprintable():
             for erase in ERASE:  # editing keys give room back on the line
@@ -161,6 +166,11 @@ class ChannelInput(Input):
         self._scheduled = False
         if self._callback is not None:
             self._callback()
+
+    @property
+    def drained(self) -> bool:
+        """Every key fed so far has been read by the prompt."""
+        return not self._keys and not self._escape_pending
 
     def read_keys(self) -> list[KeyPress]:
         keys, self._keys = self._keys, []
