@@ -57,7 +57,8 @@ def matches_table(
     if picks is not None:
         headers.append("your pick")
     rows = []
-    for match in matches:
+    # In kick-off order: official numbers (FIFA's) are not always in time order.
+    for match in sorted(matches, key=lambda m: (m.kickoff, m.number)):
         row = [
             f"#{match.number}",
             match.kickoff.astimezone(zone).strftime("%a %d %b %H:%M"),

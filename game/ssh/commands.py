@@ -295,7 +295,7 @@ class Commands:
             live = [m for m in by_time if m.status is MatchStatus.LIVE]
             upcoming = [m for m in by_time if m.status is MatchStatus.SCHEDULED][:UPCOMING_SHOWN]
             finished = [m for m in by_time if m.status is MatchStatus.FINISHED][-FINISHED_SHOWN:]
-            matches = sorted(finished + live + upcoming, key=lambda m: (m.kickoff, m.number))
+            matches = finished + live + upcoming
         return Reply(matches_table(matches, call.caller.zone, picks))
 
     def match(self, call: Call) -> Reply:
