@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
+import pytest
 
 from game.db.engine import open_database
 from game.openfootball import Tournament
@@ -85,3 +88,19 @@ async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 1
                 break
             seen += chunk
     return seen
+
+
+# The stock OpenSSH client, as a player runs it: a key of its own, no prompts.
+needs_openssh = pytest.mark.skipif(
+    shutil.which("ssh") is None, reason="needs the OpenSSH client; .ci/run installs it"
+)
+
+
+def openssh_identity(directory: Path) -> list[str]:
+    """A new key made by ssh-keygen, and the client options that use it and only it."""
+    key = directory / "id"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    return [
+        "-i", str(key), "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+        "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR",
+    ]  # fmt: skip

@@ -4,9 +4,7 @@ import asyncio
 import json
 import os
 import pty
-import shutil
 import sqlite3
-import subprocess
 import unicodedata
 from pathlib import Path
 
@@ -25,7 +23,7 @@ from game.text import clean, clean_block
 from memory.inspect import diary_text
 from memory.keeper import MemoryKeeper
 from tests.conftest import FakeClock, ScriptedModel, play
-from tests.ssh_pool import ServedPool, read_until, served_pool
+from tests.ssh_pool import ServedPool, needs_openssh, openssh_identity, read_until, served_pool
 
 # What the hostile-input probe sent, and more: each must arrive inert.
 HOSTILE = [
@@ -380,22 +378,16 @@ class Terminal:
         os.write(self.master, keys.encode())
 
 
-@pytest.mark.skipif(
-    shutil.which("ssh") is None, reason="needs the OpenSSH client; .ci/run installs it"
-)
+@needs_openssh
 def test_a_newcomer_registers_from_the_openssh_client_on_a_real_terminal(tmp_path: Path) -> None:
-    subprocess.run(
-        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "id")], check=True
-    )
+    identity = openssh_identity(tmp_path)
 
     async def scenario() -> None:
         async with served_pool(tmp_path) as served:
             code = served.pool.create_invite("console")
             master, slave = pty.openpty()
             client = await asyncio.create_subprocess_exec(
-                "ssh", "-tt", "-p", str(served.port), "-i", str(tmp_path / "id"),
-                "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-                "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR", "newbie@127.0.0.1",
+                "ssh", "-tt", "-p", str(served.port), *identity, "newbie@127.0.0.1",
                 stdin=slave, stdout=slave, stderr=slave, env={**os.environ, "TERM": "xterm"},
             )  # fmt: skip
             os.close(slave)

@@ -1,7 +1,6 @@
 import asyncio
 import json
 import os
-import shutil
 import stat
 import subprocess
 from datetime import timedelta
@@ -12,7 +11,7 @@ import pytest
 
 from game.ssh.limits import Limits
 from game.ssh.server import HOST_KEY_FILE, ServerConfig
-from tests.ssh_pool import read_until, served_pool
+from tests.ssh_pool import needs_openssh, openssh_identity, read_until, served_pool
 
 
 def test_exec_mode_runs_one_command_and_exits(tmp_path: Path) -> None:
@@ -290,23 +289,22 @@ def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
     assert stat.S_IMODE(os.stat(tmp_path / HOST_KEY_FILE).st_mode) == 0o600
 
 
-@pytest.mark.skipif(
-    shutil.which("ssh") is None, reason="needs the OpenSSH client; .ci/run installs it"
-)
+@needs_openssh
 def test_the_openssh_client_in_exec_mode(tmp_path: Path) -> None:
-    subprocess.run(
-        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "id")], check=True
-    )
+    identity = openssh_identity(tmp_path)
 
     async def scenario() -> None:
         async with served_pool(tmp_path) as served:
             served.pool.add_player("ana", keys=[(tmp_path / "id.pub").read_text()])
             base = [
-                "ssh", "-p", str(served.port), "-i", str(tmp_path / "id"),
-                "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
-                "-o", "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR",
+                "ssh",
+                "-p",
+                str(served.port),
+                *identity,
+                "-o",
+                "BatchMode=yes",
                 "ana@127.0.0.1",
-            ]  # fmt: skip
+            ]
 
             async def ssh(*command: str) -> tuple[int, str, str]:
                 process = await asyncio.create_subprocess_exec(
