@@ -185,9 +185,7 @@ class Demo:
             f", in {in_real:.0f} s"
         )
 
-    async def run(
-        self, stop_after: int | None = None, status: Callable[[str], None] | None = None
-    ) -> None:
+    async def run(self, stop_after: int | None = None) -> None:
         """Play every step at its moment, letting her catch up after each."""
         while self.steps and (stop_after is None or self.status.finished < stop_after):
             step = self.steps[0]
@@ -249,7 +247,7 @@ async def run_demo(
     say(f"commentator: {commentator.keeper.model.name}")
     say(f"first kick-off: {demo.next_kickoff()}: join now and bet on it")
     running.frontend.hub.subscribe(CONSOLE, lambda notice: console_line(notice, demo, say))
-    await demo.run(stop_after, say)
+    await demo.run(stop_after)
     if stop_after is None:
         say("the tournament is over; the pool stays open (Ctrl-C to leave)")
     return demo, running

@@ -162,6 +162,11 @@ class Match:
     def label(self) -> str:
         return f"#{self.number} {self.team1} v {self.team2}"
 
+    def time_order(self) -> tuple[datetime, int]:
+        """Sort key for "in the order they are played": official numbers (FIFA's) are
+        not always in kick-off order; matches kicking off together go by number."""
+        return (self.kickoff, self.number)
+
     def has_started(self, now: datetime) -> bool:
         """Kicked off by the server's clock, or marked live or finished by an admin."""
         return now >= self.kickoff or self.status is not MatchStatus.SCHEDULED

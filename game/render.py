@@ -57,8 +57,7 @@ def matches_table(
     if picks is not None:
         headers.append("your pick")
     rows = []
-    # In kick-off order: official numbers (FIFA's) are not always in time order.
-    for match in sorted(matches, key=lambda m: (m.kickoff, m.number)):
+    for match in sorted(matches, key=Match.time_order):
         row = [
             f"#{match.number}",
             match.kickoff.astimezone(zone).strftime("%a %d %b %H:%M"),

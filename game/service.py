@@ -213,7 +213,7 @@ class Pool:
         """The next match to kick off, by the server's clock."""
         now = self.clock()
         ahead = [m for m in self.matches() if m.status is MatchStatus.SCHEDULED and m.kickoff > now]
-        return min(ahead, key=lambda m: (m.kickoff, m.number), default=None)
+        return min(ahead, key=Match.time_order, default=None)
 
     def verify_log(self) -> chain.Verdict:
         """Whether every event still follows from the one before it (``game.db.chain``)."""

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.exc import OperationalError
 
 from game.db.engine import is_locked, lock_waits_off
-from game.model import Goal, InvalidScore, MatchStatus, Result, Score
+from game.model import Goal, InvalidScore, Match, MatchStatus, Result, Score
 from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
 from game.rules import RuleViolation
 from game.scoring import classify, scored_score
@@ -224,8 +224,8 @@ class Commands:
     ) -> Reply | Job:
         """Limits and parsing, which touch no database: a reply at once, or a job to run.
 
-        The SSH server calls this on its event loop and runs the job in a worker,
-        so a database that waits never stalls anyone else.
+        The SSH server calls this on its event loop and runs the job through
+        ``game.ssh.waiting.promptly``, so a database that waits stalls nobody else.
         """
         if limits is not None:
             refused = limits.check_line(line)
@@ -290,8 +290,7 @@ class Commands:
                 )
             )
         if "all" not in args:
-            # In kick-off order: official numbers (FIFA's) are not always in time order.
-            by_time = sorted(matches, key=lambda m: (m.kickoff, m.number))
+            by_time = sorted(matches, key=Match.time_order)
             live = [m for m in by_time if m.status is MatchStatus.LIVE]
             upcoming = [m for m in by_time if m.status is MatchStatus.SCHEDULED][:UPCOMING_SHOWN]
             finished = [m for m in by_time if m.status is MatchStatus.FINISHED][-FINISHED_SHOWN:]
@@ -390,7 +389,7 @@ class Commands:
     def race(self, call: Call) -> Reply:
         finished = [
             m.number
-            for m in sorted(self.pool.matches(), key=lambda m: (m.kickoff, m.number))
+            for m in sorted(self.pool.matches(), key=Match.time_order)
             if m.status is MatchStatus.FINISHED
         ]
         leaders = [row.player for row in self.pool.standings()[:RACE_PLAYERS]]

@@ -68,16 +68,10 @@ class ConnectionLimits:
         )
 
     def check_line(self, line: str) -> str | None:
-        too_long = self.check_length(line)
-        if too_long:
-            return too_long
-        if not self.commands.take():
-            return f"too many commands: at most {self.limits.commands_per_second:g} a second; wait a moment"
-        return None
-
-    def check_length(self, line: str) -> str | None:
         if len(line) > self.limits.line_length:
             return f"line too long: at most {self.limits.line_length} characters"
+        if not self.commands.take():
+            return f"too many commands: at most {self.limits.commands_per_second:g} a second; wait a moment"
         return None
 
     def check_chat(self) -> str | None:

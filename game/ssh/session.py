@@ -328,7 +328,7 @@ class PoolSession(asyncssh.SSHServerSession):
             and app.is_running
             and not app.key_processor.input_queue
         ):
-            self.gate.drained()
+            self.gate.settle()
 
     def _become(self, handle: str) -> None:
         self.handle = handle

@@ -85,7 +85,7 @@ class InputGate:
         if self.waiting < self.backlog:
             self.overflowed = False
 
-    def drained(self) -> None:
+    def settle(self) -> None:
         """Nothing passed on is left unread: a line end the prompt used without
         returning a line (Enter on a completion, say) must not count forever."""
         self.waiting, self.overflowed = 0, False
