@@ -19,8 +19,8 @@ from itertools import pairwise
 from pathlib import Path
 
 from bench.memory_replay import DEFAULT_FILE
-from bot.config import ModelConfig
-from bot.replay import ReplayOptions, replay
+from bot.app.config import ModelConfig
+from bot.app.replay import ReplayOptions, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from tests.model_server import model_server

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import asyncssh
 
-from bot.config import ModelConfig
-from bot.demo import run_demo
+from bot.app.config import ModelConfig
+from bot.app.demo import run_demo
 from game.model import MatchStatus
 
 PORT = 2297
@@ -55,7 +55,7 @@ def main() -> None:
             [
                 sys.executable,
                 "-m",
-                "bot.cli",
+                "bot.app.cli",
                 "demo",
                 "--port",
                 str(PORT),

@@ -24,9 +24,9 @@ from pathlib import Path
 import asyncssh
 
 from game.db.engine import open_database
+from game.frontends.ssh.server import ServerConfig, bound_port, start_server
 from game.openfootball import parse_tournament
-from game.service import Pool
-from game.ssh.server import ServerConfig, bound_port, start_server
+from game.pool import Pool
 
 CUP = {
     "name": "Bench Cup",
@@ -49,9 +49,9 @@ def rss_kb() -> int:
 async def serve(data_dir: Path) -> None:
     """The server side: the pool, and a watchdog that reports on each line read from stdin."""
     pool = Pool(open_database(f"sqlite:///{data_dir / 'pool.db'}"))
-    pool.import_fixtures(parse_tournament(CUP))
+    pool.fixtures.import_tournament(parse_tournament(CUP))
     for handle in ("eve", "ana"):
-        pool.add_player(handle, keys=[(data_dir / f"{handle}.pub").read_text()])
+        pool.members.add(handle, keys=[(data_dir / f"{handle}.pub").read_text()])
     acceptor, _ = await start_server(pool, data_dir, ServerConfig(port=0))
     loop = asyncio.get_running_loop()
     worst = 0.0

@@ -16,7 +16,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from bot.replay import ReplayOptions, replay
+from bot.app.replay import ReplayOptions, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.offline import OfflineModel

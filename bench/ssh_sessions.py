@@ -24,11 +24,11 @@ from pathlib import Path
 import asyncssh
 
 from game.db.engine import open_database
+from game.frontends.limits import Limits
+from game.frontends.ssh.server import ServerConfig, bound_port, host_key, start_server
 from game.model import Score
 from game.openfootball import Fixture, Tournament
-from game.service import Pool
-from game.ssh.limits import Limits
-from game.ssh.server import ServerConfig, bound_port, host_key, start_server
+from game.pool import Pool
 
 
 class EchoServer(asyncssh.SSHServer):
@@ -119,14 +119,14 @@ def main() -> None:
         data_dir = Path(directory)
         pool = Pool(open_database(f"sqlite:///{data_dir / 'pool.db'}"))
         kickoff = pool.clock() + timedelta(days=1)
-        pool.import_fixtures(
+        pool.fixtures.import_tournament(
             Tournament("Bench Cup", (Fixture("b1", "Group", kickoff, "", "Home", "Away"),))
         )
         keys = {
             f"p{i:03}": asyncssh.generate_private_key("ssh-ed25519") for i in range(args.sessions)
         }
         for handle, key in keys.items():
-            pool.add_player(handle, keys=[key.export_public_key().decode()])
+            pool.members.add(handle, keys=[key.export_public_key().decode()])
         host_key(data_dir)  # both servers present the same key
 
         results = {}

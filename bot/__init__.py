@@ -1,1 +1,2 @@
-"""The commentator agent and the application: the command line that wires the pool together."""
+"""The commentator agent (``bot.agent``) and the application that wires the pool together
+(``bot.app``)."""

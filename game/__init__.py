@@ -2,5 +2,5 @@
 
 Knows nothing of the commentator. The modules at the top level are plain rules
 that tests drive without a database; ``game.db`` is the persistence behind them
-and ``game.service`` the one way in that writes.
+and ``game.pool`` the one way in that writes.
 """

@@ -24,7 +24,7 @@ from game.events import (
     ResultRecorded,
 )
 from game.model import Match
-from game.service import Pool
+from game.pool import Pool
 from memory import diary, facts
 from memory.guard import RepetitionGuard
 from memory.model import estimate_tokens

@@ -8,7 +8,7 @@ from typing import Any
 
 from game.events import ResultRecorded
 from game.model import MatchStatus
-from game.service import Pool
+from game.pool import Pool
 from memory import diary, facts
 from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, RESOLVED, STARTED_AFTER
 from memory.model import estimate_tokens

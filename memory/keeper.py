@@ -19,7 +19,7 @@ from sqlalchemy import Connection
 
 from game.events import ChatPosted, LoggedEvent, ResultRecorded
 from game.model import MatchStatus
-from game.service import Pool
+from game.pool import Pool
 from game.text import clean_block
 from memory import diary, facts
 from memory.context import Context, ContextBuilder

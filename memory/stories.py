@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 from datetime import date, tzinfo
 
 from game.model import Match, Score
+from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
-from game.service import Pool
 from memory.quoting import quote_player_text
 from memory.working import LiveLine, WorkingMemory
 

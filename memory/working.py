@@ -12,7 +12,7 @@ from datetime import datetime
 
 from game.events import ChatPosted, GoalScored, MatchKickedOff, RemarkPosted
 from game.model import Match
-from game.service import Pool
+from game.pool import Pool
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 from game.db.engine import open_database
 from game.model import Goal, Result, Score
 from game.openfootball import Fixture, Tournament
-from game.service import Pool
+from game.pool import Pool
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
 
@@ -82,9 +82,9 @@ def small_tournament(start: datetime = datetime(2026, 6, 11, 18, 0, tzinfo=UTC))
 @pytest.fixture
 def tournament_pool(pool: Pool) -> Pool:
     """A pool with the small tournament and three players."""
-    pool.import_fixtures(small_tournament())
+    pool.fixtures.import_tournament(small_tournament())
     for handle in ("ana", "bia", "caio"):
-        pool.add_player(handle)
+        pool.members.add(handle)
     return pool
 
 
@@ -122,12 +122,12 @@ def play(pool: Pool, clock: FakeClock, number: int, score: str, goals: Iterable[
     """Kick off, score, blow the whistle, with the clock at the match's own time."""
     match = pool.match(number)
     clock.now = max(clock.now, match.kickoff)
-    pool.kick_off(number)
+    pool.fixtures.kick_off(number)
     for goal in goals:
         clock.now = match.kickoff + timedelta(minutes=goal.minute)
-        pool.record_goal(number, goal)
+        pool.fixtures.record_goal(number, goal)
     clock.now = match.kickoff + timedelta(minutes=115)
-    pool.record_result(number, Result(Score.parse(score)))
+    pool.fixtures.record_result(number, Result(Score.parse(score)))
 
 
 def tournament(

@@ -15,7 +15,7 @@ import asyncssh
 
 from game.db.engine import open_database
 from game.openfootball import parse_tournament
-from game.service import Pool
+from game.pool import Pool
 
 
 def prepare_pool(data: Path, fixtures: dict[str, Any], handle: str) -> asyncssh.SSHKey:
@@ -23,8 +23,8 @@ def prepare_pool(data: Path, fixtures: dict[str, Any], handle: str) -> asyncssh.
     data.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519")
     pool = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
-    pool.import_fixtures(parse_tournament(fixtures))
-    pool.add_player(handle, keys=[key.export_public_key().decode()])
+    pool.fixtures.import_tournament(parse_tournament(fixtures))
+    pool.members.add(handle, keys=[key.export_public_key().decode()])
     pool.engine.dispose()
     return key
 
@@ -35,7 +35,7 @@ async def serving(
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """The server process and the port it listens on; killed at the end if still running."""
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "serve", "--port", "0", "--provider", "offline",
+        sys.executable, "-m", "bot.app.cli", "serve", "--port", "0", "--provider", "offline",
         *options, "--data-dir", str(data),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},

@@ -14,9 +14,9 @@ import asyncssh
 import pytest
 
 from game.db.engine import open_database
+from game.frontends.ssh.server import Frontend, ServerConfig, bound_port, start_server
 from game.openfootball import Tournament
-from game.service import Pool
-from game.ssh.server import Frontend, ServerConfig, bound_port, start_server
+from game.pool import Pool
 from tests.conftest import FakeClock, small_tournament
 
 
@@ -34,7 +34,7 @@ class ServedPool:
 
     def player(self, handle: str, admin: bool = False) -> asyncssh.SSHKey:
         key = self.new_key()
-        self.pool.add_player(handle, is_admin=admin, keys=[key.export_public_key().decode()])
+        self.pool.members.add(handle, is_admin=admin, keys=[key.export_public_key().decode()])
         self.keys[handle] = key
         return key
 
@@ -66,7 +66,7 @@ async def served_pool(
 ) -> AsyncIterator[ServedPool]:
     clock = FakeClock(small_tournament().fixtures[0].kickoff.replace(day=1))
     pool = Pool(open_database(f"sqlite:///{tmp_path / 'pool.db'}", busy_timeout), clock)
-    pool.import_fixtures(tournament or small_tournament())
+    pool.fixtures.import_tournament(tournament or small_tournament())
     acceptor, frontend = await start_server(pool, tmp_path, config or ServerConfig(port=0))
     frontend.hub.poll_interval = 0.05
     try:

@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.app.cli import main
 from game.bets_csv import BetsFileError, parse_bets
 from game.model import Score
-from game.service import Pool
+from game.pool import Pool
 from tests.conftest import FakeClock
 
 HEADER = "player,date,team1,team2,score1,score2,placed_at\n"
@@ -20,7 +20,7 @@ def test_a_spreadsheet_brings_a_pool_over(tournament_pool: Pool, clock: FakeCloc
         + "Zé Maria,2026-06-11,Brazil,Serbia,1,1,2026-06-10T20:00:00Z\n"
         + "Zé Maria,2026-06-12,Argentina,Mexico,2,1,\n"
     )
-    report = tournament_pool.import_bets(rows)
+    report = tournament_pool.predictions.import_bets(rows)
     assert (report.placed, report.changed, report.players_created) == (3, 0, ["ze-maria"])
     assert tournament_pool.player("ze-maria").display_name == "Zé Maria"
     assert [p.score for p in tournament_pool.predictions_of("ze-maria")] == [
@@ -32,7 +32,7 @@ def test_a_spreadsheet_brings_a_pool_over(tournament_pool: Pool, clock: FakeCloc
     assert {e.source for e in placed} == {"import"}
     assert placed[0].placed_at == kickoff - timedelta(minutes=1)
     assert placed[1].placed_at == datetime(2026, 6, 10, 20, 0, tzinfo=UTC)
-    assert tournament_pool.import_bets(rows).unchanged == 3  # idempotent
+    assert tournament_pool.predictions.import_bets(rows).unchanged == 3  # idempotent
 
 
 def test_bad_rows_are_reported_by_line_and_nothing_is_imported(tournament_pool: Pool) -> None:
@@ -44,7 +44,7 @@ def test_bad_rows_are_reported_by_line_and_nothing_is_imported(tournament_pool: 
         + "caio,2026-06-12,Argentina,Mexico,1,0,2026-06-13T00:00:00+00:00\n"
     )
     with pytest.raises(BetsFileError) as caught:
-        tournament_pool.import_bets(rows)
+        tournament_pool.predictions.import_bets(rows)
     assert caught.value.problems == [
         "line 3: no fixture Brazil v Germany on 2026-06-11",
         "line 4: placed_at 2026-06-13T00:00:00+00:00 is not before kick-off",

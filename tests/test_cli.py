@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.app.cli import main
 from tests.conftest import TEST_DATA
 
 

@@ -5,9 +5,9 @@ from datetime import timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.service import Pool
-from game.ssh.commands import Caller, Commands
-from game.ssh.limits import ConnectionLimits, Limits, TokenBucket
+from game.frontends.commands import Caller, Commands
+from game.frontends.limits import ConnectionLimits, Limits, TokenBucket
+from game.pool import Pool
 from tests.conftest import FakeClock, play
 
 ANA = Caller("ana")
@@ -112,7 +112,7 @@ def test_nothing_typed_breaks_the_parser(tournament_pool: Pool, line: str) -> No
 def test_tab_completes_commands_and_match_numbers() -> None:
     from prompt_toolkit.document import Document
 
-    from game.ssh.session import CommandCompleter
+    from game.frontends.ssh.session import CommandCompleter
 
     completer = CommandCompleter(lambda: ["matches", "match", "mybets", "bet"], lambda: [7, 12, 13])
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import asyncssh
 
-from bot.config import ModelConfig
-from bot.demo import Demo, run_demo
+from bot.app.config import ModelConfig
+from bot.app.demo import Demo, run_demo
 from memory import diary
 from tests.ssh_pool import read_until
 
@@ -69,7 +69,7 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
 
 
 def test_the_knockout_bracket_fills_itself(tmp_path: Path) -> None:
-    from bot.demo_cup import group_table
+    from bot.app.demo_cup import group_table
     from game.model import Score
 
     results = [

@@ -8,17 +8,17 @@ from alembic.config import Config
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DatabaseError
 
-from bot.cli import main
+from bot.app.cli import main
 from game.db.engine import MIGRATIONS, open_database
 from game.history import PoolHistory
 from game.model import Goal, Result, Score
+from game.pool import Pool
 from game.scoring import ScoreBasis
-from game.service import Pool
 from tests.conftest import FakeClock
 
 
 def test_the_database_refuses_to_update_or_delete_the_log(tournament_pool: Pool) -> None:
-    tournament_pool.post_chat("ana", "first!")
+    tournament_pool.talk.chat("ana", "first!")
     for statement in ("UPDATE events SET kind = 'chat'", "DELETE FROM events"):
         with (
             pytest.raises(DatabaseError, match="append-only"),
@@ -29,9 +29,9 @@ def test_the_database_refuses_to_update_or_delete_the_log(tournament_pool: Pool)
 
 
 def test_ids_and_times_increase(tournament_pool: Pool, clock: FakeClock) -> None:
-    tournament_pool.post_chat("ana", "one")
+    tournament_pool.talk.chat("ana", "one")
     clock.advance(minutes=1)
-    tournament_pool.post_chat("bia", "two")
+    tournament_pool.talk.chat("bia", "two")
     logged = tournament_pool.events()
     assert [e.id for e in logged] == sorted({e.id for e in logged})
     assert logged[-1].at - logged[-2].at == timedelta(minutes=1)
@@ -39,12 +39,12 @@ def test_ids_and_times_increase(tournament_pool: Pool, clock: FakeClock) -> None
 
 
 def test_every_kind_of_event_is_logged(tournament_pool: Pool) -> None:
-    tournament_pool.place_prediction("ana", 1, Score(2, 0))
-    tournament_pool.kick_off(1)
-    tournament_pool.record_goal(1, Goal("home", 90, added=4, scorer="Vini"))
-    tournament_pool.record_result(1, Result(Score(1, 0)))
-    tournament_pool.post_chat("bia", "bah")
-    tournament_pool.set_scoring("kicktipp")
+    tournament_pool.predictions.place("ana", 1, Score(2, 0))
+    tournament_pool.fixtures.kick_off(1)
+    tournament_pool.fixtures.record_goal(1, Goal("home", 90, added=4, scorer="Vini"))
+    tournament_pool.fixtures.record_result(1, Result(Score(1, 0)))
+    tournament_pool.talk.chat("bia", "bah")
+    tournament_pool.predictions.set_scoring("kicktipp")
     kinds = [e.event.kind for e in tournament_pool.events()]
     for kind in ("match_scheduled", "player_joined", "prediction_placed", "kickoff", "goal"):
         assert kind in kinds
@@ -56,9 +56,9 @@ def test_listeners_hear_events_after_commit_and_not_after_a_rollback(
 ) -> None:
     heard = []
     tournament_pool.subscribe(lambda item: heard.append(item.event.kind))
-    tournament_pool.post_chat("ana", "hello")
+    tournament_pool.talk.chat("ana", "hello")
     with pytest.raises(LookupError):
-        tournament_pool.post_chat("nobody", "hello")
+        tournament_pool.talk.chat("nobody", "hello")
     assert heard == ["chat"]
 
 
@@ -71,18 +71,20 @@ def test_the_log_alone_rebuilds_the_same_standings(tournament_pool: Pool, clock:
     }
     for handle, scores in picks.items():
         for number, pick in enumerate(scores, start=1):
-            pool.place_prediction(handle, number, Score.parse("9-9"))  # later changed
-            pool.place_prediction(handle, number, Score.parse(pick))
-    pool.record_result(1, Result(Score(2, 0)))
-    pool.record_result(2, Result(Score(1, 1), extra_time=Score(2, 2), penalties=Score(5, 4)))
-    pool.record_result(3, Result(Score(0, 1)))
-    pool.record_result(3, Result(Score(0, 2)))  # a correction
+            pool.predictions.place(handle, number, Score.parse("9-9"))  # later changed
+            pool.predictions.place(handle, number, Score.parse(pick))
+    pool.fixtures.record_result(1, Result(Score(2, 0)))
+    pool.fixtures.record_result(
+        2, Result(Score(1, 1), extra_time=Score(2, 2), penalties=Score(5, 4))
+    )
+    pool.fixtures.record_result(3, Result(Score(0, 1)))
+    pool.fixtures.record_result(3, Result(Score(0, 2)))  # a correction
 
     history = PoolHistory.from_log(pool.events())
     assert history.standings() == pool.standings()
     assert history.standings(up_to_match=1) == pool.standings(up_to_match=1)
 
-    pool.set_scoring("kicktipp", ScoreBasis.NINETY)
+    pool.predictions.set_scoring("kicktipp", ScoreBasis.NINETY)
     history = PoolHistory.from_log(pool.events())
     assert history.standings() == pool.standings()
     assert [(r.rank, r.player, r.points) for r in pool.standings()] == [
@@ -93,7 +95,7 @@ def test_the_log_alone_rebuilds_the_same_standings(tournament_pool: Pool, clock:
 
 
 def test_replace_cannot_rewrite_an_event(tournament_pool: Pool) -> None:
-    tournament_pool.post_chat("ana", "first!")
+    tournament_pool.talk.chat("ana", "first!")
     (first,) = tournament_pool.events()[-1:]
     for verb in ("INSERT OR REPLACE", "REPLACE"):
         with (
@@ -124,7 +126,7 @@ def test_dropped_guards_are_put_back_on_open_with_a_warning(
         reopened = open_database(url)
     assert "events_no_delete was missing and is restored" in caplog.text
     assert "events_no_replace was missing and is restored" in caplog.text
-    Pool(reopened).add_player("ana")
+    Pool(reopened).members.add("ana")
     with pytest.raises(DatabaseError, match="append-only"), reopened.begin() as db:
         db.execute(text("DELETE FROM events"))
     reopened.dispose()
@@ -154,7 +156,7 @@ def test_log_verify_names_the_first_tampered_or_missing_event(
     first_bad: int,
 ) -> None:
     for n in range(4):
-        tournament_pool.post_chat("ana", f"line {n}")
+        tournament_pool.talk.chat("ana", f"line {n}")
     url = str(tournament_pool.engine.url)
     assert main(["log", "--verify", "--db", url]) == 0
     count = len(tournament_pool.events())
@@ -186,8 +188,8 @@ def test_a_pool_from_before_the_chain_is_linked_when_it_migrates(tmp_path: Path)
     assert pool.verify_log().text() == (
         "the log is intact: 3 events, each chained to the one before"
     )
-    pool.add_player("ana")
-    pool.post_chat("ana", "new")
+    pool.members.add("ana")
+    pool.talk.chat("ana", "new")
     assert pool.verify_log().checked == 5
     with pytest.raises(DatabaseError, match="append-only"), pool.engine.begin() as db:
         db.execute(text("UPDATE events SET kind = 'x'"))

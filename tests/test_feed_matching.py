@@ -10,17 +10,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from game import matching
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
-from game.feeds import matching
 from game.feeds.football_data import FootballDataSource, parse_matches, read_score
-from game.feeds.model import FeedResult, FeedStatus
 from game.feeds.poller import ResultsPoller
-from game.feeds.teams import TeamBook
-from game.model import Goal, Result, Score
+from game.model import FeedResult, FeedStatus, Goal, Result, Score
 from game.openfootball import Tournament, parse_tournament
-from game.service import Pool
+from game.pool import Pool
 from game.sources import read_json
+from game.teams import TeamBook
 from tests import football_data_v4 as v4
 from tests.conftest import TEST_DATA, FakeClock
 from tests.http_server import canned_server
@@ -141,16 +140,16 @@ def place_the_same_picks(pool: Pool, tournament: Tournament) -> None:
         for n, f in enumerate(sorted(tournament.fixtures, key=lambda f: f.kickoff))
         for who, shift in (("ana", 1), ("bia", 2), ("caio", 0))
     )
-    pool.import_bets(parse_bets(rows))
+    pool.predictions.import_bets(parse_bets(rows))
 
 
 def test_the_2022_world_cup_arrives_through_the_feed_with_every_result_matched(
     pool: Pool, tmp_path: Path
 ) -> None:
     reference = Pool(open_database(f"sqlite:///{tmp_path / 'reference.db'}"))
-    reference.import_fixtures(cup_2022(with_results=True))
+    reference.fixtures.import_tournament(cup_2022(with_results=True))
     place_the_same_picks(reference, cup_2022(with_results=True))
-    pool.import_fixtures(cup_2022(with_results=False))
+    pool.fixtures.import_tournament(cup_2022(with_results=False))
     place_the_same_picks(pool, cup_2022(with_results=False))
     with canned_server() as server:
         server.serve(PATH, v4.whole_tournament(cup_2022(with_results=True)))
@@ -165,7 +164,7 @@ def test_the_2022_world_cup_arrives_through_the_feed_with_every_result_matched(
     assert [m.result for m in pool.matches()] == [m.result for m in reference.matches()]
     # the pool's names stay its own: a spreadsheet naming "USA" still finds its match
     assert pool.match(pool_number(pool, "Iran", "USA")).label.endswith("Iran v USA")
-    assert pool.import_bets(parse_bets("player,date,team1,team2,score1,score2\n"
+    assert pool.predictions.import_bets(parse_bets("player,date,team1,team2,score1,score2\n"
                                        "dora,2022-11-29,Iran,USA,0,1\n")).placed == 1  # fmt: skip
     reference.engine.dispose()
 
@@ -179,7 +178,7 @@ def pool_number(pool: Pool, team1: str, team2: str) -> int:
 
 @pytest.fixture
 def cup_pool(pool: Pool, clock: FakeClock) -> Pool:
-    pool.import_fixtures(cup_2022(with_results=False))
+    pool.fixtures.import_tournament(cup_2022(with_results=False))
     clock.now = datetime(2022, 11, 29, 21, 0, tzinfo=UTC)
     return pool
 
@@ -273,7 +272,7 @@ def test_a_finished_match_without_its_ninety_minutes_is_reported_not_guessed(
     body = json.loads(iran_usa_feed())
     body["matches"][0]["score"] = v4_score("EXTRA_TIME", (2, 1))
     (seen,) = parse_matches(body, "WC")
-    report = cup_pool.apply_results([seen], "football-data.org")
+    report = cup_pool.fixtures.apply_results([seen], "football-data.org")
     number = pool_number(cup_pool, "Iran", "USA")
     assert cup_pool.match(number).result is None
     assert report.unmatched and "no 90-minute score" in report.unmatched[0]
@@ -294,7 +293,7 @@ def test_admins_hear_what_the_feed_could_not_apply_and_players_do_not(tmp_path: 
                     FeedStatus.FINISHED, Result(Score(9, 9)), feed_id="77",
                 )  # fmt: skip
                 poller = ResultsPoller(served.pool, FootballDataSource("t"))
-                report = served.pool.apply_results([stranger], poller.source.name)
+                report = served.pool.fixtures.apply_results([stranger], poller.source.name)
                 for problem in report.unmatched or ():
                     poller.tell(problem)
                 seen = await read_until(boss.stdout, "not applied")

@@ -10,7 +10,7 @@ from game.feeds.openfootball_feed import OpenfootballSource
 from game.feeds.poller import ResultsPoller
 from game.model import Goal, MatchStatus, Result, Score
 from game.openfootball import parse_tournament
-from game.service import Pool
+from game.pool import Pool
 from game.sources import SourceError
 from tests.conftest import FakeClock
 from tests.http_server import canned_server
@@ -81,7 +81,7 @@ def fd_payload(*matches: dict) -> str:
 
 @pytest.fixture
 def feed_pool(pool: Pool) -> Pool:
-    pool.import_fixtures(parse_tournament(FIXTURES))
+    pool.fixtures.import_tournament(parse_tournament(FIXTURES))
     return pool
 
 
@@ -156,7 +156,7 @@ def test_a_changed_final_score_is_a_correction_and_an_admin_result_wins(feed_poo
             "2-0",
             "football-data.org",
         )
-        feed_pool.record_result(1, Result(Score(3, 1)))  # the admin knows better
+        feed_pool.fixtures.record_result(1, Result(Score(3, 1)))  # the admin knows better
         server.serve("/v4/competitions/WC/matches", finished(2, 2))
         assert source.poll(feed_pool).kept_admin_results == [1]
     assert feed_pool.match(1).result == Result(Score(3, 1))

@@ -5,7 +5,7 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
-from bot.demo_cup import SQUADS, TEAMS, play
+from bot.app.demo_cup import SQUADS, TEAMS, play
 from game.model import Result, Score
 from prompts import voice
 from tests.ssh_pool import read_until, served_pool
@@ -37,8 +37,8 @@ def test_standings_after_a_match_that_is_missing_or_unfinished_says_so(tmp_path:
                 "#2 Argentina v Mexico has not finished: there is no table after it yet\n"
             )
             served.clock.now = served.pool.match(1).kickoff
-            served.pool.kick_off(1)
-            served.pool.record_result(1, Result(Score(2, 0)))
+            served.pool.fixtures.kick_off(1)
+            served.pool.fixtures.record_result(1, Result(Score(2, 0)))
             assert (await served.run("ana", "standings after 1")).exit_status == 0
 
     asyncio.run(scenario())
@@ -76,7 +76,7 @@ def test_the_timezone_alias_sets_the_zone_and_times_say_their_zone(tmp_path: Pat
                 await read_until(player.stdout, "times now shown in America/Sao_Paulo")
                 player.stdin.write("tz\n")
                 await read_until(player.stdout, "your time zone is America/Sao_Paulo")
-                served.pool.post_chat("ana", "olá")
+                served.pool.talk.chat("ana", "olá")
                 seen = await read_until(player.stdout, "olá")
                 assert "[15:00 -03] ana: olá" in seen  # 18:00 UTC on the test clock
                 player.stdin.write("quit\n")

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from game.db.schema import players, predictions
 from game.model import Goal, MatchStatus, Result, Score
 from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
-from game.service import Pool
+from game.pool import Pool
 from game.sources import SourceError, read_json
 from tests.conftest import TEST_DATA
 from tests.http_server import canned_server
@@ -96,32 +96,34 @@ def test_not_an_openfootball_file() -> None:
 
 def test_import_is_idempotent(pool: Pool) -> None:
     tournament = parse_tournament(openfootball(GROUP_MATCH, SEMI_FINAL))
-    first = pool.import_fixtures(tournament)
+    first = pool.fixtures.import_tournament(tournament)
     events = len(pool.events())
-    second = pool.import_fixtures(tournament)
+    second = pool.fixtures.import_tournament(tournament)
     assert (first.created, second.created, second.updated) == (2, 0, 0)
     assert len(pool.matches()) == 2
     assert len(pool.events()) == events
 
 
 def test_reimport_fills_placeholders_and_results_without_renumbering(pool: Pool) -> None:
-    pool.import_fixtures(parse_tournament(openfootball(GROUP_MATCH, SEMI_FINAL)))
+    pool.fixtures.import_tournament(parse_tournament(openfootball(GROUP_MATCH, SEMI_FINAL)))
     assert [m.label for m in pool.matches()] == ["#1 Mexico v South Africa", "#2 1A v W74"]
     played = {**GROUP_MATCH, "score": {"ft": [2, 0]}, "goals1": [{"name": "Q", "minute": "9"}]}
     decided = {**SEMI_FINAL, "team1": "Mexico", "team2": "Brazil"}
-    report = pool.import_fixtures(parse_tournament(openfootball(played, decided)))
+    report = pool.fixtures.import_tournament(parse_tournament(openfootball(played, decided)))
     assert (report.created, report.updated, report.results, report.goals) == (0, 1, 1, 1)
     first, semi = pool.matches()
     assert semi.label == "#2 Mexico v Brazil"
     assert first.status is MatchStatus.FINISHED and first.result == Result(Score(2, 0))
     assert first.goals == (Goal("home", 9, 0, "Q"),)
-    assert pool.import_fixtures(parse_tournament(openfootball(played, decided))).goals == 0
+    assert (
+        pool.fixtures.import_tournament(parse_tournament(openfootball(played, decided))).goals == 0
+    )
 
 
 def test_a_result_an_admin_entered_wins_over_the_file(pool: Pool) -> None:
-    pool.import_fixtures(parse_tournament(openfootball(GROUP_MATCH)))
-    pool.record_result(1, Result(Score(3, 0)))
-    report = pool.import_fixtures(
+    pool.fixtures.import_tournament(parse_tournament(openfootball(GROUP_MATCH)))
+    pool.fixtures.record_result(1, Result(Score(3, 0)))
+    report = pool.fixtures.import_tournament(
         parse_tournament(openfootball({**GROUP_MATCH, "score": {"ft": [2, 0]}}))
     )
     assert report.kept_admin_results == [1]
@@ -131,7 +133,7 @@ def test_a_result_an_admin_entered_wins_over_the_file(pool: Pool) -> None:
 def test_import_from_a_url(pool: Pool) -> None:
     with canned_server() as server:
         url = server.serve("/cup.json", json.dumps(openfootball(GROUP_MATCH)))
-        assert pool.import_fixtures(parse_tournament(read_json(url))).created == 1
+        assert pool.fixtures.import_tournament(parse_tournament(read_json(url))).created == 1
         with pytest.raises(SourceError, match="HTTP 404"):
             read_json(server.base_url + "/missing.json")
         with pytest.raises(SourceError, match="not valid JSON"):
@@ -145,7 +147,7 @@ def test_a_missing_file_is_one_clear_error(tmp_path: Path) -> None:
 
 def test_the_whole_2026_world_cup(pool: Pool) -> None:
     tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
-    report = pool.import_fixtures(tournament)
+    report = pool.fixtures.import_tournament(tournament)
     matches = pool.matches()
     assert (report.created, report.results) == (104, 104)
     assert all(m.status is MatchStatus.FINISHED for m in matches)
@@ -164,16 +166,16 @@ def test_the_whole_2026_world_cup(pool: Pool) -> None:
     group = matches[:72]
     assert [m.kickoff for m in group] == sorted(m.kickoff for m in group)
     assert report.renumbered == []
-    assert pool.import_fixtures(tournament).created == 0
+    assert pool.fixtures.import_tournament(tournament).created == 0
 
 
 def test_official_numbers_never_move_a_match_an_older_pool_numbered(pool: Pool) -> None:
     data = read_json(str(TEST_DATA / "worldcup-2026.json"))
     knockouts = [m for m in data["matches"] if "num" in m]
     # A pool from before official numbers: its knock-outs were numbered by kick-off.
-    pool.import_fixtures(parse_tournament({"matches": [dict(knockouts[0], num=None)]}))
+    pool.fixtures.import_tournament(parse_tournament({"matches": [dict(knockouts[0], num=None)]}))
     assert pool.match(1).label == "#1 South Africa v Canada"
-    report = pool.import_fixtures(parse_tournament(data))
+    report = pool.fixtures.import_tournament(parse_tournament(data))
     assert pool.match(1).label == "#1 South Africa v Canada"  # kept
     assert pool.match(74).label == "#74 Germany v Paraguay"
     assert report.renumbered == []
@@ -183,10 +185,10 @@ def test_official_numbers_never_move_a_match_an_older_pool_numbered(pool: Pool) 
 def test_a_file_number_already_taken_is_said_not_silently_moved(pool: Pool) -> None:
     friendly = {"round": "Friendly", "date": "2026-06-01", "time": "12:00 UTC+0",
                 "team1": "Brazil", "team2": "Japan"}  # fmt: skip
-    pool.import_fixtures(parse_tournament({"matches": [friendly]}))
+    pool.fixtures.import_tournament(parse_tournament({"matches": [friendly]}))
     opener = {"round": "Matchday 1", "date": "2026-06-11", "time": "13:00 UTC-6",
               "team1": "Mexico", "team2": "South Africa", "num": 1}  # fmt: skip
-    report = pool.import_fixtures(parse_tournament({"matches": [friendly, opener]}))
+    report = pool.fixtures.import_tournament(parse_tournament({"matches": [friendly, opener]}))
     assert pool.match(1).label == "#1 Brazil v Japan"
     assert report.renumbered == [(1, 2)]
     assert pool.match(2).label == "#2 Mexico v South Africa"
@@ -196,10 +198,10 @@ def test_the_table_after_a_match_counts_what_was_played_before_it_not_a_lower_nu
     pool: Pool,
 ) -> None:
     data = read_json(str(TEST_DATA / "worldcup-2026.json"))
-    pool.import_fixtures(parse_tournament(data))
+    pool.fixtures.import_tournament(parse_tournament(data))
     # FIFA's #76 kicked off before #74 (Germany v Paraguay): numbers are not time
     assert pool.match(76).kickoff < pool.match(74).kickoff
-    pool.add_player("ana")
+    pool.members.add("ana")
     with pool.engine.begin() as connection:  # a pick, as an import would place it
         connection.execute(
             predictions.insert().values(

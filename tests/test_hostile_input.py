@@ -14,11 +14,11 @@ from sqlalchemy import update
 
 from game.db.schema import matches
 from game.feeds.football_data import parse_matches
+from game.frontends.limits import Limits
+from game.frontends.ssh.server import ServerConfig
 from game.openfootball import parse_tournament
+from game.pool import Pool
 from game.rules import RuleViolation, check_handle
-from game.service import Pool
-from game.ssh.limits import Limits
-from game.ssh.server import ServerConfig
 from game.text import clean, clean_block
 from memory.inspect import diary_text
 from memory.keeper import MemoryKeeper
@@ -271,7 +271,7 @@ def test_hostile_text_from_files_feeds_chat_and_the_model_reaches_no_terminal(
             served.player("ana")
             served.player("eve")
             served.player("admin", admin=True)
-            served.pool.add_player("betania")
+            served.pool.members.add("betania")
             # An older pool may hold raw text from before: the terminal boundary still holds.
             with served.pool.engine.begin() as connection:
                 connection.execute(
@@ -282,12 +282,12 @@ def test_hostile_text_from_files_feeds_chat_and_the_model_reaches_no_terminal(
                 received = await read_until(watcher.stdout, "Type help")
                 served.clock.now = served.pool.match(1).kickoff
                 assert (await served.run("admin", "kickoff 1")).exit_status == 0
-                served.pool.apply_results(
+                served.pool.fixtures.apply_results(
                     parse_matches(hostile_feed("2026-06-11T18:00:00Z")), "football-data"
                 )
                 for attack in HOSTILE:
                     await served.run("eve", f"say hi{attack}there")
-                served.pool.post_remark("betania", f"a lying model says{''.join(HOSTILE)}")
+                served.pool.talk.remark("betania", f"a lying model says{''.join(HOSTILE)}")
                 received += await read_until(watcher.stdout, "a lying model says")
                 for command in ("matches all", "match 1", "match 2", "standings", "help"):
                     watcher.stdin.write(f"{command}\n")
@@ -384,7 +384,7 @@ def test_a_newcomer_registers_from_the_openssh_client_on_a_real_terminal(tmp_pat
 
     async def scenario() -> None:
         async with served_pool(tmp_path) as served:
-            code = served.pool.create_invite("console")
+            code = served.pool.members.create_invite("console")
             master, slave = pty.openpty()
             client = await asyncio.create_subprocess_exec(
                 "ssh", "-tt", "-p", str(served.port), *identity, "newbie@127.0.0.1",
@@ -413,7 +413,7 @@ def test_a_newcomer_registers_from_the_openssh_client_on_a_real_terminal(tmp_pat
                     await client.wait()
                 os.close(master)
             public_key = (tmp_path / "id.pub").read_text()
-            assert served.pool.key_owner(public_key) == "elis"
+            assert served.pool.members.key_owner(public_key) == "elis"
             assert [p.score.home for p in served.pool.predictions_of("elis")] == [2]
 
     asyncio.run(scenario())
@@ -426,7 +426,7 @@ def test_a_lying_model_cannot_put_escape_sequences_in_the_diary_or_her_prompts(
     model = ScriptedModel(diary_entry=lambda _call: f"Brazil won{attack}, as foretold")
     keeper = MemoryKeeper(tournament_pool, model)
     keeper.enable()
-    tournament_pool.post_chat("ana", f"@betania remember that I love{attack} penalties")
+    tournament_pool.talk.chat("ana", f"@betania remember that I love{attack} penalties")
     play(tournament_pool, clock, 1, "1-0")
     keeper.catch_up()
     written = diary_text(tournament_pool)

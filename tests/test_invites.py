@@ -1,36 +1,36 @@
 import pytest
 
+from game.pool import Pool
 from game.rules import RuleViolation
-from game.service import Pool
 from tests.conftest import FakeClock
 
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIInviteTestKey newcomer@laptop"
 
 
 def test_an_invite_has_uses_and_an_expiry(pool: Pool, clock: FakeClock) -> None:
-    code = pool.create_invite("admin", uses=2, expires_in_days=1)
-    assert pool.register("ana", KEY, code).handle == "ana"
-    assert pool.key_owner(KEY) == "ana"
+    code = pool.members.create_invite("admin", uses=2, expires_in_days=1)
+    assert pool.members.register("ana", KEY, code).handle == "ana"
+    assert pool.members.key_owner(KEY) == "ana"
     clock.advance(days=2)
     with pytest.raises(RuleViolation, match="expired"):
-        pool.register("bia", KEY.replace("Test", "Tset"), code)
+        pool.members.register("bia", KEY.replace("Test", "Tset"), code)
     assert pool.player("bia") is None
 
 
 def test_registration_checks_the_handle_and_the_key(pool: Pool) -> None:
-    code = pool.create_invite("admin", uses=5)
+    code = pool.members.create_invite("admin", uses=5)
     with pytest.raises(RuleViolation, match="bad handle"):
-        pool.register("Not Valid", KEY, code)
-    pool.register("ana", KEY, code)
+        pool.members.register("Not Valid", KEY, code)
+    pool.members.register("ana", KEY, code)
     with pytest.raises(RuleViolation, match="taken"):
-        pool.register("ana", KEY.replace("Test", "Tset"), code)
+        pool.members.register("ana", KEY.replace("Test", "Tset"), code)
     with pytest.raises(RuleViolation, match="another player"):
-        pool.register("bia", KEY, code)
+        pool.members.register("bia", KEY, code)
     with pytest.raises(RuleViolation, match="not an OpenSSH public key"):
-        pool.register("caio", "garbage", code)
+        pool.members.register("caio", "garbage", code)
 
 
 @pytest.mark.parametrize(("uses", "days"), [(0, None), (10**20, None), (1, 0), (1, 10**20)])
 def test_invites_within_bounds(pool: Pool, uses: int, days: int | None) -> None:
     with pytest.raises(RuleViolation, match="an invite"):
-        pool.create_invite("admin", uses, days)
+        pool.members.create_invite("admin", uses, days)

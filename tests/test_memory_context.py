@@ -4,7 +4,7 @@ import pytest
 
 from game.events import LoggedEvent
 from game.model import Goal, Score
-from game.service import Pool
+from game.pool import Pool
 from memory.context import Item, allot, fit
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
@@ -14,9 +14,9 @@ from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
 @pytest.fixture
 def keeper(pool: Pool, clock: FakeClock) -> MemoryKeeper:
-    pool.import_fixtures(tournament(12))
+    pool.fixtures.import_tournament(tournament(12))
     for handle in ("ana", "bia", "caio"):
-        pool.add_player(handle)
+        pool.members.add(handle)
     keeper = MemoryKeeper(
         pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=4, keep=2))
     )
@@ -25,7 +25,7 @@ def keeper(pool: Pool, clock: FakeClock) -> MemoryKeeper:
 
 
 def chat(keeper: MemoryKeeper, player: str, line: str) -> LoggedEvent:
-    keeper.pool.post_chat(player, line)
+    keeper.pool.talk.chat(player, line)
     keeper.catch_up()
     return keeper.pool.events(kinds=("chat",))[-1]
 
@@ -34,7 +34,7 @@ def test_the_layers_come_in_order_and_everything_is_dated(
     keeper: MemoryKeeper, clock: FakeClock
 ) -> None:
     for number in range(1, 7):
-        keeper.pool.place_prediction("ana", number, Score(1, 0))
+        keeper.pool.predictions.place("ana", number, Score(1, 0))
     for number in range(1, 7):
         play(keeper.pool, clock, number, "1-0")
         keeper.catch_up()
@@ -143,9 +143,9 @@ def test_fit_keeps_the_best_ranked_items_in_their_own_order() -> None:
 def test_the_working_memory_of_a_live_match(keeper: MemoryKeeper, clock: FakeClock) -> None:
     match = keeper.pool.match(1)
     clock.now = match.kickoff
-    keeper.pool.kick_off(1)
+    keeper.pool.fixtures.kick_off(1)
     clock.now += timedelta(minutes=12)
-    keeper.pool.record_goal(1, Goal("away", 12, scorer="Vini"))
+    keeper.pool.fixtures.record_goal(1, Goal("away", 12, scorer="Vini"))
     event = chat(keeper, "bia", "GOOOL!")
     working = keeper.contexts.build_context(event, 3000).section("working").text
     assert "Live now: #1 Team0 v Team1" in working

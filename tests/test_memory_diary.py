@@ -3,7 +3,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
 from game.model import Goal, Result, Score
-from game.service import Pool
+from game.pool import Pool
 from memory import diary, inspect
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
@@ -16,9 +16,9 @@ SMALL = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
 
 @pytest.fixture
 def long_pool(pool: Pool) -> Pool:
-    pool.import_fixtures(tournament(8))
+    pool.fixtures.import_tournament(tournament(8))
     for handle in ("ana", "bia"):
-        pool.add_player(handle)
+        pool.members.add(handle)
     return pool
 
 
@@ -33,10 +33,10 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
     model = ScriptedModel()
     keeper = MemoryKeeper(long_pool, model, SMALL)
     keeper.enable()
-    long_pool.place_prediction("ana", 1, Score(2, 0))
-    long_pool.place_prediction("bia", 1, Score(0, 0))
+    long_pool.predictions.place("ana", 1, Score(2, 0))
+    long_pool.predictions.place("bia", 1, Score(0, 0))
     play(long_pool, clock, 1, "2-0", [Goal("home", 9, scorer="Zé"), Goal("home", 80, scorer="Zé")])
-    long_pool.post_chat("ana", "told you!!")  # after the whistle: not a live line of match 1
+    long_pool.talk.chat("ana", "told you!!")  # after the whistle: not a live line of match 1
     keeper.catch_up()
     keeper.catch_up()
     MemoryKeeper(long_pool, model, SMALL).catch_up()  # a restart
@@ -154,7 +154,7 @@ def test_a_corrected_result_tells_no_second_story(long_pool: Pool, clock: FakeCl
     keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
     keeper.enable()
     play(long_pool, clock, 1, "1-0")
-    long_pool.record_result(1, Result(Score(2, 0)))
+    long_pool.fixtures.record_result(1, Result(Score(2, 0)))
     keeper.catch_up()
     _, entries = read_diary(long_pool)
     assert [e.covers for e in entries] == [(1,)]

@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
-from game.service import Pool
+from game.pool import Pool
 from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import ModelCall
@@ -23,7 +23,7 @@ def keeper(tournament_pool: Pool) -> MemoryKeeper:
 
 def tell(keeper: MemoryKeeper, player: str, *lines: str) -> None:
     for line in lines:
-        keeper.pool.post_chat(player, line)
+        keeper.pool.talk.chat(player, line)
     keeper.catch_up()
 
 
@@ -181,10 +181,10 @@ def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: P
                 "CREATE TRIGGER crash BEFORE UPDATE ON player_facts BEGIN SELECT RAISE(ABORT, 'power cut'); END"
             )
         )
-    tournament_pool.post_chat("ana", "@betania remember I run Gentoo")
-    tournament_pool.post_chat("ana", "@betania remember I run Gentoo Linux")
-    tournament_pool.post_chat("ana", "@betania remember I support Flamengo")
-    tournament_pool.post_chat("ana", "@betania remember I hate penalties")
+    tournament_pool.talk.chat("ana", "@betania remember I run Gentoo")
+    tournament_pool.talk.chat("ana", "@betania remember I run Gentoo Linux")
+    tournament_pool.talk.chat("ana", "@betania remember I support Flamengo")
+    tournament_pool.talk.chat("ana", "@betania remember I hate penalties")
     with pytest.raises(DatabaseError, match="power cut"):
         keeper.catch_up()
     assert len(current(keeper, "ana")) == 4

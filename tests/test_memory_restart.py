@@ -1,5 +1,5 @@
 from game.model import Score
-from game.service import Pool
+from game.pool import Pool
 from memory import diary, facts
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
@@ -9,11 +9,11 @@ CONFIG = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
 
 
 def setup(pool: Pool, count: int = 8) -> None:
-    pool.import_fixtures(tournament(count))
+    pool.fixtures.import_tournament(tournament(count))
     for handle in ("ana", "bia"):
-        pool.add_player(handle)
+        pool.members.add(handle)
         for number in range(1, count + 1):
-            pool.place_prediction(handle, number, Score(1, 1))
+            pool.predictions.place(handle, number, Score(1, 1))
 
 
 def entries(pool: Pool) -> list[tuple[int, ...]]:
@@ -31,7 +31,7 @@ def test_a_restart_mid_tournament_handles_everything_once(pool: Pool, clock: Fak
         first.catch_up()
     # down for a while: results and chat keep arriving in the log
     play(pool, clock, 4, "2-1")
-    pool.post_chat("ana", "@betania remember that I never pick draws")
+    pool.talk.chat("ana", "@betania remember that I never pick draws")
     play(pool, clock, 5, "0-0")
 
     model = ScriptedModel()

@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, ModelConfig, make_model
-from bot.providers.anthropic_model import AnthropicModel
-from bot.providers.openai_compatible import OpenAICompatibleModel
-from bot.providers.resilient import Resilient
-from bot.replay import ReplayOptions, replay
+from bot.agent.providers.anthropic_model import AnthropicModel
+from bot.agent.providers.openai_compatible import OpenAICompatibleModel
+from bot.agent.providers.resilient import Resilient
+from bot.app.config import ConfigError, ModelConfig, make_model
+from bot.app.replay import ReplayOptions, replay
 from game.events import ModelCalled
 from game.openfootball import parse_tournament
 from game.sources import read_json

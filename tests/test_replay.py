@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.replay import ReplayError, ReplayOptions, read_chat, replay
+from bot.app.cli import main
+from bot.app.replay import ReplayError, ReplayOptions, read_chat, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.offline import OfflineModel

@@ -10,7 +10,7 @@ from pathlib import Path
 from game.db.engine import open_database
 from game.model import Result, Score
 from game.openfootball import parse_tournament
-from game.service import Pool
+from game.pool import Pool
 from tests import football_data_v4 as v4
 from tests.http_server import canned_server
 from tests.serve_process import connect, prepare_pool, serving

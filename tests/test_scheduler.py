@@ -2,12 +2,12 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.commentator import Commentator
-from bot.scheduler import PoolScheduler
+from bot.agent.commentator import Commentator
+from bot.agent.scheduler import PoolScheduler
 from game.db.engine import open_database
 from game.model import MatchStatus
 from game.openfootball import Tournament
-from game.service import Pool
+from game.pool import Pool
 from memory.keeper import MemoryKeeper
 from memory.offline import OfflineModel
 from tests.conftest import fixture
@@ -17,7 +17,7 @@ def test_jobs_come_from_the_database_and_run_once(tmp_path: Path) -> None:
     pool = Pool(open_database(f"sqlite:///{tmp_path / 'pool.db'}"))  # the real clock
     soon = datetime.now(UTC) + timedelta(seconds=1.5)
     later = soon + timedelta(hours=5)
-    pool.import_fixtures(
+    pool.fixtures.import_tournament(
         Tournament(
             "Now Cup", (fixture("a", "Brazil", "Japan", soon), fixture("b", "Chile", "Peru", later))
         )

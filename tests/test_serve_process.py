@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from game.db.engine import open_database
-from game.service import Pool
+from game.pool import Pool
 from tests.serve_process import connect, prepare_pool, serving
 from tests.ssh_pool import read_until
 

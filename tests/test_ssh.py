@@ -9,8 +9,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from game.ssh.limits import Limits
-from game.ssh.server import HOST_KEY_FILE, ServerConfig
+from game.frontends.limits import Limits
+from game.frontends.ssh.server import HOST_KEY_FILE, ServerConfig
 from tests.ssh_pool import needs_openssh, openssh_identity, read_until, served_pool
 
 
@@ -84,7 +84,7 @@ def test_newcomers_register_with_an_invite(tmp_path: Path) -> None:
             assert refused.exit_status == 1 and "register first" in refused.stderr
             bad = await served.run("carol", "register nope-nope", key=key)
             assert bad.exit_status == 1 and bad.stderr == "that invite code is not valid\n"
-            code = served.pool.create_invite("ana", uses=1)
+            code = served.pool.members.create_invite("ana", uses=1)
             joined = await served.run("carol", f"register {code}", key=key)
             assert (joined.exit_status, joined.stdout) == (
                 0,
@@ -100,7 +100,7 @@ def test_newcomers_register_with_an_invite(tmp_path: Path) -> None:
 def test_an_interactive_newcomer_is_asked_for_the_code_and_a_handle(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with served_pool(tmp_path) as served:
-            code = served.pool.create_invite("ana")
+            code = served.pool.members.create_invite("ana")
             key = served.new_key()
             async with served.connect("newbie", key) as connection:
                 process = await connection.create_process()
@@ -111,7 +111,7 @@ def test_an_interactive_newcomer_is_asked_for_the_code_and_a_handle(tmp_path: Pa
                 await read_until(process.stdout, "Welcome to the pool, elis!")
                 process.stdin.write("quit\n")
                 await process.wait_closed()
-            assert served.pool.key_owner(key.export_public_key().decode()) == "elis"
+            assert served.pool.members.key_owner(key.export_public_key().decode()) == "elis"
 
     asyncio.run(scenario())
 
@@ -261,7 +261,7 @@ def test_the_interactive_prompt_with_a_terminal(tmp_path: Path) -> None:
                 assert "#2 Argentina v Mexico: your pick is 1-0" in await read_until(
                     process.stdout, "your pick"
                 )
-                served.pool.post_chat("ana", "hello from the console")
+                served.pool.talk.chat("ana", "hello from the console")
                 assert "ana: hello from the console" in await read_until(process.stdout, "console")
                 process.change_terminal_size(60, 20)
                 process.stdin.write("race\r")
@@ -295,7 +295,7 @@ def test_the_openssh_client_in_exec_mode(tmp_path: Path) -> None:
 
     async def scenario() -> None:
         async with served_pool(tmp_path) as served:
-            served.pool.add_player("ana", keys=[(tmp_path / "id.pub").read_text()])
+            served.pool.members.add("ana", keys=[(tmp_path / "id.pub").read_text()])
             base = [
                 "ssh",
                 "-p",

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from game.db.engine import open_database
 from game.model import Prediction, Result, Score
+from game.pool import Pool
 from game.scoring import PRESETS, ScoreBasis
-from game.service import Pool
 from game.standings import compute_standings
 from tests.conftest import FakeClock, small_tournament
 
@@ -48,14 +48,14 @@ def test_sql_standings_match_the_rule(
 ) -> None:
     engine = open_database("sqlite://")
     pool = Pool(engine, FakeClock(datetime(2026, 6, 1, tzinfo=UTC)))
-    pool.import_fixtures(small_tournament())
-    pool.set_scoring(preset_name, basis)
+    pool.fixtures.import_tournament(small_tournament())
+    pool.predictions.set_scoring(preset_name, basis)
     for handle in HANDLES:
-        pool.add_player(handle)
+        pool.members.add(handle)
     for (handle, number), score in picks.items():
-        pool.place_prediction(handle, number, score)
+        pool.predictions.place(handle, number, score)
     for number, result in played.items():
-        pool.record_result(number, result)
+        pool.fixtures.record_result(number, result)
 
     expected = compute_standings(
         HANDLES,
@@ -71,8 +71,8 @@ def test_sql_standings_match_the_rule(
 
 def test_sql_ranks_share_places_on_ties(tournament_pool: Pool) -> None:
     for handle, pick in (("ana", "1-0"), ("bia", "1-0"), ("caio", "0-1")):
-        tournament_pool.place_prediction(handle, 1, Score.parse(pick))
-    tournament_pool.record_result(1, Result(Score(1, 0)))
+        tournament_pool.predictions.place(handle, 1, Score.parse(pick))
+    tournament_pool.fixtures.record_result(1, Result(Score(1, 0)))
     table = tournament_pool.standings()
     assert [(r.rank, r.player, r.points) for r in table] == [
         (1, "ana", 10),
@@ -82,10 +82,10 @@ def test_sql_ranks_share_places_on_ties(tournament_pool: Pool) -> None:
 
 
 def test_standings_as_of_a_match_store_nothing(tournament_pool: Pool) -> None:
-    tournament_pool.place_prediction("ana", 1, Score(1, 0))
-    tournament_pool.place_prediction("ana", 2, Score(1, 0))
-    tournament_pool.record_result(1, Result(Score(1, 0)))
-    tournament_pool.record_result(2, Result(Score(2, 0)))
+    tournament_pool.predictions.place("ana", 1, Score(1, 0))
+    tournament_pool.predictions.place("ana", 2, Score(1, 0))
+    tournament_pool.fixtures.record_result(1, Result(Score(1, 0)))
+    tournament_pool.fixtures.record_result(2, Result(Score(2, 0)))
     events_before = len(tournament_pool.events())
     assert tournament_pool.standings(up_to_match=1)[0].points == 10
     assert tournament_pool.standings()[0].points == 15

@@ -2,7 +2,7 @@
 
 from prompt_toolkit.keys import Keys
 
-from game.ssh.terminal import ChannelInput, InputGate
+from game.frontends.ssh.terminal import ChannelInput, InputGate
 
 
 def keys_of(*packets: str) -> list[tuple[str, str]]:

@@ -16,9 +16,8 @@ from typing import Any
 
 import httpx
 
-from game.feeds.model import FeedReport, FeedResult, FeedStatus
-from game.model import Goal, InvalidScore, Result, Score
-from game.service import Pool
+from game.model import FeedReport, FeedResult, FeedStatus, Goal, InvalidScore, Result, Score
+from game.pool import Pool
 from game.sources import SourceError
 
 DEFAULT_URL = "https://api.football-data.org"
@@ -181,7 +180,7 @@ class FootballDataSource:
         except ValueError:
             kind = response.headers.get("content-type", "unknown").split(";")[0]
             raise SourceError(f"{self.name}: an answer that is not JSON ({kind})") from None
-        return pool.apply_results(parse_matches(payload, self.competition), self.name)
+        return pool.fixtures.apply_results(parse_matches(payload, self.competition), self.name)
 
 
 def retry_after(response: httpx.Response) -> float | None:

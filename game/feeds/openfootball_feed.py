@@ -6,9 +6,9 @@ from datetime import tzinfo
 
 import httpx
 
-from game.feeds.model import FeedReport
+from game.model import FeedReport
 from game.openfootball import FixtureError, parse_tournament
-from game.service import Pool
+from game.pool import Pool
 from game.sources import SourceError, read_json
 
 
@@ -31,7 +31,7 @@ class OpenfootballSource:
         except FixtureError as error:
             raise SourceError(f"{self.location}: {error}") from None
         before = {m.number: m.result for m in pool.matches()}
-        imported = pool.import_fixtures(tournament)
+        imported = pool.fixtures.import_tournament(tournament)
         corrections = sum(1 for m in pool.matches() if before.get(m.number) not in (None, m.result))
         return FeedReport(
             updated=imported.updated,

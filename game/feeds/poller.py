@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from game.feeds.model import FeedReport
-from game.model import MatchStatus
-from game.service import Pool
+from game.model import FeedReport, MatchStatus
+from game.pool import Pool
 from game.sources import SourceError
 
 log = logging.getLogger("betania.feeds")
@@ -85,5 +84,5 @@ class ResultsPoller:
 
     def tell(self, text: str, once: bool = True) -> None:
         """A line for the admins (in the log, so their sessions show it) and the console."""
-        if self.pool.report_feed_problem(self.source.name, text, once=once):
+        if self.pool.fixtures.report_feed_problem(self.source.name, text, once=once):
             log.warning("results feed: %s", text)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, tzinfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from bot.commentator import Commentator
+from bot.agent.commentator import Commentator
 from game.feeds.poller import ResultsPoller
 from game.model import MatchStatus
 from game.rules import RuleViolation
@@ -114,7 +114,7 @@ class PoolScheduler:
     async def kick_off(self, number: int) -> None:
         """The match goes live (predictions are already locked by the clock)."""
         with contextlib.suppress(RuleViolation):  # already live or finished: an admin was quicker
-            await asyncio.to_thread(self.pool.kick_off, number)
+            await asyncio.to_thread(self.pool.fixtures.kick_off, number)
 
     async def catch_up(self) -> None:
         await self._in_worker(self.commentator.catch_up)

@@ -1,8 +1,8 @@
 """BETanIA in the pool: she bets, reacts, answers, and knows when to stay quiet.
 
 She takes part the way a player does, through the game's own API: her picks
-with ``Pool.place_prediction`` (refused from kick-off like anyone's), her lines
-with ``Pool.post_remark``. Each remark is tied to the event that prompted it,
+with ``pool.predictions.place`` (refused from kick-off like anyone's), her lines
+with ``pool.talk.remark``. Each remark is tied to the event that prompted it,
 so a restart never makes her say it twice; a policy in code caps how much she
 talks per match and how often she picks on the same player.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from bot import predictor
+from bot.agent import predictor
 from game.events import (
     ChatPosted,
     GoalScored,
@@ -84,7 +84,7 @@ class Commentator:
         self.guard = guard or keeper.contexts.guard
         self.stats = RemarkStats()
         if self.pool.player(handle, with_keys=False) is None:
-            self.pool.add_player(handle, BOT_NAME, via="bot")
+            self.pool.members.add(handle, BOT_NAME, via="bot")
 
     # -- the loop -------------------------------------------------------------
 
@@ -166,7 +166,7 @@ class Commentator:
             if about and self.guard.repeats(text, about, recent, item.at) is not None:
                 self.stats.refused_repeats += 1
                 continue
-            posted = self.pool.post_remark(self.handle, text, about, match, trigger=item.id)
+            posted = self.pool.talk.remark(self.handle, text, about, match, trigger=item.id)
             if posted is not None:
                 self.stats.count += 1
             return posted
@@ -456,7 +456,7 @@ class Commentator:
             if _placeholder(match.team1) or _placeholder(match.team2):
                 continue
             try:
-                self.pool.place_prediction(self.handle, match.number, self.pick_for(match))
+                self.pool.predictions.place(self.handle, match.number, self.pick_for(match))
                 placed.append(match.number)
             except PredictionLocked:
                 continue

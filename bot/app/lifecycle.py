@@ -14,10 +14,10 @@ from pathlib import Path
 
 import asyncssh
 
-from bot.commentator import Commentator
-from bot.config import ModelConfig, make_model, usage_to_log
-from game.service import Pool
-from game.ssh.server import Frontend, ServerConfig, bound_port, start_server
+from bot.agent.commentator import Commentator
+from bot.app.config import ModelConfig, make_model, usage_to_log
+from game.frontends.ssh.server import Frontend, ServerConfig, bound_port, start_server
+from game.pool import Pool
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.offline import OfflineModel
 

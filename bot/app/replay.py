@@ -16,9 +16,9 @@ from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
-from bot.commentator import Commentator
-from bot.config import ModelConfig, make_model, usage_to_log
-from bot.simulation import (
+from bot.agent.commentator import Commentator
+from bot.app.config import ModelConfig, make_model, usage_to_log
+from bot.app.simulation import (
     SimulatedBettor,
     SimulatedClock,
     final_whistle,
@@ -28,7 +28,7 @@ from bot.simulation import (
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
 from game.openfootball import Fixture, Tournament
-from game.service import Pool
+from game.pool import Pool
 from game.sources import read_text
 from memory import diary, facts
 from memory.context import Context
@@ -165,19 +165,22 @@ def timeline(
 
         def picks(number: int = number) -> None:
             for bettor in bettors:
-                pool.place_prediction(bettor.handle, number, bettor.pick(number, options.seed))
+                pool.predictions.place(bettor.handle, number, bettor.pick(number, options.seed))
             if commentator is not None:
                 commentator.predict_upcoming()
 
         add(fixture.kickoff - PICKS_BEFORE_KICKOFF, picks)
-        add(fixture.kickoff, lambda number=number: pool.kick_off(number))
+        add(fixture.kickoff, lambda number=number: pool.fixtures.kick_off(number))
         for goal in sorted(fixture.goals, key=lambda g: (g.minute, g.added)):
-            add(goal_time(fixture.kickoff, goal), lambda n=number, g=goal: pool.record_goal(n, g))
+            add(
+                goal_time(fixture.kickoff, goal),
+                lambda n=number, g=goal: pool.fixtures.record_goal(n, g),
+            )
         if fixture.result is not None:
             result = fixture.result
             add(
                 final_whistle(fixture.kickoff, fixture.result),
-                lambda n=number, r=result: pool.record_result(n, r, "replay"),
+                lambda n=number, r=result: pool.fixtures.record_result(n, r, "replay"),
                 number,
             )
     for line in options.chat:
@@ -187,8 +190,8 @@ def timeline(
 
 def _chat(pool: Pool, line: ChatLine) -> None:
     if pool.player(line.player) is None:
-        pool.add_player(line.player, via="replay")
-    pool.post_chat(line.player, line.text)
+        pool.members.add(line.player, via="replay")
+    pool.talk.chat(line.player, line.text)
 
 
 def _number_of(pool: Pool, fixture: Fixture) -> int:
@@ -214,16 +217,16 @@ def replay(
         raise ReplayError("the tournament has no matches")
     clock = SimulatedClock(fixtures[0].kickoff - timedelta(days=1))
     pool = Pool(open_database(f"sqlite:///{database}"), clock)
-    pool.import_fixtures(
+    pool.fixtures.import_tournament(
         Tournament(
             options.tournament.name, tuple(replace(f, result=None, goals=()) for f in fixtures)
         )
     )
     handles = simulated_handles(options.players)
     for handle in handles:
-        pool.add_player(handle, handle.capitalize(), via="replay")
+        pool.members.add(handle, handle.capitalize(), via="replay")
     if options.bets_csv:
-        pool.import_bets(parse_bets(options.bets_csv))
+        pool.predictions.import_bets(parse_bets(options.bets_csv))
     memory = options.memory if zone is None else replace(options.memory, zone=zone)
     if isinstance(model, ModelConfig):
         memory = replace(memory, learn_from_chat=model.chosen() != "offline")

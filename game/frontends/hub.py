@@ -23,8 +23,8 @@ from game.events import (
     RemarkPosted,
     ResultRecorded,
 )
-from game.service import Pool
-from game.ssh.waiting import promptly
+from game.frontends.waiting import promptly
+from game.pool import Pool
 
 
 @dataclass(frozen=True)

@@ -13,12 +13,12 @@ from typing import TypeVar
 
 import asyncssh
 
-from game.service import Pool
-from game.ssh.commands import Commands, Job, Reply
-from game.ssh.hub import Hub
-from game.ssh.limits import ConnectionLimits, Limits
-from game.ssh.session import PoolSession
-from game.ssh.waiting import promptly
+from game.frontends.commands import Commands, Job, Reply
+from game.frontends.hub import Hub
+from game.frontends.limits import ConnectionLimits, Limits
+from game.frontends.ssh.session import PoolSession
+from game.frontends.waiting import promptly
+from game.pool import Pool
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 # Within the database's connection pool (5 + 10 overflow), with room for the commentator.
@@ -182,7 +182,7 @@ class PoolSSHServer(asyncssh.SSHServer):
         return self._verdicts[(username, identity)]
 
     def _validate(self, username: str, identity: str) -> bool:
-        owner = self.frontend.pool.key_owner(identity)
+        owner = self.frontend.pool.members.key_owner(identity)
         if owner is not None:
             if owner != username:
                 return False  # a key never acts as another handle

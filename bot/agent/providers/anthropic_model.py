@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import anthropic
 
-from bot.providers.usage import Stopwatch, UsageSink, discard
+from bot.agent.providers.usage import Stopwatch, UsageSink, discard
 from game.events import ModelCalled
 from memory.model import ModelCall, ModelError
 

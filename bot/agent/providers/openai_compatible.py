@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import httpx
 
-from bot.providers.usage import Stopwatch, UsageSink, discard
+from bot.agent.providers.usage import Stopwatch, UsageSink, discard
 from game.events import ModelCalled
 from memory.model import ModelCall, ModelError
 

@@ -20,26 +20,26 @@ from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.app import StartError, commentator_for, open_server, until_stopped
-from bot.commentator import Commentator
-from bot.config import PROVIDERS, ConfigError, ModelConfig
-from bot.demo import default_speed, run_demo
-from bot.progress import Progress
-from bot.replay import ReplayOptions, read_chat, replay, summary
-from bot.scheduler import PoolScheduler
+from bot.agent.commentator import Commentator
+from bot.agent.scheduler import PoolScheduler
+from bot.app.config import PROVIDERS, ConfigError, ModelConfig
+from bot.app.demo import default_speed, run_demo
+from bot.app.lifecycle import StartError, commentator_for, open_server, until_stopped
+from bot.app.progress import Progress
+from bot.app.replay import ReplayOptions, read_chat, replay, summary
 from game.bets_csv import BetsFileError, read_bets
 from game.db.engine import DatabaseError, database_url, default_data_dir, open_database
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.feeds.choose import source_from
 from game.feeds.poller import ResultsPoller
+from game.frontends.ssh.server import ServerConfig
 from game.model import InvalidScore, Result, Score
 from game.openfootball import FixtureError, parse_tournament
+from game.pool import NotFound, Pool
 from game.render import match_json, matches_table, standings_table
 from game.rules import RuleViolation
 from game.scoring import PRESETS, ScoreBasis
-from game.service import NotFound, Pool
 from game.sources import SourceError, read_json, read_text
-from game.ssh.server import ServerConfig
 from game.text import clean_block
 from memory.inspect import diary_text, facts_text, stats, stats_text
 from memory.keeper import MemoryKeeper
@@ -110,7 +110,7 @@ def open_pool(args: argparse.Namespace) -> Pool:
 
 def cmd_fixtures_import(args: argparse.Namespace) -> None:
     tournament = parse_tournament(read_json(args.source), args.tz)
-    report = open_pool(args).import_fixtures(tournament)
+    report = open_pool(args).fixtures.import_tournament(tournament)
     print(
         f"{report.tournament}: {len(tournament.fixtures)} matches in the file; "
         f"{report.created} new, {report.updated} updated, {report.results} results, "
@@ -125,7 +125,7 @@ def cmd_fixtures_import(args: argparse.Namespace) -> None:
 
 def cmd_bets_import(args: argparse.Namespace) -> None:
     rows, unread = read_bets(read_text(args.file))
-    report = open_pool(args).import_bets(rows, unread)
+    report = open_pool(args).predictions.import_bets(rows, unread)
     print(
         f"{len(rows)} rows: {report.placed} picks placed, {report.changed} changed, "
         f"{report.unchanged} already there; {len(report.players_created)} new players"
@@ -154,13 +154,13 @@ def cmd_matches(args: argparse.Namespace) -> None:
 def cmd_results_set(args: argparse.Namespace) -> None:
     pool = open_pool(args)
     result = Result(args.score, args.aet, args.pens)
-    pool.record_result(args.number, result)
+    pool.fixtures.record_result(args.number, result)
     print(f"{pool.match(args.number).label}: {result}")
 
 
 def cmd_players_add(args: argparse.Namespace) -> None:
     keys = [read_text(path).strip() for path in args.key]
-    player = open_pool(args).add_player(args.handle, args.name, args.admin, keys)
+    player = open_pool(args).members.add(args.handle, args.name, args.admin, keys)
     role = " (admin)" if player.is_admin else ""
     print(f"added {player.handle}{role} with {len(player.keys)} key(s)")
 
@@ -175,7 +175,7 @@ def cmd_pool_set(args: argparse.Namespace) -> None:
     if args.scoring is None and args.basis is None:
         raise UsageError("say what to set: --scoring and/or --basis")
     pool = open_pool(args)
-    pool.set_scoring(args.scoring, args.basis)
+    pool.predictions.set_scoring(args.scoring, args.basis)
     print("saved; standings follow the new rule at once")
 
 
@@ -334,7 +334,7 @@ async def serve(
 
 
 def cmd_invite_create(args: argparse.Namespace) -> None:
-    code = open_pool(args).create_invite("console", args.uses, args.expires)
+    code = open_pool(args).members.create_invite("console", args.uses, args.expires)
     print(code)
 
 

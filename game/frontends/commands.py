@@ -16,12 +16,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.exc import OperationalError
 
 from game.db.engine import is_locked, lock_waits_off
+from game.frontends.limits import ConnectionLimits
 from game.model import Goal, InvalidScore, Match, MatchStatus, Result, Score
+from game.pool import NotFound, Pool
 from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
 from game.rules import RuleViolation
 from game.scoring import classify, scored_score
-from game.service import NotFound, Pool
-from game.ssh.limits import ConnectionLimits
 from game.text import clean_line
 
 RACE_PLAYERS = 5
@@ -225,7 +225,7 @@ class Commands:
         """Limits and parsing, which touch no database: a reply at once, or a job to run.
 
         The SSH server calls this on its event loop and runs the job through
-        ``game.ssh.waiting.promptly``, so a database that waits stalls nobody else.
+        ``game.frontends.waiting.promptly``, so a database that waits stalls nobody else.
         """
         if limits is not None:
             refused = limits.check_line(line)
@@ -322,7 +322,7 @@ class Commands:
         if len(call.args) not in (2, 3):
             raise CommandError("say which match and what score")
         number, score = _number(call.args[0]), _score(call.args[1:])
-        placed = self.pool.place_prediction(call.caller.handle, number, score)
+        placed = self.pool.predictions.place(call.caller.handle, number, score)
         match = self.pool.match(number, with_goals=False)
         if placed is None:
             return Reply(f"{match.label}: you already have {score}")
@@ -409,12 +409,12 @@ class Commands:
             raise CommandError(
                 f"unknown time zone {call.args[0]!r}, like America/Sao_Paulo"
             ) from None
-        self.pool.set_time_zone(call.caller.handle, zone.key)
+        self.pool.members.set_time_zone(call.caller.handle, zone.key)
         return Reply(f"times now shown in {zone.key}", zone=zone.key)
 
     def say(self, call: Call) -> Reply:
         """Chat; its limits were checked in ``prepare``, where every chat line passes."""
-        self.pool.post_chat(call.caller.handle, " ".join(call.args))
+        self.pool.talk.chat(call.caller.handle, " ".join(call.args))
         return Reply()
 
     def quit(self, call: Call) -> Reply:
@@ -434,7 +434,7 @@ class Commands:
             extra[rest[0]] = Score.parse(rest[1])
             rest = rest[2:]
         result = Result(full_time, extra.get("aet"), extra.get("pens"))
-        self.pool.record_result(number, result)
+        self.pool.fixtures.record_result(number, result)
         return Reply(f"{self.pool.match(number).label}: {result}")
 
     def goal(self, call: Call) -> Reply:
@@ -446,14 +446,14 @@ class Commands:
         except ValueError:
             raise CommandError(f"not a minute: {call.args[2]!r}") from None
         number = _number(call.args[0])
-        self.pool.record_goal(number, goal)
+        self.pool.fixtures.record_goal(number, goal)
         return Reply(f"goal recorded in {self.pool.match(number).label}, {goal.clock}")
 
     def kickoff(self, call: Call) -> Reply:
         if len(call.args) != 1:
             raise CommandError("which match?")
         number = _number(call.args[0])
-        self.pool.kick_off(number)
+        self.pool.fixtures.kick_off(number)
         return Reply(f"{self.pool.match(number).label} is live")
 
     def invite(self, call: Call) -> Reply:
@@ -462,7 +462,7 @@ class Commands:
             days = int(call.args[1]) if len(call.args) > 1 else None
         except ValueError:
             raise CommandError("uses and days are numbers") from None
-        code = self.pool.create_invite(call.caller.handle, uses, days)
+        code = self.pool.members.create_invite(call.caller.handle, uses, days)
         return Reply(
             f"invite code {code} ({uses} use(s)); newcomers run: ssh -p PORT HANDLE@HOST register {code}"
         )

@@ -31,16 +31,16 @@ from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.output.vt100 import Vt100_Output
 from sqlalchemy.exc import OperationalError
 
+from game.frontends.commands import Caller, database_trouble
+from game.frontends.hub import Notice
+from game.frontends.limits import ConnectionLimits
+from game.frontends.ssh.terminal import ChannelInput, InputGate
 from game.model import MatchStatus
 from game.rules import RuleViolation
-from game.ssh.commands import Caller, database_trouble
-from game.ssh.hub import Notice
-from game.ssh.limits import ConnectionLimits
-from game.ssh.terminal import ChannelInput, InputGate
 from game.text import clean_block, clean_line
 
 if TYPE_CHECKING:
-    from game.ssh.server import Frontend
+    from game.frontends.ssh.server import Frontend
 
 T = TypeVar("T")
 _session_ids = itertools.count(1)
@@ -274,7 +274,7 @@ class PoolSession(asyncssh.SSHServerSession):
         try:
             if open_pool and self.frontend.config.auto_register:
                 await self.frontend.write(
-                    lambda: pool.register(self.username, key, None, via="open")
+                    lambda: pool.members.register(self.username, key, None, via="open")
                 )
                 self._become(self.username)
                 return True
@@ -288,7 +288,7 @@ class PoolSession(asyncssh.SSHServerSession):
                     self.exit(1)
                     return False
                 code = words[1] if len(words) > 1 else None
-                await self.frontend.write(lambda: pool.register(self.username, key, code))
+                await self.frontend.write(lambda: pool.members.register(self.username, key, code))
                 self._become(self.username)
                 self.write(f"welcome, {self.handle}! you are in the pool")
                 self.exit(0)
@@ -300,7 +300,9 @@ class PoolSession(asyncssh.SSHServerSession):
                 await self._ask(f"Handle (Enter for {self.username}): ") or self.username
             ).lower()
             await self.frontend.write(
-                lambda: pool.register(handle, key, invite, via="invite" if invite else "open")
+                lambda: pool.members.register(
+                    handle, key, invite, via="invite" if invite else "open"
+                )
             )
             self._become(handle)
             return True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.providers.usage import UsageSink
+from bot.agent.providers.usage import UsageSink
 from game.events import ModelCalled
 from memory.model import Model, ModelCall, ModelError
 

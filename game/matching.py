@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from game.feeds.model import FeedResult
-from game.feeds.teams import TeamBook, is_placeholder
+from game.model import FeedResult
+from game.teams import TeamBook, is_placeholder
 
 # Two named teams meet once a day at most: a kick-off the file and the feed
 # disagree on by a few hours (a time zone written wrong) is still the same match.

@@ -19,18 +19,18 @@ from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 
-from bot.app import Running, commentator_for, in_worker, open_server
-from bot.commentator import Commentator
-from bot.config import ModelConfig
-from bot.demo_cup import group_fixtures, group_table, knockout_fixtures, play, winner
-from bot.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
+from bot.agent.commentator import Commentator
+from bot.app.config import ModelConfig
+from bot.app.demo_cup import group_fixtures, group_table, knockout_fixtures, play, winner
+from bot.app.lifecycle import Running, commentator_for, in_worker, open_server
+from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
 from game.db.engine import default_data_dir, open_database
+from game.frontends.hub import Notice
+from game.frontends.ssh.server import ServerConfig
 from game.model import MatchStatus, Result, Score
 from game.openfootball import Fixture, Tournament
+from game.pool import Pool
 from game.rules import RuleViolation
-from game.service import Pool
-from game.ssh.hub import Notice
-from game.ssh.server import ServerConfig
 
 DEMO_DATABASE = "demo.db"
 TOURNAMENT = "BETanIA Demo Cup"
@@ -98,9 +98,11 @@ class Demo:
 
     def setup(self) -> None:
         groups = group_fixtures(self.first_kickoff, SPACING)
-        self.pool.import_fixtures(Tournament(TOURNAMENT, (*groups, *self.knockouts.values())))
+        self.pool.fixtures.import_tournament(
+            Tournament(TOURNAMENT, (*groups, *self.knockouts.values()))
+        )
         for handle in HOUSE_PLAYERS:
-            self.pool.add_player(handle, handle.capitalize(), via="demo")
+            self.pool.members.add(handle, handle.capitalize(), via="demo")
         for fixture in groups:
             self.schedule(fixture)
 
@@ -119,13 +121,14 @@ class Demo:
         self.add(fixture.kickoff, lambda: self.kick_off(number))
         for goal in played.goals:
             self.add(
-                goal_time(fixture.kickoff, goal), lambda g=goal: self.pool.record_goal(number, g)
+                goal_time(fixture.kickoff, goal),
+                lambda g=goal: self.pool.fixtures.record_goal(number, g),
             )
             if self.rng.random() < CHAT_CHANCE:
                 talker, line = self.rng.choice(HOUSE_PLAYERS), self.rng.choice(self.lines)
                 self.add(
                     goal_time(fixture.kickoff, goal) + timedelta(minutes=1),
-                    lambda t=talker, s=line: self.pool.post_chat(t, s),
+                    lambda t=talker, s=line: self.pool.talk.chat(t, s),
                 )
         whistle = final_whistle(fixture.kickoff, played.result)
         self.add(
@@ -137,16 +140,16 @@ class Demo:
     def picks(self, number: int) -> None:
         for bettor in self.bettors:
             try:
-                self.pool.place_prediction(bettor.handle, number, bettor.pick(number, self.seed))
+                self.pool.predictions.place(bettor.handle, number, bettor.pick(number, self.seed))
             except RuleViolation:
                 continue  # the clock ran past kick-off while the demo was busy
 
     def kick_off(self, number: int) -> None:
         if self.pool.match(number, with_goals=False).status is MatchStatus.SCHEDULED:
-            self.pool.kick_off(number)
+            self.pool.fixtures.kick_off(number)
 
     def final(self, number: int, fixture: Fixture, result: Result) -> None:
-        self.pool.record_result(number, result)
+        self.pool.fixtures.record_result(number, result)
         self.played[number] = (fixture.team1, fixture.team2, result.end_of_play)
         self.status.finished += 1
         self.fill_bracket()
@@ -166,7 +169,7 @@ class Demo:
         for key, fixture in list(self.knockouts.items()):
             if fixture.team1 in seeds and fixture.team2 in seeds:
                 filled = replace(fixture, team1=seeds[fixture.team1], team2=seeds[fixture.team2])
-                self.pool.import_fixtures(Tournament(TOURNAMENT, (filled,)))
+                self.pool.fixtures.import_tournament(Tournament(TOURNAMENT, (filled,)))
                 del self.knockouts[key]
                 self.schedule(filled)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from bot.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
-from bot.providers.openai_compatible import OpenAICompatibleModel
-from bot.providers.resilient import Resilient
-from bot.providers.usage import UsageSink
-from game.service import Pool
+from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
+from bot.agent.providers.openai_compatible import OpenAICompatibleModel
+from bot.agent.providers.resilient import Resilient
+from bot.agent.providers.usage import UsageSink
+from game.pool import Pool
 from memory.model import Model
 from memory.offline import OfflineModel
 from prompts import LANGUAGES
@@ -75,4 +75,4 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
 
 def usage_to_log(pool: Pool) -> UsageSink:
     """Every call's usage appended to the pool's event log."""
-    return pool.log_model_call
+    return pool.talk.log_model_call

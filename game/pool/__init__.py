@@ -1,0 +1,148 @@
+"""The pool's one way in for changes: every write checks the rules, updates the
+current state and appends its event to the log, in one transaction.
+
+Front ends (the console, the SSH server, the commentator) call the desks'
+methods; none of them writes to the database on its own. Listeners subscribed
+here hear each event after it is committed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Engine, func, select
+
+from game.db import chain, log, views
+from game.db.schema import events
+from game.events import LoggedEvent
+from game.model import Match, MatchStatus, Player, Prediction
+from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
+from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
+from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
+from game.pool.talk import MAX_CHAT_LENGTH, Talk
+from game.pool.work import Clock, Listener, NotFound, UnitOfWork, require_match, utc_now
+from game.rules import RuleViolation
+from game.scoring import ScoreBasis, ScoringRule
+from game.standings import StandingRow, played_by
+
+__all__ = [
+    "IMPORTED_PICK_LEAD",
+    "MAX_CHAT_LENGTH",
+    "MAX_INVITE_DAYS",
+    "MAX_INVITE_USES",
+    "BetsReport",
+    "Clock",
+    "Fixtures",
+    "FixturesReport",
+    "Listener",
+    "MatchNumbers",
+    "Members",
+    "NotFound",
+    "Pool",
+    "Predictions",
+    "Talk",
+    "UnitOfWork",
+    "key_identity",
+    "utc_now",
+]
+
+
+class Pool:
+    """The pool: its desks for every change, and reads of the current state and the log.
+
+    Each desk guards one part of the state and writes through the one unit of
+    work they share: ``members`` (players, keys, invites), ``predictions``
+    (picks and scoring), ``fixtures`` (the match lifecycle and feeds) and
+    ``talk`` (chat and remarks).
+    """
+
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.work = UnitOfWork(engine, clock)
+        self.members = Members(self.work)
+        self.predictions = Predictions(self.work)
+        self.fixtures = Fixtures(self.work)
+        self.talk = Talk(self.work)
+
+    def subscribe(self, listener: Listener) -> None:
+        """Hear each event after its transaction commits."""
+        self.work.subscribe(listener)
+
+    def matches(self) -> list[Match]:
+        with self.engine.connect() as connection:
+            return views.all_matches(connection)
+
+    def match(self, number: int, with_goals: bool = True) -> Match:
+        with self.engine.connect() as connection:
+            return require_match(connection, number, with_goals)
+
+    def player(self, handle: str, with_keys: bool = True) -> Player | None:
+        with self.engine.connect() as connection:
+            return views.player(connection, handle, with_keys)
+
+    def players(self) -> list[Player]:
+        with self.engine.connect() as connection:
+            return views.all_players(connection)
+
+    def predictions_of(self, handle: str) -> list[Prediction]:
+        with self.engine.connect() as connection:
+            return views.predictions_of(connection, handle)
+
+    def predictions_on(self, number: int) -> list[Prediction]:
+        with self.engine.connect() as connection:
+            return views.predictions_on(connection, number)
+
+    def standings(
+        self, up_to_match: int | None = None, before_match: int | None = None
+    ) -> list[StandingRow]:
+        """The table now; as it stood after match #N (``up_to_match``), or just before it.
+
+        "After" and "before" go by kick-off time, not by number (see ``played_by``).
+        """
+        with self.engine.connect() as connection:
+            mark = up_to_match if up_to_match is not None else before_match
+            if mark is None:
+                return views.standings(connection)
+            kickoffs = views.kickoffs(connection)
+            if mark not in kickoffs:
+                raise NotFound(f"no match #{mark}")
+            counted = played_by(kickoffs, mark, inclusive=up_to_match is not None)
+            return views.standings(connection, counted)
+
+    def events(
+        self,
+        after_id: int = 0,
+        kinds: tuple[str, ...] = (),
+        match_number: int | None = None,
+        since: datetime | None = None,
+        up_to_id: int | None = None,
+    ) -> list[LoggedEvent]:
+        with self.engine.connect() as connection:
+            return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
+
+    def check_finished(self, number: int) -> Match:
+        """Match #N, if it has finished: a table "after" it means nothing otherwise."""
+        match = self.match(number, with_goals=False)
+        if match.status is not MatchStatus.FINISHED:
+            raise RuleViolation(f"{match.label} has not finished: there is no table after it yet")
+        return match
+
+    def next_match(self) -> Match | None:
+        """The next match to kick off, by the server's clock."""
+        now = self.clock()
+        ahead = [m for m in self.matches() if m.status is MatchStatus.SCHEDULED and m.kickoff > now]
+        return min(ahead, key=Match.time_order, default=None)
+
+    def verify_log(self) -> chain.Verdict:
+        """Whether every event still follows from the one before it (``game.db.chain``)."""
+        with self.engine.connect() as connection:
+            return chain.verify(log.chain_rows(connection))
+
+    def last_event_id(self) -> int:
+        with self.engine.connect() as connection:
+            return connection.execute(select(func.max(events.c.id))).scalar() or 0
+
+    def scoring(self) -> tuple[ScoringRule, ScoreBasis]:
+        with self.engine.connect() as connection:
+            return views.scoring(connection)

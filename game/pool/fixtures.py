@@ -1,0 +1,403 @@
+"""The matches themselves: fixtures, kick-offs, goals, results, live feeds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, insert, select
+
+from game import matching
+from game.db import log
+from game.db.schema import (
+    feed_links,
+    goals,
+    matches,
+)
+from game.events import (
+    FeedProblem,
+    GoalScored,
+    LoggedEvent,
+    MatchKickedOff,
+    MatchScheduled,
+    ResultRecorded,
+)
+from game.model import (
+    FeedReport,
+    FeedResult,
+    FeedStatus,
+    Goal,
+    Match,
+    MatchStatus,
+    Result,
+    Score,
+)
+from game.openfootball import Fixture, Tournament
+from game.pool.work import UnitOfWork, require_match, update_statement
+from game.rules import RuleViolation
+from game.teams import TeamBook, is_placeholder
+
+
+@dataclass
+class FixturesReport:
+    tournament: str
+    created: int = 0
+    updated: int = 0
+    results: int = 0
+    goals: int = 0
+    kept_admin_results: list[int] = field(default_factory=list)
+    renumbered: list[tuple[int, int]] = field(default_factory=list)  # (file's num, pool's)
+
+
+class MatchNumbers:
+    """Numbers for new matches: the file's official number (``num``) when it gives one
+    and the pool has it free; otherwise the smallest free number, in kick-off order.
+
+    Numbers a pool already uses never move, so an existing pool keeps its own.
+    """
+
+    def __init__(self, taken: set[int], fixtures: Iterable[Fixture], known: set[str]) -> None:
+        self.taken = set(taken)
+        # Official numbers of new matches are held for them before anyone else is numbered.
+        self.held = {
+            f.number
+            for f in fixtures
+            if f.number is not None and f.source_key not in known and f.number not in taken
+        }
+        self.next_free = 1
+
+    def assign(self, fixture: Fixture) -> int:
+        if fixture.number is not None and fixture.number in self.held:
+            self.held.discard(fixture.number)
+            self.taken.add(fixture.number)
+            return fixture.number
+        while self.next_free in self.taken or self.next_free in self.held:
+            self.next_free += 1
+        self.taken.add(self.next_free)
+        return self.next_free
+
+
+class Fixtures:
+    """The match lifecycle: fixtures imported, kick-offs, goals, results, and what feeds report."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self._work = work
+
+    def import_tournament(self, tournament: Tournament) -> FixturesReport:
+        """Create or update every fixture; results and goals in the file come along.
+
+        Idempotent: a second import of the same file changes nothing and logs
+        nothing. A result an admin entered by hand is never overwritten.
+        """
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> FixturesReport:
+            report = FixturesReport(tournament.name)
+            known = dict(connection.execute(select(matches.c.source_key, matches.c.number)).all())
+            numbers = MatchNumbers(set(known.values()), tournament.fixtures, set(known))
+            for fixture in sorted(tournament.fixtures, key=lambda f: f.kickoff):
+                number = known.get(fixture.source_key)
+                if number is None:
+                    number = numbers.assign(fixture)
+                    if fixture.number is not None and number != fixture.number:
+                        report.renumbered.append((fixture.number, number))
+                    connection.execute(
+                        insert(matches).values(
+                            number=number,
+                            source_key=fixture.source_key,
+                            status=MatchStatus.SCHEDULED.value,
+                            **_fixture_columns(fixture),
+                        )
+                    )
+                    report.created += 1
+                    self._work.append(connection, logged, _scheduled(number, fixture))
+                elif self._update_fixture(connection, number, fixture):
+                    report.updated += 1
+                    self._work.append(connection, logged, _scheduled(number, fixture))
+                self._import_outcome(connection, logged, number, fixture, report)
+            return report
+
+        return self._work.commit(work)
+
+    def _update_fixture(self, connection: Connection, number: int, fixture: Fixture) -> bool:
+        columns = _fixture_columns(fixture)
+        row = connection.execute(select(matches).where(matches.c.number == number)).one()
+        if all(getattr(row, name) == value for name, value in columns.items()):
+            return False
+        connection.execute(update_statement(number, **columns))
+        return True
+
+    def _import_outcome(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        number: int,
+        fixture: Fixture,
+        report: FixturesReport,
+    ) -> None:
+        goals, result = self._apply_outcome(
+            connection, logged, number, fixture.goals, fixture.result, "import"
+        )
+        report.goals += goals
+        if result == "admin":
+            report.kept_admin_results.append(number)
+        elif result:
+            report.results += 1
+
+    def _apply_outcome(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        number: int,
+        goals_seen: Iterable[Goal] | None,
+        result: Result | None,
+        source: str,
+    ) -> tuple[int, str | None]:
+        """New goals and a new result from a file or a feed; an admin's result is kept.
+
+        Returns the goals added and what happened to the result: None (nothing
+        new), "admin" (kept the admin's), "new" or "correction".
+        """
+        match = require_match(connection, number)
+        added = 0
+        for goal in goals_seen or ():
+            if goal not in match.goals:
+                self._insert_goal(connection, logged, number, goal)
+                added += 1
+        if result is None or result == match.result:
+            return added, None
+        kept = connection.execute(
+            select(matches.c.result_source).where(matches.c.number == number)
+        ).scalar()
+        if kept == "admin":
+            return added, "admin"
+        correction = match.result is not None
+        self._write_result(connection, logged, match, result, source)
+        return added, "correction" if correction else "new"
+
+    def kick_off(self, number: int) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+            match = require_match(connection, number, with_goals=False)
+            if match.status is not MatchStatus.SCHEDULED:
+                raise RuleViolation(f"{match.label} is already {match.status}")
+            self._start(connection, logged, number)
+
+        self._work.commit(work)
+
+    def _start(self, connection: Connection, logged: list[LoggedEvent], number: int) -> None:
+        """A match goes live: its status and its kick-off event, together."""
+        connection.execute(update_statement(number, status=MatchStatus.LIVE.value))
+        self._work.append(connection, logged, MatchKickedOff(number))
+
+    def record_goal(self, number: int, goal: Goal) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+            require_match(connection, number)
+            self._insert_goal(connection, logged, number, goal)
+
+        self._work.commit(work)
+
+    def _insert_goal(
+        self, connection: Connection, logged: list[LoggedEvent], number: int, goal: Goal
+    ) -> None:
+        connection.execute(
+            insert(goals).values(
+                match_number=number,
+                side=goal.side,
+                minute=goal.minute,
+                added=goal.added,
+                scorer=goal.scorer,
+                penalty=goal.penalty,
+                own_goal=goal.own_goal,
+            )
+        )
+        event = GoalScored(
+            number, goal.side, goal.minute, goal.added, goal.scorer, goal.penalty, goal.own_goal
+        )
+        self._work.append(connection, logged, event)
+
+    def record_result(self, number: int, result: Result, source: str = "admin") -> None:
+        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+            match = require_match(connection, number)
+            self._write_result(connection, logged, match, result, source)
+
+        self._work.commit(work)
+
+    def _write_result(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent],
+        match: Match,
+        result: Result,
+        source: str,
+    ) -> bool:
+        if match.result == result and match.status is MatchStatus.FINISHED:
+            return False
+        connection.execute(
+            update_statement(
+                match.number,
+                status=MatchStatus.FINISHED.value,
+                result_source=source,
+                **_score_columns("ft", result.full_time),
+                **_score_columns("et", result.extra_time),
+                **_score_columns("pen", result.penalties),
+            )
+        )
+        event = ResultRecorded(
+            match.number,
+            str(result.full_time),
+            None if result.extra_time is None else str(result.extra_time),
+            None if result.penalties is None else str(result.penalties),
+            None if match.result is None else str(match.result),
+            source,
+        )
+        self._work.append(connection, logged, event)
+        return True
+
+    def apply_results(self, updates: Iterable[FeedResult], source: str) -> FeedReport:
+        """A live feed's view of the matches, in one transaction: kick-offs, goals, results.
+
+        Each feed match is found by ``game.matching`` and linked by the feed's
+        own id; one that fits no match, or several, is reported and never applied.
+        Named teams are never renamed; knock-out placeholders (1A, W74) are filled.
+        """
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> FeedReport:
+            report = FeedReport(unmatched=[], kept_admin_results=[])
+            for seen in updates:
+                found = self._feed_match(connection, seen, source)
+                if isinstance(found, str):
+                    report.unmatched.append(found)
+                    continue
+                if found.swapped:
+                    seen = seen.swapped()
+                number = found.number
+                match = require_match(connection, number, with_goals=False)
+                if is_placeholder(match.team1) and is_placeholder(match.team2):
+                    book = TeamBook.standard()
+                    team1 = book.name_of(seen.team1, seen.code1) or seen.team1
+                    team2 = book.name_of(seen.team2, seen.code2) or seen.team2
+                    connection.execute(update_statement(number, team1=team1, team2=team2))
+                    self._work.append(
+                        connection,
+                        logged,
+                        MatchScheduled(
+                            number,
+                            match.stage,
+                            team1,
+                            team2,
+                            match.kickoff,
+                            match.group,
+                            match.venue,
+                        ),
+                    )
+                    report.updated += 1
+                if (
+                    seen.status is not FeedStatus.SCHEDULED
+                    and match.status is MatchStatus.SCHEDULED
+                ):
+                    self._start(connection, logged, number)
+                    report.kicked_off += 1
+                if seen.problem is not None:
+                    report.unmatched.append(f"#{number} {seen.label}: {seen.problem}")
+                final = seen.result if seen.status is FeedStatus.FINISHED else None
+                goals, outcome = self._apply_outcome(
+                    connection, logged, number, seen.goals, final, source
+                )
+                report.goals += goals
+                if outcome == "admin":
+                    report.kept_admin_results.append(number)
+                elif outcome == "correction":
+                    report.corrections += 1
+                elif outcome == "new":
+                    report.results += 1
+            return report
+
+        return self._work.commit(work)
+
+    def _feed_match(
+        self, connection: Connection, seen: FeedResult, source: str
+    ) -> matching.Found | str:
+        """Read what ``matching.find`` needs, and remember a new match by the feed's id."""
+        linked = None
+        if seen.feed_id is not None:
+            number = connection.execute(
+                select(feed_links.c.match_number).where(
+                    feed_links.c.source == source, feed_links.c.feed_id == seen.feed_id
+                )
+            ).scalar()
+            linked = None if number is None else _candidate(connection, number)
+        rows = connection.execute(
+            select(matches.c.number).where(
+                matches.c.kickoff.between(
+                    seen.kickoff - matching.SAME_TEAMS_WINDOW,
+                    seen.kickoff + matching.SAME_TEAMS_WINDOW,
+                )
+            )
+        ).scalars()
+        found = matching.find(seen, linked, [_candidate(connection, n) for n in rows])
+        if isinstance(found, matching.Found) and linked is None and seen.feed_id is not None:
+            taken = connection.execute(
+                select(feed_links.c.feed_id).where(
+                    feed_links.c.source == source, feed_links.c.match_number == found.number
+                )
+            ).scalar()
+            if taken is not None:
+                return f"{seen.label}: #{found.number} is already feed id {taken}; not applied"
+            connection.execute(
+                insert(feed_links).values(
+                    source=source, feed_id=seen.feed_id, match_number=found.number
+                )
+            )
+        return found
+
+    def report_feed_problem(self, source: str, text: str, once: bool = True) -> bool:
+        """Tell the admins (the log keeps it); with ``once``, False when it was said before."""
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> bool:
+            if once:
+                for item in log.read(connection, kinds=(FeedProblem.kind,)):
+                    if item.event.text == text:
+                        return False
+            self._work.append(connection, logged, FeedProblem(source, text))
+            return True
+
+        return self._work.commit(work)
+
+
+def _candidate(connection: Connection, number: int) -> matching.Candidate:
+    row = connection.execute(
+        select(matches.c.team1, matches.c.team2, matches.c.kickoff).where(
+            matches.c.number == number
+        )
+    ).one()
+    return matching.Candidate(number, row.team1, row.team2, row.kickoff)
+
+
+def _score_columns(prefix: str, score: Score | None) -> dict[str, int | None]:
+    return {
+        f"{prefix}_home": None if score is None else score.home,
+        f"{prefix}_away": None if score is None else score.away,
+    }
+
+
+def _fixture_columns(fixture: Fixture) -> dict[str, object]:
+    return {
+        "stage": fixture.stage,
+        "group_name": fixture.group,
+        "kickoff": fixture.kickoff,
+        "local_date": fixture.local_date,
+        "venue": fixture.venue,
+        "team1": fixture.team1,
+        "team2": fixture.team2,
+    }
+
+
+def _scheduled(number: int, fixture: Fixture) -> MatchScheduled:
+    return MatchScheduled(
+        number,
+        fixture.stage,
+        fixture.team1,
+        fixture.team2,
+        fixture.kickoff,
+        fixture.group,
+        fixture.venue,
+    )

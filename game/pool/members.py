@@ -1,0 +1,180 @@
+"""Players and invites: who may play, and with which keys."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from datetime import timedelta
+
+from sqlalchemy import Connection, insert, select, update
+
+from game import rules
+from game.db import views
+from game.db.schema import (
+    invites,
+    player_keys,
+    players,
+)
+from game.events import (
+    LoggedEvent,
+    PlayerJoined,
+)
+from game.model import (
+    Player,
+)
+from game.pool.work import NotFound, UnitOfWork, require_player_id
+from game.rules import RuleViolation
+from game.text import clean_line
+
+MAX_INVITE_USES = 1000
+MAX_INVITE_DAYS = 3650
+
+
+class Members:
+    """Who plays: players, their keys and time zones, and the invites that let them in."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self._work = work
+
+    def add(
+        self,
+        handle: str,
+        display_name: str | None = None,
+        is_admin: bool = False,
+        keys: Iterable[str] = (),
+        via: str = "console",
+    ) -> Player:
+        rules.check_handle(handle)
+        name = clean_line(display_name or "") or handle
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> Player:
+            if views.player(connection, handle) is not None:
+                raise RuleViolation(f"handle {handle!r} is taken")
+            insert_player(self._work, connection, logged, handle, name, is_admin, via)
+            for key in keys:
+                self._insert_key(connection, handle, key)
+            return views.player(connection, handle)
+
+        return self._work.commit(work)
+
+    def add_key(self, handle: str, public_key: str) -> None:
+        def work(connection: Connection, _logged: list[LoggedEvent]) -> None:
+            if views.player(connection, handle) is None:
+                raise NotFound(f"no player {handle!r}")
+            self._insert_key(connection, handle, public_key)
+
+        self._work.commit(work)
+
+    def _insert_key(self, connection: Connection, handle: str, public_key: str) -> None:
+        key = key_identity(public_key)
+        owner = views.key_owner(connection, key)
+        if owner is not None:
+            if owner == handle:
+                return
+            raise RuleViolation("that key already belongs to another player")
+        player_id = connection.execute(
+            select(players.c.id).where(players.c.handle == handle)
+        ).scalar_one()
+        connection.execute(
+            insert(player_keys).values(
+                player_id=player_id, public_key=key, added_at=self._work.clock()
+            )
+        )
+
+    def key_owner(self, public_key: str) -> str | None:
+        with self._work.engine.connect() as connection:
+            return views.key_owner(connection, key_identity(public_key))
+
+    def set_time_zone(self, handle: str, zone_name: str) -> None:
+        def work(connection: Connection, _logged: list[LoggedEvent]) -> None:
+            player_id = require_player_id(connection, handle)
+            connection.execute(
+                update(players).where(players.c.id == player_id).values(time_zone=zone_name)
+            )
+
+        self._work.commit(work)
+
+    def create_invite(
+        self, created_by: str, uses: int = 1, expires_in_days: int | None = None
+    ) -> str:
+        if not 1 <= uses <= MAX_INVITE_USES:
+            raise RuleViolation(f"an invite has 1 to {MAX_INVITE_USES} uses")
+        if expires_in_days is not None and not 1 <= expires_in_days <= MAX_INVITE_DAYS:
+            raise RuleViolation(f"an invite lasts 1 to {MAX_INVITE_DAYS} days")
+        code = "-".join(secrets.token_hex(2) for _ in range(3))
+        expires_at = (
+            None
+            if expires_in_days is None
+            else self._work.clock() + timedelta(days=expires_in_days)
+        )
+
+        def work(connection: Connection, _logged: list[LoggedEvent]) -> str:
+            connection.execute(
+                insert(invites).values(
+                    code=code,
+                    uses_left=uses,
+                    expires_at=expires_at,
+                    created_by=created_by,
+                    created_at=self._work.clock(),
+                )
+            )
+            return code
+
+        return self._work.commit(work)
+
+    def register(
+        self, handle: str, public_key: str, code: str | None, via: str = "invite"
+    ) -> Player:
+        """A newcomer's key joins under ``handle``; without ``code`` only in an open pool."""
+        rules.check_handle(handle)
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> Player:
+            if code is not None:
+                found = connection.execute(
+                    select(invites).where(invites.c.code == code.strip())
+                ).one_or_none()
+                if found is None or found.uses_left < 1:
+                    raise RuleViolation("that invite code is not valid")
+                if found.expires_at is not None and found.expires_at <= self._work.clock():
+                    raise RuleViolation("that invite code has expired")
+                connection.execute(
+                    update(invites)
+                    .where(invites.c.code == found.code)
+                    .values(uses_left=found.uses_left - 1)
+                )
+            if views.player(connection, handle) is not None:
+                raise RuleViolation(f"handle {handle!r} is taken")
+            if views.key_owner(connection, key_identity(public_key)) is not None:
+                raise RuleViolation("that key already belongs to another player")
+            insert_player(self._work, connection, logged, handle, handle, False, via)
+            self._insert_key(connection, handle, public_key)
+            return views.player(connection, handle)
+
+        return self._work.commit(work)
+
+
+def insert_player(
+    work: UnitOfWork,
+    connection: Connection,
+    logged: list[LoggedEvent],
+    handle: str,
+    display_name: str,
+    is_admin: bool,
+    via: str,
+) -> int:
+    """A new player row and its ``PlayerJoined`` event; returns the row id."""
+    result = connection.execute(
+        insert(players).values(
+            handle=handle, display_name=display_name, is_admin=is_admin, created_at=work.clock()
+        )
+    )
+    work.append(connection, logged, PlayerJoined(handle, display_name, is_admin, via))
+    return int(result.inserted_primary_key[0])
+
+
+def key_identity(public_key: str) -> str:
+    """A public key as stored: type and base64; the comment is not part of who you are."""
+    parts = public_key.split()
+    if len(parts) < 2:
+        raise RuleViolation("not an OpenSSH public key (expected 'TYPE BASE64 [COMMENT]')")
+    return " ".join(parts[:2])

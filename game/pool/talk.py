@@ -1,0 +1,71 @@
+"""Talk: chat lines and remarks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy import Connection
+
+from game.db import log
+from game.events import (
+    ChatPosted,
+    LoggedEvent,
+    ModelCalled,
+    RemarkPosted,
+)
+from game.pool.work import UnitOfWork, require_player_id
+from game.rules import RuleViolation
+from game.text import clean_line
+
+MAX_CHAT_LENGTH = 500
+
+
+class Talk:
+    """What is said in the pool: players' chat and the commentator's remarks."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self._work = work
+
+    def chat(self, handle: str, text: str) -> ChatPosted:
+        text = clean_line(text)
+        if not text:
+            raise RuleViolation("nothing to say")
+        if len(text) > MAX_CHAT_LENGTH:
+            raise RuleViolation(f"chat lines are at most {MAX_CHAT_LENGTH} characters")
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> ChatPosted:
+            require_player_id(connection, handle)
+            event = ChatPosted(handle, text)
+            self._work.append(connection, logged, event)
+            return event
+
+        return self._work.commit(work)
+
+    def remark(
+        self,
+        handle: str,
+        text: str,
+        about: Iterable[str] = (),
+        match: int | None = None,
+        trigger: int | None = None,
+    ) -> RemarkPosted | None:
+        """A commentator's line; ``None`` if a remark on the same ``trigger`` was already made."""
+        text = clean_line(text)
+        if not text:
+            raise RuleViolation("nothing to say")
+
+        def work(connection: Connection, logged: list[LoggedEvent]) -> RemarkPosted | None:
+            require_player_id(connection, handle)
+            if trigger is not None:
+                earlier = log.read(connection, kinds=(RemarkPosted.kind,))
+                if any(item.event.trigger == trigger for item in earlier):
+                    return None
+            event = RemarkPosted(handle, text, tuple(about), match, trigger)
+            self._work.append(connection, logged, event)
+            return event
+
+        return self._work.commit(work)
+
+    def log_model_call(self, call: ModelCalled) -> None:
+        """What a model call cost goes into the log with everything else."""
+        self._work.commit(lambda connection, logged: self._work.append(connection, logged, call))

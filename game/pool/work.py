@@ -1,0 +1,82 @@
+"""The unit of work every desk of the pool shares, and the lookups they all need."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from sqlalchemy import Connection, Engine, Update, select, update
+
+from game.db import log, views
+from game.db.schema import (
+    matches,
+    players,
+)
+from game.events import (
+    Event,
+    LoggedEvent,
+)
+from game.model import (
+    Match,
+)
+
+T = TypeVar("T")
+Clock = Callable[[], datetime]
+Listener = Callable[[LoggedEvent], None]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class NotFound(LookupError):
+    """A match or player that does not exist; the message names it."""
+
+
+class UnitOfWork:
+    """One transaction and the events it appends, told to listeners once committed.
+
+    Every desk of the pool writes through the one instance it shares, so a
+    change to the state and its event in the log are never apart.
+    """
+
+    def __init__(self, engine: Engine, clock: Clock = utc_now) -> None:
+        self.engine = engine
+        self.clock = clock
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def commit(self, work: Callable[[Connection, list[LoggedEvent]], T]) -> T:
+        """Run ``work`` in one transaction; tell listeners about its events once committed."""
+        logged: list[LoggedEvent] = []
+        with self.engine.begin() as connection:
+            outcome = work(connection, logged)
+        for item in logged:
+            for listener in self._listeners:
+                listener(item)
+        return outcome
+
+    def append(self, connection: Connection, logged: list[LoggedEvent], event: Event) -> None:
+        at = self.clock()
+        logged.append(LoggedEvent(log.append(connection, event, at), at, event))
+
+
+def require_match(connection: Connection, number: int, with_goals: bool = True) -> Match:
+    match = views.match(connection, number, with_goals)
+    if match is None:
+        raise NotFound(f"no match #{number}")
+    return match
+
+
+def require_player_id(connection: Connection, handle: str) -> int:
+    player_id = connection.execute(select(players.c.id).where(players.c.handle == handle)).scalar()
+    if player_id is None:
+        raise NotFound(f"no player {handle!r}")
+    return int(player_id)
+
+
+def update_statement(number: int, **values: object) -> Update:
+    return update(matches).where(matches.c.number == number).values(**values)
