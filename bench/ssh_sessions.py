@@ -25,7 +25,8 @@ import asyncssh
 
 from game.db.engine import open_database
 from game.frontends.limits import Limits
-from game.frontends.ssh.server import ServerConfig, bound_port, host_key, start_server
+from game.frontends.ssh.frontend import ServerConfig
+from game.frontends.ssh.server import bound_port, host_key, start_server
 from game.model import Score
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool

@@ -12,6 +12,7 @@ import io
 from dataclasses import dataclass
 from datetime import datetime
 
+from game.errors import UserError
 from game.model import InvalidScore, Score
 
 REQUIRED_COLUMNS = ("player", "date", "team1", "team2", "score1", "score2")
@@ -28,7 +29,7 @@ class BetRow:
     placed_at: datetime | None = None
 
 
-class BetsFileError(ValueError):
+class BetsFileError(UserError, ValueError):
     """Problems found in the file, one per line of ``problems``; nothing was imported."""
 
     def __init__(self, problems: list[str]) -> None:

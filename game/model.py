@@ -7,12 +7,13 @@ import enum
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from game.errors import UserError
 from game.text import clean_line
 
 MAX_GOALS = 99
 
 
-class InvalidScore(ValueError):
+class InvalidScore(UserError, ValueError):
     """A score that cannot stand: negative, too large, or not a score at all."""
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
 
+from game.errors import UserError
 from game.model import Goal, InvalidScore, Result, Score
 from game.text import clean_line
 
@@ -24,7 +25,7 @@ MINUTE_PATTERN = re.compile(r"^\s*(\d{1,3})\s*(?:\+\s*(\d{1,2}))?\s*'?\s*$")
 MAX_NUMBER = 10_000  # no tournament has more matches; bigger is a broken file
 
 
-class FixtureError(ValueError):
+class FixtureError(UserError, ValueError):
     """The file is not what the format promises; the message names the match."""
 
 

@@ -6,13 +6,14 @@ import re
 import unicodedata
 from datetime import datetime
 
+from game.errors import UserError
 from game.model import Match, MatchStatus
 
 # fullmatch: "$" alone would let a trailing newline through ("ana\n", a second ana).
 HANDLE_PATTERN = re.compile(r"[a-z][a-z0-9_.-]{0,31}")
 
 
-class RuleViolation(ValueError):
+class RuleViolation(UserError, ValueError):
     """An action the rules refuse; the message is meant for the player."""
 
 

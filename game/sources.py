@@ -8,8 +8,10 @@ from typing import Any
 
 import httpx
 
+from game.errors import UserError
 
-class SourceError(RuntimeError):
+
+class SourceError(UserError, RuntimeError):
     """The document could not be had or read; the message says which and why.
 
     ``retry_after``: the seconds the source asked us to wait (HTTP 429), if it did.

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
+from game.addressing import DEFAULT_HANDLE
 from game.events import (
     ChatPosted,
     Event,
@@ -37,7 +38,6 @@ SHARES = {"standings": 0.10, "diary": 0.40, "facts": 0.20, "remarks": 0.10, "wor
 # Who gets the budget other layers leave unused, and who keeps it when cutting.
 PRIORITY = ("working", "facts", "diary", "remarks", "standings")
 MENTION = re.compile(r"@([a-z][a-z0-9_.-]{0,31})|\babout\s+([A-Za-z][\w.-]{0,31})", re.IGNORECASE)
-BOT_HANDLE = "betania"
 NEWEST_KEPT = 2  # diary entries that outrank the narrative when the budget is tight
 
 
@@ -112,9 +112,12 @@ def allot(wanted: dict[str, int], available: int) -> dict[str, int]:
     return allowance
 
 
-def involved_players(event: Event | None, text_names: Iterable[str] = ()) -> list[str]:
+def involved_players(
+    event: Event | None, text_names: Iterable[str] = (), speaker: str | None = None
+) -> list[str]:
+    """The players an event concerns: its author (unless ``speaker``, her), whom it names."""
     players = []
-    if isinstance(event, ChatPosted | RemarkPosted) and event.player != BOT_HANDLE:
+    if isinstance(event, ChatPosted | RemarkPosted) and event.player != speaker:
         players.append(event.player)
     if isinstance(event, RemarkPosted):
         players.extend(event.about)
@@ -129,8 +132,10 @@ class ContextBuilder:
         zone: tzinfo = UTC,
         guard: RepetitionGuard | None = None,
         persona: str = "persona",
+        handle: str = DEFAULT_HANDLE,
     ) -> None:
         self.pool = pool
+        self.handle = handle
         self.zone = zone
         self.guard = guard or RepetitionGuard()
         self.system = load(persona)
@@ -157,7 +162,9 @@ class ContextBuilder:
         mentioned, suggestions = self._mentions(event, players)
         involved = [
             h
-            for h in dict.fromkeys([*involved_players(event and event.event, mentioned), *involved])
+            for h in dict.fromkeys(
+                [*involved_players(event and event.event, mentioned, self.handle), *involved]
+            )
             if h in players
         ]
         match = self._match_of(event)
@@ -199,7 +206,7 @@ class ContextBuilder:
         found, suggestions = [], {}
         for at_name, about_name in MENTION.findall(event.event.text):
             name = (at_name or about_name).lower().rstrip(".")
-            if name == BOT_HANDLE or name in ("me", "myself", "my", "the", "it"):
+            if name == self.handle or name in ("me", "myself", "my", "the", "it"):
                 continue
             if name in by_name:
                 found.append(by_name[name])

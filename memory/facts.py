@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
+from game.addressing import Addressee
 from memory.schema import fact_compactions, player_facts
 
 MONTHS = {
@@ -28,10 +29,7 @@ MONTHS = {
         start=1,
     )
 }
-LISTENER = "betania"  # naming her in a fact told to her is no claim about a player
-REMEMBER = re.compile(
-    r"^\s*@betania\b[\s,:]*remember\b\s*(?:that\s+)?(?P<fact>.+)$", re.IGNORECASE | re.DOTALL
-)
+REMEMBER = re.compile(r"^remember\b\s*(?:that\s+)?(?P<fact>.+)$", re.IGNORECASE | re.DOTALL)
 UNTIL = re.compile(
     r"\buntil\s+(?:(?P<iso>\d{4}-\d{2}-\d{2})|(?P<day>\d{1,2})\s+(?P<month>[a-z]{3})[a-z]*"
     r"|(?P<month2>[a-z]{3})[a-z]*\s+(?P<day2>\d{1,2}))",
@@ -90,29 +88,41 @@ def expiry_in(text: str, today: date) -> date | None:
         return None
 
 
+def told_to_remember(text: str, listener: Addressee) -> str | None:
+    """The fact in ``@handle remember (that) ...``, as told; None for any other line."""
+    message = listener.message(text)
+    found = None if message is None else REMEMBER.match(message)
+    return None if found is None else found["fact"]
+
+
 def read_remember(
-    text: str, speaker: str, players: Mapping[str, str], today: date
+    text: str, speaker: str, players: Mapping[str, str], today: date, listener: Addressee
 ) -> Remembered | None:
     """``@betania remember ...``: a fact about the speaker, or ``None``.
 
     A fact that names another player is not the speaker's to tell (``ana cheats``):
     it is refused, never stored under anyone.
     """
-    found = REMEMBER.match(text)
-    if not found:
+    told = told_to_remember(text, listener)
+    if told is None:
         return None
-    fact = " ".join(found["fact"].split()).rstrip(".")
-    if not fact or others_named(fact, speaker, players):
+    fact = " ".join(told.split()).rstrip(".")
+    if not fact or others_named(fact, speaker, players, listener.handle):
         return None
     return Remembered(speaker, fact, expiry_in(fact, today))
 
 
-def others_named(text: str, speaker: str, players: Mapping[str, str]) -> list[str]:
-    """The players other than ``speaker`` (and her) that ``text`` names, by handle or name."""
+def others_named(
+    text: str, speaker: str, players: Mapping[str, str], listener: str | None = None
+) -> list[str]:
+    """The players other than ``speaker`` that ``text`` names, by handle or name.
+
+    Naming ``listener`` (her, in a fact told to her) is no claim about a player.
+    """
     lowered = text.lower()
     named = []
     for handle, name in players.items():
-        if handle in (speaker, LISTENER):
+        if handle in (speaker, listener):
             continue
         spellings = {handle, *([name.lower()] if name else [])}
         if any(re.search(rf"(?<![\w@-])@?{re.escape(s)}(?![\w-])", lowered) for s in spellings):
@@ -124,7 +134,11 @@ MAX_FACT_LENGTH = 200
 
 
 def parse_extracted(
-    answer: str, author: str, today: date, players: Mapping[str, str] | None = None
+    answer: str,
+    author: str,
+    today: date,
+    players: Mapping[str, str] | None = None,
+    listener: str | None = None,
 ) -> list[Remembered]:
     """Facts a model found in free chat, kept only if they are the author's own and short.
 
@@ -144,7 +158,7 @@ def parse_extracted(
         text = item.get("text")
         if isinstance(text, str) and 0 < len(text.strip()) <= MAX_FACT_LENGTH:
             fact = " ".join(text.split())
-            if players and others_named(fact, author, players):
+            if players and others_named(fact, author, players, listener):
                 continue
             found.append(Remembered(author, fact, expiry_in(fact, today)))
     return found

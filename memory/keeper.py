@@ -17,6 +17,7 @@ from datetime import UTC, date, tzinfo
 
 from sqlalchemy import Connection
 
+from game.addressing import Addressee
 from game.events import ChatPosted, LoggedEvent, ResultRecorded
 from game.model import MatchStatus
 from game.pool import Pool
@@ -48,6 +49,7 @@ class MemoryConfig:
     budget: int = 1200  # tokens for one call's context
     zone: tzinfo = UTC
     learn_from_chat: bool = False  # ask the model for facts in free chat (a real model only)
+    addressee: Addressee = field(default_factory=Addressee)  # who she is: lines to her, hers
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class MemoryKeeper:
         self.model = model
         self.config = config or MemoryConfig()
         self.fallback = fallback or OfflineModel()
-        self.contexts = ContextBuilder(pool, self.config.zone)
+        self.contexts = ContextBuilder(pool, self.config.zone, handle=self.config.addressee.handle)
         self.calls: list[CallRecord] = []
         self.on_call = on_call
         self._recovered = False
@@ -261,15 +263,14 @@ class MemoryKeeper:
     # -- player facts ---------------------------------------------------------
 
     def _fact_from(self, item: LoggedEvent) -> Callable[[Connection], None] | None:
-        """A fact from ``@betania remember ...`` always; from free chat when a model reads it."""
+        """A fact from ``@<her handle> remember ...`` always; from free chat when a model reads it."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = item.at.astimezone(self.config.zone).date()
-        found = facts.read_remember(item.event.text, item.event.player, players, today)
+        listener = self.config.addressee
+        found = facts.read_remember(item.event.text, item.event.player, players, today, listener)
         if found is not None:
             learned = [found]
-        elif self.config.learn_from_chat and not item.event.text.lstrip().lower().startswith(
-            "@betania"
-        ):
+        elif self.config.learn_from_chat and listener.message(item.event.text) is None:
             learned = self._facts_in_chat(item, today)
         else:
             return None
@@ -297,7 +298,10 @@ class MemoryKeeper:
             {"author": author, "text": item.event.text},
         )
         try:
-            return facts.parse_extracted(self._complete(call, match=None), author, today)
+            answer = self._complete(call, match=None)
+            players = {p.handle: p.display_name for p in self.pool.players()}
+            handle = self.config.addressee.handle
+            return facts.parse_extracted(answer, author, today, players, handle)
         except ModelError:
             return []
 

@@ -14,7 +14,8 @@ import asyncssh
 import pytest
 
 from game.db.engine import open_database
-from game.frontends.ssh.server import Frontend, ServerConfig, bound_port, start_server
+from game.frontends.ssh.frontend import Frontend, ServerConfig
+from game.frontends.ssh.server import bound_port, start_server
 from game.openfootball import Tournament
 from game.pool import Pool
 from tests.conftest import FakeClock, small_tournament

@@ -1,4 +1,5 @@
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -123,6 +124,29 @@ def test_the_installed_command_reports_errors_without_a_traceback(tmp_path: Path
     )
     assert done.returncode == 1
     assert done.stderr == "betania: error: no match #1\n"
+
+
+def test_settings_come_from_flags_and_the_environment_and_bad_ones_are_one_line(
+    tmp_path: Path,
+) -> None:
+    command = shutil.which("betania", path=str(Path(sys.executable).parent))
+    assert command
+
+    def run(*args: str, **environ: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, **environ}
+        env.pop("BETANIA_DEBUG", None)
+        argv = [command, *args, "--data-dir", str(tmp_path)]
+        return subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
+
+    bad_handle = run("players", "list", BETANIA_HANDLE="Not A Handle")
+    assert bad_handle.returncode == 1
+    assert bad_handle.stderr.startswith("betania: error: BETANIA_HANDLE: bad handle")
+    assert len(bad_handle.stderr.splitlines()) == 1
+    bad_level = run("players", "list", BETANIA_LOG_LEVEL="chatty")
+    assert bad_level.returncode == 1 and "unknown log level 'CHATTY'" in bad_level.stderr
+    assert run("players", "list", "--log-level", "chatty").returncode == 2  # argparse's own
+    debug = run("players", "list", "--log-level", "debug")
+    assert (debug.returncode == 0 and "DEBUG" not in debug.stderr.upper()) or debug.stderr
 
 
 def test_the_sample_files_import(betania) -> None:

@@ -3,11 +3,14 @@ from datetime import timedelta
 import pytest
 
 from bot.agent.commentator import Commentator, Policy
+from game.addressing import Addressee
+from game.frontends.commands import Caller, Commands
+from game.frontends.hub import Hub
 from game.model import Match, MatchStatus, Result, Score
 from game.pool import Pool
 from game.rules import PredictionLocked
 from memory import facts
-from memory.keeper import MemoryKeeper
+from memory.keeper import MemoryConfig, MemoryKeeper
 from tests.conftest import FakeClock, ScriptedModel, play
 
 
@@ -204,3 +207,23 @@ def test_a_corrected_score_gets_a_word(tournament_pool: Pool, clock: FakeClock) 
     commentator.catch_up()
     last = tournament_pool.events(kinds=("remark",))[-1].event
     assert "#1 Brazil 2-0 Serbia" in last.text and "1-0" in last.text
+
+
+def test_her_name_is_configuration_she_answers_to_it_and_signs_with_it(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    juiza = Addressee("juiza", "A Juíza")
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel(), MemoryConfig(addressee=juiza))
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.talk.chat("ana", "@betania remember that I like penalties")  # not her name
+    tournament_pool.talk.chat("ana", "@juiza remember that I like juiza's jokes")
+    commentator.catch_up()
+    (ack,) = tournament_pool.events(kinds=("remark",))
+    assert ack.event.player == "juiza" and "juiza's jokes" in ack.event.text
+    with tournament_pool.engine.connect() as connection:
+        assert [f.text for f in facts.current(connection, "ana")] == ["I like juiza's jokes"]
+    hub = Hub(tournament_pool)
+    assert hub.notice(ack).text == f"A Juíza: {ack.event.text}"
+    help_text = Commands(tournament_pool, juiza).run(Caller("ana"), "help").text
+    assert "@juiza ..." in help_text and "@betania" not in help_text

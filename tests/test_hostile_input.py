@@ -15,7 +15,7 @@ from sqlalchemy import update
 from game.db.schema import matches
 from game.feeds.football_data import parse_matches
 from game.frontends.limits import Limits
-from game.frontends.ssh.server import ServerConfig
+from game.frontends.ssh.frontend import ServerConfig
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.rules import RuleViolation, check_handle

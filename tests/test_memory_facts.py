@@ -74,7 +74,9 @@ def test_others_named_finds_handles_and_names_but_not_the_speaker_or_her() -> No
     assert facts.others_named("ana cheats", "bia", players) == ["ana"]
     assert facts.others_named("I like Ana Paula's picks", "bia", players) == ["ana"]
     assert facts.others_named("@ana is away", "bia", players) == ["ana"]
-    assert facts.others_named("I read banana news and tease betania", "bia", players) == []
+    assert (
+        facts.others_named("I read banana news and tease betania", "bia", players, "betania") == []
+    )
     assert facts.others_named("I am bia, the one who supports Brazil", "bia", players) == []
 
 

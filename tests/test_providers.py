@@ -7,8 +7,10 @@ import pytest
 from bot.agent.providers.anthropic_model import AnthropicModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.resilient import Resilient
+from bot.app.cli import build_parser
 from bot.app.config import ConfigError, ModelConfig, make_model
 from bot.app.replay import ReplayOptions, replay
+from bot.app.settings import Settings
 from game.events import ModelCalled
 from game.openfootball import parse_tournament
 from game.sources import read_json
@@ -165,11 +167,12 @@ def test_a_replay_against_the_messages_api_keeps_the_prefix_byte_identical(tmp_p
     assert sum(item.event.cache_read_tokens > 0 for item in logged) == len(systems) - 1
 
 
-def test_the_configuration_chooses_and_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+def test_the_configuration_chooses_and_refuses() -> None:
     assert isinstance(make_model(ModelConfig(), lambda _u: None), OfflineModel)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
-    assert ModelConfig().chosen() == "anthropic"
+    assert ModelConfig(api_key="sk-test").chosen() == "anthropic"
+    args = build_parser().parse_args(["serve"])
+    assert Settings.read(args, {"ANTHROPIC_API_KEY": "sk-test"}).model.chosen() == "anthropic"
+    assert Settings.read(args, {}).model.chosen() == "offline"
     with pytest.raises(ConfigError, match="needs --base-url and --model"):
         make_model(ModelConfig(provider="openai-compatible"), lambda _u: None)
     with pytest.raises(ConfigError, match="unknown language"):

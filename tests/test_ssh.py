@@ -10,7 +10,8 @@ import asyncssh
 import pytest
 
 from game.frontends.limits import Limits
-from game.frontends.ssh.server import HOST_KEY_FILE, ServerConfig
+from game.frontends.ssh.frontend import ServerConfig
+from game.frontends.ssh.server import HOST_KEY_FILE
 from tests.ssh_pool import needs_openssh, openssh_identity, read_until, served_pool
 
 

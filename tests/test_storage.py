@@ -6,7 +6,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import insert, select
 
-from game.db.engine import DatabaseError, database_url, open_database
+from bot.app.cli import build_parser
+from bot.app.settings import Settings
+from game.db.engine import DatabaseError, open_database
 from game.db.schema import metadata, players
 
 
@@ -45,13 +47,20 @@ def test_times_go_in_aware_and_come_out_utc(tmp_path: Path) -> None:
         )
 
 
-def test_where_the_database_lives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("BETANIA_DB", raising=False)
-    assert database_url(data_dir=tmp_path / "d") == f"sqlite:///{tmp_path / 'd' / 'betania.db'}"
+def test_where_the_database_lives(tmp_path: Path) -> None:
+    def url(environ: dict[str, str], *flags: str) -> str:
+        args = build_parser().parse_args(["players", "list", *flags])
+        return Settings.read(args, environ).database_url()
+
+    home = {"XDG_DATA_HOME": str(tmp_path / "xdg")}
+    assert url(home) == f"sqlite:///{tmp_path / 'xdg' / 'betania' / 'betania.db'}"
+    assert (
+        url(home, "--data-dir", str(tmp_path / "d")) == f"sqlite:///{tmp_path / 'd' / 'betania.db'}"
+    )
     assert (tmp_path / "d").is_dir()
-    monkeypatch.setenv("BETANIA_DB", "sqlite:///from-env.db")
-    assert database_url(data_dir=tmp_path / "d") == "sqlite:///from-env.db"
-    assert database_url("sqlite:///flag.db", tmp_path / "d") == "sqlite:///flag.db"
+    from_env = {**home, "BETANIA_DB": "sqlite:///from-env.db"}
+    assert url(from_env, "--data-dir", str(tmp_path / "d")) == "sqlite:///from-env.db"
+    assert url(from_env, "--db", "sqlite:///flag.db") == "sqlite:///flag.db"
 
 
 @pytest.mark.parametrize("url", ["nonsense", "nosuchdb://x/y", "sqlite:////nonexistent-dir/x/a.db"])

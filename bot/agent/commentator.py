@@ -35,11 +35,8 @@ from memory.store import get_state, set_state
 from memory.stories import match_story
 from prompts import render
 
-BOT_HANDLE = "betania"
-BOT_NAME = "BETanIA"
 CURSOR = "commentator_cursor"
 LAST_DIGEST = "last_digest_day"
-ADDRESSED = re.compile(r"^\s*@betania\b[\s,:]*", re.IGNORECASE)
 HOW_AM_I = re.compile(
     r"how am i|how'?s it going|como (?:eu )?(?:estou|to|tô)|minha posi", re.IGNORECASE
 )
@@ -74,17 +71,17 @@ class Commentator:
         self,
         keeper: MemoryKeeper,
         policy: Policy | None = None,
-        handle: str = BOT_HANDLE,
         guard: RepetitionGuard | None = None,
     ) -> None:
         self.keeper = keeper
         self.pool = keeper.pool
         self.policy = policy or Policy()
-        self.handle = handle
+        self.addressee = keeper.config.addressee  # who she is, from the one setting
+        self.handle = self.addressee.handle
         self.guard = guard or keeper.contexts.guard
         self.stats = RemarkStats()
-        if self.pool.player(handle, with_keys=False) is None:
-            self.pool.members.add(handle, BOT_NAME, via="bot")
+        if self.pool.player(self.handle, with_keys=False) is None:
+            self.pool.members.add(self.handle, self.addressee.name, via="bot")
 
     # -- the loop -------------------------------------------------------------
 
@@ -119,7 +116,7 @@ class Commentator:
             self.on_table_move(item)
         elif isinstance(event, ResultRecorded):
             self.on_correction(item)
-        elif isinstance(event, ChatPosted) and ADDRESSED.match(event.text):
+        elif isinstance(event, ChatPosted) and self.addressee.message(event.text) is not None:
             self.answer(item)
         elif isinstance(event, PlayerJoined) and event.via in ("open", "invite"):
             self.welcome(item)
@@ -329,9 +326,9 @@ class Commentator:
     # -- answering --------------------------------------------------------------
 
     def answer(self, item: LoggedEvent) -> RemarkPosted | None:
-        """``@betania ...``: answered from memory; a fact to remember is acknowledged."""
+        """``@<her handle> ...``: answered from memory; a fact to remember is acknowledged."""
         event: ChatPosted = item.event
-        question = ADDRESSED.sub("", event.text).strip()
+        question = (self.addressee.message(event.text) or "").strip()
         data = self.intent(event.player, question, event.text)
         data.update({"task": "answer"})
         about = (
@@ -350,10 +347,10 @@ class Commentator:
     def intent(self, asker: str, question: str, text: str) -> dict[str, Any]:
         """What was asked, worked out by rules, with the facts an answer needs."""
         players = {p.handle: p.display_name for p in self.pool.players()}
-        remembered = facts.REMEMBER.match(text)
-        if remembered:
-            fact = remembered["fact"].rstrip(".")
-            others = facts.others_named(fact, asker, players)
+        told = facts.told_to_remember(text, self.addressee)
+        if told is not None:
+            fact = told.rstrip(".")
+            others = facts.others_named(fact, asker, players, self.handle)
             if others:  # not stored: she says so, and does not repeat the claim
                 return {"intent": "not_yours", "who": asker, "others": ", ".join(others)}
             return {"intent": "remembered", "who": asker, "fact": fact}

@@ -1,7 +1,8 @@
 """The ``betania`` command: one entry point, one small function per subcommand.
 
-Every failure a user can cause ends in one line on stderr and a non-zero exit;
-``BETANIA_DEBUG=1`` shows the traceback instead, for developers.
+Every failure a user can cause (a ``UserError``) ends in one line on stderr and
+exit 1. Anything else is a bug: one line and a hint, exit 2; ``--debug`` (or
+``BETANIA_DEBUG=1``) shows its traceback instead.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -22,24 +22,25 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.agent.commentator import Commentator
 from bot.agent.scheduler import PoolScheduler
-from bot.app.config import PROVIDERS, ConfigError, ModelConfig
+from bot.app.config import PROVIDERS
 from bot.app.demo import default_speed, run_demo
-from bot.app.lifecycle import StartError, commentator_for, open_server, until_stopped
+from bot.app.lifecycle import commentator_for, open_server, until_stopped
 from bot.app.progress import Progress
 from bot.app.replay import ReplayOptions, read_chat, replay, summary
+from bot.app.settings import LOG_LEVELS, Settings
 from game.bets_csv import BetsFileError, read_bets
-from game.db.engine import DatabaseError, database_url, default_data_dir, open_database
+from game.db.engine import open_database
+from game.errors import UserError
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.feeds.choose import source_from
 from game.feeds.poller import ResultsPoller
-from game.frontends.ssh.server import ServerConfig
+from game.frontends.ssh.frontend import ServerConfig
 from game.model import InvalidScore, Result, Score
-from game.openfootball import FixtureError, parse_tournament
-from game.pool import NotFound, Pool
+from game.openfootball import parse_tournament
+from game.pool import Pool
 from game.render import match_json, matches_table, standings_table
-from game.rules import RuleViolation
 from game.scoring import PRESETS, ScoreBasis
-from game.sources import SourceError, read_json, read_text
+from game.sources import read_json, read_text
 from game.text import clean_block
 from memory.inspect import diary_text, facts_text, stats, stats_text
 from memory.keeper import MemoryKeeper
@@ -49,22 +50,9 @@ from prompts import LANGUAGES
 
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
 
-USER_ERRORS = (
-    StartError,
-    BetsFileError,
-    ConfigError,
-    DatabaseError,
-    FixtureError,
-    InvalidScore,
-    NotFound,
-    RuleViolation,
-    SourceError,
-    ValueError,
-)
 
-
-class UsageError(Exception):
-    pass
+class UsageError(UserError):
+    """A command line that asks for something impossible; the message says what."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -99,10 +87,13 @@ def score(text: str) -> Score:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def settings_of(args: argparse.Namespace) -> Settings:
+    settings: Settings = args.settings  # read once by ``main``
+    return settings
+
+
 def open_pool(args: argparse.Namespace) -> Pool:
-    data_dir = getattr(args, "data_dir", None)
-    url = database_url(getattr(args, "db", None), Path(data_dir) if data_dir else None)
-    return Pool(open_database(url))
+    return Pool(open_database(settings_of(args).database_url()))
 
 
 # -- subcommands --------------------------------------------------------------
@@ -214,9 +205,9 @@ def cmd_replay(args: argparse.Namespace) -> None:
         seed=args.seed,
         resume_at=args.resume_at,
     )
-    data_dir = data_dir_of(args)
+    data_dir = settings_of(args).data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
-    config = model_config(args)
+    config = settings_of(args).model
     progress = Progress(sum(f.result is not None for f in tournament.fixtures), "replaying")
     report = replay(
         options, data_dir / "replay.db", config, on_result=lambda _n: progress.advance()
@@ -270,36 +261,23 @@ def cmd_memory_rebuild(args: argparse.Namespace) -> None:
     print(f"rebuilt the diary from the log: {written} match entries written")
 
 
-def data_dir_of(args: argparse.Namespace) -> Path:
-    return Path(args.data_dir) if getattr(args, "data_dir", None) else default_data_dir()
-
-
-def model_config(args: argparse.Namespace) -> ModelConfig:
-    return ModelConfig(
-        provider=args.provider,
-        model=args.model,
-        base_url=args.base_url,
-        api_key=os.environ.get("BETANIA_MODEL_API_KEY")
-        if args.provider == "openai-compatible"
-        else None,
-        language=args.language,
-        seed=getattr(args, "seed", 0),
-    )
-
-
 def cmd_serve(args: argparse.Namespace) -> None:
-    logging.basicConfig(
-        level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
-    )
+    settings = settings_of(args)
     pool = open_pool(args)
-    config = ServerConfig(host=args.host, port=args.port, open_registration=args.open)
-    commentator = commentator_for(pool, model_config(args))
+    config = ServerConfig(
+        host=args.host, port=args.port, open_registration=args.open, addressee=settings.addressee
+    )
+    commentator = commentator_for(pool, settings.model, settings.addressee)
     results = (
-        ResultsPoller(pool, source_from(args.results), interval=timedelta(seconds=args.poll))
+        ResultsPoller(
+            pool,
+            source_from(args.results, settings.football_data_token, settings.football_data_url),
+            interval=timedelta(seconds=args.poll),
+        )
         if args.results
         else None
     )
-    asyncio.run(serve(pool, data_dir_of(args), config, commentator, args.digest_hour, results))
+    asyncio.run(serve(pool, settings.data_dir, config, commentator, args.digest_hour, results))
     print("stopped")
 
 
@@ -339,14 +317,18 @@ def cmd_invite_create(args: argparse.Namespace) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
-    logging.basicConfig(
-        level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
-    )
+    settings = settings_of(args)
     speed = args.speed or default_speed()
-    data_dir = Path(args.data_dir) if getattr(args, "data_dir", None) else None
 
     async def main() -> None:
-        _, running = await run_demo(data_dir, args.host, args.port, speed, model_config(args))
+        _, running = await run_demo(
+            settings.data_dir,
+            args.host,
+            args.port,
+            speed,
+            settings.model,
+            addressee=settings.addressee,
+        )
         try:
             await running.acceptor.wait_closed()
         finally:
@@ -393,6 +375,19 @@ def build_parser() -> Parser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--data-dir", default=argparse.SUPPRESS, help="where the SQLite file lives")
     common.add_argument("--db", default=argparse.SUPPRESS, help="database URL (also BETANIA_DB)")
+    common.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        default=argparse.SUPPRESS,
+        help="what the log on stderr shows (also BETANIA_LOG_LEVEL; default WARNING)",
+    )
+    common.add_argument(
+        "--debug",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="show the traceback of an unexpected error (also BETANIA_DEBUG=1)",
+    )
 
     parser = Parser(prog="betania", description=DESCRIPTION, parents=[common])
     parser.add_argument("--version", action="version", version=f"betania {installed_version()}")
@@ -530,6 +525,12 @@ def build_parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        args.settings = settings = Settings.read(args, os.environ)
+    except UserError as error:
+        print(f"betania: error: {error}", file=sys.stderr)
+        return 1
+    settings.start_logging()
+    try:
         args.handler(args)
     except BetsFileError as error:
         print(
@@ -541,13 +542,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         sys.stderr.close()
         return 0
-    except (*USER_ERRORS, UsageError) as error:
+    except UserError as error:
         print(f"betania: error: {error}", file=sys.stderr)
         return 1
     except Exception as error:
-        if os.environ.get("BETANIA_DEBUG"):
+        if settings.debug:
             raise
-        print(f"betania: unexpected error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(
+            f"betania: unexpected error: {type(error).__name__}: {error}"
+            " (a bug: rerun with --debug, or BETANIA_DEBUG=1, for the traceback)",
+            file=sys.stderr,
+        )
         return 2
     return 0
 

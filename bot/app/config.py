@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.resilient import Resilient
 from bot.agent.providers.usage import UsageSink
+from game.errors import UserError
 from game.pool import Pool
 from memory.model import Model
 from memory.offline import OfflineModel
@@ -17,13 +17,13 @@ from prompts import LANGUAGES
 PROVIDERS = ("auto", "offline", "anthropic", "openai-compatible")
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError, ValueError):
     """A setting that cannot work; the message says which and why."""
 
 
 @dataclass(frozen=True)
 class ModelConfig:
-    provider: str = "auto"  # auto: anthropic when ANTHROPIC_API_KEY is set, else offline
+    provider: str = "auto"  # auto: anthropic when there is an API key, else offline
     model: str | None = None
     base_url: str | None = None
     api_key: str | None = None
@@ -38,9 +38,7 @@ class ModelConfig:
         if self.language not in LANGUAGES:
             raise ConfigError(f"unknown language {self.language!r} (one of {', '.join(LANGUAGES)})")
         if self.provider == "auto":
-            return (
-                "anthropic" if (self.api_key or os.environ.get("ANTHROPIC_API_KEY")) else "offline"
-            )
+            return "anthropic" if self.api_key else "offline"
         return self.provider
 
 

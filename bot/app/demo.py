@@ -24,9 +24,10 @@ from bot.app.config import ModelConfig
 from bot.app.demo_cup import group_fixtures, group_table, knockout_fixtures, play, winner
 from bot.app.lifecycle import Running, commentator_for, in_worker, open_server
 from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
-from game.db.engine import default_data_dir, open_database
+from game.addressing import Addressee
+from game.db.engine import open_database
 from game.frontends.hub import Notice
-from game.frontends.ssh.server import ServerConfig
+from game.frontends.ssh.frontend import ServerConfig
 from game.model import MatchStatus, Result, Score
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
@@ -217,7 +218,7 @@ def console_line(notice: Notice, demo: Demo, say: Callable[[str], None]) -> None
 
 
 async def run_demo(
-    data_dir: Path | None,
+    data_dir: Path,
     host: str,
     port: int,
     speed: float,
@@ -225,8 +226,9 @@ async def run_demo(
     stop_after: int | None = None,
     say: Callable[[str], None] = print,
     first_kickoff_in: timedelta = FIRST_KICKOFF_IN,
+    addressee: Addressee | None = None,
 ) -> tuple[Demo, Running]:
-    directory = data_dir or default_data_dir()
+    directory = data_dir
     directory.mkdir(parents=True, exist_ok=True)
     database = directory / DEMO_DATABASE
     for leftover in (
@@ -237,11 +239,14 @@ async def run_demo(
         leftover.unlink(missing_ok=True)  # the demo starts over; a real pool lives in betania.db
     clock = AcceleratedClock(START, speed)
     pool = Pool(open_database(f"sqlite:///{database}"), clock)
-    commentator = commentator_for(pool, config)
+    addressee = addressee or Addressee()
+    commentator = commentator_for(pool, config, addressee)
     demo = Demo(pool, clock, commentator, config.seed or 7, first_kickoff_in)
     demo.setup()
     running = await open_server(
-        pool, directory, ServerConfig(host, port, open_registration=True, auto_register=True)
+        pool,
+        directory,
+        ServerConfig(host, port, open_registration=True, auto_register=True, addressee=addressee),
     )
     say(
         f"{TOURNAMENT}: 16 teams, {len(pool.matches())} matches, a match about every {SPACING.total_seconds() / speed:.0f} s"

@@ -16,20 +16,27 @@ import asyncssh
 
 from bot.agent.commentator import Commentator
 from bot.app.config import ModelConfig, make_model, usage_to_log
-from game.frontends.ssh.server import Frontend, ServerConfig, bound_port, start_server
+from game.addressing import Addressee
+from game.errors import UserError
+from game.frontends.ssh.frontend import Frontend, ServerConfig
+from game.frontends.ssh.server import bound_port, start_server
 from game.pool import Pool
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.offline import OfflineModel
 
 
-class StartError(RuntimeError):
+class StartError(UserError, RuntimeError):
     """The application could not start; the message says why in one line."""
 
 
-def commentator_for(pool: Pool, config: ModelConfig) -> Commentator:
+def commentator_for(
+    pool: Pool, config: ModelConfig, addressee: Addressee | None = None
+) -> Commentator:
     """Her, wired to this pool: the model, memory switched on, usage into the log."""
     model = make_model(config, usage_to_log(pool))
-    memory = MemoryConfig(learn_from_chat=config.chosen() != "offline")
+    memory = MemoryConfig(
+        learn_from_chat=config.chosen() != "offline", addressee=addressee or Addressee()
+    )
     keeper = MemoryKeeper(pool, model, memory, fallback=OfflineModel(config.seed, config.language))
     keeper.enable()
     return Commentator(keeper)

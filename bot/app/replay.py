@@ -27,6 +27,7 @@ from bot.app.simulation import (
 )
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
+from game.errors import UserError
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
 from game.sources import read_text
@@ -38,7 +39,7 @@ from memory.model import Model, estimate_tokens
 PICKS_BEFORE_KICKOFF = timedelta(hours=1)
 
 
-class ReplayError(ValueError):
+class ReplayError(UserError, ValueError):
     pass
 
 

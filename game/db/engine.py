@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,27 +16,21 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from game.db.chain import ensure_guards, link
+from game.errors import UserError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DATABASE_FILE = "betania.db"
 
 
-class DatabaseError(RuntimeError):
+class DatabaseError(UserError, RuntimeError):
     """The database cannot be opened or used; the message says why, in one line."""
 
 
-def default_data_dir() -> Path:
-    """The user's data directory, as the XDG convention puts it."""
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "betania"
-
-
-def database_url(db: str | None = None, data_dir: Path | None = None) -> str:
-    """``--db``, else ``BETANIA_DB``, else a SQLite file in the data directory."""
-    url = db or os.environ.get("BETANIA_DB")
-    if url:
-        return url
-    directory = data_dir or default_data_dir()
+def database_url(db: str | None, data_dir: Path) -> str:
+    """``db`` when given, else a SQLite file in ``data_dir`` (made if need be)."""
+    if db:
+        return db
+    directory = data_dir
     directory.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{directory / DATABASE_FILE}"
 

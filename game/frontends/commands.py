@@ -15,7 +15,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.exc import OperationalError
 
+from game.addressing import Addressee
 from game.db.engine import is_locked, lock_waits_off
+from game.errors import UserError
 from game.frontends.limits import ConnectionLimits
 from game.model import Goal, InvalidScore, Match, MatchStatus, Result, Score
 from game.pool import NotFound, Pool
@@ -65,7 +67,7 @@ def database_trouble(error: OperationalError) -> str:
     return DATABASE_DOWN
 
 
-class CommandError(ValueError):
+class CommandError(UserError, ValueError):
     """A mistake in what was typed; the message says what to type instead."""
 
 
@@ -109,9 +111,9 @@ def _json_flag(args: list[str]) -> tuple[bool, list[str]]:
 
 
 class Commands:
-    def __init__(self, pool: Pool, bot_handle: str = "betania") -> None:
+    def __init__(self, pool: Pool, addressee: Addressee | None = None) -> None:
         self.pool = pool
-        self.bot_handle = bot_handle
+        self.addressee = addressee or Addressee()
         self.specs: list[Spec] = [
             Spec(("help", "h", "?", "ajuda"), "help", "this list", Commands.help),
             Spec(
@@ -276,7 +278,7 @@ class Commands:
             for spec in self.specs
             if call.caller.is_admin or not spec.admin
         ]
-        rows.append(("@betania ...", "talk to the commentator"))
+        rows.append((f"{self.addressee.mention} ...", "talk to the commentator"))
         return Reply(table(["command", "what it does"], rows))
 
     def matches(self, call: Call) -> Reply:

@@ -41,10 +41,9 @@ Deliver = Callable[[Notice], None]
 
 
 class Hub:
-    def __init__(self, pool: Pool, poll_interval: float = 1.0, bot_name: str = "BETanIA") -> None:
+    def __init__(self, pool: Pool, poll_interval: float = 1.0) -> None:
         self.pool = pool
         self.poll_interval = poll_interval
-        self.bot_name = bot_name
         self.subscribers: dict[int, Deliver] = {}
         self.last_id = pool.last_event_id()
         self._wake = asyncio.Event()
@@ -119,7 +118,8 @@ class Hub:
             was = f" (was {event.previous})" if event.previous else ""
             text = f"{label}: #{match.number} {match.team1} {match.result} {match.team2}{was}"
         elif isinstance(event, RemarkPosted):
-            text = f"{self.bot_name}: {event.text}"
+            speaker = self.pool.player(event.player, with_keys=False)  # signed as she is named
+            text = f"{speaker.display_name if speaker else event.player}: {event.text}"
         elif isinstance(event, ChatPosted):
             text = f"{event.player}: {event.text}"
         elif isinstance(event, PlayerJoined):

@@ -13,6 +13,7 @@ from game.db.schema import (
     matches,
     players,
 )
+from game.errors import UserError
 from game.events import (
     Event,
     LoggedEvent,
@@ -30,7 +31,7 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class NotFound(LookupError):
+class NotFound(UserError, LookupError):
     """A match or player that does not exist; the message names it."""
 
 

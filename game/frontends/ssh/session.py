@@ -17,7 +17,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar, cast
+from typing import Any, TextIO, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 import asyncssh
@@ -34,13 +34,11 @@ from sqlalchemy.exc import OperationalError
 from game.frontends.commands import Caller, database_trouble
 from game.frontends.hub import Notice
 from game.frontends.limits import ConnectionLimits
+from game.frontends.ssh.frontend import Frontend
 from game.frontends.ssh.terminal import ChannelInput, InputGate
 from game.model import MatchStatus
 from game.rules import RuleViolation
 from game.text import clean_block, clean_line
-
-if TYPE_CHECKING:
-    from game.frontends.ssh.server import Frontend
 
 T = TypeVar("T")
 _session_ids = itertools.count(1)

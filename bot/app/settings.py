@@ -1,0 +1,87 @@
+"""Every setting the application reads, from flags and the environment, in one place.
+
+Nothing below the application reads the environment: ``Settings.read`` is
+called once by the command line and what it holds is passed down.
+
+Environment: ``BETANIA_DB`` (a database URL), ``XDG_DATA_HOME`` (where the
+data directory goes), ``BETANIA_HANDLE`` and ``BETANIA_NAME`` (who the
+commentator is), ``ANTHROPIC_API_KEY`` or ``BETANIA_MODEL_API_KEY`` (her
+model), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
+``BETANIA_LOG_LEVEL`` and ``BETANIA_DEBUG``. A flag, where there is one, wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.app.config import ConfigError, ModelConfig
+from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
+from game.db.engine import database_url
+from game.feeds.football_data import DEFAULT_URL
+from game.rules import check_handle
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path
+    database: str | None = None  # a URL; None: SQLite in the data directory
+    addressee: Addressee = field(default_factory=Addressee)
+    model: ModelConfig = field(default_factory=ModelConfig)
+    football_data_token: str | None = None
+    football_data_url: str = DEFAULT_URL
+    log_level: str = "WARNING"
+    debug: bool = False
+
+    @classmethod
+    def read(cls, args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
+        def flag(name: str) -> object:
+            return getattr(args, name, None)
+
+        base = environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+        data_dir = Path(str(flag("data_dir"))) if flag("data_dir") else Path(base) / "betania"
+        handle = environ.get("BETANIA_HANDLE", DEFAULT_HANDLE)
+        try:
+            check_handle(handle)
+        except ValueError as error:
+            raise ConfigError(f"BETANIA_HANDLE: {error}") from None
+        level = str(flag("log_level") or environ.get("BETANIA_LOG_LEVEL", "WARNING")).upper()
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"unknown log level {level!r} (one of {', '.join(LOG_LEVELS)})")
+        return cls(
+            data_dir=data_dir,
+            database=str(flag("db") or "") or environ.get("BETANIA_DB") or None,
+            addressee=Addressee(handle, environ.get("BETANIA_NAME", DEFAULT_NAME)),
+            model=_model(args, environ),
+            football_data_token=environ.get("FOOTBALL_DATA_TOKEN") or None,
+            football_data_url=environ.get("FOOTBALL_DATA_URL", DEFAULT_URL),
+            log_level=level,
+            debug=bool(flag("debug")) or environ.get("BETANIA_DEBUG", "") not in ("", "0"),
+        )
+
+    def database_url(self) -> str:
+        return database_url(self.database, self.data_dir)
+
+    def start_logging(self) -> None:
+        """The one logging set-up: to stderr, at the configured level."""
+        logging.basicConfig(level=(self.debug and "DEBUG") or self.log_level, format=LOG_FORMAT)
+
+
+def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
+    provider = getattr(args, "provider", None) or "auto"
+    key_name = "BETANIA_MODEL_API_KEY" if provider == "openai-compatible" else "ANTHROPIC_API_KEY"
+    return ModelConfig(
+        provider=provider,
+        model=getattr(args, "model", None),
+        base_url=getattr(args, "base_url", None)
+        or (environ.get("ANTHROPIC_BASE_URL") if provider != "openai-compatible" else None),
+        api_key=environ.get(key_name) or None,
+        language=getattr(args, "language", None) or "en",
+        seed=getattr(args, "seed", None) or 0,
+    )

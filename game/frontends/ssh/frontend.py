@@ -1,0 +1,127 @@
+"""What every SSH connection shares: the pool, the commands, the hub, who is connected."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
+
+from game.addressing import Addressee
+from game.frontends.commands import Commands, Job, Reply
+from game.frontends.hub import Hub
+from game.frontends.limits import ConnectionLimits, Limits
+from game.frontends.waiting import promptly
+from game.pool import Pool
+
+# Within the database's connection pool (5 + 10 overflow), with room for the commentator.
+READERS = 4
+WRITERS = 1  # SQLite has one writer at a time: more threads would only queue on its lock
+T = TypeVar("T")
+log = logging.getLogger("betania.ssh")
+
+
+class Session(Protocol):
+    """What the front end needs of a session: who it is, and how to end it."""
+
+    id: int
+    handle: str | None
+
+    def write(self, text: str) -> None: ...
+
+    def exit(self, status: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    open_registration: bool = False  # anyone may join with any key (casual pools)
+    auto_register: bool = False  # with open registration: the SSH user name, no questions
+    limits: Limits = field(default_factory=Limits)
+    addressee: Addressee = field(default_factory=Addressee)  # who the commentator is
+
+
+class Frontend:
+    """What every connection shares: the pool, the commands, the hub, who is connected.
+
+    The event loop that serves every session never waits on the database: the
+    pool's work runs here only as long as no lock is in the way (SQLite in WAL
+    mode: almost always, in about a millisecond), and an attempt that meets a
+    lock held elsewhere runs again in a worker thread, readers and writers apart,
+    where it waits up to the busy timeout and then answers "busy, try again".
+    A thread for every call was measured: the handoffs cost more than the work.
+    """
+
+    def __init__(self, pool: Pool, config: ServerConfig, hub: Hub | None = None) -> None:
+        self.pool = pool
+        self.config = config
+        self.commands = Commands(pool, config.addressee)
+        self.hub = hub or Hub(pool)
+        self.sessions: dict[int, Session] = {}
+        self.connections: Counter[str] = Counter()  # per handle (or SSH user name, for newcomers)
+        self.player_limits: dict[str, ConnectionLimits] = {}
+        self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="pool-read")
+        self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="pool-write")
+
+    def limits_for(self, handle: str) -> ConnectionLimits:
+        """One budget per player, whatever the number of connections, channels or modes."""
+        if handle not in self.player_limits:
+            self.player_limits[handle] = ConnectionLimits(self.config.limits)
+        return self.player_limits[handle]
+
+    async def read(self, work: Callable[[], T]) -> T:
+        return await promptly(work, self.readers)
+
+    async def write(self, work: Callable[[], T]) -> T:
+        return await promptly(work, self.writers)
+
+    async def perform(self, prepared: Reply | Job) -> Reply:
+        if isinstance(prepared, Reply):
+            return prepared
+        return await (self.write if prepared.writes else self.read)(prepared.run)
+
+    def connect(self, who: str) -> str | None:
+        """Room for one more connection for ``who``? Otherwise the one line that says why not."""
+        limits = self.config.limits
+        if sum(self.connections.values()) >= limits.connections_total:
+            return f"the pool is full ({limits.connections_total} connections); try again later"
+        if self.connections[who] >= limits.connections_per_player:
+            return f"too many connections for {who} (at most {limits.connections_per_player})"
+        self.connections[who] += 1
+        return None
+
+    def disconnect(self, who: str) -> None:
+        self.connections[who] -= 1
+        if self.connections[who] <= 0:
+            del self.connections[who]
+
+    async def close(self) -> None:
+        """Tell every session the pool is closing, stop the hub and the workers."""
+        for session in list(self.sessions.values()):
+            session.write("the pool is closing for now; your picks are saved. bye!")
+            session.exit(0)
+        await self.hub.stop()
+        self.readers.shutdown(wait=True, cancel_futures=True)
+        self.writers.shutdown(wait=True, cancel_futures=True)
+
+    def admit(self, session: Session) -> str | None:
+        """Room for one more session? Otherwise the one line that says why not."""
+        limits = self.config.limits
+        if len(self.sessions) >= limits.sessions_total:
+            return f"the pool is full ({limits.sessions_total} sessions); try again later"
+        mine = sum(1 for other in self.sessions.values() if other.handle == session.handle)
+        if mine >= limits.sessions_per_player:
+            plural = "s" if mine != 1 else ""
+            return f"you already have {mine} open session{plural} (at most {limits.sessions_per_player})"
+        self.sessions[session.id] = session
+        return None
+
+    def leave(self, session: Session) -> None:
+        self.sessions.pop(session.id, None)
+        self.hub.unsubscribe(session.id)
+
+    def log_error(self, session: Session, error: Exception) -> None:
+        log.error("session %s (%s) failed", session.id, session.handle, exc_info=error)
