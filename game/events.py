@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 
 @dataclass(frozen=True)
 class Event:
     kind: ClassVar[str] = ""
+    # Every kind, by the name the log stores it under: a new kind registers itself.
+    types: ClassVar[dict[str, type[Event]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.kind in Event.types:
+            raise TypeError(f"two event kinds named {cls.kind!r}")
+        Event.types[cls.kind] = cls
 
     @property
     def match_number(self) -> int | None:
@@ -154,27 +162,9 @@ class SettingChanged(Event):
     value: str
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls
-    for cls in (
-        MatchScheduled,
-        PlayerJoined,
-        PredictionPlaced,
-        MatchKickedOff,
-        GoalScored,
-        ResultRecorded,
-        ChatPosted,
-        RemarkPosted,
-        ModelCalled,
-        SettingChanged,
-        FeedProblem,
-    )
-}
-
-
 def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
     """Rebuild an event read back from the log."""
-    cls = EVENT_TYPES[kind]
+    cls = Event.types[kind]
     values = dict(payload)
     for field in fields(cls):
         value = values.get(field.name)
@@ -185,10 +175,13 @@ def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
     return cls(**values)
 
 
+E = TypeVar("E", bound=Event, covariant=True)
+
+
 @dataclass(frozen=True)
-class LoggedEvent:
+class LoggedEvent(Generic[E]):
     """An event as the log holds it: with its place in the order and its time."""
 
     id: int
     at: datetime
-    event: Event
+    event: E

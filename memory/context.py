@@ -24,6 +24,7 @@ from game.events import (
     RemarkPosted,
     ResultRecorded,
 )
+from game.following import Handlers
 from game.model import Match
 from game.pool import Pool
 from memory import diary, facts
@@ -31,7 +32,7 @@ from memory.guard import RepetitionGuard
 from memory.model import estimate_tokens
 from memory.quoting import quote_player_text
 from memory.working import WorkingMemory, working_memory
-from prompts import load
+from prompts import load, phrase
 
 # Shares of what the budget leaves after the persona, the date and the event.
 SHARES = {"standings": 0.10, "diary": 0.40, "facts": 0.20, "remarks": 0.10, "working": 0.20}
@@ -139,6 +140,14 @@ class ContextBuilder:
         self.zone = zone
         self.guard = guard or RepetitionGuard()
         self.system = load(persona)
+        # How each kind of event is told as "what just happened": one table.
+        self.descriptions = (
+            Handlers[str]()
+            .on(ResultRecorded, self._result_told)
+            .on(GoalScored, self._goal_told)
+            .on(MatchKickedOff, self._kickoff_told)
+            .on(ChatPosted, self._chat_told)
+        )
 
     def now(self) -> datetime:
         return self.pool.clock()
@@ -171,7 +180,7 @@ class ContextBuilder:
         if working is None and match is not None:
             working = working_memory(self.pool, match, up_to_id=event.id if event else None)
 
-        today = f"Today is {now.astimezone(self.zone):%A %d %B %Y, %H:%M} (tournament time)."
+        today = _say("today", when=f"{now.astimezone(self.zone):%A %d %B %Y, %H:%M}")
         event_text = self._describe(event) + (f"\n\n{instruction}" if instruction else "")
         layers = {
             "standings": self._standings_items(involved, now),
@@ -228,8 +237,11 @@ class ContextBuilder:
             return []
         played = sum(1 for m in self.pool.matches() if m.result is not None)
         rows = [r for i, r in enumerate(table) if i < 5 or r.player in involved]
-        body = ", ".join(f"{r.rank}. {r.player} {r.points} pts ({r.exact} exact)" for r in rows)
-        return [Item(f"Standings {self._day(now)} after {played} finished matches: {body}")]
+        body = ", ".join(
+            _say("standings.row", rank=r.rank, player=r.player, points=r.points, exact=r.exact)
+            for r in rows
+        )
+        return [Item(_say("standings", day=self._day(now), played=played, rows=body))]
 
     def _diary_items(self) -> list[Item]:
         """The narrative, then the entries oldest first; the newest two are kept before all else."""
@@ -237,7 +249,7 @@ class ContextBuilder:
             narrative, entries = diary.read(connection)
         items = []
         if narrative is not None:
-            text = f"Your diary, the story so far {narrative.dates}: {narrative.text}"
+            text = _say("diary.narrative", dates=narrative.dates, text=narrative.text)
             items.append(Item(text, rank=NEWEST_KEPT, trim_from_start=True))
         for position, entry in enumerate(entries):
             age = len(entries) - 1 - position
@@ -261,54 +273,51 @@ class ContextBuilder:
                     + quote_player_text(handle, fact.text, about=handle)
                     for fact in known
                 ]
-                items.append(Item(f"What you know about {handle}:\n" + "\n".join(lines), rank=rank))
+                heading = _say("facts", handle=handle)
+                items.append(Item("\n".join([heading, *lines]), rank=rank))
         for name, close in suggestions.items():
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            items.append(
-                Item(
-                    f"Nobody in the pool is called '{name}'{hint}. Do not guess who they meant.",
-                    rank=-1,
-                )
-            )
+            hint = " " + _say("unknown_name.hint", names=", ".join(close)) if close else ""
+            items.append(Item(_say("unknown_name", name=name, hint=hint), rank=-1))
         return items
 
     def _remark_items(self, involved: list[str], now: datetime) -> list[Item]:
         if not involved:
             return []
         since = now - self.guard.window
-        recent = self.guard.recent(
-            self.pool.events(kinds=(RemarkPosted.kind,), since=since), involved, now
-        )
-        return [
+        recent = self.guard.recent(self.pool.events_of(RemarkPosted, since=since), involved, now)
+        said = [
             Item(
-                f'{self._day(item.at)} you said about {", ".join(item.event.about)}: "{item.event.text}"',
+                _say(
+                    "remarks.said",
+                    day=self._day(item.at),
+                    about=", ".join(item.event.about),
+                    text=item.event.text,
+                ),
                 rank=-i,
             )
             for i, item in enumerate(recent)
-        ] + (
-            [Item("Say something new about them, not one of these again.", rank=-len(recent) - 1)]
-            if recent
-            else []
-        )
+        ]
+        return said + ([Item(_say("remarks.new"), rank=-len(recent) - 1)] if recent else [])
 
     def _working_items(self, working: WorkingMemory | None) -> list[Item]:
         if working is None:
             return []
         match = working.match
-        items = [
-            Item(
-                f"Live now: #{match.number} {match.team1} v {match.team2} (kicked off {match.kickoff.astimezone(self.zone):%d %b %H:%M})",
-                rank=-1,
-            )
-        ]
+        kickoff = f"{match.kickoff.astimezone(self.zone):%d %b %H:%M}"
+        live = _say(
+            "live", number=match.number, team1=match.team1, team2=match.team2, kickoff=kickoff
+        )
+        items = [Item(live, rank=-1)]
         team = {"home": match.team1, "away": match.team2}
         for goal in working.goals:
-            items.append(
-                Item(
-                    f"{goal.minute}{'+' + str(goal.added) if goal.added else ''}' goal {team[goal.side]} ({goal.scorer or 'unknown'}), {working.score_after(goal)}",
-                    rank=0,
-                )
+            line = _say(
+                "live.goal",
+                minute=f"{goal.minute}{'+' + str(goal.added) if goal.added else ''}",
+                team=team[goal.side],
+                scorer=goal.scorer or "unknown",
+                score=working.score_after(goal),
             )
+            items.append(Item(line, rank=0))
         for age, line in enumerate(reversed(working.chat)):
             items.append(
                 Item(
@@ -318,30 +327,48 @@ class ContextBuilder:
                 )
             )
         for line in working.remarks:
-            items.append(
-                Item(
-                    f'{line.at.astimezone(self.zone):%H:%M} you already said: "{line.text}"', rank=0
-                )
-            )
+            time = f"{line.at.astimezone(self.zone):%H:%M}"
+            items.append(Item(_say("live.said", time=time, text=line.text), rank=0))
         return items
 
-    def _describe(self, event: LoggedEvent | None) -> str:
+    def _describe(self, event: LoggedEvent[Event] | None) -> str:
+        """What just happened, as the context's last section tells it."""
         if event is None:
-            return "Nothing in particular has just happened."
-        at = f"[{event.at.astimezone(self.zone):%d %b %H:%M}]"
-        item = event.event
-        if isinstance(item, ResultRecorded):
-            match = self.pool.match(item.match)
-            return f"Just now {at}: final whistle, #{match.number} {match.team1} {match.result} {match.team2}."
-        if isinstance(item, GoalScored):
-            match = self.pool.match(item.match)
-            scorer = item.scorer or "unknown"
-            return f"Just now {at}: goal in #{match.number} {match.team1} v {match.team2}, {item.minute}' {scorer}."
-        if isinstance(item, MatchKickedOff):
-            match = self.pool.match(item.match)
-            return f"Just now {at}: kick-off, #{match.number} {match.team1} v {match.team2}."
-        if isinstance(item, ChatPosted):
-            return f"Just now {at}, {item.player} said: " + quote_player_text(
-                item.player, item.text
-            )
-        return f"Just now {at}: {item.kind}."
+            return _say("event.none")
+        told = self.descriptions.handle(event)
+        return (
+            told
+            if told is not None
+            else _say("event.other", at=self._at(event), kind=event.event.kind)
+        )
+
+    def _at(self, event: LoggedEvent[Event]) -> str:
+        return f"[{event.at.astimezone(self.zone):%d %b %H:%M}]"
+
+    def _result_told(self, event: LoggedEvent[ResultRecorded]) -> str:
+        match = self.pool.match(event.event.match)
+        return _say("event.result", at=self._at(event), **_teams(match), result=match.result)
+
+    def _goal_told(self, event: LoggedEvent[GoalScored]) -> str:
+        goal, match = event.event, self.pool.match(event.event.match)
+        scorer = goal.scorer or "unknown"
+        return _say(
+            "event.goal", at=self._at(event), **_teams(match), minute=goal.minute, scorer=scorer
+        )
+
+    def _kickoff_told(self, event: LoggedEvent[MatchKickedOff]) -> str:
+        match = self.pool.match(event.event.match)
+        return _say("event.kickoff", at=self._at(event), **_teams(match))
+
+    def _chat_told(self, event: LoggedEvent[ChatPosted]) -> str:
+        chat = event.event
+        quoted = quote_player_text(chat.player, chat.text)
+        return _say("event.chat", at=self._at(event), player=chat.player, quoted=quoted)
+
+
+def _say(section: str, /, **values: object) -> str:
+    return phrase("context", section, **values)
+
+
+def _teams(match: Match) -> dict[str, object]:
+    return {"number": match.number, "team1": match.team1, "team2": match.team2}

@@ -18,7 +18,8 @@ from datetime import UTC, date, tzinfo
 from sqlalchemy import Connection
 
 from game.addressing import Addressee
-from game.events import ChatPosted, LoggedEvent, ResultRecorded
+from game.events import ChatPosted, Event, LoggedEvent, ResultRecorded
+from game.following import Handlers
 from game.model import MatchStatus
 from game.pool import Pool
 from game.text import clean_block
@@ -53,6 +54,14 @@ class MemoryConfig:
 
 
 @dataclass(frozen=True)
+class Taken:
+    """What one event means to memory: a write made with the cursor's move, work after."""
+
+    write: Callable[[Connection], None] | None = None
+    after: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
 class CallRecord:
     task: str
     tokens: int
@@ -77,6 +86,10 @@ class MemoryKeeper:
         self.calls: list[CallRecord] = []
         self.on_call = on_call
         self._recovered = False
+        # What each event in the log means to memory: the one place to add a kind.
+        self.reads = (
+            Handlers[Taken]().on(ResultRecorded, self._take_result).on(ChatPosted, self._take_chat)
+        )
         open_memory(pool.engine)
         self.recover_interrupted_rebuild()
 
@@ -135,26 +148,29 @@ class MemoryKeeper:
             handled += 1
         return handled
 
-    def handle(self, item: LoggedEvent) -> None:
-        write: Callable[[Connection], None] | None = None
-        if isinstance(item.event, ResultRecorded):
-            write = self._diary_entry_for(item)
-        elif isinstance(item.event, ChatPosted):
-            write = self._fact_from(item)
+    def handle(self, item: LoggedEvent[Event]) -> None:
+        """Take in one event, exactly once: its write and the cursor move commit together."""
+        taken = self.reads.handle(item) or Taken()
         with self.pool.engine.begin() as connection:
             if int(get_state(connection, CURSOR) or 0) >= item.id:
                 return  # handled by someone else meanwhile
-            if write is not None:
-                write(connection)
+            if taken.write is not None:
+                taken.write(connection)
             set_state(connection, CURSOR, str(item.id))
-        if isinstance(item.event, ResultRecorded):
-            self.maintain()
-        elif isinstance(item.event, ChatPosted):
-            self.compact_facts_if_due(item.event.player)
+        if taken.after is not None:
+            taken.after()
+
+    def _take_result(self, item: LoggedEvent[ResultRecorded]) -> Taken:
+        return Taken(self._diary_entry_for(item), self.maintain)
+
+    def _take_chat(self, item: LoggedEvent[ChatPosted]) -> Taken:
+        return Taken(self._fact_from(item), lambda: self.compact_facts_if_due(item.event.player))
 
     # -- the diary ------------------------------------------------------------
 
-    def _diary_entry_for(self, item: LoggedEvent) -> Callable[[Connection], None] | None:
+    def _diary_entry_for(
+        self, item: LoggedEvent[ResultRecorded]
+    ) -> Callable[[Connection], None] | None:
         number = item.event.match
         with self.pool.engine.connect() as connection:
             already = number in diary.covered(connection)
@@ -234,9 +250,7 @@ class MemoryKeeper:
             diary.clear(connection)
             started = int(get_state(connection, STARTED_AFTER) or 0)
         written = 0
-        for item in self.pool.events(
-            after_id=started, kinds=(ResultRecorded.kind,), up_to_id=self.cursor()
-        ):
+        for item in self.pool.events_of(ResultRecorded, after_id=started, up_to_id=self.cursor()):
             write = self._diary_entry_for(item)
             if write is not None:
                 with self.pool.engine.begin() as connection:
@@ -262,7 +276,7 @@ class MemoryKeeper:
 
     # -- player facts ---------------------------------------------------------
 
-    def _fact_from(self, item: LoggedEvent) -> Callable[[Connection], None] | None:
+    def _fact_from(self, item: LoggedEvent[ChatPosted]) -> Callable[[Connection], None] | None:
         """A fact from ``@<her handle> remember ...`` always; from free chat when a model reads it."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = item.at.astimezone(self.config.zone).date()
@@ -286,7 +300,7 @@ class MemoryKeeper:
 
         return write if learned else None
 
-    def _facts_in_chat(self, item: LoggedEvent, today: date) -> list[facts.Remembered]:
+    def _facts_in_chat(self, item: LoggedEvent[ChatPosted], today: date) -> list[facts.Remembered]:
         author = item.event.player
         prompt = render(
             "fact_extraction", author=author, line=quote_player_text(author, item.event.text)

@@ -17,7 +17,7 @@ def load(name: str) -> str:
     return resources.files(__name__).joinpath(f"{name}.txt").read_text(encoding="utf-8")
 
 
-def render(name: str, **values: object) -> str:
+def render(name: str, /, **values: object) -> str:
     """Fill ``$placeholders`` in a template; a missing value is an error, not a blank."""
     return Template(load(name)).substitute({key: str(value) for key, value in values.items()})
 
@@ -25,17 +25,29 @@ def render(name: str, **values: object) -> str:
 @cache
 def voice(language: str) -> dict[str, tuple[str, ...]]:
     """The offline phrasings of ``prompts/voice_<language>.txt``: section -> lines."""
-    sections: dict[str, list[str]] = {}
+    return sections(f"voice_{language}")
+
+
+def phrase(name: str, section: str, /, **values: object) -> str:
+    """The one line of ``[section]`` in ``prompts/<name>.txt``, its ``$placeholders`` filled."""
+    (line,) = sections(name)[section]
+    return Template(line).substitute({key: str(value) for key, value in values.items()})
+
+
+@cache
+def sections(name: str) -> dict[str, tuple[str, ...]]:
+    """A file of ``[section]`` headers, each followed by its lines; ``#`` starts a comment."""
+    found: dict[str, list[str]] = {}
     current: list[str] | None = None
-    for raw in load(f"voice_{language}").splitlines():
+    for raw in load(name).splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         if line.startswith("[") and line.endswith("]"):
-            current = sections.setdefault(line[1:-1], [])
+            current = found.setdefault(line[1:-1], [])
         elif current is not None:
             current.append(line)
-    return {name: tuple(lines) for name, lines in sections.items()}
+    return {section: tuple(lines) for section, lines in found.items()}
 
 
 LANGUAGES = ("en", "pt")

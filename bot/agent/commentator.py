@@ -17,6 +17,7 @@ from typing import Any
 from bot.agent import predictor
 from game.events import (
     ChatPosted,
+    Event,
     GoalScored,
     LoggedEvent,
     MatchKickedOff,
@@ -24,6 +25,7 @@ from game.events import (
     RemarkPosted,
     ResultRecorded,
 )
+from game.following import Handlers
 from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
 from game.scoring import Tier, classify, scored_score
@@ -80,6 +82,15 @@ class Commentator:
         self.handle = self.addressee.handle
         self.guard = guard or keeper.contexts.guard
         self.stats = RemarkStats()
+        # What each event in the log means to her: the one place to add a reaction.
+        self.reactions = (
+            Handlers[None]()
+            .on(MatchKickedOff, self.on_kickoff)
+            .on(GoalScored, self.on_goal)
+            .on(ResultRecorded, self.on_result)
+            .on(ChatPosted, self.on_chat)
+            .on(PlayerJoined, self.on_join)
+        )
         if self.pool.player(self.handle, with_keys=False) is None:
             self.pool.members.add(self.handle, self.addressee.name, via="bot")
 
@@ -103,33 +114,32 @@ class Commentator:
             reacted += 1
         return reacted
 
-    def react(self, item: LoggedEvent) -> None:
-        event = item.event
-        if getattr(event, "player", None) == self.handle:
-            return
-        if isinstance(event, MatchKickedOff):
-            self.on_kickoff(item)
-        elif isinstance(event, GoalScored):
-            self.on_goal(item)
-        elif isinstance(event, ResultRecorded) and event.previous is None:
+    def react(self, item: LoggedEvent[Event]) -> None:
+        if item.event.handle != self.handle:  # never to her own lines
+            self.reactions.handle(item)
+
+    def on_result(self, item: LoggedEvent[ResultRecorded]) -> None:
+        if item.event.previous is None:
             self.after_result(item)
             self.on_table_move(item)
-        elif isinstance(event, ResultRecorded):
+        else:
             self.on_correction(item)
-        elif isinstance(event, ChatPosted) and self.addressee.message(event.text) is not None:
+
+    def on_chat(self, item: LoggedEvent[ChatPosted]) -> None:
+        if self.addressee.message(item.event.text) is not None:
             self.answer(item)
-        elif isinstance(event, PlayerJoined) and event.via in ("open", "invite"):
+
+    def on_join(self, item: LoggedEvent[PlayerJoined]) -> None:
+        if item.event.via in ("open", "invite"):  # a newcomer over SSH, not an import
             self.welcome(item)
 
     # -- speaking -------------------------------------------------------------
 
-    def _said_in_match(self, number: int) -> list[LoggedEvent]:
-        return self.pool.events(kinds=(RemarkPosted.kind,), match_number=number)
+    def _said_in_match(self, number: int) -> list[LoggedEvent[RemarkPosted]]:
+        return self.pool.events_of(RemarkPosted, match_number=number)
 
     def _cooling(self, handles: list[str], now: datetime) -> set[str]:
-        recent = self.pool.events(
-            kinds=(RemarkPosted.kind,), since=now - self.policy.player_cooldown
-        )
+        recent = self.pool.events_of(RemarkPosted, since=now - self.policy.player_cooldown)
         return {h for item in recent for h in item.event.about if h in handles}
 
     def speak(
@@ -149,7 +159,7 @@ class Commentator:
         ):
             self.stats.capped += 1
             return None
-        recent = self.pool.events(kinds=(RemarkPosted.kind,), since=item.at - self.guard.window)
+        recent = self.pool.events_of(RemarkPosted, since=item.at - self.guard.window)
         for attempt in range(self.policy.attempts):
             context = self.keeper.contexts.build_context(
                 item, self.keeper.config.budget, instruction, about
@@ -170,7 +180,7 @@ class Commentator:
         self.stats.silent += 1
         return None
 
-    def on_kickoff(self, item: LoggedEvent) -> None:
+    def on_kickoff(self, item: LoggedEvent[MatchKickedOff]) -> None:
         match = self.pool.match(item.event.match, with_goals=False)
         picks = self.pool.predictions_on(match.number)
         mine = next((p.score for p in picks if p.handle == self.handle), None)
@@ -190,11 +200,9 @@ class Commentator:
             item, data, [], render("remark", about="the kick-off", event=label), match.number
         )
 
-    def on_goal(self, item: LoggedEvent) -> None:
-        event: GoalScored = item.event
-        goal_ids = {
-            g.id for g in self.pool.events(kinds=(GoalScored.kind,), match_number=event.match)
-        }
+    def on_goal(self, item: LoggedEvent[GoalScored]) -> None:
+        event = item.event
+        goal_ids = {g.id for g in self.pool.events_of(GoalScored, match_number=event.match)}
         goals_said = sum(1 for r in self._said_in_match(event.match) if r.event.trigger in goal_ids)
         if goals_said >= self.policy.goal_remarks_per_match:
             self.stats.capped += 1
@@ -227,7 +235,7 @@ class Commentator:
             match.number,
         )
 
-    def after_result(self, item: LoggedEvent) -> RemarkPosted | None:
+    def after_result(self, item: LoggedEvent[ResultRecorded]) -> RemarkPosted | None:
         """The remark on who scored and who did not, after the diary entry is written."""
         match = self.pool.match(item.event.match)
         story = match_story(self.pool, match, self.keeper.config.zone).without(self.handle)
@@ -242,7 +250,7 @@ class Commentator:
         instruction = render("remark", about=", ".join(about) or "the match", event=story.as_text())
         return self.speak(item, data, about, instruction, match.number, capped=False)
 
-    def on_correction(self, item: LoggedEvent) -> None:
+    def on_correction(self, item: LoggedEvent[ResultRecorded]) -> None:
         """A final score changed after the whistle: the table is recomputed; she says so."""
         match = self.pool.match(item.event.match, with_goals=False)
         label = f"#{match.number} {match.team1} {match.result} {match.team2}"
@@ -258,7 +266,7 @@ class Commentator:
             capped=False,
         )
 
-    def on_table_move(self, item: LoggedEvent) -> None:
+    def on_table_move(self, item: LoggedEvent[ResultRecorded]) -> None:
         number = item.event.match
         before = {r.player: r for r in self.pool.standings(before_match=number)}
         after = self.pool.standings(up_to_match=number)
@@ -304,7 +312,7 @@ class Commentator:
                 )
                 return
 
-    def welcome(self, item: LoggedEvent) -> RemarkPosted | None:
+    def welcome(self, item: LoggedEvent[PlayerJoined]) -> RemarkPosted | None:
         """A newcomer who joined over SSH gets a word, and the state of the pool."""
         table = self.pool.standings()
         leader = table[0] if table and table[0].points > 0 else None
@@ -325,9 +333,9 @@ class Commentator:
 
     # -- answering --------------------------------------------------------------
 
-    def answer(self, item: LoggedEvent) -> RemarkPosted | None:
+    def answer(self, item: LoggedEvent[ChatPosted]) -> RemarkPosted | None:
         """``@<her handle> ...``: answered from memory; a fact to remember is acknowledged."""
-        event: ChatPosted = item.event
+        event = item.event
         question = (self.addressee.message(event.text) or "").strip()
         data = self.intent(event.player, question, event.text)
         data.update({"task": "answer"})
@@ -476,8 +484,8 @@ class Commentator:
         leader = table[0] if table else None
         chatty = {
             item.event.player
-            for item in self.pool.events(
-                kinds=(ChatPosted.kind,), since=datetime.combine(day, datetime.min.time(), zone)
+            for item in self.pool.events_of(
+                ChatPosted, since=datetime.combine(day, datetime.min.time(), zone)
             )
         }
         quiet = next(

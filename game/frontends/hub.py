@@ -15,6 +15,7 @@ from datetime import datetime
 
 from game.events import (
     ChatPosted,
+    Event,
     FeedProblem,
     GoalScored,
     LoggedEvent,
@@ -23,6 +24,7 @@ from game.events import (
     RemarkPosted,
     ResultRecorded,
 )
+from game.following import Handlers
 from game.frontends.waiting import promptly
 from game.pool import Pool
 
@@ -50,6 +52,17 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
+        # The events a terminal shows, and how: the one place to add a kind of notice.
+        self.notices = (
+            Handlers[Notice]()
+            .on(MatchKickedOff, self._kickoff)
+            .on(GoalScored, self._goal)
+            .on(ResultRecorded, self._result)
+            .on(RemarkPosted, self._remark)
+            .on(ChatPosted, self._chat)
+            .on(PlayerJoined, self._joined)
+            .on(FeedProblem, self._feed_problem)
+        )
         pool.subscribe(self._poke)
 
     def _poke(self, _item: LoggedEvent) -> None:
@@ -99,32 +112,47 @@ class Hub:
                 notices.append(notice)
         return after_id, notices
 
-    def notice(self, item: LoggedEvent) -> Notice | None:
+    def notice(self, item: LoggedEvent[Event]) -> Notice | None:
+        """The line a terminal shows for ``item``; None for events players do not see."""
+        return self.notices.handle(item)
+
+    def _line(self, item: LoggedEvent[Event], text: str) -> Notice:
+        return Notice(item.at, text, item.event.kind)
+
+    def _kickoff(self, item: LoggedEvent[MatchKickedOff]) -> Notice:
+        match = self.pool.match(item.event.match)
+        return self._line(item, f"Kick-off! #{match.number} {match.team1} v {match.team2}")
+
+    def _goal(self, item: LoggedEvent[GoalScored]) -> Notice:
         event = item.event
-        text: str | None = None
-        if isinstance(event, MatchKickedOff):
-            match = self.pool.match(event.match)
-            text = f"Kick-off! #{match.number} {match.team1} v {match.team2}"
-        elif isinstance(event, GoalScored):
-            match = self.pool.match(event.match)
-            upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
-            home = sum(g.side == "home" for g in upto)
-            scorer = f" {event.scorer}" if event.scorer else ""
-            clock = f"{event.minute}+{event.added}'" if event.added else f"{event.minute}'"
-            text = f"GOAL! #{match.number} {match.team1} {home}-{len(upto) - home} {match.team2} ({clock}{scorer})"
-        elif isinstance(event, ResultRecorded):
-            match = self.pool.match(event.match)
-            label = "Correction" if event.previous else "Full time"
-            was = f" (was {event.previous})" if event.previous else ""
-            text = f"{label}: #{match.number} {match.team1} {match.result} {match.team2}{was}"
-        elif isinstance(event, RemarkPosted):
-            speaker = self.pool.player(event.player, with_keys=False)  # signed as she is named
-            text = f"{speaker.display_name if speaker else event.player}: {event.text}"
-        elif isinstance(event, ChatPosted):
-            text = f"{event.player}: {event.text}"
-        elif isinstance(event, PlayerJoined):
-            text = f"{event.player} joined the pool"
-        elif isinstance(event, FeedProblem):
-            notice = f"[admins] results feed {event.source}: {event.text}"
-            return Notice(item.at, notice, event.kind, admins_only=True)
-        return None if text is None else Notice(item.at, text, event.kind)
+        match = self.pool.match(event.match)
+        upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
+        home = sum(g.side == "home" for g in upto)
+        scorer = f" {event.scorer}" if event.scorer else ""
+        clock = f"{event.minute}+{event.added}'" if event.added else f"{event.minute}'"
+        score = f"{match.team1} {home}-{len(upto) - home} {match.team2}"
+        return self._line(item, f"GOAL! #{match.number} {score} ({clock}{scorer})")
+
+    def _result(self, item: LoggedEvent[ResultRecorded]) -> Notice:
+        event = item.event
+        match = self.pool.match(event.match)
+        label = "Correction" if event.previous else "Full time"
+        was = f" (was {event.previous})" if event.previous else ""
+        return self._line(
+            item, f"{label}: #{match.number} {match.team1} {match.result} {match.team2}{was}"
+        )
+
+    def _remark(self, item: LoggedEvent[RemarkPosted]) -> Notice:
+        speaker = self.pool.player(item.event.player, with_keys=False)  # signed as she is named
+        name = speaker.display_name if speaker else item.event.player
+        return self._line(item, f"{name}: {item.event.text}")
+
+    def _chat(self, item: LoggedEvent[ChatPosted]) -> Notice:
+        return self._line(item, f"{item.event.player}: {item.event.text}")
+
+    def _joined(self, item: LoggedEvent[PlayerJoined]) -> Notice:
+        return self._line(item, f"{item.event.player} joined the pool")
+
+    def _feed_problem(self, item: LoggedEvent[FeedProblem]) -> Notice:
+        text = f"[admins] results feed {item.event.source}: {item.event.text}"
+        return Notice(item.at, text, item.event.kind, admins_only=True)

@@ -9,12 +9,13 @@ here hear each event after it is committed.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TypeVar, cast
 
 from sqlalchemy import Engine, func, select
 
 from game.db import chain, log, views
 from game.db.schema import events
-from game.events import LoggedEvent
+from game.events import Event, LoggedEvent
 from game.model import Match, MatchStatus, Player, Prediction
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
@@ -24,6 +25,8 @@ from game.pool.work import Clock, Listener, NotFound, UnitOfWork, require_match,
 from game.rules import RuleViolation
 from game.scoring import ScoreBasis, ScoringRule
 from game.standings import StandingRow, played_by
+
+E = TypeVar("E", bound=Event)
 
 __all__ = [
     "IMPORTED_PICK_LEAD",
@@ -120,6 +123,18 @@ class Pool:
     ) -> list[LoggedEvent]:
         with self.engine.connect() as connection:
             return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
+
+    def events_of(
+        self,
+        kind: type[E],
+        after_id: int = 0,
+        match_number: int | None = None,
+        since: datetime | None = None,
+        up_to_id: int | None = None,
+    ) -> list[LoggedEvent[E]]:
+        """The events of one kind, typed as that kind."""
+        found = self.events(after_id, (kind.kind,), match_number, since, up_to_id)
+        return cast(list[LoggedEvent[E]], found)  # the log's kind names one type each
 
     def check_finished(self, number: int) -> Match:
         """Match #N, if it has finished: a table "after" it means nothing otherwise."""
