@@ -310,14 +310,14 @@ class ContextBuilder:
         items = [Item(live, rank=-1)]
         team = {"home": match.team1, "away": match.team2}
         for goal in working.goals:
-            line = _say(
+            told = _say(
                 "live.goal",
                 minute=f"{goal.minute}{'+' + str(goal.added) if goal.added else ''}",
                 team=team[goal.side],
                 scorer=goal.scorer or "unknown",
                 score=working.score_after(goal),
             )
-            items.append(Item(line, rank=0))
+            items.append(Item(told, rank=0))
         for age, line in enumerate(reversed(working.chat)):
             items.append(
                 Item(
@@ -326,9 +326,9 @@ class ContextBuilder:
                     rank=1 + age,
                 )
             )
-        for line in working.remarks:
-            time = f"{line.at.astimezone(self.zone):%H:%M}"
-            items.append(Item(_say("live.said", time=time, text=line.text), rank=0))
+        for said in working.remarks:
+            time = f"{said.at.astimezone(self.zone):%H:%M}"
+            items.append(Item(_say("live.said", time=time, text=said.text), rank=0))
         return items
 
     def _describe(self, event: LoggedEvent[Event] | None) -> str:

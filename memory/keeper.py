@@ -29,6 +29,7 @@ from memory.diary import DiaryConfig
 from memory.model import Model, ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.quoting import quote_player_text
+from memory.requests import DiaryEntry, DiaryFusion, FactExtraction, FactMerge, Request
 from memory.store import clear_state, get_state, open_memory, set_state
 from memory.stories import MatchStory, match_story
 from memory.working import working_memory
@@ -189,7 +190,7 @@ class MemoryKeeper:
             working,
             recent_remarks=False,
         )
-        text = self.ask("diary_entry", context, {"story": story}, match=number)
+        text = self.ask(context, DiaryEntry(story), match=number)
         day = story.day
 
         def write(connection: Connection) -> None:
@@ -223,7 +224,7 @@ class MemoryKeeper:
             narrative=f"{narrative.dates} {narrative.text}" if narrative else "(none yet)",
             entries="\n".join(f"{entry.dates} {entry.text}" for entry in fused),
         )
-        call = ModelCall("diary_fusion", self.contexts.system, prompt, {"stories": stories})
+        call = ModelCall("diary_fusion", self.contexts.system, prompt, DiaryFusion(tuple(stories)))
         try:
             text = self._complete(call, match=None)
         except ModelError:
@@ -305,12 +306,8 @@ class MemoryKeeper:
         prompt = render(
             "fact_extraction", author=author, line=quote_player_text(author, item.event.text)
         )
-        call = ModelCall(
-            "fact_extraction",
-            self.contexts.system,
-            prompt,
-            {"author": author, "text": item.event.text},
-        )
+        request = FactExtraction(author, item.event.text)
+        call = ModelCall(request.task, self.contexts.system, prompt, request)
         try:
             answer = self._complete(call, match=None)
             players = {p.handle: p.display_name for p in self.pool.players()}
@@ -339,9 +336,8 @@ class MemoryKeeper:
         prompt = render(
             "fact_merge", player=handle, facts="\n".join(f"{f.id}: {f.text}" for f in sources)
         )
-        call = ModelCall(
-            "fact_merge", self.contexts.system, prompt, {"facts": [(f.id, f.text) for f in sources]}
-        )
+        request = FactMerge(tuple((f.id, f.text) for f in sources))
+        call = ModelCall(request.task, self.contexts.system, prompt, request)
         answer = ""
         try:
             answer = self._complete(call, match=None)
@@ -359,9 +355,15 @@ class MemoryKeeper:
 
     # -- model calls ----------------------------------------------------------
 
-    def ask(self, task: str, context: Context, data: dict, match: int | None = None) -> str:
+    def ask(
+        self,
+        context: Context,
+        request: Request,
+        variant: tuple[int, int] = (0, 0),
+        match: int | None = None,
+    ) -> str:
         """One call with a built context; the offline writer answers if the model fails."""
-        call = ModelCall(task, context.system, context.prompt, data)
+        call = ModelCall(request.task, context.system, context.prompt, request, variant)
         try:
             return self._complete(call, match, context)
         except ModelError:

@@ -1,17 +1,18 @@
 """The one small interface between memory and any model.
 
 A ``ModelCall`` carries the same request two ways: as text (the immutable
-system prefix and the assembled prompt) for a language model, and as
-structured ``data`` for a rule-based one such as ``memory.offline``. Tests
+system prefix and the assembled prompt) for a language model, and as a typed
+``request`` (``memory.requests``) for a rule-based one such as ``memory.offline``. Tests
 drive memory with scripted models that implement ``complete``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Protocol
+
+from memory.requests import Request
 
 
 class ModelError(RuntimeError):
@@ -23,7 +24,10 @@ class ModelCall:
     task: str  # "diary_entry", "diary_fusion", "fact_merge", "remark", ...
     system: str  # the immutable layer: byte-identical from call to call
     prompt: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    request: Request | None = None
+    # Which try this is (the event it reacts to, the attempt): a rule-based writer
+    # phrases a second try differently, and the same try the same way on a replay.
+    variant: tuple[int, int] = (0, 0)
 
     @property
     def tokens(self) -> int:

@@ -1,7 +1,7 @@
 """The offline writer: BETanIA's voice and memory work done by rules, with no model.
 
-It answers the same ``ModelCall`` a language model would, reading the
-structured ``data`` instead of the prompt, and it honours every memory
+It answers the same ``ModelCall`` a language model would, reading the typed
+``request`` (``memory.requests``) instead of the prompt, and it honours every memory
 contract: one entry per match, a recency-weighted narrative whose size stays
 flat, fact merges that cover every source id. Its phrasings live in
 ``prompts/voice_<language>.txt``; a generator seeded from what it describes
@@ -12,14 +12,40 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from typing import Any
 
 from memory.guard import normalized
 from memory.model import ModelCall, ModelError
+from memory.requests import (
+    BigJump,
+    Correction,
+    DiaryEntry,
+    DiaryFusion,
+    Digest,
+    FactExtraction,
+    FactMerge,
+    Fallback,
+    FinalWhistle,
+    GoalMoment,
+    KickOff,
+    KnownFacts,
+    NewLeader,
+    NotYours,
+    Prediction,
+    Remark,
+    Remembered,
+    Request,
+    Standing,
+    UnknownName,
+    Welcome,
+    WhoCalled,
+)
 from memory.stories import MatchStory
 from prompts import voice
+
+Variant = tuple[int, int]  # (the event it reacts to, the attempt): see ModelCall
 
 RECENT_IN_DETAIL = 4  # the newest matches a fused narrative tells one by one
 PERIODS_IN_DETAIL = 2  # the latest rounds that keep a clause each; older ones share one
@@ -33,12 +59,35 @@ class OfflineModel:
         self.seed = seed
         self.language = language
         self.voice = voice(language)
+        # One rule per kind of request: the one place to teach it a new one.
+        self.rules: dict[type[Request], Callable[[Any, Variant], str]] = {
+            DiaryEntry: self._diary_entry,
+            DiaryFusion: self._diary_fusion,
+            FactMerge: self._fact_merge,
+            FactExtraction: self._fact_extraction,
+            Prediction: self._prediction,
+            FinalWhistle: self._final_whistle,
+            KickOff: self._kickoff,
+            GoalMoment: self._goal,
+            NewLeader: self._leader,
+            BigJump: self._jump,
+            Correction: self._correction,
+            Welcome: self._welcome,
+            Digest: self._digest,
+            Standing: self._standing,
+            KnownFacts: self._known_facts,
+            WhoCalled: self._who_called,
+            UnknownName: self._unknown_name,
+            Remembered: self._remembered,
+            NotYours: self._not_yours,
+            Fallback: self._fallback,
+        }
 
     def complete(self, call: ModelCall) -> str:
-        handler = getattr(self, f"_{call.task}", None)
-        if handler is None:
+        rule = self.rules.get(type(call.request))
+        if rule is None:
             raise ModelError(f"the offline writer has no rules for {call.task!r}")
-        return handler(call.data)
+        return rule(call.request, call.variant)
 
     # -- phrasing -------------------------------------------------------------
 
@@ -69,9 +118,9 @@ class OfflineModel:
 
     # -- the diary ------------------------------------------------------------
 
-    def _diary_entry(self, data: dict[str, Any]) -> str:
+    def _diary_entry(self, request: DiaryEntry, _variant: Variant) -> str:
         """A notebook line: score, scorers, who called it, who blanked, the best live line."""
-        story: MatchStory = data["story"]
+        story = request.story
         rng = self._rng("entry", story.number)
         label = f"{story.team1} {story.score} {story.team2}"
         parts = [self.say("entry.opener", rng, label=label, stage=story.stage)]
@@ -99,11 +148,11 @@ class OfflineModel:
             parts.append(self.say("entry.line", who=line.player, text=line.text))
         return " ".join(parts)
 
-    def _diary_fusion(self, data: dict[str, Any]) -> str:
+    def _diary_fusion(self, request: DiaryFusion, _variant: Variant) -> str:
         """Weighted by recency: the oldest rounds in one clause, the last rounds in one
         clause each, the newest matches one by one. The size stays flat however long
         the tournament runs."""
-        stories: list[MatchStory] = sorted(data["stories"], key=lambda s: s.number)
+        stories = sorted(request.stories, key=lambda s: s.number)
         if not stories:
             raise ModelError("nothing to fuse")
         older, recent = stories[:-RECENT_IN_DETAIL], stories[-RECENT_IN_DETAIL:]
@@ -161,10 +210,10 @@ class OfflineModel:
 
     # -- player facts ---------------------------------------------------------
 
-    def _fact_merge(self, data: dict[str, Any]) -> str:
+    def _fact_merge(self, request: FactMerge, _variant: Variant) -> str:
         """Duplicates become one fact; similar ones are grouped; every id is listed."""
         groups: list[list[tuple[int, str]]] = []
-        for fact_id, text in data["facts"]:
+        for fact_id, text in request.facts:
             for group in groups:
                 if any(
                     SequenceMatcher(None, normalized(text), normalized(o)).ratio() >= SIMILAR
@@ -189,74 +238,75 @@ class OfflineModel:
 
     # -- remarks and answers ----------------------------------------------------
 
-    def _remark(self, data: dict[str, Any]) -> str:
-        """A remark of ``data["kind"]``: final_whistle, kickoff, goal, leader, jump, digest."""
-        kind = data["kind"]
-        rng = self._rng("remark", kind, data.get("key", ""), data.get("attempt", 0))
-        if kind == "final_whistle":
-            return self._final_whistle(data["story"], rng)
-        if kind == "kickoff":
-            return self.say(
-                "kickoff",
-                rng,
-                match=data["match"],
-                pick=data["pick"],
-                agree=data["agree"],
-                disagree=data["disagree"],
-            )
-        if kind == "goal":
-            if not data["alive"]:
-                return self.say(
-                    "goal.nobody_alive",
-                    rng,
-                    team=data["team"],
-                    match=data["match"],
-                    score=data["score"],
-                )
-            return self.say(
-                "goal",
-                rng,
-                team=data["team"],
-                match=data["match"],
-                score=data["score"],
-                alive=self.names(data["alive"], 3),
-            )
-        if kind == "leader":
-            return self.say(
-                "leader.new", rng, who=data["who"], points=data["points"], previous=data["previous"]
-            )
-        if kind == "jump":
-            return self.say(
-                "jump.big", rng, who=data["who"], before=data["before"], after=data["after"]
-            )
-        if kind == "correction":
-            return self.say("correction", rng, match=data["match"], previous=data["previous"])
-        if kind == "welcome":
-            section = "welcome.leader" if data.get("leader") else "welcome"
-            return self.say(
-                section,
-                rng,
-                who=data["who"],
-                leader=data.get("leader"),
-                points=data.get("points"),
-                next=data.get("next") or "-",
-            )
-        if kind == "digest":
-            if not data["results"]:
-                return self.say("digest.none", rng)
-            quiet = self.say("digest.quiet", who=data["quiet"]) if data.get("quiet") else ""
-            return self.say(
-                "digest",
-                rng,
-                day=data["day"],
-                results="; ".join(data["results"]),
-                leader=data["leader"],
-                points=data["points"],
-                quiet=quiet,
-            ).strip()
-        raise ModelError(f"no rules for a {kind!r} remark")
+    def _remark_rng(self, request: Remark, variant: Variant) -> random.Random:
+        return self._rng("remark", request.kind, *variant)
 
-    def _final_whistle(self, story: MatchStory, rng: random.Random) -> str:
+    def _kickoff(self, request: KickOff, variant: Variant) -> str:
+        return self.say(
+            "kickoff",
+            self._remark_rng(request, variant),
+            match=request.match,
+            pick=request.pick,
+            agree=request.agree,
+            disagree=request.disagree,
+        )
+
+    def _goal(self, request: GoalMoment, variant: Variant) -> str:
+        rng = self._remark_rng(request, variant)
+        values = {"team": request.team, "match": request.match, "score": request.score}
+        if not request.alive:
+            return self.say("goal.nobody_alive", rng, **values)
+        return self.say("goal", rng, **values, alive=self.names(request.alive, 3))
+
+    def _leader(self, request: NewLeader, variant: Variant) -> str:
+        return self.say(
+            "leader.new",
+            self._remark_rng(request, variant),
+            who=request.who,
+            points=request.points,
+            previous=request.previous,
+        )
+
+    def _jump(self, request: BigJump, variant: Variant) -> str:
+        return self.say(
+            "jump.big",
+            self._remark_rng(request, variant),
+            who=request.who,
+            before=request.before,
+            after=request.after,
+        )
+
+    def _correction(self, request: Correction, variant: Variant) -> str:
+        rng = self._remark_rng(request, variant)
+        return self.say("correction", rng, match=request.match, previous=request.previous)
+
+    def _welcome(self, request: Welcome, variant: Variant) -> str:
+        return self.say(
+            "welcome.leader" if request.leader else "welcome",
+            self._remark_rng(request, variant),
+            who=request.who,
+            leader=request.leader,
+            points=request.points,
+            next=request.next or "-",
+        )
+
+    def _digest(self, request: Digest, variant: Variant) -> str:
+        rng = self._remark_rng(request, variant)
+        if not request.results:
+            return self.say("digest.none", rng)
+        quiet = self.say("digest.quiet", who=request.quiet) if request.quiet else ""
+        return self.say(
+            "digest",
+            rng,
+            day=request.day,
+            results="; ".join(request.results),
+            leader=request.leader,
+            points=request.points,
+            quiet=quiet,
+        ).strip()
+
+    def _final_whistle(self, request: FinalWhistle, variant: Variant) -> str:
+        story, rng = request.story, self._remark_rng(request, variant)
         match = f"{story.team1} {story.score} {story.team2}"
         exact, blanks = story.exact(), story.blanks()
         if exact:
@@ -267,60 +317,65 @@ class OfflineModel:
             return self.say("final.blanks", rng, match=match, who=self.names(blanks[-2:], 2))
         return self.say("final.all_scored", rng, match=match)
 
-    def _answer(self, data: dict[str, Any]) -> str:
-        """An answer to ``@betania ...``; ``data["intent"]`` says which question it was."""
-        intent = data["intent"]
-        rng = self._rng("answer", data.get("key", ""))
-        who = data.get("who", "")
-        if intent == "standing":
-            row = data.get("row")
-            if row is None:
-                return self.say("answer.nostanding", rng, who=who)
-            place = (
-                "top"
-                if row["rank"] <= max(1, data["of"] // 4)
-                else "bottom"
-                if row["rank"] > data["of"] * 3 // 4
-                else "middle"
-            )
-            mood = self.say(f"answer.mood.{place}")
-            return self.say(
-                "answer.standing",
-                rng,
-                who=who,
-                rank=row["rank"],
-                of=data["of"],
-                points=row["points"],
-                exact=row["exact"],
-                mood=mood,
-            )
-        if intent == "facts":
-            if not data["facts"]:
-                return self.say("answer.nofacts", rng, who=who)
-            return self.say("answer.facts", rng, who=who, facts="; ".join(data["facts"]))
-        if intent == "called":
-            if data.get("match") is None:
-                return self.say("answer.nomatch", team=data["team"])
-            if not data["exact"]:
-                return self.say("answer.called_nobody", match=data["match"])
-            return self.say("answer.called", match=data["match"], who=self.names(data["exact"]))
-        if intent == "unknown":
-            close = (
-                self.say("answer.close", names=self.names(data["close"])) if data["close"] else ""
-            )
-            return self.say("answer.unknown", name=data["name"], close=close)
-        if intent == "remembered":
-            return self.say("answer.remembered", rng, who=who, fact=data["fact"])
-        if intent == "not_yours":
-            return self.say("answer.not_yours", rng, who=who, others=data["others"])
-        return self.say("answer.fallback", team=data.get("team") or "Brazil")
+    def _answer_rng(self, variant: Variant) -> random.Random:
+        return self._rng("answer", variant[0])  # one phrasing per question, however many tries
+
+    def _standing(self, request: Standing, variant: Variant) -> str:
+        row, rng = request.row, self._answer_rng(variant)
+        if row is None:
+            return self.say("answer.nostanding", rng, who=request.who)
+        place = (
+            "top"
+            if row.rank <= max(1, request.of // 4)
+            else "bottom"
+            if row.rank > request.of * 3 // 4
+            else "middle"
+        )
+        return self.say(
+            "answer.standing",
+            rng,
+            who=request.who,
+            rank=row.rank,
+            of=request.of,
+            points=row.points,
+            exact=row.exact,
+            mood=self.say(f"answer.mood.{place}"),
+        )
+
+    def _known_facts(self, request: KnownFacts, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        if not request.facts:
+            return self.say("answer.nofacts", rng, who=request.who)
+        return self.say("answer.facts", rng, who=request.who, facts="; ".join(request.facts))
+
+    def _who_called(self, request: WhoCalled, _variant: Variant) -> str:
+        if request.match is None:
+            return self.say("answer.nomatch", team=request.team)
+        if not request.exact:
+            return self.say("answer.called_nobody", match=request.match)
+        return self.say("answer.called", match=request.match, who=self.names(request.exact))
+
+    def _unknown_name(self, request: UnknownName, _variant: Variant) -> str:
+        close = self.say("answer.close", names=self.names(request.close)) if request.close else ""
+        return self.say("answer.unknown", name=request.name, close=close)
+
+    def _remembered(self, request: Remembered, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        return self.say("answer.remembered", rng, who=request.who, fact=request.fact)
+
+    def _not_yours(self, request: NotYours, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        return self.say("answer.not_yours", rng, who=request.who, others=request.others)
+
+    def _fallback(self, request: Fallback, _variant: Variant) -> str:
+        return self.say("answer.fallback", team=request.team or "Brazil")
 
     # -- picks and free chat ----------------------------------------------------
 
-    def _prediction(self, data: dict[str, Any]) -> str:
+    def _prediction(self, request: Prediction, _variant: Variant) -> str:
         """Her pick: the rating model's suggestion, as it stands."""
-        return str(data["suggestion"])
+        return request.suggestion
 
-    def _fact_extraction(self, _data: dict[str, Any]) -> str:
+    def _fact_extraction(self, _request: FactExtraction, _variant: Variant) -> str:
         """Rules do not read free chat for facts; only ``@betania remember`` teaches them."""
         return "[]"

@@ -133,7 +133,7 @@ def test_a_merge_that_covers_every_fact_is_applied(keeper: MemoryKeeper) -> None
 def merge_answer(transform):
     def answer(call: ModelCall) -> str:
         return json.dumps(
-            transform([{"text": text, "covers": [i]} for i, text in call.data["facts"]])
+            transform([{"text": text, "covers": [i]} for i, text in call.request.facts])
         )
 
     return answer

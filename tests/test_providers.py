@@ -16,6 +16,7 @@ from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
+from memory.requests import NewLeader
 from prompts import load
 from tests.model_server import Reply, model_server
 
@@ -23,7 +24,7 @@ CALL = ModelCall(
     "remark",
     load("persona"),
     "Just now: a goal.",
-    {"kind": "leader", "who": "ana", "points": 10, "previous": "bia"},
+    NewLeader("ana", 10, "bia"),
 )
 SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
 RETRY_FAST = {"retry-after-ms": "1"}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
 
 from bot.agent import predictor
 from game.events import (
@@ -33,6 +32,26 @@ from memory import facts
 from memory.context import Context, Section
 from memory.guard import RepetitionGuard
 from memory.keeper import MemoryKeeper
+from memory.requests import (
+    Answer,
+    BigJump,
+    Correction,
+    Digest,
+    Fallback,
+    FinalWhistle,
+    GoalMoment,
+    KickOff,
+    KnownFacts,
+    NewLeader,
+    NotYours,
+    Prediction,
+    Remark,
+    Remembered,
+    Standing,
+    UnknownName,
+    Welcome,
+    WhoCalled,
+)
 from memory.store import get_state, set_state
 from memory.stories import match_story
 from prompts import render
@@ -145,7 +164,7 @@ class Commentator:
     def speak(
         self,
         item: LoggedEvent,
-        data: dict[str, Any],
+        request: Remark | Answer,
         about: list[str],
         instruction: str,
         match: int | None = None,
@@ -164,12 +183,7 @@ class Commentator:
             context = self.keeper.contexts.build_context(
                 item, self.keeper.config.budget, instruction, about
             )
-            text = self.keeper.ask(
-                data.get("task", "remark"),
-                context,
-                {**data, "attempt": attempt, "key": item.id},
-                match=match,
-            )
+            text = self.keeper.ask(context, request, (item.id, attempt), match=match)
             if about and self.guard.repeats(text, about, recent, item.at) is not None:
                 self.stats.refused_repeats += 1
                 continue
@@ -189,15 +203,9 @@ class Commentator:
         if mine is None or agree * 2 >= len(others):
             return  # no pick, or she sides with the crowd: nothing worth saying at kick-off
         label = f"#{match.number} {match.team1} v {match.team2}"
-        data = {
-            "kind": "kickoff",
-            "match": label,
-            "pick": None if mine is None else str(mine),
-            "agree": agree,
-            "disagree": len(others) - agree,
-        }
+        request = KickOff(label, str(mine), agree, len(others) - agree)
         self.speak(
-            item, data, [], render("remark", about="the kick-off", event=label), match.number
+            item, request, [], render("remark", about="the kick-off", event=label), match.number
         )
 
     def on_goal(self, item: LoggedEvent[GoalScored]) -> None:
@@ -220,16 +228,11 @@ class Commentator:
         if not picks or not (first or late or killed_the_last):
             return  # the score moved, but nothing changed for the pool
         team = match.team1 if event.side == "home" else match.team2
-        data = {
-            "kind": "goal",
-            "team": team,
-            "match": f"#{match.number} {match.team1} v {match.team2}",
-            "score": str(now),
-            "alive": alive,
-        }
+        label = f"#{match.number} {match.team1} v {match.team2}"
+        request = GoalMoment(team, label, str(now), tuple(alive))
         self.speak(
             item,
-            data,
+            request,
             [],
             render("remark", about="the goal", event=f"{team} scored, {now}"),
             match.number,
@@ -246,18 +249,17 @@ class Commentator:
             or story.scorers()[:2]
         )
         about = [p for p in candidates if p != self.handle][:2]
-        data = {"kind": "final_whistle", "story": story}
         instruction = render("remark", about=", ".join(about) or "the match", event=story.as_text())
-        return self.speak(item, data, about, instruction, match.number, capped=False)
+        return self.speak(item, FinalWhistle(story), about, instruction, match.number, capped=False)
 
     def on_correction(self, item: LoggedEvent[ResultRecorded]) -> None:
         """A final score changed after the whistle: the table is recomputed; she says so."""
         match = self.pool.match(item.event.match, with_goals=False)
         label = f"#{match.number} {match.team1} {match.result} {match.team2}"
-        data = {"kind": "correction", "match": label, "previous": item.event.previous}
+        request = Correction(label, item.event.previous or "")
         self.speak(
             item,
-            data,
+            request,
             [],
             render(
                 "remark", about="the corrected score", event=f"{label}, was {item.event.previous}"
@@ -280,16 +282,9 @@ class Commentator:
             and leader.rank == 1
             and sum(r.rank == 1 for r in after) == 1
         ):
-            data = {
-                "kind": "leader",
-                "who": leader.player,
-                "points": leader.points,
-                "previous": previous_leader,
-                "task": "remark",
-            }
             self.speak(
                 item,
-                data,
+                NewLeader(leader.player, leader.points, previous_leader),
                 [leader.player],
                 render("remark", about=leader.player, event="a new leader"),
                 None,
@@ -302,10 +297,9 @@ class Commentator:
                 and old.rank - row.rank >= self.policy.jump_places
                 and row.player not in self._cooling([row.player], item.at)
             ):
-                data = {"kind": "jump", "who": row.player, "before": old.rank, "after": row.rank}
                 self.speak(
                     item,
-                    data,
+                    BigJump(row.player, old.rank, row.rank),
                     [row.player],
                     render("remark", about=row.player, event="a big jump in the table"),
                     None,
@@ -317,19 +311,18 @@ class Commentator:
         table = self.pool.standings()
         leader = table[0] if table and table[0].points > 0 else None
         upcoming = [m for m in self.pool.matches() if m.status is MatchStatus.SCHEDULED]
-        data = {
-            "kind": "welcome",
-            "who": item.event.player,
-            "leader": leader.player if leader else None,
-            "points": leader.points if leader else 0,
-            "next": f"#{upcoming[0].number} {upcoming[0].team1} v {upcoming[0].team2}"
+        request = Welcome(
+            item.event.player,
+            leader.player if leader else None,
+            leader.points if leader else 0,
+            f"#{upcoming[0].number} {upcoming[0].team1} v {upcoming[0].team2}"
             if upcoming
             else None,
-        }
+        )
         instruction = render(
             "remark", about=item.event.player, event=f"{item.event.player} just joined the pool"
         )
-        return self.speak(item, data, [item.event.player], instruction, None, capped=False)
+        return self.speak(item, request, [item.event.player], instruction, None, capped=False)
 
     # -- answering --------------------------------------------------------------
 
@@ -337,22 +330,18 @@ class Commentator:
         """``@<her handle> ...``: answered from memory; a fact to remember is acknowledged."""
         event = item.event
         question = (self.addressee.message(event.text) or "").strip()
-        data = self.intent(event.player, question, event.text)
-        data.update({"task": "answer"})
-        about = (
-            [data["who"]]
-            if data.get("who") in {p.handle for p in self.pool.players()}
-            else [event.player]
-        )
-        if data["intent"] == "not_yours":
+        request = self.intent(event.player, question, event.text)
+        known = {p.handle for p in self.pool.players()}
+        about = [request.who] if request.who in known else [event.player]
+        if isinstance(request, NotYours):
             context_instruction = render(
-                "answer_not_yours", asker=event.player, others=data["others"]
+                "answer_not_yours", asker=event.player, others=request.others
             )
         else:
             context_instruction = render("answer", asker=event.player, question=f'"{question}"')
-        return self.speak(item, data, about, context_instruction, None, capped=False)
+        return self.speak(item, request, about, context_instruction, None, capped=False)
 
-    def intent(self, asker: str, question: str, text: str) -> dict[str, Any]:
+    def intent(self, asker: str, question: str, text: str) -> Answer:
         """What was asked, worked out by rules, with the facts an answer needs."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         told = facts.told_to_remember(text, self.addressee)
@@ -360,21 +349,16 @@ class Commentator:
             fact = told.rstrip(".")
             others = facts.others_named(fact, asker, players, self.handle)
             if others:  # not stored: she says so, and does not repeat the claim
-                return {"intent": "not_yours", "who": asker, "others": ", ".join(others)}
-            return {"intent": "remembered", "who": asker, "fact": fact}
+                return NotYours(asker, ", ".join(others))
+            return Remembered(asker, fact)
         if HOW_AM_I.search(question):
             table = self.pool.standings()
             row = next((r for r in table if r.player == asker), None)
             played = any(r.predictions for r in table)
-            return {
-                "intent": "standing",
-                "who": asker,
-                "row": row.as_dict() if row and played else None,
-                "of": len(table),
-            }
+            return Standing(asker, row if played else None, len(table))
         called = WHO_CALLED.search(question)
         if called:
-            return self._who_called(called["team"].strip())
+            return self._who_called(asker, called["team"].strip())
         about = KNOW_ABOUT.search(question)
         if about:
             name = about["who"].lower().rstrip("?.!")
@@ -382,14 +366,10 @@ class Commentator:
             if who not in players:
                 by_name = {n.lower(): h for h, n in players.items()}
                 if who not in by_name:
-                    return {
-                        "intent": "unknown",
-                        "name": name,
-                        "close": facts.suggest(name, players),
-                    }
+                    return UnknownName(asker, name, tuple(facts.suggest(name, players)))
                 who = by_name[who]
-            return {"intent": "facts", "who": who, "facts": self._facts(who)}
-        return {"intent": "fallback", "who": asker, "team": None}
+            return KnownFacts(who, tuple(self._facts(who)))
+        return Fallback(asker)
 
     def _facts(self, handle: str) -> list[str]:
         today = self.pool.clock().astimezone(self.keeper.config.zone).date()
@@ -399,7 +379,7 @@ class Commentator:
                 for f in facts.for_prompt(connection, handle, today)
             ]
 
-    def _who_called(self, team: str) -> dict[str, Any]:
+    def _who_called(self, asker: str, team: str) -> WhoCalled:
         wanted = team.lower()
         finished = [
             m
@@ -407,7 +387,7 @@ class Commentator:
             if m.status is MatchStatus.FINISHED and wanted in (m.team1.lower(), m.team2.lower())
         ]
         if not finished:
-            return {"intent": "called", "team": team, "match": None}
+            return WhoCalled(asker, team, None)
         match = finished[-1]
         _, basis = self.pool.scoring()
         actual = scored_score(match.result, basis)
@@ -416,12 +396,8 @@ class Commentator:
             for p in self.pool.predictions_on(match.number)
             if classify(p.score, actual) is Tier.EXACT
         ]
-        return {
-            "intent": "called",
-            "team": team,
-            "match": f"#{match.number} {match.team1} {match.result} {match.team2}",
-            "exact": exact,
-        }
+        label = f"#{match.number} {match.team1} {match.result} {match.team2}"
+        return WhoCalled(asker, team, label, tuple(exact))
 
     # -- her own picks --------------------------------------------------------
 
@@ -435,10 +411,7 @@ class Commentator:
         )
         context = Context(self.keeper.contexts.system, ())
         answer = self.keeper.ask(
-            "prediction",
-            _with_prompt(context, prompt),
-            {"suggestion": str(suggestion)},
-            match=match.number,
+            _with_prompt(context, prompt), Prediction(str(suggestion)), match=match.number
         )
         found = SCORE_IN_ANSWER.search(answer)
         if found is None:
@@ -496,14 +469,13 @@ class Commentator:
             ),
             None,
         )
-        data = {
-            "kind": "digest",
-            "day": f"{day:%d %b}",
-            "results": [f"{m.team1} {m.result} {m.team2}" for m in todays],
-            "leader": leader.player if leader else "",
-            "points": leader.points if leader else 0,
-            "quiet": quiet,
-        }
+        request = Digest(
+            f"{day:%d %b}",
+            tuple(f"{m.team1} {m.result} {m.team2}" for m in todays),
+            leader.player if leader else "",
+            leader.points if leader else 0,
+            quiet,
+        )
         trigger = self.pool.last_event_id()
         item = self.pool.events(after_id=trigger - 1)[-1] if trigger else None
         with self.pool.engine.begin() as connection:
@@ -512,9 +484,9 @@ class Commentator:
             return None
         return self.speak(
             item,
-            data,
+            request,
             [],
-            render("remark", about="the day", event="; ".join(data["results"]) or "no matches"),
+            render("remark", about="the day", event="; ".join(request.results) or "no matches"),
             None,
             capped=False,
         )
