@@ -23,6 +23,7 @@ from bot.app.config import ModelConfig
 from bot.app.replay import ReplayOptions, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
+from memory.usage import recorded
 from tests.model_server import model_server
 
 
@@ -47,9 +48,10 @@ def main() -> None:
             config,
         )
         systems = [request.body.get("system") for request in server.requests]
-        logged = [item.event for item in report.pool.events(kinds=("model_call",))]
+        with report.pool.engine.connect() as connection:
+            logged = recorded(connection)
         table = report.pool.standings()
-    per_match = Counter(record.match for record in report.keeper.calls if record.match is not None)
+    per_match = Counter(record.match for record in report.calls if record.match is not None)
     counts = [per_match.get(m.number, 0) for m in report.pool.matches()]
     inputs = [
         event.input_tokens + event.cache_read_tokens + event.cache_write_tokens for event in logged
@@ -57,10 +59,10 @@ def main() -> None:
     same = sum(1 for before, after in pairwise(systems) if before == after)
     her = next(row for row in table if row.player == report.commentator.handle)
     print(
-        f"model calls: {len(systems)} to the Messages API, {len(report.keeper.calls)} asked by memory and her"
+        f"model calls: {len(systems)} to the Messages API, {len(report.calls)} asked by memory and her"
     )
     print(
-        f"calls per match: median {statistics.median(counts):g}, max {max(counts)} (calls tied to no match: {len(report.keeper.calls) - sum(counts)})"
+        f"calls per match: median {statistics.median(counts):g}, max {max(counts)} (calls tied to no match: {len(report.calls) - sum(counts)})"
     )
     print(f"input tokens per call: median {statistics.median(inputs):g}, max {max(inputs)}")
     print(

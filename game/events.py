@@ -130,23 +130,6 @@ class RemarkPosted(Event):
 
 
 @dataclass(frozen=True)
-class ModelCalled(Event):
-    """One call to a language model: what it cost, how long it took, whether it failed."""
-
-    kind: ClassVar[str] = "model_call"
-    provider: str
-    model: str
-    task: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_tokens: int = 0
-    cache_write_tokens: int = 0
-    latency_ms: int = 0
-    error: str | None = None
-    fallback: bool = False  # the offline writer answered instead
-
-
-@dataclass(frozen=True)
 class FeedProblem(Event):
     """Something a results feed said that the pool did not apply; told to admins once."""
 
@@ -162,8 +145,23 @@ class SettingChanged(Event):
     value: str
 
 
+@dataclass(frozen=True)
+class Retired(Event):
+    """An event of a kind the pool no longer logs, read back from an older log as it is.
+
+    The log is append-only: ``model_call`` events (what a model call cost, now in
+    memory's own record) stay in older logs. No reader handles this kind.
+    """
+
+    kind: ClassVar[str] = "retired"
+    name: str
+    values: dict[str, Any]
+
+
 def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
     """Rebuild an event read back from the log."""
+    if kind not in Event.types:
+        return Retired(kind, payload)
     cls = Event.types[kind]
     values = dict(payload)
     for field in fields(cls):

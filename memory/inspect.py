@@ -9,7 +9,7 @@ from typing import Any
 from game.events import ResultRecorded
 from game.model import MatchStatus
 from game.pool import Pool
-from memory import diary, facts
+from memory import diary, facts, usage
 from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, RESOLVED, STARTED_AFTER
 from memory.model import estimate_tokens
 from memory.store import get_state
@@ -53,6 +53,7 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
         current = facts.current(connection)
         stored = facts.stored(connection)
         rejected = facts.rejected_count(connection)
+        calls = usage.totals(connection)
         state = {
             key: get_state(connection, key)
             for key in (CURSOR, STARTED_AFTER, LAST_DIARY_COMPACTION, RESOLVED)
@@ -80,6 +81,7 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
             "tokens": sum(estimate_tokens(f.text) for f in current if not f.expired(today)),
             "rejected_compactions": rejected,
         },
+        "model_calls": calls,
     }
 
 
@@ -88,14 +90,14 @@ def _passed_results(pool: Pool, state: dict[str, str | None]) -> set[int]:
     started, cursor = int(state[STARTED_AFTER] or 0), int(state[CURSOR] or 0)
     adopted = set(json.loads(state[RESOLVED] or "[]"))
     finished = {m.number for m in pool.matches() if m.status is MatchStatus.FINISHED}
-    results = pool.events(after_id=started, kinds=(ResultRecorded.kind,), up_to_id=cursor)
+    results = pool.events_of(ResultRecorded, after_id=started, up_to_id=cursor)
     return {item.event.match for item in results} & finished - adopted
 
 
 def stats_text(report: dict[str, Any]) -> str:
     if not report["enabled"]:
         return "Memory is off: it starts with the commentator (or `betania replay`)."
-    d, f = report["diary"], report["facts"]
+    d, f, c = report["diary"], report["facts"], report["model_calls"]
     missing = d["missing_matches"]
     warning = (
         [
@@ -114,6 +116,9 @@ def stats_text(report: dict[str, Any]) -> str:
             f"covering {d['covers_matches']} matches, {d['tokens']} tokens; last compaction {d['last_compaction'] or 'never'}",
             f"facts: {f['in_prompt']} in the prompt ({f['tokens']} tokens), {f['expired']} expired, "
             f"{f['stored']} stored in all, {f['rejected_compactions']} rejected compactions",
+            f"model calls: {c['calls']} ({c['input_tokens']} tokens in, {c['cache_read_tokens']} of them "
+            f"from the cache, {c['output_tokens']} out), {c['errors']} failed, "
+            f"{c['fallbacks']} answered by the offline writer",
             *warning,
         ]
     )

@@ -84,7 +84,6 @@ class MemoryKeeper:
         self.config = config or MemoryConfig()
         self.fallback = fallback or OfflineModel()
         self.contexts = ContextBuilder(pool, self.config.zone, handle=self.config.addressee.handle)
-        self.calls: list[CallRecord] = []
         self.on_call = on_call
         self._recovered = False
         # What each event in the log means to memory: the one place to add a kind.
@@ -381,7 +380,6 @@ class MemoryKeeper:
         # it reaches the model, and comes back from it, through the one sanitizer.
         call = replace(call, system=clean_block(call.system), prompt=clean_block(call.prompt))
         record = CallRecord(call.task, call.tokens, match, model.name)
-        self.calls.append(record)
         if self.on_call is not None:
             self.on_call(record, context)
         answer = clean_block(model.complete(call)).strip()

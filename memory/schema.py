@@ -1,7 +1,8 @@
 """The memory's own tables, beside the game's in the same database.
 
-Only what cannot be rebuilt is kept: the diary (each entry was one model call)
-and the player facts (nobody can recompute what a player once said). Working
+Only what cannot be rebuilt is kept: the diary (each entry was one model call),
+the player facts (nobody can recompute what a player once said) and what each
+model call cost. Working
 memory and standings are rebuilt from the game's log on demand and have no
 table.
 """
@@ -65,6 +66,24 @@ fact_compactions = Table(
     Column("reason", Text, nullable=False),
     Column("source_ids", JSON, nullable=False),
     Column("output", JSON, nullable=False),
+)
+
+# What each model call cost (``memory.usage``): hers to account for, not the game's.
+model_calls = Table(
+    "model_calls",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", UTCDateTime(), nullable=False),
+    Column("provider", String(50), nullable=False),
+    Column("model", String(100), nullable=False),
+    Column("task", String(50), nullable=False),
+    Column("input_tokens", Integer, nullable=False),
+    Column("output_tokens", Integer, nullable=False),
+    Column("cache_read_tokens", Integer, nullable=False),
+    Column("cache_write_tokens", Integer, nullable=False),
+    Column("latency_ms", Integer, nullable=False),
+    Column("error", Text),
+    Column("fallback", Boolean, nullable=False),
 )
 
 memory_state = Table(

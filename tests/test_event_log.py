@@ -1,5 +1,5 @@
 import logging
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -9,11 +9,16 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DatabaseError
 
 from bot.app.cli import main
+from game.db import log
 from game.db.engine import MIGRATIONS, open_database
+from game.events import Retired
 from game.history import PoolHistory
 from game.model import Goal, Result, Score
 from game.pool import Pool
 from game.scoring import ScoreBasis
+from memory.inspect import stats, stats_text
+from memory.keeper import MemoryKeeper
+from memory.offline import OfflineModel
 from tests.conftest import FakeClock
 
 
@@ -193,3 +198,46 @@ def test_a_pool_from_before_the_chain_is_linked_when_it_migrates(tmp_path: Path)
     assert pool.verify_log().checked == 5
     with pytest.raises(DatabaseError, match="append-only"), pool.engine.begin() as db:
         db.execute(text("UPDATE events SET kind = 'x'"))
+
+
+class _OldModelCall:
+    """A ``model_call`` event as pools before memory's own record logged it."""
+
+    kind = "model_call"
+    match_number = None
+    handle = None
+
+    def payload(self) -> dict[str, object]:
+        return {
+            "provider": "anthropic",
+            "model": "claude-x",
+            "task": "remark",
+            "input_tokens": 1200,
+            "output_tokens": 40,
+            "cache_read_tokens": 900,
+            "cache_write_tokens": 0,
+            "latency_ms": 800,
+            "error": None,
+            "fallback": False,
+        }
+
+
+def test_an_older_log_keeps_its_model_calls_and_memory_counts_them(tmp_path: Path) -> None:
+    pool = Pool(open_database(f"sqlite:///{tmp_path / 'old.db'}"))
+    with pool.engine.begin() as connection:
+        log.append(connection, _OldModelCall(), datetime(2026, 6, 11, 20, tzinfo=UTC))
+    (item,) = pool.events()
+    assert isinstance(item.event, Retired) and item.event.name == "model_call"
+    assert pool.verify_log().intact
+    keeper = MemoryKeeper(pool, OfflineModel())  # memory's migration copies the figures over
+    keeper.enable()
+    report = stats(keeper.pool, date(2026, 6, 12))
+    assert report["model_calls"] == {
+        "calls": 1,
+        "input_tokens": 1200,
+        "output_tokens": 40,
+        "cache_read_tokens": 900,
+        "errors": 0,
+        "fallbacks": 0,
+    }
+    assert "model calls: 1 (1200 tokens in, 900 of them from the cache" in stats_text(report)

@@ -11,12 +11,12 @@ from bot.app.cli import build_parser
 from bot.app.config import ConfigError, ModelConfig, make_model
 from bot.app.replay import ReplayOptions, replay
 from bot.app.settings import Settings
-from game.events import ModelCalled
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.requests import NewLeader
+from memory.usage import ModelUsage, recorded
 from prompts import load
 from tests.model_server import Reply, model_server
 
@@ -30,20 +30,20 @@ SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tourname
 RETRY_FAST = {"retry-after-ms": "1"}
 
 
-def anthropic(url: str, usage: list[ModelCalled], **options: object) -> AnthropicModel:
+def anthropic(url: str, usage: list[ModelUsage], **options: object) -> AnthropicModel:
     return AnthropicModel(
         "claude-test", api_key="test-key", base_url=url, on_usage=usage.append, **options
     )
 
 
-def openai(url: str, usage: list[ModelCalled], **options: object) -> OpenAICompatibleModel:
+def openai(url: str, usage: list[ModelUsage], **options: object) -> OpenAICompatibleModel:
     return OpenAICompatibleModel(
         f"{url}/v1", "llama-test", on_usage=usage.append, sleep=lambda _s: None, **options
     )
 
 
 def test_anthropic_caches_the_stable_prefix_and_records_usage() -> None:
-    usage: list[ModelCalled] = []
+    usage: list[ModelUsage] = []
     with model_server() as server:
         model = anthropic(server.url, usage)
         assert model.complete(CALL) == "What a time to be in this pool."
@@ -67,7 +67,7 @@ def test_anthropic_caches_the_stable_prefix_and_records_usage() -> None:
 
 
 def test_anthropic_retries_a_429_then_succeeds() -> None:
-    usage: list[ModelCalled] = []
+    usage: list[ModelUsage] = []
     with model_server() as server:
         server.queue(Reply(429, headers=RETRY_FAST))
         assert anthropic(server.url, usage).complete(CALL)
@@ -76,7 +76,7 @@ def test_anthropic_retries_a_429_then_succeeds() -> None:
 
 
 def test_anthropic_overloaded_until_the_offline_writer_answers() -> None:
-    usage: list[ModelCalled] = []
+    usage: list[ModelUsage] = []
     with model_server() as server:
         server.queue(*[Reply(529, headers=RETRY_FAST)] * 3)
         model = Resilient(anthropic(server.url, usage, max_retries=2), OfflineModel(), usage.append)
@@ -112,7 +112,7 @@ def test_anthropic_overloaded_until_the_offline_writer_answers() -> None:
     ],
 )
 def test_anthropic_failures_become_model_errors(reply: Reply, error: str) -> None:
-    usage: list[ModelCalled] = []
+    usage: list[ModelUsage] = []
     with model_server() as server:
         server.queue(reply)
         with pytest.raises(ModelError, match=error):
@@ -120,7 +120,7 @@ def test_anthropic_failures_become_model_errors(reply: Reply, error: str) -> Non
 
 
 def test_openai_compatible_speaks_chat_completions() -> None:
-    usage: list[ModelCalled] = []
+    usage: list[ModelUsage] = []
     with model_server() as server:
         server.queue(Reply(429, headers={"retry-after": "0"}))
         assert openai(server.url, usage).complete(CALL) == "What a time to be in this pool."
@@ -140,7 +140,7 @@ def test_openai_compatible_speaks_chat_completions() -> None:
     ],
 )
 def test_openai_compatible_failures_fall_back(replies: list[Reply], error: str) -> None:
-    usage: list[ModelCalled] = []
+    usage: list[ModelUsage] = []
     with model_server() as server:
         server.queue(*replies)
         primary = openai(server.url, usage, timeout=0.5, max_retries=3 if len(replies) > 1 else 0)
@@ -160,12 +160,14 @@ def test_a_replay_against_the_messages_api_keeps_the_prefix_byte_identical(tmp_p
         )
         report = replay(ReplayOptions(tournament, players=4, seed=2), tmp_path / "r.db", config)
         systems = [r.body["system"] for r in server.requests]
-    assert len(systems) == len(report.keeper.calls) > 20
+    assert len(systems) == len(report.calls) > 20
     assert all(s == systems[0] for s in systems)
     assert systems[0][0]["cache_control"] == {"type": "ephemeral"}
-    logged = report.pool.events(kinds=("model_call",))
-    assert len(logged) == len(systems)
-    assert sum(item.event.cache_read_tokens > 0 for item in logged) == len(systems) - 1
+    with report.pool.engine.connect() as connection:
+        kept = recorded(connection)  # memory's own record, not the game's log
+    assert len(kept) == len(systems)
+    assert sum(call.cache_read_tokens > 0 for call in kept) == len(systems) - 1
+    assert not report.pool.events(kinds=("model_call",))
 
 
 def test_the_configuration_chooses_and_refuses() -> None:

@@ -12,6 +12,7 @@ from game.errors import UserError
 from game.pool import Pool
 from memory.model import Model
 from memory.offline import OfflineModel
+from memory.usage import ModelUsage, record
 from prompts import LANGUAGES
 
 PROVIDERS = ("auto", "offline", "anthropic", "openai-compatible")
@@ -71,6 +72,11 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
     return Resilient(primary, offline, on_usage)
 
 
-def usage_to_log(pool: Pool) -> UsageSink:
-    """Every call's usage appended to the pool's event log."""
-    return pool.talk.log_model_call
+def usage_to_memory(pool: Pool) -> UsageSink:
+    """Every call's usage kept in memory's own record, timed by the pool's clock."""
+
+    def keep(usage: ModelUsage) -> None:
+        with pool.engine.begin() as connection:
+            record(connection, usage, pool.clock())
+
+    return keep

@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncssh
 
 from bot.agent.commentator import Commentator
-from bot.app.config import ModelConfig, make_model, usage_to_log
+from bot.app.config import ModelConfig, make_model, usage_to_memory
 from game.addressing import Addressee
 from game.errors import UserError
 from game.frontends.ssh.frontend import Frontend, ServerConfig
@@ -33,7 +33,7 @@ def commentator_for(
     pool: Pool, config: ModelConfig, addressee: Addressee | None = None
 ) -> Commentator:
     """Her, wired to this pool: the model, memory switched on, usage into the log."""
-    model = make_model(config, usage_to_log(pool))
+    model = make_model(config, usage_to_memory(pool))
     memory = MemoryConfig(
         learn_from_chat=config.chosen() != "offline", addressee=addressee or Addressee()
     )

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.agent.commentator import Commentator
-from bot.app.config import ModelConfig, make_model, usage_to_log
+from bot.app.config import ModelConfig, make_model, usage_to_memory
 from bot.app.simulation import (
     SimulatedBettor,
     SimulatedClock,
@@ -75,6 +75,7 @@ class ReplayReport:
     commentator: Commentator
     elapsed_s: float
     samples: list[ContextSample]
+    calls: list[CallRecord]  # every model call of the replay, in order
 
     def as_dict(self) -> dict[str, Any]:
         with self.pool.engine.connect() as connection:
@@ -86,7 +87,7 @@ class ReplayReport:
         by_player: dict[str, int] = {}
         for fact in current:
             by_player[fact.handle] = by_player.get(fact.handle, 0) + 1
-        per_call = [record.tokens for record in self.keeper.calls]
+        per_call = [record.tokens for record in self.calls]
         return {
             "matches": len(self.pool.matches()),
             "players": len(self.pool.players()),
@@ -109,7 +110,7 @@ class ReplayReport:
                 "by_player": by_player,
                 "rejected_compactions": rejected,
             },
-            "model_calls": len(self.keeper.calls),
+            "model_calls": len(self.calls),
             "context_tokens": {
                 "per_call": per_call,
                 "median": statistics.median(per_call) if per_call else 0,
@@ -231,11 +232,13 @@ def replay(
     memory = options.memory if zone is None else replace(options.memory, zone=zone)
     if isinstance(model, ModelConfig):
         memory = replace(memory, learn_from_chat=model.chosen() != "offline")
-        model = make_model(model, usage_to_log(pool))
+        model = make_model(model, usage_to_memory(pool))
     samples: list[ContextSample] = []
+    calls: list[CallRecord] = []
     all_entries: list[int] = []  # tokens of every diary entry ever written, for the naive context
 
     def measure(record: CallRecord, context: Context | None) -> None:
+        calls.append(record)
         if record.task == "diary_entry" and context is not None and record.match is not None:
             naive = context.tokens - context.section("diary").tokens + sum(all_entries)
             samples.append(ContextSample(record.match, record.tokens, naive))
@@ -260,7 +263,7 @@ def replay(
             if entry is not None:
                 all_entries.append(estimate_tokens(f"{entry.dates} {entry.text}") + 1)
     commentator.catch_up()
-    return ReplayReport(pool, keeper, commentator, time.perf_counter() - started, samples)
+    return ReplayReport(pool, keeper, commentator, time.perf_counter() - started, samples, calls)
 
 
 def _entry_for(pool: Pool, number: int) -> diary.DiaryEntry | None:

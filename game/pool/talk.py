@@ -10,7 +10,6 @@ from game.db import log
 from game.events import (
     ChatPosted,
     LoggedEvent,
-    ModelCalled,
     RemarkPosted,
 )
 from game.pool.work import UnitOfWork, require_player_id
@@ -65,7 +64,3 @@ class Talk:
             return event
 
         return self._work.commit(work)
-
-    def log_model_call(self, call: ModelCalled) -> None:
-        """What a model call cost goes into the log with everything else."""
-        self._work.commit(lambda connection, logged: self._work.append(connection, logged, call))

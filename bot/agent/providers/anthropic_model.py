@@ -11,8 +11,8 @@ from __future__ import annotations
 import anthropic
 
 from bot.agent.providers.usage import Stopwatch, UsageSink, discard
-from game.events import ModelCalled
 from memory.model import ModelCall, ModelError
+from memory.usage import ModelUsage
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 
@@ -58,14 +58,14 @@ class AnthropicModel:
             )
         except anthropic.AnthropicError as error:
             self.on_usage(
-                ModelCalled(
+                ModelUsage(
                     self.name, self.model, call.task, latency_ms=watch.ms, error=_describe(error)
                 )
             )
             raise ModelError(f"anthropic: {_describe(error)}") from error
         except (ValueError, TypeError, AttributeError) as error:  # a body that is not a Message
             self.on_usage(
-                ModelCalled(
+                ModelUsage(
                     self.name,
                     self.model,
                     call.task,
@@ -76,7 +76,7 @@ class AnthropicModel:
             raise ModelError(f"anthropic: malformed answer: {error}") from error
         usage = response.usage
         self.on_usage(
-            ModelCalled(
+            ModelUsage(
                 self.name,
                 self.model,
                 call.task,

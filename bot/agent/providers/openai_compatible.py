@@ -12,8 +12,8 @@ from collections.abc import Callable
 import httpx
 
 from bot.agent.providers.usage import Stopwatch, UsageSink, discard
-from game.events import ModelCalled
 from memory.model import ModelCall, ModelError
+from memory.usage import ModelUsage
 
 RETRYABLE = {408, 409, 429, 500, 502, 503, 504, 529}
 
@@ -66,13 +66,13 @@ class OpenAICompatibleModel:
                 raise TypeError("the message content is not text")
         except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as error:
             self.on_usage(
-                ModelCalled(
+                ModelUsage(
                     self.name, self.model, call.task, latency_ms=watch.ms, error=_describe(error)
                 )
             )
             raise ModelError(f"{self.name}: {_describe(error)}") from error
         self.on_usage(
-            ModelCalled(
+            ModelUsage(
                 self.name,
                 self.model,
                 call.task,

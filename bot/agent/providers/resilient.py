@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 from bot.agent.providers.usage import UsageSink
-from game.events import ModelCalled
 from memory.model import Model, ModelCall, ModelError
+from memory.usage import ModelUsage
 
 log = logging.getLogger("betania.model")
 
@@ -31,5 +31,5 @@ class Resilient:
                 error,
             )
             answer = self.fallback.complete(call)
-            self.on_usage(ModelCalled(self.fallback.name, "rules", call.task, fallback=True))
+            self.on_usage(ModelUsage(self.fallback.name, "rules", call.task, fallback=True))
             return answer

@@ -1,4 +1,4 @@
-"""Recording what each model call cost, as an event in the pool's log."""
+"""Timing model calls and reporting what each cost (``memory.usage`` keeps it)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from game.events import ModelCalled
+from memory.usage import ModelUsage
 
-UsageSink = Callable[[ModelCalled], None]
+UsageSink = Callable[[ModelUsage], None]
 
 
 @dataclass
@@ -20,5 +20,5 @@ class Stopwatch:
         return round((time.perf_counter() - self.started) * 1000)
 
 
-def discard(_usage: ModelCalled) -> None:
+def discard(_usage: ModelUsage) -> None:
     """A sink for tools that keep no log."""
