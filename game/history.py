@@ -42,7 +42,7 @@ class PoolHistory:
     kickoffs: dict[int, datetime] = field(default_factory=dict)
 
     @classmethod
-    def from_log(cls, events: Iterable[LoggedEvent | Event]) -> PoolHistory:
+    def from_log(cls, events: Iterable[LoggedEvent[Event] | Event]) -> PoolHistory:
         history = cls()
         for item in events:
             history.apply(item.event if isinstance(item, LoggedEvent) else item)

@@ -245,8 +245,8 @@ class FeedReport:
     goals: int = 0
     results: int = 0
     corrections: int = 0
-    unmatched: list[str] | None = None
-    kept_admin_results: list[int] | None = None
+    unmatched: list[str] = field(default_factory=list)
+    kept_admin_results: list[int] = field(default_factory=list)
 
     def summary(self) -> str:
         parts = [

@@ -154,7 +154,7 @@ class ContextBuilder:
 
     def build_context(
         self,
-        event: LoggedEvent | None,
+        event: LoggedEvent[Event] | None,
         budget: int,
         instruction: str = "",
         involved: Iterable[str] = (),
@@ -172,7 +172,10 @@ class ContextBuilder:
         involved = [
             h
             for h in dict.fromkeys(
-                [*involved_players(event and event.event, mentioned, self.handle), *involved]
+                [
+                    *involved_players(event.event if event else None, mentioned, self.handle),
+                    *involved,
+                ]
             )
             if h in players
         ]
@@ -207,7 +210,7 @@ class ContextBuilder:
         return f"[{moment.astimezone(self.zone):%d %b}]"
 
     def _mentions(
-        self, event: LoggedEvent | None, players: dict[str, str]
+        self, event: LoggedEvent[Event] | None, players: dict[str, str]
     ) -> tuple[list[str], dict[str, list[str]]]:
         if event is None or not isinstance(event.event, ChatPosted):
             return [], {}
@@ -223,7 +226,7 @@ class ContextBuilder:
                 suggestions[name] = facts.suggest(name, players)
         return found, suggestions
 
-    def _match_of(self, event: LoggedEvent | None) -> Match | None:
+    def _match_of(self, event: LoggedEvent[Event] | None) -> Match | None:
         if event is not None and isinstance(
             event.event, MatchKickedOff | GoalScored | ResultRecorded
         ):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import Connection, Row, delete, insert, select
 
 from memory.schema import diary_entries
 
@@ -47,7 +47,7 @@ class DiaryEntry:
         return f"[{self.first_date:%d %b} - {self.last_date:%d %b}]"
 
 
-def _entry(row) -> DiaryEntry:
+def _entry(row: Row[Any]) -> DiaryEntry:
     return DiaryEntry(
         row.id, row.kind, row.text, tuple(row.covers), row.first_date, row.last_date, row.written_at
     )

@@ -17,7 +17,7 @@ from datetime import date, datetime
 from difflib import get_close_matches
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, Row, insert, select, update
 
 from game.addressing import Addressee
 from memory.schema import fact_compactions, player_facts
@@ -174,7 +174,7 @@ def suggest(name: str, players: Mapping[str, str]) -> list[str]:
 # -- storing and reading ------------------------------------------------------
 
 
-def _fact(row) -> Fact:
+def _fact(row: Row[Any]) -> Fact:
     return Fact(
         row.id, row.handle, row.text, row.learned_on, row.source, row.expires_on, tuple(row.covers)
     )
@@ -201,7 +201,7 @@ def add(
             created_at=now,
         )
     )
-    return int(result.inserted_primary_key[0])
+    return int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
 
 
 def current(connection: Connection, handle: str | None = None) -> list[Fact]:

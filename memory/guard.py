@@ -12,8 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from difflib import SequenceMatcher
+from typing import cast
 
-from game.events import LoggedEvent, RemarkPosted
+from game.events import Event, LoggedEvent, RemarkPosted
 
 
 def normalized(text: str) -> str:
@@ -30,12 +31,12 @@ class RepetitionGuard:
     window: timedelta = timedelta(days=3)
 
     def recent(
-        self, remarks: Iterable[LoggedEvent], about: Iterable[str], now: datetime
-    ) -> list[LoggedEvent]:
+        self, remarks: Iterable[LoggedEvent[Event]], about: Iterable[str], now: datetime
+    ) -> list[LoggedEvent[RemarkPosted]]:
         """Remarks in the window about any of the players in ``about``."""
         wanted = set(about)
         return [
-            item
+            cast(LoggedEvent[RemarkPosted], item)
             for item in remarks
             if isinstance(item.event, RemarkPosted)
             and now - item.at <= self.window
@@ -43,8 +44,8 @@ class RepetitionGuard:
         ]
 
     def repeats(
-        self, text: str, about: Iterable[str], remarks: Iterable[LoggedEvent], now: datetime
-    ) -> LoggedEvent | None:
+        self, text: str, about: Iterable[str], remarks: Iterable[LoggedEvent[Event]], now: datetime
+    ) -> LoggedEvent[RemarkPosted] | None:
         """The earlier remark that ``text`` repeats, if there is one."""
         for item in self.recent(remarks, about, now):
             if similarity(text, item.event.text) >= self.threshold:

@@ -84,7 +84,7 @@ class OfflineModel:
         }
 
     def complete(self, call: ModelCall) -> str:
-        rule = self.rules.get(type(call.request))
+        rule = None if call.request is None else self.rules.get(type(call.request))
         if rule is None:
             raise ModelError(f"the offline writer has no rules for {call.task!r}")
         return rule(call.request, call.variant)

@@ -50,10 +50,10 @@ def working_memory(pool: Pool, match: Match, up_to_id: int | None = None) -> Wor
     kickoff = next((e.at for e in own if isinstance(e.event, MatchKickedOff)), match.kickoff)
     chat: list[LiveLine] = []
     remarks: list[LiveLine] = []
-    for item in pool.events(kinds=(ChatPosted.kind,), since=kickoff, up_to_id=up_to_id):
-        chat.append(LiveLine(item.at, item.event.player, item.event.text))
+    for said in pool.events_of(ChatPosted, since=kickoff, up_to_id=up_to_id):
+        chat.append(LiveLine(said.at, said.event.player, said.event.text))
     for item in own:
-        if isinstance(item.event, RemarkPosted):
-            remarks.append(LiveLine(item.at, item.event.player, item.event.text))
+        if isinstance(remark := item.event, RemarkPosted):
+            remarks.append(LiveLine(item.at, remark.player, remark.text))
     goals = tuple(item.event for item in own if isinstance(item.event, GoalScored))
     return WorkingMemory(match, goals, tuple(chat), tuple(remarks))

@@ -163,7 +163,7 @@ class Commentator:
 
     def speak(
         self,
-        item: LoggedEvent,
+        item: LoggedEvent[Event],
         request: Remark | Answer,
         about: list[str],
         instruction: str,
@@ -389,6 +389,8 @@ class Commentator:
         if not finished:
             return WhoCalled(asker, team, None)
         match = finished[-1]
+        if match.result is None:  # finished without a result: a log that was tampered with
+            return WhoCalled(asker, team, None)
         _, basis = self.pool.scoring()
         actual = scored_score(match.result, basis)
         exact = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -131,7 +132,7 @@ class PoolScheduler:
         day = self.pool.clock().astimezone(self.zone).date()
         await self._in_worker(lambda: self.commentator.digest(day))
 
-    async def _in_worker(self, work) -> None:
+    async def _in_worker(self, work: Callable[[], object]) -> None:
         if self._busy.locked():
             return  # she is still on the last job; the next tick catches up
         async with self._busy:

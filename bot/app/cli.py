@@ -372,7 +372,7 @@ def installed_version() -> str:
 
 
 def build_parser() -> Parser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("--data-dir", default=argparse.SUPPRESS, help="where the SQLite file lives")
     common.add_argument("--db", default=argparse.SUPPRESS, help="database URL (also BETANIA_DB)")
     common.add_argument(
@@ -405,7 +405,7 @@ def build_parser() -> Parser:
         sub.set_defaults(handler=handler)
         return sub
 
-    group_parsers: dict[str, argparse._SubParsersAction] = {}
+    group_parsers: dict[str, argparse._SubParsersAction[Parser]] = {}
     for group, help_text in (
         ("fixtures", "the tournament's matches"),
         ("bets", "predictions in bulk"),

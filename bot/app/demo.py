@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from importlib import resources
 from pathlib import Path
 
@@ -59,7 +60,7 @@ def house_lines() -> list[str]:
 class Step:
     at: datetime
     order: int
-    run: Callable[[], None] = field(compare=False)
+    run: Callable[[], object] = field(compare=False)
     result_of: int | None = field(default=None, compare=False)
 
 
@@ -110,7 +111,7 @@ class Demo:
     def number_of(self, fixture: Fixture) -> int:
         return next(m.number for m in self.pool.matches() if m.kickoff == fixture.kickoff)
 
-    def add(self, at: datetime, run: Callable[[], None], result_of: int | None = None) -> None:
+    def add(self, at: datetime, run: Callable[[], object], result_of: int | None = None) -> None:
         heapq.heappush(self.steps, Step(at, next(self.order), run, result_of))
 
     def schedule(self, fixture: Fixture) -> None:
@@ -123,13 +124,13 @@ class Demo:
         for goal in played.goals:
             self.add(
                 goal_time(fixture.kickoff, goal),
-                lambda g=goal: self.pool.fixtures.record_goal(number, g),
+                partial(self.pool.fixtures.record_goal, number, goal),
             )
             if self.rng.random() < CHAT_CHANCE:
                 talker, line = self.rng.choice(HOUSE_PLAYERS), self.rng.choice(self.lines)
                 self.add(
                     goal_time(fixture.kickoff, goal) + timedelta(minutes=1),
-                    lambda t=talker, s=line: self.pool.talk.chat(t, s),
+                    partial(self.pool.talk.chat, talker, line),
                 )
         whistle = final_whistle(fixture.kickoff, played.result)
         self.add(

@@ -85,10 +85,13 @@ async def until_stopped() -> str:
     loop = asyncio.get_running_loop()
     received: asyncio.Future[str] = loop.create_future()
     signals = (signal.SIGTERM, signal.SIGINT)
+
+    def receive(signum: signal.Signals) -> None:
+        if not received.done():
+            received.set_result(signum.name)
+
     for signum in signals:
-        loop.add_signal_handler(
-            signum, lambda s=signum: received.done() or received.set_result(s.name)
-        )
+        loop.add_signal_handler(signum, receive, signum)
     try:
         return await received
     finally:

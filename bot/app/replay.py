@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, tzinfo
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from bot.app.simulation import (
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
 from game.errors import UserError
-from game.openfootball import Fixture, Tournament
+from game.openfootball import Tournament
 from game.pool import Pool
 from game.sources import read_text
 from memory import diary, facts
@@ -145,7 +146,7 @@ def read_chat(location: str) -> list[ChatLine]:
 class Action:
     at: datetime
     order: int  # actions at the same moment run in the order they were listed
-    run: Callable[[], None]
+    run: Callable[[], object]
     result_of: int | None = None  # the match this action ends
 
 
@@ -158,7 +159,7 @@ def timeline(
     """Every action of the tournament, in the order it happens."""
     actions: list[Action] = []
 
-    def add(at: datetime, run: Callable[[], None], result_of: int | None = None) -> None:
+    def add(at: datetime, run: Callable[[], object], result_of: int | None = None) -> None:
         actions.append(Action(at, len(actions), run, result_of))
 
     numbers = {(m.kickoff, m.team1, m.team2): m.number for m in pool.matches()}
@@ -172,21 +173,21 @@ def timeline(
                 commentator.predict_upcoming()
 
         add(fixture.kickoff - PICKS_BEFORE_KICKOFF, picks)
-        add(fixture.kickoff, lambda number=number: pool.fixtures.kick_off(number))
+        add(fixture.kickoff, partial(pool.fixtures.kick_off, number))
         for goal in sorted(fixture.goals, key=lambda g: (g.minute, g.added)):
             add(
                 goal_time(fixture.kickoff, goal),
-                lambda n=number, g=goal: pool.fixtures.record_goal(n, g),
+                partial(pool.fixtures.record_goal, number, goal),
             )
         if fixture.result is not None:
             result = fixture.result
             add(
                 final_whistle(fixture.kickoff, fixture.result),
-                lambda n=number, r=result: pool.fixtures.record_result(n, r, "replay"),
+                partial(pool.fixtures.record_result, number, result, "replay"),
                 number,
             )
     for line in options.chat:
-        add(line.at, lambda line=line: _chat(pool, line))
+        add(line.at, partial(_chat, pool, line))
     return sorted(actions, key=lambda action: (action.at, action.order))
 
 
@@ -194,14 +195,6 @@ def _chat(pool: Pool, line: ChatLine) -> None:
     if pool.player(line.player) is None:
         pool.members.add(line.player, via="replay")
     pool.talk.chat(line.player, line.text)
-
-
-def _number_of(pool: Pool, fixture: Fixture) -> int:
-    return next(
-        m.number
-        for m in pool.matches()
-        if m.kickoff == fixture.kickoff and m.team1 == fixture.team1 and m.team2 == fixture.team2
-    )
 
 
 def replay(

@@ -11,9 +11,11 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
-from sqlalchemy import Engine, MetaData, create_engine, event
+from sqlalchemy import Engine, MetaData, PoolProxiedConnection, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from game.db.chain import ensure_guards, link
 from game.errors import UserError
@@ -78,7 +80,12 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     return engine
 
 
-def _sqlite_lock_wait(dbapi_connection, record, _proxy, busy_timeout: float) -> None:
+def _sqlite_lock_wait(
+    dbapi_connection: DBAPIConnection,
+    record: ConnectionPoolEntry,
+    _proxy: PoolProxiedConnection,
+    busy_timeout: float,
+) -> None:
     """Each use of a pooled connection waits for a lock as its thread asks (see above)."""
     wanted = 0 if lock_waits_off() else int(busy_timeout * 1000)
     if record.info.get("busy_timeout") != wanted:
@@ -88,7 +95,9 @@ def _sqlite_lock_wait(dbapi_connection, record, _proxy, busy_timeout: float) -> 
         record.info["busy_timeout"] = wanted
 
 
-def _sqlite_pragmas(dbapi_connection, _record, busy_timeout: float) -> None:
+def _sqlite_pragmas(
+    dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry, busy_timeout: float
+) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys = ON")
     # REPLACE deletes the row it replaces; with recursive triggers that delete is

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, bindparam, func, insert, select, text
 from sqlalchemy.sql.dml import ReturningInsert
@@ -12,6 +12,8 @@ from sqlalchemy.sql.dml import ReturningInsert
 from game.db import chain
 from game.db.schema import events
 from game.events import Event, LoggedEvent, event_from_payload
+
+E = TypeVar("E", bound=Event)
 
 
 def append(connection: Connection, event: Event, at: datetime) -> int:
@@ -32,10 +34,11 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
         "payload": payload,
         "digest": content,
     }
-    return int(connection.execute(_APPEND, values).scalar_one())
+    new_id: int = connection.execute(_APPEND, values).scalar_one()
+    return new_id
 
 
-def _append_statement() -> ReturningInsert[tuple[int]]:
+def _append_statement() -> ReturningInsert[int]:
     """Built once: building it per event cost as much as running it."""
     next_id = select((func.coalesce(func.max(events.c.id), 0) + 1).label("id")).subquery()
     previous = select(events.c.chain).order_by(events.c.id.desc()).limit(1).scalar_subquery()
@@ -74,7 +77,7 @@ def read(
     match_number: int | None = None,
     since: datetime | None = None,
     up_to_id: int | None = None,
-) -> Iterator[LoggedEvent]:
+) -> Iterator[LoggedEvent[Event]]:
     """Events with an id above ``after_id`` (and the other filters), oldest first."""
     query = select(events).where(events.c.id > after_id).order_by(events.c.id)
     if kinds:
@@ -87,3 +90,16 @@ def read(
         query = query.where(events.c.id <= up_to_id)
     for row in connection.execute(query):
         yield LoggedEvent(row.id, row.at, event_from_payload(row.kind, row.payload))
+
+
+def read_of(
+    connection: Connection,
+    kind: type[E],
+    after_id: int = 0,
+    match_number: int | None = None,
+    since: datetime | None = None,
+    up_to_id: int | None = None,
+) -> Iterator[LoggedEvent[E]]:
+    """The events of one kind, typed as that kind (the log names one type per kind)."""
+    found = read(connection, after_id, (kind.kind,), match_number, since, up_to_id)
+    return cast(Iterator[LoggedEvent[E]], found)

@@ -11,9 +11,11 @@ from collections import defaultdict
 from collections.abc import Collection
 from datetime import datetime
 from functools import cache
+from typing import Any
 
 from sqlalchemy import (
     Connection,
+    Row,
     Select,
     and_,
     bindparam,
@@ -44,7 +46,7 @@ def _score(home: int | None, away: int | None) -> Score | None:
     return None if home is None or away is None else Score(home, away)
 
 
-def _match_from_row(row, match_goals: tuple[Goal, ...] = ()) -> Match:
+def _match_from_row(row: Row[Any], match_goals: tuple[Goal, ...] = ()) -> Match:
     full_time = _score(row.ft_home, row.ft_away)
     result = None
     if full_time is not None:
@@ -172,7 +174,7 @@ def kickoffs(connection: Connection) -> dict[int, datetime]:
 
 
 @cache
-def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Select:
+def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Select[Any]:
     """Built once per preset, basis and shape; the matches counted are a parameter
     (left out when all are: it would be one more comparison for every pick)."""
     if basis is ScoreBasis.NINETY:

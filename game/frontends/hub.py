@@ -65,7 +65,7 @@ class Hub:
         )
         pool.subscribe(self._poke)
 
-    def _poke(self, _item: LoggedEvent) -> None:
+    def _poke(self, _item: LoggedEvent[Event]) -> None:
         # Commits also happen in worker threads (the commentator's): wake the loop safely.
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._wake.set)

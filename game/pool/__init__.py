@@ -9,7 +9,7 @@ here hear each event after it is committed.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from sqlalchemy import Engine, func, select
 
@@ -120,7 +120,7 @@ class Pool:
         match_number: int | None = None,
         since: datetime | None = None,
         up_to_id: int | None = None,
-    ) -> list[LoggedEvent]:
+    ) -> list[LoggedEvent[Event]]:
         with self.engine.connect() as connection:
             return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
 
@@ -133,8 +133,8 @@ class Pool:
         up_to_id: int | None = None,
     ) -> list[LoggedEvent[E]]:
         """The events of one kind, typed as that kind."""
-        found = self.events(after_id, (kind.kind,), match_number, since, up_to_id)
-        return cast(list[LoggedEvent[E]], found)  # the log's kind names one type each
+        with self.engine.connect() as connection:
+            return list(log.read_of(connection, kind, after_id, match_number, since, up_to_id))
 
     def check_finished(self, number: int) -> Match:
         """Match #N, if it has finished: a table "after" it means nothing otherwise."""

@@ -15,6 +15,7 @@ from game.db.schema import (
     matches,
 )
 from game.events import (
+    Event,
     FeedProblem,
     GoalScored,
     LoggedEvent,
@@ -90,7 +91,7 @@ class Fixtures:
         nothing. A result an admin entered by hand is never overwritten.
         """
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> FixturesReport:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> FixturesReport:
             report = FixturesReport(tournament.name)
             known = dict(connection.execute(select(matches.c.source_key, matches.c.number)).all())
             numbers = MatchNumbers(set(known.values()), tournament.fixtures, set(known))
@@ -129,7 +130,7 @@ class Fixtures:
     def _import_outcome(
         self,
         connection: Connection,
-        logged: list[LoggedEvent],
+        logged: list[LoggedEvent[Event]],
         number: int,
         fixture: Fixture,
         report: FixturesReport,
@@ -146,7 +147,7 @@ class Fixtures:
     def _apply_outcome(
         self,
         connection: Connection,
-        logged: list[LoggedEvent],
+        logged: list[LoggedEvent[Event]],
         number: int,
         goals_seen: Iterable[Goal] | None,
         result: Result | None,
@@ -175,7 +176,7 @@ class Fixtures:
         return added, "correction" if correction else "new"
 
     def kick_off(self, number: int) -> None:
-        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
             match = require_match(connection, number, with_goals=False)
             if match.status is not MatchStatus.SCHEDULED:
                 raise RuleViolation(f"{match.label} is already {match.status}")
@@ -183,20 +184,20 @@ class Fixtures:
 
         self._work.commit(work)
 
-    def _start(self, connection: Connection, logged: list[LoggedEvent], number: int) -> None:
+    def _start(self, connection: Connection, logged: list[LoggedEvent[Event]], number: int) -> None:
         """A match goes live: its status and its kick-off event, together."""
         connection.execute(update_statement(number, status=MatchStatus.LIVE.value))
         self._work.append(connection, logged, MatchKickedOff(number))
 
     def record_goal(self, number: int, goal: Goal) -> None:
-        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
             require_match(connection, number)
             self._insert_goal(connection, logged, number, goal)
 
         self._work.commit(work)
 
     def _insert_goal(
-        self, connection: Connection, logged: list[LoggedEvent], number: int, goal: Goal
+        self, connection: Connection, logged: list[LoggedEvent[Event]], number: int, goal: Goal
     ) -> None:
         connection.execute(
             insert(goals).values(
@@ -215,7 +216,7 @@ class Fixtures:
         self._work.append(connection, logged, event)
 
     def record_result(self, number: int, result: Result, source: str = "admin") -> None:
-        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
             match = require_match(connection, number)
             self._write_result(connection, logged, match, result, source)
 
@@ -224,7 +225,7 @@ class Fixtures:
     def _write_result(
         self,
         connection: Connection,
-        logged: list[LoggedEvent],
+        logged: list[LoggedEvent[Event]],
         match: Match,
         result: Result,
         source: str,
@@ -260,7 +261,7 @@ class Fixtures:
         Named teams are never renamed; knock-out placeholders (1A, W74) are filled.
         """
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> FeedReport:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> FeedReport:
             report = FeedReport(unmatched=[], kept_admin_results=[])
             for seen in updates:
                 found = self._feed_match(connection, seen, source)
@@ -352,9 +353,9 @@ class Fixtures:
     def report_feed_problem(self, source: str, text: str, once: bool = True) -> bool:
         """Tell the admins (the log keeps it); with ``once``, False when it was said before."""
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> bool:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> bool:
             if once:
-                for item in log.read(connection, kinds=(FeedProblem.kind,)):
+                for item in log.read_of(connection, FeedProblem):
                     if item.event.text == text:
                         return False
             self._work.append(connection, logged, FeedProblem(source, text))

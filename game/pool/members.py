@@ -16,13 +16,14 @@ from game.db.schema import (
     players,
 )
 from game.events import (
+    Event,
     LoggedEvent,
     PlayerJoined,
 )
 from game.model import (
     Player,
 )
-from game.pool.work import NotFound, UnitOfWork, require_player_id
+from game.pool.work import NotFound, UnitOfWork, require_player, require_player_id
 from game.rules import RuleViolation
 from game.text import clean_line
 
@@ -47,18 +48,18 @@ class Members:
         rules.check_handle(handle)
         name = clean_line(display_name or "") or handle
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> Player:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Player:
             if views.player(connection, handle) is not None:
                 raise RuleViolation(f"handle {handle!r} is taken")
             insert_player(self._work, connection, logged, handle, name, is_admin, via)
             for key in keys:
                 self._insert_key(connection, handle, key)
-            return views.player(connection, handle)
+            return require_player(connection, handle)
 
         return self._work.commit(work)
 
     def add_key(self, handle: str, public_key: str) -> None:
-        def work(connection: Connection, _logged: list[LoggedEvent]) -> None:
+        def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> None:
             if views.player(connection, handle) is None:
                 raise NotFound(f"no player {handle!r}")
             self._insert_key(connection, handle, public_key)
@@ -86,7 +87,7 @@ class Members:
             return views.key_owner(connection, key_identity(public_key))
 
     def set_time_zone(self, handle: str, zone_name: str) -> None:
-        def work(connection: Connection, _logged: list[LoggedEvent]) -> None:
+        def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> None:
             player_id = require_player_id(connection, handle)
             connection.execute(
                 update(players).where(players.c.id == player_id).values(time_zone=zone_name)
@@ -108,7 +109,7 @@ class Members:
             else self._work.clock() + timedelta(days=expires_in_days)
         )
 
-        def work(connection: Connection, _logged: list[LoggedEvent]) -> str:
+        def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> str:
             connection.execute(
                 insert(invites).values(
                     code=code,
@@ -128,7 +129,7 @@ class Members:
         """A newcomer's key joins under ``handle``; without ``code`` only in an open pool."""
         rules.check_handle(handle)
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> Player:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Player:
             if code is not None:
                 found = connection.execute(
                     select(invites).where(invites.c.code == code.strip())
@@ -148,7 +149,7 @@ class Members:
                 raise RuleViolation("that key already belongs to another player")
             insert_player(self._work, connection, logged, handle, handle, False, via)
             self._insert_key(connection, handle, public_key)
-            return views.player(connection, handle)
+            return require_player(connection, handle)
 
         return self._work.commit(work)
 
@@ -156,7 +157,7 @@ class Members:
 def insert_player(
     work: UnitOfWork,
     connection: Connection,
-    logged: list[LoggedEvent],
+    logged: list[LoggedEvent[Event]],
     handle: str,
     display_name: str,
     is_admin: bool,
@@ -169,7 +170,7 @@ def insert_player(
         )
     )
     work.append(connection, logged, PlayerJoined(handle, display_name, is_admin, via))
-    return int(result.inserted_primary_key[0])
+    return int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
 
 
 def key_identity(public_key: str) -> str:

@@ -18,6 +18,7 @@ from game.db.schema import (
     settings,
 )
 from game.events import (
+    Event,
     LoggedEvent,
     PredictionPlaced,
     SettingChanged,
@@ -56,7 +57,9 @@ class Predictions:
         Returns the logged event, or ``None`` when the pick was already exactly that.
         """
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> PredictionPlaced | None:
+        def work(
+            connection: Connection, logged: list[LoggedEvent[Event]]
+        ) -> PredictionPlaced | None:
             match = require_match(connection, number, with_goals=False)
             now = self._work.clock()
             rules.check_can_predict(match, now)
@@ -70,7 +73,7 @@ class Predictions:
     def _upsert_prediction(
         self,
         connection: Connection,
-        logged: list[LoggedEvent],
+        logged: list[LoggedEvent[Event]],
         player_id: int,
         handle: str,
         number: int,
@@ -107,7 +110,7 @@ class Predictions:
         is listed together, in line order, and nothing is imported.
         """
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> BetsReport:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> BetsReport:
             report = BetsReport()
             problems: list[str] = list(unread)
             resolved: list[tuple[BetRow, int, datetime]] = []
@@ -175,7 +178,7 @@ class Predictions:
         if basis is not None:
             changes.append((SCORE_BASIS_KEY, ScoreBasis(basis).value))
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> None:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
             for key, value in changes:
                 existing = connection.execute(
                     select(settings.c.value).where(settings.c.key == key)

@@ -9,6 +9,7 @@ from sqlalchemy import Connection
 from game.db import log
 from game.events import (
     ChatPosted,
+    Event,
     LoggedEvent,
     RemarkPosted,
 )
@@ -32,7 +33,7 @@ class Talk:
         if len(text) > MAX_CHAT_LENGTH:
             raise RuleViolation(f"chat lines are at most {MAX_CHAT_LENGTH} characters")
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> ChatPosted:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> ChatPosted:
             require_player_id(connection, handle)
             event = ChatPosted(handle, text)
             self._work.append(connection, logged, event)
@@ -53,10 +54,10 @@ class Talk:
         if not text:
             raise RuleViolation("nothing to say")
 
-        def work(connection: Connection, logged: list[LoggedEvent]) -> RemarkPosted | None:
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> RemarkPosted | None:
             require_player_id(connection, handle)
             if trigger is not None:
-                earlier = log.read(connection, kinds=(RemarkPosted.kind,))
+                earlier = log.read_of(connection, RemarkPosted)
                 if any(item.event.trigger == trigger for item in earlier):
                     return None
             event = RemarkPosted(handle, text, tuple(about), match, trigger)

@@ -18,13 +18,11 @@ from game.events import (
     Event,
     LoggedEvent,
 )
-from game.model import (
-    Match,
-)
+from game.model import Match, Player
 
 T = TypeVar("T")
 Clock = Callable[[], datetime]
-Listener = Callable[[LoggedEvent], None]
+Listener = Callable[[LoggedEvent[Event]], None]
 
 
 def utc_now() -> datetime:
@@ -50,9 +48,9 @@ class UnitOfWork:
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    def commit(self, work: Callable[[Connection, list[LoggedEvent]], T]) -> T:
+    def commit(self, work: Callable[[Connection, list[LoggedEvent[Event]]], T]) -> T:
         """Run ``work`` in one transaction; tell listeners about its events once committed."""
-        logged: list[LoggedEvent] = []
+        logged: list[LoggedEvent[Event]] = []
         with self.engine.begin() as connection:
             outcome = work(connection, logged)
         for item in logged:
@@ -60,7 +58,9 @@ class UnitOfWork:
                 listener(item)
         return outcome
 
-    def append(self, connection: Connection, logged: list[LoggedEvent], event: Event) -> None:
+    def append(
+        self, connection: Connection, logged: list[LoggedEvent[Event]], event: Event
+    ) -> None:
         at = self.clock()
         logged.append(LoggedEvent(log.append(connection, event, at), at, event))
 
@@ -81,3 +81,10 @@ def require_player_id(connection: Connection, handle: str) -> int:
 
 def update_statement(number: int, **values: object) -> Update:
     return update(matches).where(matches.c.number == number).values(**values)
+
+
+def require_player(connection: Connection, handle: str) -> Player:
+    player = views.player(connection, handle)
+    if player is None:
+        raise NotFound(f"no player {handle!r}")
+    return player

@@ -8,6 +8,8 @@ honours ``ANTHROPIC_BASE_URL``; what still fails becomes a ``ModelError``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import anthropic
 
 from bot.agent.providers.usage import Stopwatch, UsageSink, discard
@@ -38,7 +40,7 @@ class AnthropicModel:
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
         )
 
-    def request(self, call: ModelCall) -> dict[str, object]:
+    def request(self, call: ModelCall) -> dict[str, Any]:
         """The request body: the stable prefix cached, the rest of the context as the message."""
         return {
             "model": self.model,

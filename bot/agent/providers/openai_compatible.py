@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 
@@ -85,7 +86,7 @@ class OpenAICompatibleModel:
             raise ModelError(f"{self.name}: an empty answer")
         return text.strip()
 
-    def _post(self, call: ModelCall) -> dict:
+    def _post(self, call: ModelCall) -> dict[str, Any]:
         for attempt in range(self.max_retries + 1):
             try:
                 response = self.client.post("/chat/completions", json=self.request(call))
@@ -98,7 +99,8 @@ class OpenAICompatibleModel:
                 self.sleep(_retry_after(response) or self.backoff * 2**attempt)
                 continue
             response.raise_for_status()
-            return response.json()
+            body: dict[str, Any] = response.json()
+            return body
         raise AssertionError("the loop returns or raises")
 
 

@@ -112,4 +112,5 @@ async def start_server(
 
 
 def bound_port(acceptor: asyncssh.SSHAcceptor) -> int:
-    return acceptor.sockets[0].getsockname()[1]
+    port: int = acceptor.sockets[0].getsockname()[1]
+    return port

@@ -100,7 +100,7 @@ class ChannelOutput(Vt100_Output):
         pass
 
 
-class PoolSession(asyncssh.SSHServerSession):
+class PoolSession(asyncssh.SSHServerSession[str]):
     def __init__(
         self, frontend: Frontend, handle: str | None, username: str, newcomer_key: str | None
     ) -> None:
@@ -109,7 +109,7 @@ class PoolSession(asyncssh.SSHServerSession):
         self.username = username
         self.newcomer_key = newcomer_key
         self.id = next(_session_ids)
-        self.chan: asyncssh.SSHServerChannel | None = None
+        self.chan: asyncssh.SSHServerChannel[str] | None = None
         self.command: str | None = None
         self.pty = False
         self.term_type = "xterm"
@@ -132,7 +132,7 @@ class PoolSession(asyncssh.SSHServerSession):
 
     # -- asyncssh callbacks ---------------------------------------------------
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+    def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         self.chan = chan
 
     def pty_requested(self, term_type: str, _term_size: object, _term_modes: object) -> bool:
@@ -347,7 +347,9 @@ class PoolSession(asyncssh.SSHServerSession):
         """One answer to a question, on a terminal (echoed, editable) or as a plain line."""
         try:
             if self.app_session is not None:
-                answer = await self._idle_limited(PromptSession().prompt_async(question))
+                answer: str | None = await self._idle_limited(
+                    PromptSession[str]().prompt_async(question)
+                )
             else:
                 self.write(question.rstrip())
                 answer = await self._idle_limited(self.lines.get())
@@ -431,8 +433,6 @@ class PoolSession(asyncssh.SSHServerSession):
 
     async def _in_terminal(self, play: Callable[[], Awaitable[None]]) -> None:
         """A PTY: prompt_toolkit reads the keys and draws every prompt, registration included."""
-        if hasattr(self.chan, "set_line_mode"):
-            self.chan.set_line_mode(False)
         stdout = cast(TextIO, ChannelWriter(self, crlf=True))
         output = ChannelOutput(stdout, self._size, term=self.term_type, enable_cpr=False)
         with create_app_session(input=self.keys, output=output) as app_session:
@@ -464,7 +464,8 @@ class PoolSession(asyncssh.SSHServerSession):
         print_formatted_text(clean_block(text))
 
     async def _print_above_prompt(self, text: str) -> None:
-        if get_app_session().app is None or not get_app_session().app.is_running:
+        app = get_app_session().app
+        if app is None or not app.is_running:
             self._print(text)
             return
         await run_in_terminal(lambda: self._print(text))
