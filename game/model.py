@@ -121,6 +121,10 @@ class MatchStatus(enum.StrEnum):
     FINISHED = "finished"
 
 
+class InvalidGoal(UserError, ValueError):
+    """A goal no match can have: the message says what is wrong with it."""
+
+
 @dataclass(frozen=True)
 class Goal:
     side: str  # "home" or "away"
@@ -132,9 +136,9 @@ class Goal:
 
     def __post_init__(self) -> None:
         if self.side not in ("home", "away"):
-            raise ValueError(f"a goal is scored by home or away, not {self.side!r}")
+            raise InvalidGoal(f"a goal is scored by home or away, not {self.side!r}")
         if not 0 <= self.minute <= 130 or not 0 <= self.added <= 30:
-            raise ValueError(f"no match has a minute {self.clock}")
+            raise InvalidGoal(f"no match has a minute {self.clock}")
         # Scorers come from files and feeds nobody here wrote: shown to every player.
         object.__setattr__(self, "scorer", clean_line(self.scorer))
 

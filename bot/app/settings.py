@@ -21,6 +21,7 @@ from pathlib import Path
 from bot.app.config import ConfigError, ModelConfig
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
 from game.db.engine import database_url
+from game.errors import UserError
 from game.feeds.football_data import DEFAULT_URL
 from game.rules import check_handle
 
@@ -49,7 +50,7 @@ class Settings:
         handle = environ.get("BETANIA_HANDLE", DEFAULT_HANDLE)
         try:
             check_handle(handle)
-        except ValueError as error:
+        except UserError as error:
             raise ConfigError(f"BETANIA_HANDLE: {error}") from None
         level = str(flag("log_level") or environ.get("BETANIA_LOG_LEVEL", "WARNING")).upper()
         if level not in LOG_LEVELS:

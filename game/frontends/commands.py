@@ -19,10 +19,9 @@ from game.addressing import Addressee
 from game.db.engine import is_locked, lock_waits_off
 from game.errors import UserError
 from game.frontends.limits import ConnectionLimits
-from game.model import Goal, InvalidScore, Match, MatchStatus, Result, Score
-from game.pool import NotFound, Pool
+from game.model import Goal, Match, MatchStatus, Result, Score
+from game.pool import Pool
 from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
-from game.rules import RuleViolation
 from game.scoring import classify, scored_score
 from game.text import clean_line
 
@@ -252,7 +251,7 @@ class Commands:
             return spec.handler(self, call)
         except CommandError as error:
             return Reply(f"{error} (usage: {spec.usage})", error=True)
-        except (RuleViolation, NotFound, InvalidScore, ValueError) as error:
+        except UserError as error:  # a bug is not a user error: it reaches the log, whole
             return Reply(str(error), error=True)
         except OperationalError as error:
             if lock_waits_off() and is_locked(error):

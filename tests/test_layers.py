@@ -1,0 +1,76 @@
+"""The house's floors, checked: imports go one way, and no module imports itself back.
+
+game/ knows neither memory/ nor bot/; memory/ does not know bot/; inside game/,
+the front ends are a wing nothing else imports, and the results feeds sit
+above the pool, never below it.
+"""
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("game", "memory", "bot", "prompts")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports() -> dict[str, set[str]]:
+    """Every project module and the project modules it imports (at run time or for types)."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            name = module_name(path)
+            graph[name]
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    targets = [a.name for a in node.names]
+                else:
+                    continue
+                graph[name].update(t for t in targets if t.split(".")[0] in PACKAGES)
+    modules = set(graph)
+    return {m: {t for t in targets if t in modules and t != m} for m, targets in graph.items()}
+
+
+def importers_of(graph: dict[str, set[str]], prefix: str) -> set[str]:
+    return {m for m, targets in graph.items() if any(t.startswith(prefix) for t in targets)}
+
+
+def test_the_floors_import_one_way() -> None:
+    graph = imports()
+    assert {m for m in importers_of(graph, "memory") if m.startswith("game")} == set()
+    assert {m for m in importers_of(graph, "bot") if not m.startswith("bot")} == set()
+    outside_wing = importers_of(graph, "game.frontends") - {
+        m for m in graph if m.startswith(("game.frontends", "bot."))
+    }
+    assert outside_wing == set()  # the front ends are below nothing in game/
+    assert {m for m in importers_of(graph, "game.feeds") if m.startswith("game.pool")} == set()
+
+
+def test_no_module_imports_itself_back() -> None:
+    graph = imports()
+    cycles = []
+    state: dict[str, str] = {}
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = "open"
+        for target in sorted(graph[module]):
+            if state.get(target) == "open":
+                cycles.append([*path[path.index(target) :], target])
+            elif target not in state:
+                visit(target, [*path, target])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    # A package importing its own modules (``__init__`` re-exporting them) is no circle.
+    real = [c for c in cycles if not all(m.startswith(c[0] + ".") or m == c[0] for m in c[1:])]
+    assert real == []
