@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
-from game.addressing import DEFAULT_HANDLE
+from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME
 from game.events import (
     ChatPosted,
     Event,
@@ -32,7 +32,7 @@ from memory.guard import RepetitionGuard
 from memory.model import estimate_tokens
 from memory.quoting import quote_player_text
 from memory.working import WorkingMemory, working_memory
-from prompts import load, phrase
+from prompts import phrase, render
 
 # Shares of what the budget leaves after the persona, the date and the event.
 SHARES = {"standings": 0.10, "diary": 0.40, "facts": 0.20, "remarks": 0.10, "working": 0.20}
@@ -134,12 +134,13 @@ class ContextBuilder:
         guard: RepetitionGuard | None = None,
         persona: str = "persona",
         handle: str = DEFAULT_HANDLE,
+        name: str = DEFAULT_NAME,
     ) -> None:
         self.pool = pool
         self.handle = handle
         self.zone = zone
         self.guard = guard or RepetitionGuard()
-        self.system = load(persona)
+        self.system = render(persona, name=name)  # the same bytes for every call
         # How each kind of event is told as "what just happened": one table.
         self.descriptions = (
             Handlers[str]()

@@ -98,7 +98,7 @@ def told_to_remember(text: str, listener: Addressee) -> str | None:
 def read_remember(
     text: str, speaker: str, players: Mapping[str, str], today: date, listener: Addressee
 ) -> Remembered | None:
-    """``@betania remember ...``: a fact about the speaker, or ``None``.
+    """``@<her handle> remember ...``: a fact about the speaker, or ``None``.
 
     A fact that names another player is not the speaker's to tell (``ana cheats``):
     it is refused, never stored under anyone.

@@ -6,6 +6,7 @@ import json
 from datetime import date
 from typing import Any
 
+from game.addressing import DEFAULT_NAME
 from game.events import ResultRecorded
 from game.model import MatchStatus
 from game.pool import Pool
@@ -13,7 +14,7 @@ from memory import diary, facts, usage
 from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, RESOLVED, STARTED_AFTER
 from memory.model import estimate_tokens
 from memory.store import get_state
-from prompts import load
+from prompts import render
 
 
 def diary_text(pool: Pool) -> str:
@@ -64,7 +65,7 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
         "enabled": state[CURSOR] is not None,
         "last_handled_event": int(state[CURSOR] or 0),
         "started_after_event": int(state[STARTED_AFTER] or 0),
-        "immutable": {"tokens": estimate_tokens(load("persona"))},
+        "immutable": {"tokens": estimate_tokens(render("persona", name=DEFAULT_NAME))},
         "diary": {
             "entries": len(kept),
             "narrative": narrative is not None,

@@ -83,7 +83,12 @@ class MemoryKeeper:
         self.model = model
         self.config = config or MemoryConfig()
         self.fallback = fallback or OfflineModel()
-        self.contexts = ContextBuilder(pool, self.config.zone, handle=self.config.addressee.handle)
+        self.contexts = ContextBuilder(
+            pool,
+            self.config.zone,
+            handle=self.config.addressee.handle,
+            name=self.config.addressee.name,
+        )
         self.on_call = on_call
         self._recovered = False
         # What each event in the log means to memory: the one place to add a kind.

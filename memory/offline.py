@@ -345,7 +345,7 @@ class OfflineModel:
     def _known_facts(self, request: KnownFacts, variant: Variant) -> str:
         rng = self._answer_rng(variant)
         if not request.facts:
-            return self.say("answer.nofacts", rng, who=request.who)
+            return self.say("answer.nofacts", rng, who=request.who, mention=request.mention)
         return self.say("answer.facts", rng, who=request.who, facts="; ".join(request.facts))
 
     def _who_called(self, request: WhoCalled, _variant: Variant) -> str:
@@ -377,5 +377,5 @@ class OfflineModel:
         return request.suggestion
 
     def _fact_extraction(self, _request: FactExtraction, _variant: Variant) -> str:
-        """Rules do not read free chat for facts; only ``@betania remember`` teaches them."""
+        """Rules do not read free chat for facts; only ``@<her handle> remember`` teaches them."""
         return "[]"

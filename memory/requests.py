@@ -146,6 +146,7 @@ class Standing(Answer):
 @dataclass(frozen=True)
 class KnownFacts(Answer):
     facts: tuple[str, ...]
+    mention: str  # how to address her, for a player who has told her nothing yet
 
 
 @dataclass(frozen=True)

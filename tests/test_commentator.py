@@ -225,5 +225,6 @@ def test_her_name_is_configuration_she_answers_to_it_and_signs_with_it(
         assert [f.text for f in facts.current(connection, "ana")] == ["I like juiza's jokes"]
     hub = Hub(tournament_pool)
     assert hub.notice(ack).text == f"A Juíza: {ack.event.text}"
+    assert keeper.contexts.system.startswith("You are A Juíza, the commentator")
     help_text = Commands(tournament_pool, juiza).run(Caller("ana"), "help").text
     assert "@juiza ..." in help_text and "@betania" not in help_text

@@ -8,7 +8,7 @@ from game.pool import Pool
 from memory.context import Item, allot, fit
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
-from prompts import load
+from prompts import render
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
 
@@ -70,8 +70,9 @@ def test_the_persona_is_the_same_bytes_on_every_call(
     play(keeper.pool, clock, 1, "0-3")
     keeper.catch_up()
     second = keeper.contexts.build_context(chat(keeper, "bia", "wow"), 500)
-    assert first.system == second.system == load("persona")
-    assert {call.system for call in keeper.model.calls} == {load("persona")}
+    persona = render("persona", name="BETanIA")
+    assert first.system == second.system == persona
+    assert {call.system for call in keeper.model.calls} == {persona}
 
 
 def test_facts_are_loaded_only_for_the_players_involved(keeper: MemoryKeeper) -> None:

@@ -17,12 +17,12 @@ from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.requests import NewLeader
 from memory.usage import ModelUsage, recorded
-from prompts import load
+from prompts import render
 from tests.model_server import Reply, model_server
 
 CALL = ModelCall(
     "remark",
-    load("persona"),
+    render("persona", name="BETanIA"),
     "Just now: a goal.",
     NewLeader("ana", 10, "bia"),
 )
@@ -55,7 +55,11 @@ def test_anthropic_caches_the_stable_prefix_and_records_usage() -> None:
         first.headers.get("authorization", "")[7:],
     )
     assert first.body["system"] == [
-        {"type": "text", "text": load("persona"), "cache_control": {"type": "ephemeral"}}
+        {
+            "type": "text",
+            "text": render("persona", name="BETanIA"),
+            "cache_control": {"type": "ephemeral"},
+        }
     ]
     assert first.body["messages"] == [{"role": "user", "content": "Just now: a goal."}]
     assert first.body["system"] == second.body["system"]
@@ -126,7 +130,10 @@ def test_openai_compatible_speaks_chat_completions() -> None:
         assert openai(server.url, usage).complete(CALL) == "What a time to be in this pool."
         _retried, answered = server.requests
     assert answered.path == "/v1/chat/completions"
-    assert answered.body["messages"][0] == {"role": "system", "content": load("persona")}
+    assert answered.body["messages"][0] == {
+        "role": "system",
+        "content": render("persona", name="BETanIA"),
+    }
     assert (usage[0].input_tokens > 0, usage[0].error) == (True, None)
 
 

@@ -368,7 +368,7 @@ class Commentator:
                 if who not in by_name:
                     return UnknownName(asker, name, tuple(facts.suggest(name, players)))
                 who = by_name[who]
-            return KnownFacts(who, tuple(self._facts(who)))
+            return KnownFacts(who, tuple(self._facts(who)), self.addressee.mention)
         return Fallback(asker)
 
     def _facts(self, handle: str) -> list[str]:

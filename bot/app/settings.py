@@ -71,7 +71,7 @@ class Settings:
 
     def start_logging(self) -> None:
         """The one logging set-up: to stderr, at the configured level."""
-        logging.basicConfig(level=(self.debug and "DEBUG") or self.log_level, format=LOG_FORMAT)
+        logging.basicConfig(level=self.log_level, format=LOG_FORMAT)
 
 
 def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
