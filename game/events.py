@@ -124,6 +124,9 @@ class RemarkPosted(Event):
     about: tuple[str, ...] = ()
     match: int | None = None
     trigger: int | None = None  # the log id of the event it reacts to
+    # What about the trigger it says ("" the event itself, "table" what it did to the
+    # standings): one remark per trigger and topic.
+    topic: str = ""
 
     def payload(self) -> dict[str, Any]:
         return {**super().payload(), "about": list(self.about)}

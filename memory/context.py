@@ -30,7 +30,7 @@ from game.pool import Pool
 from memory import diary, facts
 from memory.guard import RepetitionGuard
 from memory.model import estimate_tokens
-from memory.quoting import quote_player_text
+from memory.quoting import inert, quote_player_text
 from memory.working import WorkingMemory, working_memory
 from prompts import phrase, render
 
@@ -153,6 +153,18 @@ class ContextBuilder:
     def now(self) -> datetime:
         return self.pool.clock()
 
+    def today(self) -> Section:
+        """The date and time every call is made at: recency means nothing without it."""
+        now = self.now().astimezone(self.zone)
+        text = _say("today", when=f"{now:%A %d %B %Y, %H:%M}")
+        return Section("today", text, estimate_tokens(text))
+
+    def dated(self, prompt: str) -> Context:
+        """A context of one task's prompt, dated: for calls that need no other layer."""
+        return Context(
+            self.system, (self.today(), Section("event", prompt, estimate_tokens(prompt)))
+        )
+
     def build_context(
         self,
         event: LoggedEvent[Event] | None,
@@ -184,7 +196,7 @@ class ContextBuilder:
         if working is None and match is not None:
             working = working_memory(self.pool, match, up_to_id=event.id if event else None)
 
-        today = _say("today", when=f"{now.astimezone(self.zone):%A %d %B %Y, %H:%M}")
+        today = self.today()
         event_text = self._describe(event) + (f"\n\n{instruction}" if instruction else "")
         layers = {
             "standings": self._standings_items(involved, now),
@@ -193,12 +205,12 @@ class ContextBuilder:
             "remarks": self._remark_items(involved, now) if recent_remarks else [],
             "working": self._working_items(working),
         }
-        fixed = estimate_tokens(self.system) + estimate_tokens(today) + estimate_tokens(event_text)
+        fixed = estimate_tokens(self.system) + today.tokens + estimate_tokens(event_text)
         wanted = {
             name: sum(estimate_tokens(i.text) + 1 for i in items) for name, items in layers.items()
         }
         allowance = allot(wanted, max(0, budget - fixed))
-        sections = [Section("today", today, estimate_tokens(today))]
+        sections = [today]
         for name in ("standings", "diary", "facts", "remarks", "working"):
             text, dropped = fit(layers[name], allowance[name])
             sections.append(Section(name, text, wanted[name], dropped))
@@ -253,12 +265,14 @@ class ContextBuilder:
             narrative, entries = diary.read(connection)
         items = []
         if narrative is not None:
-            text = _say("diary.narrative", dates=narrative.dates, text=narrative.text)
+            text = _say("diary.narrative", dates=narrative.dates, text=inert(narrative.text))
             items.append(Item(text, rank=NEWEST_KEPT, trim_from_start=True))
         for position, entry in enumerate(entries):
             age = len(entries) - 1 - position
             items.append(
-                Item(f"{entry.dates} {entry.text}", rank=age if age < NEWEST_KEPT else age + 1)
+                Item(
+                    f"{entry.dates} {inert(entry.text)}", rank=age if age < NEWEST_KEPT else age + 1
+                )
             )
         return items
 
@@ -295,7 +309,7 @@ class ContextBuilder:
                     "remarks.said",
                     day=self._day(item.at),
                     about=", ".join(item.event.about),
-                    text=item.event.text,
+                    text=inert(item.event.text),
                 ),
                 rank=-i,
             )
@@ -332,7 +346,7 @@ class ContextBuilder:
             )
         for said in working.remarks:
             time = f"{said.at.astimezone(self.zone):%H:%M}"
-            items.append(Item(_say("live.said", time=time, text=said.text), rank=0))
+            items.append(Item(_say("live.said", time=time, text=inert(said.text)), rank=0))
         return items
 
     def _describe(self, event: LoggedEvent[Event] | None) -> str:

@@ -28,7 +28,7 @@ from memory.context import Context, ContextBuilder
 from memory.diary import DiaryConfig
 from memory.model import Model, ModelCall, ModelError
 from memory.offline import OfflineModel
-from memory.quoting import quote_player_text
+from memory.quoting import inert, quote_player_text
 from memory.requests import DiaryEntry, DiaryFusion, FactExtraction, FactMerge, Request
 from memory.store import clear_state, get_state, open_memory, set_state
 from memory.stories import MatchStory, match_story
@@ -225,10 +225,10 @@ class MemoryKeeper:
         stories = [self._story(number) for number in covers]
         prompt = render(
             "diary_fusion",
-            narrative=f"{narrative.dates} {narrative.text}" if narrative else "(none yet)",
-            entries="\n".join(f"{entry.dates} {entry.text}" for entry in fused),
+            narrative=f"{narrative.dates} {inert(narrative.text)}" if narrative else "(none yet)",
+            entries="\n".join(f"{entry.dates} {inert(entry.text)}" for entry in fused),
         )
-        call = ModelCall("diary_fusion", self.contexts.system, prompt, DiaryFusion(tuple(stories)))
+        call = self._dated_call(prompt, DiaryFusion(tuple(stories)))
         try:
             text = self._complete(call, match=None)
         except ModelError:
@@ -310,8 +310,7 @@ class MemoryKeeper:
         prompt = render(
             "fact_extraction", author=author, line=quote_player_text(author, item.event.text)
         )
-        request = FactExtraction(author, item.event.text)
-        call = ModelCall(request.task, self.contexts.system, prompt, request)
+        call = self._dated_call(prompt, FactExtraction(author, item.event.text))
         try:
             answer = self._complete(call, match=None)
             players = {p.handle: p.display_name for p in self.pool.players()}
@@ -337,11 +336,12 @@ class MemoryKeeper:
         now = self.pool.clock()
         with self.pool.engine.connect() as connection:
             sources = facts.candidates(connection, handle, today)
-        prompt = render(
-            "fact_merge", player=handle, facts="\n".join(f"{f.id}: {f.text}" for f in sources)
+        # Facts are the player's words: quoted as data, like anywhere else.
+        listed = "\n".join(
+            f"{f.id}: {quote_player_text(handle, f.text, about=handle)}" for f in sources
         )
-        request = FactMerge(tuple((f.id, f.text) for f in sources))
-        call = ModelCall(request.task, self.contexts.system, prompt, request)
+        prompt = render("fact_merge", player=handle, facts=listed)
+        call = self._dated_call(prompt, FactMerge(tuple((f.id, f.text) for f in sources)))
         answer = ""
         try:
             answer = self._complete(call, match=None)
@@ -358,6 +358,11 @@ class MemoryKeeper:
         return True
 
     # -- model calls ----------------------------------------------------------
+
+    def _dated_call(self, prompt: str, request: Request) -> ModelCall:
+        """A call for one task with no other layer: the persona, the date, the prompt."""
+        context = self.contexts.dated(prompt)
+        return ModelCall(request.task, context.system, context.prompt, request)
 
     def ask(
         self,

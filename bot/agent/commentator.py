@@ -29,9 +29,9 @@ from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
 from game.scoring import Tier, classify, scored_score
 from memory import facts
-from memory.context import Context, Section
 from memory.guard import RepetitionGuard
 from memory.keeper import MemoryKeeper
+from memory.quoting import quote_player_text
 from memory.requests import (
     Answer,
     BigJump,
@@ -63,6 +63,7 @@ HOW_AM_I = re.compile(
 )
 WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", re.IGNORECASE)
 KNOW_ABOUT = re.compile(r"(?:know about|sabe (?:sobre|de))\s+@?(?P<who>[\w.-]+)", re.IGNORECASE)
+TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
 LATE_MINUTE = 85  # a goal this late always deserves a word
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
 
@@ -169,8 +170,15 @@ class Commentator:
         instruction: str,
         match: int | None = None,
         capped: bool = True,
+        topic: str = "",
     ) -> RemarkPosted | None:
-        """Ask for a line, refuse repeats in code, post it; silence when nothing new comes."""
+        """Ask for a line, refuse repeats in code, post it; silence when nothing new comes.
+
+        A remark the pool would refuse (one on this trigger and topic was made) is
+        never asked for: a restart reacting again costs no model call.
+        """
+        if self.pool.talk.said_on(item.id, topic):
+            return None
         if (
             capped
             and match is not None
@@ -187,7 +195,9 @@ class Commentator:
             if about and self.guard.repeats(text, about, recent, item.at) is not None:
                 self.stats.refused_repeats += 1
                 continue
-            posted = self.pool.talk.remark(self.handle, text, about, match, trigger=item.id)
+            posted = self.pool.talk.remark(
+                self.handle, text, about, match, trigger=item.id, topic=topic
+            )
             if posted is not None:
                 self.stats.count += 1
             return posted
@@ -288,6 +298,7 @@ class Commentator:
                 [leader.player],
                 render("remark", about=leader.player, event="a new leader"),
                 None,
+                topic=TABLE,
             )
             return
         for row in after:
@@ -303,6 +314,7 @@ class Commentator:
                     [row.player],
                     render("remark", about=row.player, event="a big jump in the table"),
                     None,
+                    topic=TABLE,
                 )
                 return
 
@@ -338,7 +350,8 @@ class Commentator:
                 "answer_not_yours", asker=event.player, others=request.others
             )
         else:
-            context_instruction = render("answer", asker=event.player, question=f'"{question}"')
+            quoted = quote_player_text(event.player, question)  # data, not instructions
+            context_instruction = render("answer", asker=event.player, question=quoted)
         return self.speak(item, request, about, context_instruction, None, capped=False)
 
     def intent(self, asker: str, question: str, text: str) -> Answer:
@@ -411,9 +424,8 @@ class Commentator:
             suggestion=str(suggestion),
             match=f"#{match.number} {match.team1} v {match.team2} ({match.stage})",
         )
-        context = Context(self.keeper.contexts.system, ())
         answer = self.keeper.ask(
-            _with_prompt(context, prompt), Prediction(str(suggestion)), match=match.number
+            self.keeper.contexts.dated(prompt), Prediction(str(suggestion)), match=match.number
         )
         found = SCORE_IN_ANSWER.search(answer)
         if found is None:
@@ -505,7 +517,3 @@ def _still_possible(pick: Score, now: Score) -> bool:
 def _placeholder(team: str) -> bool:
     """Knock-out slots not filled yet: "1A", "W74", "L101"."""
     return bool(re.fullmatch(r"[0-9][A-L]|[WL]\d+|3[A-L/]+", team))
-
-
-def _with_prompt(context: Context, prompt: str) -> Context:
-    return Context(context.system, (Section("event", prompt, 0),))

@@ -48,20 +48,29 @@ class Talk:
         about: Iterable[str] = (),
         match: int | None = None,
         trigger: int | None = None,
+        topic: str = "",
     ) -> RemarkPosted | None:
-        """A commentator's line; ``None`` if a remark on the same ``trigger`` was already made."""
+        """A commentator's line; ``None`` if one on the same ``trigger`` and ``topic`` was made."""
         text = clean_line(text)
         if not text:
             raise RuleViolation("nothing to say")
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> RemarkPosted | None:
             require_player_id(connection, handle)
-            if trigger is not None:
-                earlier = log.read_of(connection, RemarkPosted)
-                if any(item.event.trigger == trigger for item in earlier):
-                    return None
-            event = RemarkPosted(handle, text, tuple(about), match, trigger)
+            if trigger is not None and _said_on(connection, trigger, topic):
+                return None
+            event = RemarkPosted(handle, text, tuple(about), match, trigger, topic)
             self._work.append(connection, logged, event)
             return event
 
         return self._work.commit(work)
+
+    def said_on(self, trigger: int, topic: str = "") -> bool:
+        """Whether a remark on ``trigger`` and ``topic`` was made: then no other may be."""
+        with self._work.engine.connect() as connection:
+            return _said_on(connection, trigger, topic)
+
+
+def _said_on(connection: Connection, trigger: int, topic: str) -> bool:
+    earlier = log.read_of(connection, RemarkPosted)
+    return any(item.event.trigger == trigger and item.event.topic == topic for item in earlier)
