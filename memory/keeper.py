@@ -109,13 +109,22 @@ class MemoryKeeper:
 
         A memory switched on mid-tournament writes no story for what it did not
         see; thirty vivid entries about old matches on day one would be false
-        memories. Returns False when memory was already on.
+        memories. What players told her to remember is another matter: it is in
+        the log, in their own words, so those facts are adopted, dated as told.
+        Returns False when memory was already on.
         """
         if self.enabled():
             return False
         resolved = [m.number for m in self.pool.matches() if m.status is MatchStatus.FINISHED]
         last = self.pool.last_event_id()
+        told = [
+            self._fact_from(item, read_free_chat=False)
+            for item in self.pool.events_of(ChatPosted, up_to_id=last)
+        ]
         with self.pool.engine.begin() as connection:
+            for write in told:
+                if write is not None:
+                    write(connection)
             set_state(connection, STARTED_AFTER, str(last))
             set_state(connection, RESOLVED, json.dumps(resolved))
             set_state(connection, CURSOR, str(last))
@@ -281,7 +290,9 @@ class MemoryKeeper:
 
     # -- player facts ---------------------------------------------------------
 
-    def _fact_from(self, item: LoggedEvent[ChatPosted]) -> Callable[[Connection], None] | None:
+    def _fact_from(
+        self, item: LoggedEvent[ChatPosted], read_free_chat: bool = True
+    ) -> Callable[[Connection], None] | None:
         """A fact from ``@<her handle> remember ...`` always; from free chat when a model reads it."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = item.at.astimezone(self.config.zone).date()
@@ -289,7 +300,11 @@ class MemoryKeeper:
         found = facts.read_remember(item.event.text, item.event.player, players, today, listener)
         if found is not None:
             learned = [found]
-        elif self.config.learn_from_chat and listener.message(item.event.text) is None:
+        elif (
+            read_free_chat
+            and self.config.learn_from_chat
+            and listener.message(item.event.text) is None
+        ):
             learned = self._facts_in_chat(item, today)
         else:
             return None

@@ -66,3 +66,27 @@ def test_memory_switched_on_mid_tournament_writes_no_story_for_the_past(
     # the tournament is over: the closing compaction leaves a narrative + the newest entry
     assert entries(pool) == [(4, 5), (6,)]
     assert model.tasks().count("diary_entry") == 3
+
+
+def test_memory_switched_on_mid_tournament_keeps_what_players_told_her(
+    pool: Pool, clock: FakeClock
+) -> None:
+    setup(pool, count=6)
+    pool.talk.chat("ana", "@betania remember that I keep bees")
+    play(pool, clock, 1, "3-0")
+    clock.advance(days=1)
+    pool.talk.chat("bia", "@betania remember that ana cheats")  # not hers to tell: never stored
+    pool.talk.chat("bia", "@betania remember that I am in Lisbon until 20 jun")
+    play(pool, clock, 2, "0-0")
+    model = ScriptedModel()
+    keeper = MemoryKeeper(pool, model, CONFIG)
+    assert keeper.enable() is True
+    keeper.catch_up()
+    with pool.engine.connect() as connection:
+        told = [(f.handle, f.text, f.learned_on.isoformat()) for f in facts.current(connection)]
+    assert told == [
+        ("ana", "I keep bees", "2026-06-01"),
+        ("bia", "I am in Lisbon until 20 jun", "2026-06-12"),
+    ]
+    assert entries(pool) == [] and model.calls == []  # facts, but no story and no call
+    assert keeper.enable() is False
