@@ -123,3 +123,16 @@ def stats_text(report: dict[str, Any]) -> str:
             *warning,
         ]
     )
+
+
+def calls_text(call: usage.CallRecord) -> str:
+    """One recorded call for an operator: what it was, what it cost, what was sent and said."""
+    about = f" #{call.match_number}" if call.match_number else ""
+    cause = f", for event {call.event_id}" if call.event_id else ""
+    cache = f", {call.cache_read_tokens} read from the cache" if call.cache_read_tokens else ""
+    head = (
+        f"call {call.id} [{call.at:%d %b %H:%M}] {call.task}{about}{cause}: "
+        f"{call.provider} {call.model}, {call.input_tokens} tokens in{cache}, "
+        f"{call.output_tokens} out, {call.latency_ms} ms; {call.outcome}"
+    )
+    return "\n".join([head, "--- prompt", call.prompt, "--- answer", call.response])

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, tzinfo
+from datetime import UTC, date, timedelta, tzinfo
 
 from sqlalchemy import Connection
 
@@ -23,7 +24,7 @@ from game.following import Handlers
 from game.model import MatchStatus
 from game.pool import Pool
 from game.text import clean_block
-from memory import diary, facts
+from memory import diary, facts, usage
 from memory.context import Context, ContextBuilder
 from memory.diary import DiaryConfig
 from memory.model import Model, ModelCall, ModelError
@@ -52,6 +53,7 @@ class MemoryConfig:
     zone: tzinfo = UTC
     learn_from_chat: bool = False  # ask the model for facts in free chat (a real model only)
     addressee: Addressee = field(default_factory=Addressee)  # who she is: lines to her, hers
+    keep_calls: timedelta | None = None  # how long model calls are kept whole; None: always
 
 
 @dataclass(frozen=True)
@@ -63,11 +65,11 @@ class Taken:
 
 
 @dataclass(frozen=True)
-class CallRecord:
-    task: str
-    tokens: int
-    match: int | None
-    model: str
+class Asked:
+    """A model's answer, and the record of the call that got it."""
+
+    text: str
+    call_id: int
 
 
 class MemoryKeeper:
@@ -77,7 +79,8 @@ class MemoryKeeper:
         model: Model,
         config: MemoryConfig | None = None,
         fallback: Model | None = None,
-        on_call: Callable[[CallRecord, Context | None], None] | None = None,
+        on_call: Callable[[usage.CallRecord, Context | None], None] | None = None,
+        meter: usage.UsageMeter | None = None,
     ) -> None:
         self.pool = pool
         self.model = model
@@ -89,7 +92,8 @@ class MemoryKeeper:
             handle=self.config.addressee.handle,
             name=self.config.addressee.name,
         )
-        self.on_call = on_call
+        self.on_call = on_call  # told of every call as it is recorded (replays measure them)
+        self.meter = meter or usage.UsageMeter()  # where the model's provider reports usage
         self._recovered = False
         # What each event in the log means to memory: the one place to add a kind.
         self.reads = (
@@ -203,7 +207,7 @@ class MemoryKeeper:
             working,
             recent_remarks=False,
         )
-        text = self.ask(context, DiaryEntry(story), match=number)
+        text = self.ask(context, DiaryEntry(story), match=number, event_id=item.id).text
         day = story.day
 
         def write(connection: Connection) -> None:
@@ -212,7 +216,10 @@ class MemoryKeeper:
         return write
 
     def maintain(self) -> None:
-        """Fuse the diary when it is due (or the tournament is over)."""
+        """Fuse the diary when it is due (or the tournament is over); forget old calls."""
+        if self.config.keep_calls is not None:
+            with self.pool.engine.begin() as connection:
+                usage.prune(connection, self.pool.clock() - self.config.keep_calls)
         with self.pool.engine.connect() as connection:
             narrative, entries = diary.read(connection)
             told = diary.covered(connection)
@@ -239,7 +246,7 @@ class MemoryKeeper:
         )
         call = self._dated_call(prompt, DiaryFusion(tuple(stories)))
         try:
-            text = self._complete(call, match=None)
+            text = self._complete(call, match=None).text
         except ModelError:
             return False  # the entries stay as they are; the next result tries again
         with self.pool.engine.begin() as connection:
@@ -327,7 +334,7 @@ class MemoryKeeper:
         )
         call = self._dated_call(prompt, FactExtraction(author, item.event.text))
         try:
-            answer = self._complete(call, match=None)
+            answer = self._complete(call, match=None).text
             players = {p.handle: p.display_name for p in self.pool.players()}
             handle = self.config.addressee.handle
             return facts.parse_extracted(answer, author, today, players, handle)
@@ -357,19 +364,23 @@ class MemoryKeeper:
         )
         prompt = render("fact_merge", player=handle, facts=listed)
         call = self._dated_call(prompt, FactMerge(tuple((f.id, f.text) for f in sources)))
-        answer = ""
+        answer: Asked | None = None
         try:
             answer = self._complete(call, match=None)
-            merged = facts.parse_merge(answer)
+            merged = facts.parse_merge(answer.text)
             facts.verify_merge(sources, merged)
         except (ModelError, facts.FactMergeRejected) as error:
             with self.pool.engine.begin() as connection:
-                facts.record_compaction(connection, handle, False, str(error), sources, answer, now)
+                text = answer.text if answer else ""
+                facts.record_compaction(connection, handle, False, str(error), sources, text, now)
+                if answer is not None:
+                    usage.settle(connection, answer.call_id, f"refused: {error}")
             return False
         with self.pool.engine.begin() as connection:
             facts.apply_merge(connection, handle, sources, merged, now)
             output = [{"text": m.text, "covers": list(m.covers)} for m in merged]
             facts.record_compaction(connection, handle, True, "ok", sources, output, now)
+            usage.settle(connection, answer.call_id, "merged")
         return True
 
     # -- model calls ----------------------------------------------------------
@@ -385,29 +396,94 @@ class MemoryKeeper:
         request: Request,
         variant: tuple[int, int] = (0, 0),
         match: int | None = None,
-    ) -> str:
-        """One call with a built context; the offline writer answers if the model fails."""
+        event_id: int | None = None,
+    ) -> Asked:
+        """One call with a built context; the offline writer answers if the model fails.
+
+        The call is recorded (``memory.usage``); ``settle`` says what became of it.
+        """
         call = ModelCall(request.task, context.system, context.prompt, request, variant)
-        try:
-            return self._complete(call, match, context)
-        except ModelError:
-            return self._complete(call, match, context, model=self.fallback)
+        return self._complete(call, match, context, event_id, fall_back=True)
+
+    def settle(self, asked: Asked, outcome: str) -> None:
+        """What became of an answer: "posted", "refused: repeat", ..."""
+        with self.pool.engine.begin() as connection:
+            usage.settle(connection, asked.call_id, outcome)
 
     def _complete(
         self,
         call: ModelCall,
         match: int | None,
         context: Context | None = None,
-        model: Model | None = None,
-    ) -> str:
-        model = model or self.model
+        event_id: int | None = None,
+        fall_back: bool = False,
+    ) -> Asked:
+        """The one door to a model: sanitize, ask, fall back if allowed, record the call.
+
+        Only calls that must be answered now (remarks, answers, entries, picks)
+        fall back to the offline writer; memory's upkeep (fusion, merges, facts in
+        chat) fails instead and is tried again with the next material.
+        """
         # Everything in a prompt came from someone (players, feeds, earlier answers):
         # it reaches the model, and comes back from it, through the one sanitizer.
         call = replace(call, system=clean_block(call.system), prompt=clean_block(call.prompt))
-        record = CallRecord(call.task, call.tokens, match, model.name)
-        if self.on_call is not None:
-            self.on_call(record, context)
+        self.meter.take()  # reports of no call of ours (another tool's) are not this one's
+        started = time.perf_counter()
+        outcome, error = "answered", None
+        try:
+            answer = self._answer(self.model, call)
+        except ModelError as failure:
+            error, outcome = str(failure), f"fallen back: {failure}"
+            try:
+                if not fall_back:
+                    raise
+                answer = self._answer(self.fallback, call)
+            except ModelError as final:
+                self._record(call, match, context, event_id, started, "", f"failed: {final}", error)
+                raise
+        call_id = self._record(call, match, context, event_id, started, answer, outcome, error)
+        return Asked(answer, call_id)
+
+    def _answer(self, model: Model, call: ModelCall) -> str:
         answer = clean_block(model.complete(call)).strip()
         if not answer:
             raise ModelError(f"{model.name} answered nothing for {call.task}")
         return answer
+
+    def _record(
+        self,
+        call: ModelCall,
+        match: int | None,
+        context: Context | None,
+        event_id: int | None,
+        started: float,
+        answer: str,
+        outcome: str,
+        error: str | None,
+    ) -> int:
+        reports = self.meter.take()
+        first = reports[0] if reports else None
+        record = usage.CallRecord(
+            at=self.pool.clock(),
+            task=call.task,
+            provider=first.provider if first else self.model.name,
+            model=first.model if first else self.model.name,
+            system=call.system,
+            prompt=call.prompt,
+            response=answer,
+            outcome=outcome,
+            match_number=match,
+            event_id=event_id,
+            input_tokens=sum(r.input_tokens for r in reports),
+            output_tokens=sum(r.output_tokens for r in reports),
+            cache_read_tokens=sum(r.cache_read_tokens for r in reports),
+            cache_write_tokens=sum(r.cache_write_tokens for r in reports),
+            latency_ms=round((time.perf_counter() - started) * 1000),
+            error=error,
+            fallback=outcome.startswith("fallen back"),
+        )
+        with self.pool.engine.begin() as connection:
+            call_id = usage.record(connection, record)
+        if self.on_call is not None:
+            self.on_call(record, context)
+        return call_id

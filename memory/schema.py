@@ -84,6 +84,13 @@ model_calls = Table(
     Column("latency_ms", Integer, nullable=False),
     Column("error", Text),
     Column("fallback", Boolean, nullable=False),
+    # What was asked and what came of it (m0003); empty in rows kept before.
+    Column("match_number", Integer, index=True),
+    Column("event_id", Integer),
+    Column("system", Text),
+    Column("prompt", Text),
+    Column("response", Text),
+    Column("outcome", String(200)),
 )
 
 memory_state = Table(

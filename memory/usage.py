@@ -1,24 +1,29 @@
-"""What each model call cost, kept in memory's own record rather than the game's log.
+"""Every model call, kept in memory's own record rather than the game's log.
 
-The pool's log holds what happened in the game; what it cost her to talk
-about it is memory's business. Providers report a ``ModelUsage`` per call;
-``record`` keeps it, ``totals`` sums it for ``betania memory stats``.
+The pool's log holds what happened in the game; what she asked a model, what
+came back, what it cost and what became of it is memory's business. A
+provider reports a ``ModelUsage`` per request to a ``UsageMeter``; the keeper
+writes one ``CallRecord`` row per call (``record``), settles its outcome
+when it is known (``settle``: posted, refused by which check, fallen back),
+and prunes rows older than the retention it is given. ``betania memory
+calls`` reads them; ``totals`` sums them for ``betania memory stats``.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, case, func, insert, select
+from sqlalchemy import Connection, case, delete, func, insert, select, update
 
+from memory.model import estimate_tokens
 from memory.schema import model_calls
 
 
 @dataclass(frozen=True)
 class ModelUsage:
-    """One call to a language model: what it cost, how long it took, whether it failed."""
+    """What one request to a model cost, as its provider reports it."""
 
     provider: str
     model: str
@@ -32,15 +37,88 @@ class ModelUsage:
     fallback: bool = False  # the offline writer answered instead
 
 
-def record(connection: Connection, usage: ModelUsage, at: datetime) -> None:
-    connection.execute(insert(model_calls).values(at=at, **asdict(usage)))
+class UsageMeter:
+    """Where providers report usage; the keeper reads what one call reported."""
+
+    def __init__(self) -> None:
+        self._reports: list[ModelUsage] = []
+
+    def report(self, usage: ModelUsage) -> None:
+        self._reports.append(usage)
+
+    def take(self) -> list[ModelUsage]:
+        """The reports since the last take (the call just made), and forget them."""
+        taken, self._reports = self._reports, []
+        return taken
 
 
-def recorded(connection: Connection) -> list[ModelUsage]:
-    """Every call kept, oldest first."""
-    columns = [model_calls.c[name] for name in ModelUsage.__dataclass_fields__]
-    rows = connection.execute(select(*columns).order_by(model_calls.c.id))
-    return [ModelUsage(**row._mapping) for row in rows]
+@dataclass(frozen=True)
+class CallRecord:
+    """One model call as memory keeps it: what was asked, what came back, what it became."""
+
+    at: datetime
+    task: str
+    provider: str
+    model: str
+    system: str
+    prompt: str
+    response: str
+    outcome: str  # "answered", "fallen back: <why>", then e.g. "posted", "refused: repeat"
+    match_number: int | None = None
+    event_id: int | None = None  # the log event that caused it
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    latency_ms: int = 0
+    error: str | None = None
+    fallback: bool = False
+    id: int | None = None
+
+    @property
+    def tokens(self) -> int:
+        """The call's size as memory budgets it (about four characters a token)."""
+        return estimate_tokens(self.system) + estimate_tokens(self.prompt)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "at": self.at.isoformat()}
+
+
+def record(connection: Connection, call: CallRecord) -> int:
+    values = {k: v for k, v in asdict(call).items() if k != "id"}
+    result = connection.execute(insert(model_calls).values(**values))
+    return int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
+
+
+def settle(connection: Connection, call_id: int, outcome: str) -> None:
+    connection.execute(
+        update(model_calls).where(model_calls.c.id == call_id).values(outcome=outcome)
+    )
+
+
+def recorded(
+    connection: Connection, match: int | None = None, last: int | None = None
+) -> list[CallRecord]:
+    """The calls kept, oldest first: all, those about ``match``, or the ``last`` few."""
+    names = [f.name for f in fields(CallRecord)]
+    query = select(*(model_calls.c[name] for name in names)).order_by(model_calls.c.id.desc())
+    if match is not None:
+        query = query.where(model_calls.c.match_number == match)
+    if last is not None:
+        query = query.limit(last)
+    rows = connection.execute(query).all()
+    return [
+        CallRecord(**{**row._mapping, **{k: row._mapping[k] or "" for k in _TEXTS}})
+        for row in reversed(rows)
+    ]
+
+
+_TEXTS = ("system", "prompt", "response", "outcome")  # empty in rows kept before they were
+
+
+def prune(connection: Connection, before: datetime) -> int:
+    """Forget the calls made before ``before``; returns how many."""
+    return connection.execute(delete(model_calls).where(model_calls.c.at < before)).rowcount
 
 
 def totals(connection: Connection) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import ModelCall
 from memory.store import open_memory
+from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, fails, play, tournament
 
 SMALL = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
@@ -141,19 +142,16 @@ def test_a_crash_in_the_middle_of_a_compaction_leaves_the_old_entries(
 def test_a_failing_entry_is_written_by_the_offline_writer(
     long_pool: Pool, clock: FakeClock
 ) -> None:
-    models: list[str] = []
-    keeper = MemoryKeeper(
-        long_pool,
-        ScriptedModel(diary_entry=fails()),
-        SMALL,
-        on_call=lambda record, _context: models.append(record.model),
-    )
+    keeper = MemoryKeeper(long_pool, ScriptedModel(diary_entry=fails()), SMALL)
     keeper.enable()
     play(long_pool, clock, 1, "1-2")
     keeper.catch_up()
     _, entries = read_diary(long_pool)
     assert len(entries) == 1 and "Team0 1-2 Team1" in entries[0].text
-    assert models == ["scripted", "offline"]
+    with long_pool.engine.connect() as connection:
+        (call,) = recorded(connection)
+    assert (call.task, call.provider, call.fallback) == ("diary_entry", "scripted", True)
+    assert call.outcome == "fallen back: the model is down" and call.response == entries[0].text
 
 
 def test_a_corrected_result_tells_no_second_story(long_pool: Pool, clock: FakeClock) -> None:

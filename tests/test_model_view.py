@@ -1,9 +1,14 @@
 """What the model sees: every call dated, player text as data, no call wasted."""
 
+import json
 import re
+from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.agent.commentator import Commentator
+from bot.app.cli import main
 from bot.app.replay import ReplayOptions, replay
 from game.model import Score
 from game.openfootball import parse_tournament
@@ -12,6 +17,7 @@ from game.sources import read_json
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import ModelCall
+from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, play
 
 SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
@@ -90,7 +96,56 @@ def test_no_call_is_made_for_a_remark_the_pool_would_refuse(tmp_path: Path) -> N
     assert asked == stats.count + stats.refused_repeats  # every call posted, or refused as a repeat
     table_moves = report.pool.events(kinds=("remark",))
     assert any(item.event.topic == "table" for item in table_moves)
+    outcomes = {call.outcome for call in report.calls if call.task in ("remark", "answer")}
+    assert outcomes <= {"posted", "refused: repeats a recent remark"} and "posted" in outcomes
     before = len(model.calls)
     for item in report.pool.events():  # a restart that reacts to everything again
         report.commentator.react(item)
     assert len(model.calls) == before
+
+
+def test_every_call_is_kept_whole_and_read_back_by_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    assert main(["replay", SAMPLE, "--players", "4", "--data-dir", str(data)]) == 0
+    database = ["--db", f"sqlite:///{data / 'replay.db'}"]
+    capsys.readouterr()
+    assert main(["memory", "calls", "--last", "3", "--json", *database]) == 0
+    last = json.loads(capsys.readouterr().out)
+    assert len(last) == 3 and all("Today is " in call["prompt"] for call in last)
+    assert all(call["response"] and call["outcome"] and call["system"] for call in last)
+    assert main(["memory", "calls", "--match", "3", "--last", "100", "--json", *database]) == 0
+    about_3 = json.loads(capsys.readouterr().out)
+    assert {call["match_number"] for call in about_3} == {3}
+    assert {call["task"] for call in about_3} >= {"diary_entry", "remark"}
+    entry = next(call for call in about_3 if call["task"] == "diary_entry")
+    assert entry["event_id"] and entry["outcome"] == "answered"
+    assert main(["memory", "calls", "--match", "3", *database]) == 0
+    shown = capsys.readouterr().out
+    assert "--- prompt" in shown and "--- answer" in shown and "diary_entry #3" in shown
+
+
+def test_calls_are_forgotten_after_the_retention_and_outcomes_are_settled(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(
+        tournament_pool, ScriptedModel(), MemoryConfig(keep_calls=timedelta(days=1))
+    )
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.predictions.place("ana", 1, Score(2, 0))
+    play(tournament_pool, clock, 1, "2-0")
+    commentator.catch_up()
+    with tournament_pool.engine.connect() as connection:
+        first = recorded(connection)
+    assert {(c.task, c.outcome) for c in first} >= {
+        ("diary_entry", "answered"),
+        ("remark", "posted"),
+    }
+    play(tournament_pool, clock, 4, "1-1")  # three days later
+    commentator.catch_up()
+    with tournament_pool.engine.connect() as connection:
+        kept = recorded(connection)
+    assert kept and all(call.at >= clock.now - timedelta(days=1) for call in kept)
+    assert all(call.at < clock.now - timedelta(days=1) for call in first)  # those are gone

@@ -6,25 +6,28 @@ import pytest
 
 from bot.agent.providers.anthropic_model import AnthropicModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
-from bot.agent.providers.resilient import Resilient
 from bot.app.cli import build_parser
 from bot.app.config import ConfigError, ModelConfig, make_model
 from bot.app.replay import ReplayOptions, replay
 from bot.app.settings import Settings
 from game.openfootball import parse_tournament
+from game.pool import Pool
 from game.sources import read_json
+from memory.context import Context, Section
+from memory.keeper import MemoryKeeper
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.requests import NewLeader
-from memory.usage import ModelUsage, recorded
+from memory.usage import ModelUsage, UsageMeter, recorded
 from prompts import render
 from tests.model_server import Reply, model_server
 
+LEADER = NewLeader("ana", 10, "bia")
 CALL = ModelCall(
     "remark",
     render("persona", name="BETanIA"),
     "Just now: a goal.",
-    NewLeader("ana", 10, "bia"),
+    LEADER,
 )
 SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
 RETRY_FAST = {"retry-after-ms": "1"}
@@ -79,19 +82,25 @@ def test_anthropic_retries_a_429_then_succeeds() -> None:
     assert [u.error for u in usage] == [None]
 
 
-def test_anthropic_overloaded_until_the_offline_writer_answers() -> None:
-    usage: list[ModelUsage] = []
+def test_anthropic_overloaded_until_the_offline_writer_answers(pool: Pool) -> None:
+    meter = UsageMeter()
     with model_server() as server:
         server.queue(*[Reply(529, headers=RETRY_FAST)] * 3)
-        model = Resilient(anthropic(server.url, usage, max_retries=2), OfflineModel(), usage.append)
-        answer = model.complete(CALL)
+        primary = anthropic(server.url, [], max_retries=2)
+        primary.on_usage = meter.report
+        keeper = MemoryKeeper(pool, primary, meter=meter)
+        asked = keeper.ask(Context(CALL.system, (Section("event", CALL.prompt, 0),)), LEADER)
         assert len(server.requests) == 3  # the first try and two retries
-    assert answer == OfflineModel().complete(CALL)
-    assert [(u.provider, u.fallback, u.error) for u in usage] == [
-        ("anthropic", False, "OverloadedError 529"),
-        ("offline", True, None),
-    ]
-    assert model.fallbacks == 1
+    assert asked.text == OfflineModel().complete(CALL)
+    with pool.engine.connect() as connection:
+        (call,) = recorded(connection)  # one call, one record, one fallback path
+    assert (call.provider, call.fallback, call.error) == (
+        "anthropic",
+        True,
+        "anthropic: OverloadedError 529",
+    )
+    assert call.outcome == "fallen back: anthropic: OverloadedError 529"
+    assert call.response == asked.text and call.prompt == CALL.prompt
 
 
 @pytest.mark.parametrize(
@@ -146,17 +155,16 @@ def test_openai_compatible_speaks_chat_completions() -> None:
         ([Reply(200, body='{"choices": []}')], "IndexError"),
     ],
 )
-def test_openai_compatible_failures_fall_back(replies: list[Reply], error: str) -> None:
+def test_openai_compatible_failures_are_one_model_error_and_one_report(
+    replies: list[Reply], error: str
+) -> None:
     usage: list[ModelUsage] = []
     with model_server() as server:
         server.queue(*replies)
         primary = openai(server.url, usage, timeout=0.5, max_retries=3 if len(replies) > 1 else 0)
         with pytest.raises(ModelError, match=error):
             primary.complete(CALL)
-        server.queue(*replies)
-        assert Resilient(primary, OfflineModel(), usage.append).complete(
-            CALL
-        ) == OfflineModel().complete(CALL)
+        assert [u.error is not None for u in usage] == [True]  # one report for the failed call
 
 
 def test_a_replay_against_the_messages_api_keeps_the_prefix_byte_identical(tmp_path: Path) -> None:

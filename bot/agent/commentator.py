@@ -191,15 +191,19 @@ class Commentator:
             context = self.keeper.contexts.build_context(
                 item, self.keeper.config.budget, instruction, about
             )
-            text = self.keeper.ask(context, request, (item.id, attempt), match=match)
-            if about and self.guard.repeats(text, about, recent, item.at) is not None:
+            asked = self.keeper.ask(
+                context, request, (item.id, attempt), match=match, event_id=item.id
+            )
+            if about and self.guard.repeats(asked.text, about, recent, item.at) is not None:
                 self.stats.refused_repeats += 1
+                self.keeper.settle(asked, "refused: repeats a recent remark")
                 continue
             posted = self.pool.talk.remark(
-                self.handle, text, about, match, trigger=item.id, topic=topic
+                self.handle, asked.text, about, match, trigger=item.id, topic=topic
             )
             if posted is not None:
                 self.stats.count += 1
+            self.keeper.settle(asked, "posted" if posted else "refused: already said")
             return posted
         self.stats.silent += 1
         return None
@@ -424,16 +428,19 @@ class Commentator:
             suggestion=str(suggestion),
             match=f"#{match.number} {match.team1} v {match.team2} ({match.stage})",
         )
-        answer = self.keeper.ask(
+        asked = self.keeper.ask(
             self.keeper.contexts.dated(prompt), Prediction(str(suggestion)), match=match.number
         )
-        found = SCORE_IN_ANSWER.search(answer)
-        if found is None:
-            return suggestion  # nonsense from the model: the rating model's pick stands
+        found = SCORE_IN_ANSWER.search(asked.text)
         try:
-            return Score(int(found[1]), int(found[2]))
+            pick = suggestion if found is None else Score(int(found[1]), int(found[2]))
         except ValueError:
-            return suggestion
+            pick = None
+        if found is None or pick is None:
+            self.keeper.settle(asked, f"refused: not a score; the rating pick {suggestion} stands")
+            return suggestion  # nonsense from the model: the rating model's pick stands
+        self.keeper.settle(asked, f"picked {pick}")
+        return pick
 
     def predict_upcoming(self) -> list[int]:
         """Her picks for every match kicking off within ``picks_ahead`` she has not picked yet."""

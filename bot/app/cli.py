@@ -42,10 +42,11 @@ from game.render import match_json, matches_table, standings_table
 from game.scoring import PRESETS, ScoreBasis
 from game.sources import read_json, read_text
 from game.text import clean_block
-from memory.inspect import diary_text, facts_text, stats, stats_text
+from memory.inspect import calls_text, diary_text, facts_text, stats, stats_text
 from memory.keeper import MemoryKeeper
 from memory.model import estimate_tokens
 from memory.offline import OfflineModel
+from memory.usage import recorded
 from prompts import LANGUAGES
 
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
@@ -251,6 +252,16 @@ def cmd_memory_stats(args: argparse.Namespace) -> None:
     print(json.dumps(report) if args.json else stats_text(report))
 
 
+def cmd_memory_calls(args: argparse.Namespace) -> None:
+    with memory_keeper(args).pool.engine.connect() as connection:
+        calls = recorded(connection, match=args.match, last=args.last)
+    if args.json:
+        print(json.dumps([call.as_dict() for call in calls], ensure_ascii=False))
+        return
+    # What the model and the players wrote, on the operator's terminal: inert, like anywhere.
+    print(clean_block("\n\n".join(calls_text(call) for call in calls) or "no model calls kept"))
+
+
 def cmd_memory_rebuild(args: argparse.Namespace) -> None:
     keeper = memory_keeper(args)
     if not keeper.enabled():
@@ -267,7 +278,10 @@ def cmd_serve(args: argparse.Namespace) -> None:
     config = ServerConfig(
         host=args.host, port=args.port, open_registration=args.open, addressee=settings.addressee
     )
-    commentator = commentator_for(pool, settings.model, settings.addressee)
+    keep = settings.keep_calls_days
+    commentator = commentator_for(
+        pool, settings.model, settings.addressee, None if keep is None else timedelta(days=keep)
+    )
     results = (
         ResultsPoller(
             pool,
@@ -488,6 +502,10 @@ def build_parser() -> Parser:
     sub = add(["memory", "stats"], cmd_memory_stats, "per-shelf health")
     sub.add_argument("--json", action="store_true")
     add(["memory", "rebuild"], cmd_memory_rebuild, "write the diary again from the event log")
+    sub = add(["memory", "calls"], cmd_memory_calls, "model calls: prompt, answer, cost, outcome")
+    sub.add_argument("--match", type=int, help="only the calls about match #N")
+    sub.add_argument("--last", type=int, default=10, help="the last K calls (default 10)")
+    sub.add_argument("--json", action="store_true", help="every field, as JSON")
 
     sub = add(["serve"], cmd_serve, "run the pool's SSH server")
     add_model_options(sub)

@@ -6,13 +6,10 @@ from dataclasses import dataclass
 
 from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
-from bot.agent.providers.resilient import Resilient
 from bot.agent.providers.usage import UsageSink
 from game.errors import UserError
-from game.pool import Pool
 from memory.model import Model
 from memory.offline import OfflineModel
-from memory.usage import ModelUsage, record
 from prompts import LANGUAGES
 
 PROVIDERS = ("auto", "offline", "anthropic", "openai-compatible")
@@ -44,11 +41,14 @@ class ModelConfig:
 
 
 def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
-    """The configured provider, wrapped so that a failure falls back to the offline writer."""
-    offline = OfflineModel(seed=config.seed, language=config.language)
+    """The configured provider; ``on_usage`` hears what each request cost.
+
+    A failed call is answered by the offline writer in one place, memory's
+    keeper, which also records it: there is no second fallback here.
+    """
     provider = config.chosen()
     if provider == "offline":
-        return offline
+        return OfflineModel(seed=config.seed, language=config.language)
     if provider == "anthropic":
         primary: Model = AnthropicModel(
             config.model or DEFAULT_MODEL,
@@ -69,14 +69,4 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
             max_retries=config.max_retries,
             on_usage=on_usage,
         )
-    return Resilient(primary, offline, on_usage)
-
-
-def usage_to_memory(pool: Pool) -> UsageSink:
-    """Every call's usage kept in memory's own record, timed by the pool's clock."""
-
-    def keep(usage: ModelUsage) -> None:
-        with pool.engine.begin() as connection:
-            record(connection, usage, pool.clock())
-
-    return keep
+    return primary

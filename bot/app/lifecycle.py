@@ -10,12 +10,13 @@ import asyncio
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import asyncssh
 
 from bot.agent.commentator import Commentator
-from bot.app.config import ModelConfig, make_model, usage_to_memory
+from bot.app.config import ModelConfig, make_model
 from game.addressing import Addressee
 from game.errors import UserError
 from game.frontends.ssh.frontend import Frontend, ServerConfig
@@ -23,6 +24,7 @@ from game.frontends.ssh.server import bound_port, start_server
 from game.pool import Pool
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.offline import OfflineModel
+from memory.usage import UsageMeter
 
 
 class StartError(UserError, RuntimeError):
@@ -30,14 +32,22 @@ class StartError(UserError, RuntimeError):
 
 
 def commentator_for(
-    pool: Pool, config: ModelConfig, addressee: Addressee | None = None
+    pool: Pool,
+    config: ModelConfig,
+    addressee: Addressee | None = None,
+    keep_calls: timedelta | None = None,
 ) -> Commentator:
-    """Her, wired to this pool: the model, memory switched on, usage into the log."""
-    model = make_model(config, usage_to_memory(pool))
+    """Her, wired to this pool: the model, memory switched on, every call recorded."""
+    meter = UsageMeter()
+    model = make_model(config, meter.report)
     memory = MemoryConfig(
-        learn_from_chat=config.chosen() != "offline", addressee=addressee or Addressee()
+        learn_from_chat=config.chosen() != "offline",
+        addressee=addressee or Addressee(),
+        keep_calls=keep_calls,
     )
-    keeper = MemoryKeeper(pool, model, memory, fallback=OfflineModel(config.seed, config.language))
+    keeper = MemoryKeeper(
+        pool, model, memory, fallback=OfflineModel(config.seed, config.language), meter=meter
+    )
     keeper.enable()
     return Commentator(keeper)
 

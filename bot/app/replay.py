@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.agent.commentator import Commentator
-from bot.app.config import ModelConfig, make_model, usage_to_memory
+from bot.app.config import ModelConfig, make_model
 from bot.app.simulation import (
     SimulatedBettor,
     SimulatedClock,
@@ -34,8 +34,9 @@ from game.pool import Pool
 from game.sources import read_text
 from memory import diary, facts
 from memory.context import Context
-from memory.keeper import CallRecord, MemoryConfig, MemoryKeeper
+from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import Model, estimate_tokens
+from memory.usage import CallRecord, UsageMeter, recorded
 
 PICKS_BEFORE_KICKOFF = timedelta(hours=1)
 
@@ -76,7 +77,12 @@ class ReplayReport:
     commentator: Commentator
     elapsed_s: float
     samples: list[ContextSample]
-    calls: list[CallRecord]  # every model call of the replay, in order
+
+    @property
+    def calls(self) -> list[CallRecord]:
+        """Every model call of the replay, in order, as memory recorded it."""
+        with self.pool.engine.connect() as connection:
+            return recorded(connection)
 
     def as_dict(self) -> dict[str, Any]:
         with self.pool.engine.connect() as connection:
@@ -223,20 +229,19 @@ def replay(
     if options.bets_csv:
         pool.predictions.import_bets(parse_bets(options.bets_csv))
     memory = options.memory if zone is None else replace(options.memory, zone=zone)
+    meter = UsageMeter()
     if isinstance(model, ModelConfig):
         memory = replace(memory, learn_from_chat=model.chosen() != "offline")
-        model = make_model(model, usage_to_memory(pool))
+        model = make_model(model, meter.report)
     samples: list[ContextSample] = []
-    calls: list[CallRecord] = []
     all_entries: list[int] = []  # tokens of every diary entry ever written, for the naive context
 
     def measure(record: CallRecord, context: Context | None) -> None:
-        calls.append(record)
-        if record.task == "diary_entry" and context is not None and record.match is not None:
+        if record.task == "diary_entry" and context is not None and record.match_number:
             naive = context.tokens - context.section("diary").tokens + sum(all_entries)
-            samples.append(ContextSample(record.match, record.tokens, naive))
+            samples.append(ContextSample(record.match_number, record.tokens, naive))
 
-    keeper = MemoryKeeper(pool, model, memory, on_call=measure)
+    keeper = MemoryKeeper(pool, model, memory, on_call=measure, meter=meter)
     commentator = Commentator(keeper)
     if options.resume_at is None:
         keeper.enable()
@@ -256,7 +261,7 @@ def replay(
             if entry is not None:
                 all_entries.append(estimate_tokens(f"{entry.dates} {entry.text}") + 1)
     commentator.catch_up()
-    return ReplayReport(pool, keeper, commentator, time.perf_counter() - started, samples, calls)
+    return ReplayReport(pool, keeper, commentator, time.perf_counter() - started, samples)
 
 
 def _entry_for(pool: Pool, number: int) -> diary.DiaryEntry | None:

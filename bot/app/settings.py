@@ -7,7 +7,8 @@ Environment: ``BETANIA_DB`` (a database URL), ``XDG_DATA_HOME`` (where the
 data directory goes), ``BETANIA_HANDLE`` and ``BETANIA_NAME`` (who the
 commentator is), ``ANTHROPIC_API_KEY`` or ``BETANIA_MODEL_API_KEY`` (her
 model), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
-``BETANIA_LOG_LEVEL`` and ``BETANIA_DEBUG``. A flag, where there is one, wins.
+``BETANIA_LOG_LEVEL``, ``BETANIA_DEBUG`` and ``BETANIA_KEEP_CALLS_DAYS`` (how long
+model calls are kept whole). A flag, where there is one, wins.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Settings:
     football_data_url: str = DEFAULT_URL
     log_level: str = "WARNING"
     debug: bool = False
+    keep_calls_days: int | None = None  # model calls kept whole this long; None: always
 
     @classmethod
     def read(cls, args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
@@ -55,7 +57,11 @@ class Settings:
         level = str(flag("log_level") or environ.get("BETANIA_LOG_LEVEL", "WARNING")).upper()
         if level not in LOG_LEVELS:
             raise ConfigError(f"unknown log level {level!r} (one of {', '.join(LOG_LEVELS)})")
+        keep = environ.get("BETANIA_KEEP_CALLS_DAYS", "").strip()
+        if keep and not (keep.isdigit() and int(keep) > 0):
+            raise ConfigError(f"BETANIA_KEEP_CALLS_DAYS: a number of days, not {keep!r}")
         return cls(
+            keep_calls_days=int(keep) if keep else None,
             data_dir=data_dir,
             database=str(flag("db") or "") or environ.get("BETANIA_DB") or None,
             addressee=Addressee(handle, environ.get("BETANIA_NAME", DEFAULT_NAME)),
