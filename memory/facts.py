@@ -9,17 +9,19 @@ that now stands for them.
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
-from difflib import get_close_matches
+from datetime import date, datetime, timedelta
+from difflib import SequenceMatcher, get_close_matches
 from typing import Any
 
 from sqlalchemy import Connection, Row, insert, select, update
 
 from game.addressing import Addressee
+from memory.guard import normalized
 from memory.schema import fact_compactions, player_facts
 
 MONTHS = {
@@ -28,12 +30,121 @@ MONTHS = {
         ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
         start=1,
     )
-}
+} | {"fev": 2, "abr": 4, "mai": 5, "ago": 8, "set": 9, "out": 10, "dez": 12}
 REMEMBER = re.compile(r"^remember\b\s*(?:that\s+)?(?P<fact>.+)$", re.IGNORECASE | re.DOTALL)
+MONTH = (
+    r"(?P<month>jan|feb|fev|mar|apr|abr|may|mai|jun|jul|aug|ago|sep|set|oct|out|nov|dec|dez)[a-zç]*"
+)
 UNTIL = re.compile(
-    r"\buntil\s+(?:(?P<iso>\d{4}-\d{2}-\d{2})|(?P<day>\d{1,2})\s+(?P<month>[a-z]{3})[a-z]*"
+    r"\b(?:until|till|through|até(?: (?:o )?dia)?)\s+(?:(?P<iso>\d{4}-\d{2}-\d{2})"
+    r"|(?P<day>\d{1,2})(?:\s+(?:de\s+)?" + MONTH + r"|/(?P<month_number>\d{1,2}))?"
     r"|(?P<month2>[a-z]{3})[a-z]*\s+(?P<day2>\d{1,2}))",
     re.IGNORECASE,
+)
+# "in early July", "no começo de julho": a part of a month, taken to end on this day.
+PART_OF_MONTH = re.compile(
+    r"\b(?P<part>early|mid|late|end of|começo de|início de|meados de|fim de|final de)[\s-]+"
+    + MONTH
+    + r"\b",
+    re.IGNORECASE,
+)
+PART_ENDS = {"early": 10, "começo de": 10, "início de": 10, "mid": 20, "meados de": 20}
+WEEK = re.compile(r"\b(this week|esta semana|essa semana|nesta semana|nessa semana)\b", re.I)
+NEXT_WEEK = re.compile(r"\b(next week|semana que vem|próxima semana)\b", re.IGNORECASE)
+DAY_WORDS = {"today": 0, "tonight": 0, "hoje": 0, "tomorrow": 1, "amanhã": 1, "amanha": 1}
+UNTIL_FINAL = re.compile(r"\b(until|till|through|até)\s+(the|a)\s+final\b", re.IGNORECASE)
+HOLIDAY = re.compile(
+    r"\b(on holiday|on vacation|nas férias|de férias|em férias|away on a trip|viajando)\b",
+    re.IGNORECASE,
+)
+HOLIDAY_LENGTH = timedelta(days=14)  # a holiday told without dates lasts two weeks
+NEAR_DUPLICATE = 0.9  # a fact this similar to a current one is that fact, told again
+# Words that carry no fact of their own, in English and Portuguese.
+COMMON = frozenset(
+    [
+        "the",
+        "and",
+        "but",
+        "for",
+        "with",
+        "from",
+        "that",
+        "this",
+        "have",
+        "has",
+        "had",
+        "are",
+        "was",
+        "were",
+        "been",
+        "being",
+        "you",
+        "your",
+        "she",
+        "her",
+        "his",
+        "him",
+        "they",
+        "them",
+        "their",
+        "our",
+        "who",
+        "what",
+        "when",
+        "where",
+        "which",
+        "about",
+        "into",
+        "onto",
+        "over",
+        "also",
+        "just",
+        "very",
+        "really",
+        "still",
+        "always",
+        "never",
+        "only",
+        "some",
+        "any",
+        "all",
+        "one",
+        "two",
+        "que",
+        "com",
+        "por",
+        "para",
+        "uma",
+        "uns",
+        "umas",
+        "dos",
+        "das",
+        "nos",
+        "nas",
+        "num",
+        "numa",
+        "ele",
+        "ela",
+        "eles",
+        "elas",
+        "meu",
+        "minha",
+        "seu",
+        "sua",
+        "são",
+        "ser",
+        "estar",
+        "estou",
+        "sou",
+        "tem",
+        "tenho",
+        "também",
+        "muito",
+        "sempre",
+        "nunca",
+        "mas",
+        "como",
+    ]
 )
 
 
@@ -50,6 +161,11 @@ class Fact:
     source: str
     expires_on: date | None = None
     covers: tuple[int, ...] = ()
+    confirmed_on: date | None = None  # when last told again; None: told once
+
+    @property
+    def last_told(self) -> date:
+        return self.confirmed_on or self.learned_on
 
     def expired(self, today: date) -> bool:
         return self.expires_on is not None and today > self.expires_on
@@ -73,19 +189,65 @@ class MergedFact:
 # -- learning -----------------------------------------------------------------
 
 
-def expiry_in(text: str, today: date) -> date | None:
-    """The date in "until 10 Jul", "until July 10" or "until 2026-07-10", if any."""
-    found = UNTIL.search(text)
-    if not found:
-        return None
+def expiry_in(text: str, today: date, final: date | None = None) -> date | None:
+    """When a fact told ``today`` stops being true, as people say it; None: it lasts.
+
+    English and Portuguese: "until 10 Jul", "until July 10", "until 2026-07-10",
+    "até dia 10", "até 10/7", "this week", "next week", "today", "tomorrow",
+    "until the final" (``final``: the day of the tournament's last match),
+    "in early July" (the 10th), "mid July" (the 20th), "late July" (its last day),
+    "no começo de julho", "fim de julho", and a holiday told without dates
+    ("nas férias", "on holiday": two weeks).
+    """
+    lowered = text.lower()
+    found = UNTIL.search(lowered)
+    if found:
+        return _until(found, today)
+    if UNTIL_FINAL.search(lowered):
+        return final
+    for word, days in DAY_WORDS.items():
+        if re.search(rf"\b{word}\b", lowered):
+            return today + timedelta(days=days)
+    if WEEK.search(lowered):
+        return today + timedelta(days=6 - today.weekday())
+    if NEXT_WEEK.search(lowered):
+        return today + timedelta(days=13 - today.weekday())
+    part = PART_OF_MONTH.search(lowered)
+    if part and part["part"]:  # a bare "in May" may be the past ("born in May"): not an end
+        return _part_of_month(part, today)
+    if HOLIDAY.search(lowered):
+        return today + HOLIDAY_LENGTH
+    return None
+
+
+def _until(found: re.Match[str], today: date) -> date | None:
     try:
         if found["iso"]:
             return date.fromisoformat(found["iso"])
-        month = MONTHS.get((found["month"] or found["month2"]).lower())
-        day = int(found["day"] or found["day2"])
-        return date(today.year, month, day) if month else None
+        if found["month2"]:
+            month = MONTHS.get(found["month2"][:3])
+            return date(today.year, month, int(found["day2"])) if month else None
+        day = int(found["day"])
+        if found["month"]:
+            return date(today.year, MONTHS[found["month"][:3]], day)
+        if found["month_number"]:
+            return date(today.year, int(found["month_number"]), day)
+        # "até dia 10": the next 10th from today
+        month, year = today.month, today.year
+        if day < today.day:
+            month, year = (1, year + 1) if month == 12 else (month + 1, year)
+        return date(year, month, day)
     except ValueError:
         return None
+
+
+def _part_of_month(found: re.Match[str], today: date) -> date | None:
+    month = MONTHS.get(found["month"][:3])
+    if month is None:
+        return None
+    year = today.year + (1 if month < today.month else 0)
+    last = calendar.monthrange(year, month)[1]
+    return date(year, month, PART_ENDS.get((found["part"] or "").lower(), last))
 
 
 def told_to_remember(text: str, listener: Addressee) -> str | None:
@@ -96,7 +258,12 @@ def told_to_remember(text: str, listener: Addressee) -> str | None:
 
 
 def read_remember(
-    text: str, speaker: str, players: Mapping[str, str], today: date, listener: Addressee
+    text: str,
+    speaker: str,
+    players: Mapping[str, str],
+    today: date,
+    listener: Addressee,
+    final: date | None = None,
 ) -> Remembered | None:
     """``@<her handle> remember ...``: a fact about the speaker, or ``None``.
 
@@ -109,7 +276,7 @@ def read_remember(
     fact = " ".join(told.split()).rstrip(".")
     if not fact or others_named(fact, speaker, players, listener.handle):
         return None
-    return Remembered(speaker, fact, expiry_in(fact, today))
+    return Remembered(speaker, fact, expiry_in(fact, today, final))
 
 
 def others_named(
@@ -139,6 +306,7 @@ def parse_extracted(
     today: date,
     players: Mapping[str, str] | None = None,
     listener: str | None = None,
+    final: date | None = None,
 ) -> list[Remembered]:
     """Facts a model found in free chat, kept only if they are the author's own and short.
 
@@ -160,7 +328,7 @@ def parse_extracted(
             fact = " ".join(text.split())
             if players and others_named(fact, author, players, listener):
                 continue
-            found.append(Remembered(author, fact, expiry_in(fact, today)))
+            found.append(Remembered(author, fact, expiry_in(fact, today, final)))
     return found
 
 
@@ -176,7 +344,14 @@ def suggest(name: str, players: Mapping[str, str]) -> list[str]:
 
 def _fact(row: Row[Any]) -> Fact:
     return Fact(
-        row.id, row.handle, row.text, row.learned_on, row.source, row.expires_on, tuple(row.covers)
+        row.id,
+        row.handle,
+        row.text,
+        row.learned_on,
+        row.source,
+        row.expires_on,
+        tuple(row.covers),
+        row.confirmed_on,
     )
 
 
@@ -189,12 +364,14 @@ def add(
     now: datetime,
     expires_on: date | None = None,
     covers: tuple[int, ...] = (),
+    confirmed_on: date | None = None,
 ) -> int:
     result = connection.execute(
         insert(player_facts).values(
             handle=handle,
             text=text,
             learned_on=learned_on,
+            confirmed_on=confirmed_on,
             source=source,
             expires_on=expires_on,
             covers=list(covers),
@@ -202,6 +379,24 @@ def add(
         )
     )
     return int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
+
+
+def same_as(connection: Connection, handle: str, text: str) -> Fact | None:
+    """A current fact of ``handle`` that ``text`` repeats, word for word or nearly."""
+    wanted = normalized(text)
+    for fact in current(connection, handle):
+        known = normalized(fact.text)
+        if known == wanted or SequenceMatcher(None, known, wanted).ratio() >= NEAR_DUPLICATE:
+            return fact
+    return None
+
+
+def confirm(connection: Connection, fact: Fact, told_on: date) -> None:
+    """The fact was told again: it is not stored twice; it is now confirmed as of ``told_on``."""
+    if told_on > fact.last_told:
+        connection.execute(
+            update(player_facts).where(player_facts.c.id == fact.id).values(confirmed_on=told_on)
+        )
 
 
 def current(connection: Connection, handle: str | None = None) -> list[Fact]:
@@ -270,8 +465,31 @@ def parse_merge(answer: str) -> list[MergedFact]:
     return merged
 
 
+def content_words(text: str) -> set[str]:
+    """The words that carry a fact: letters only, three or more, not a common word."""
+    return {w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) >= 3 and w not in COMMON}
+
+
+def keeps(source: str, merged: str) -> bool:
+    """Whether ``merged`` still says what ``source`` said.
+
+    Two thirds of the source's content words must be found in the merged text,
+    a word counting as found when a merged word shares its first five letters
+    (so "marathons" keeps "marathon", "keeps" keeps "keep"). "ana has a few
+    hobbies" keeps nothing of "I keep bees" and is refused; "keeps bees and runs
+    marathons" keeps both facts it stands for. A rewording that keeps no word
+    ("beekeeper") is refused too: the code cannot check it, so it does not trust it.
+    """
+    words = content_words(source)
+    if not words:
+        return True
+    merged_stems = {w[:5] for w in content_words(merged)}
+    found = sum(1 for w in words if w[:5] in merged_stems)
+    return found * 3 >= len(words) * 2
+
+
 def verify_merge(sources: list[Fact], merged: list[MergedFact]) -> None:
-    """Every source covered, every citation real: otherwise the merge is refused."""
+    """Every source covered, every citation real, every source's content kept."""
     source_ids = {fact.id for fact in sources}
     cited = {i for fact in merged for i in fact.covers}
     invented = sorted(cited - source_ids)
@@ -282,6 +500,13 @@ def verify_merge(sources: list[Fact], merged: list[MergedFact]) -> None:
         raise FactMergeRejected(f"drops facts {dropped}")
     if len(merged) > len(sources):
         raise FactMergeRejected(f"turns {len(sources)} facts into {len(merged)}")
+    by_id = {fact.id: fact for fact in sources}
+    for fact in merged:
+        for source_id in fact.covers:
+            if not keeps(by_id[source_id].text, fact.text):
+                raise FactMergeRejected(
+                    f"loses what fact {source_id} said ({by_id[source_id].text!r})"
+                )
 
 
 def apply_merge(
@@ -297,15 +522,18 @@ def apply_merge(
     for fact in merged:
         if len(fact.covers) == 1 and by_id[fact.covers[0]].text == fact.text:
             continue  # unchanged: the original stays as it is
-        learned = max(by_id[i].learned_on for i in fact.covers)
+        told = [by_id[i] for i in fact.covers]
+        first = min(f.learned_on for f in told)  # a merged fact was told when its oldest was
+        last = max(f.last_told for f in told)
         new_id = add(
             connection,
             handle,
             fact.text,
-            learned,
+            first,
             "merge",
             now,
             covers=tuple(sorted(set(fact.covers))),
+            confirmed_on=last if last > first else None,
         )
         connection.execute(
             update(player_facts)

@@ -42,8 +42,9 @@ def facts_text(pool: Pool, today: date, handle: str | None = None) -> str:
         status = f" (expired {fact.expires_on:%d %b})" if fact.expired(today) else ""
         status = status or (f" (until {fact.expires_on:%d %b})" if fact.expires_on else "")
         merged = f" [merged from {', '.join(map(str, fact.covers))}]" if fact.covers else ""
+        again = f" (told again {fact.confirmed_on:%d %b})" if fact.confirmed_on else ""
         lines.append(
-            f"{fact.handle}  #{fact.id} [{fact.learned_on:%d %b}] {fact.text}{status}{merged}"
+            f"{fact.handle}  #{fact.id} [{fact.learned_on:%d %b}] {fact.text}{again}{status}{merged}"
         )
     return "\n".join(lines)
 

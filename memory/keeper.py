@@ -304,7 +304,10 @@ class MemoryKeeper:
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = item.at.astimezone(self.config.zone).date()
         listener = self.config.addressee
-        found = facts.read_remember(item.event.text, item.event.player, players, today, listener)
+        final = self._final_day()
+        found = facts.read_remember(
+            item.event.text, item.event.player, players, today, listener, final
+        )
         if found is not None:
             learned = [found]
         elif (
@@ -312,7 +315,7 @@ class MemoryKeeper:
             and self.config.learn_from_chat
             and listener.message(item.event.text) is None
         ):
-            learned = self._facts_in_chat(item, today)
+            learned = self._facts_in_chat(item, today, final)
         else:
             return None
         source = f"log:{item.id}"
@@ -321,13 +324,24 @@ class MemoryKeeper:
             if facts.has_source(connection, source):
                 return
             for fact in learned:
+                told = facts.same_as(connection, fact.handle, fact.text)
+                if told is not None:  # a duplicate merges at once, whatever the count
+                    facts.confirm(connection, told, today)
+                    continue
                 facts.add(
                     connection, fact.handle, fact.text, today, source, item.at, fact.expires_on
                 )
 
         return write if learned else None
 
-    def _facts_in_chat(self, item: LoggedEvent[ChatPosted], today: date) -> list[facts.Remembered]:
+    def _final_day(self) -> date | None:
+        """The day of the tournament's last match, for "until the final"."""
+        last = max((m.kickoff for m in self.pool.matches()), default=None)
+        return None if last is None else last.astimezone(self.config.zone).date()
+
+    def _facts_in_chat(
+        self, item: LoggedEvent[ChatPosted], today: date, final: date | None
+    ) -> list[facts.Remembered]:
         author = item.event.player
         prompt = render(
             "fact_extraction", author=author, line=quote_player_text(author, item.event.text)
@@ -337,7 +351,7 @@ class MemoryKeeper:
             answer = self._complete(call, match=None).text
             players = {p.handle: p.display_name for p in self.pool.players()}
             handle = self.config.addressee.handle
-            return facts.parse_extracted(answer, author, today, players, handle)
+            return facts.parse_extracted(answer, author, today, players, handle, final)
         except ModelError:
             return []
 

@@ -47,7 +47,8 @@ player_facts = Table(
     Column("id", Integer, primary_key=True),
     Column("handle", String(32), nullable=False, index=True),
     Column("text", Text, nullable=False),
-    Column("learned_on", Date, nullable=False),
+    Column("learned_on", Date, nullable=False),  # when it was first told
+    Column("confirmed_on", Date),  # when it was last told again (m0004); None: never
     Column("source", String(100), nullable=False),  # "log:123", "admin", "merge"
     Column("expires_on", Date),
     Column("covers", JSON, nullable=False),  # for a merged fact: the ids it stands for

@@ -113,21 +113,34 @@ def test_an_expired_fact_leaves_the_prompt_but_stays_stored(
     assert len(stored(keeper)) == 2
 
 
+def test_a_fact_told_again_is_one_fact_confirmed_whatever_the_count(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    tell(
+        keeper, "ana", "@betania remember I compile my own kernel", "@betania remember I run Gentoo"
+    )
+    clock.advance(days=3)
+    tell(keeper, "ana", "@betania remember that I compile my own kernel.")  # nearly the same
+    clock.advance(days=2)
+    tell(keeper, "ana", "@betania remember I compile my own kernel")
+    assert len(stored(keeper)) == 2  # no copy stored, no model call needed to merge it
+    kernel = next(f for f in current(keeper, "ana") if "kernel" in f.text)
+    assert (kernel.learned_on, kernel.confirmed_on) == (date(2026, 6, 1), date(2026, 6, 6))
+
+
 def test_a_merge_that_covers_every_fact_is_applied(keeper: MemoryKeeper) -> None:
     tell(
         keeper,
         "ana",
         "@betania remember I compile my own kernel",
-        "@betania remember I compile my own kernel",
-        "@betania remember I run Gentoo",
+        "@betania remember I run Gentoo Linux",
         "@betania remember I support Flamengo",
+        "@betania remember I run Gentoo",
     )
-    assert len(current(keeper, "ana")) == 3  # merged: the two copies are one fact now
+    assert len(current(keeper, "ana")) == 3  # merged: the two Gentoo facts are one now
     assert len(stored(keeper)) == 5
-    texts = sorted(f.text for f in current(keeper, "ana"))
-    assert texts == ["I compile my own kernel", "I run Gentoo", "I support Flamengo"]
     merged = next(f for f in current(keeper, "ana") if f.covers)
-    assert len(merged.covers) == 2
+    assert len(merged.covers) == 2 and "Gentoo" in merged.text
 
 
 def merge_answer(transform):
@@ -203,12 +216,53 @@ def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: P
 
 
 def test_facts_are_verified_in_code_not_trusted() -> None:
-    sources = [facts.Fact(i, "ana", f"fact {i}", date(2026, 6, 1), "admin") for i in (1, 2, 3)]
-    facts.verify_merge(sources, [facts.MergedFact("1 and 2", (1, 2)), facts.MergedFact("3", (3,))])
+    told = ("I keep bees", "I run marathons", "Eu jogo xadrez com meu avô")
+    sources = [
+        facts.Fact(i, "ana", text, date(2026, 6, 1), "admin") for i, text in enumerate(told, 1)
+    ]
+    both = facts.MergedFact("I keep bees and run marathons", (1, 2))
+    facts.verify_merge(sources, [both, facts.MergedFact("Joga xadrez com o avô", (3,))])
     with pytest.raises(facts.FactMergeRejected, match=r"drops facts \[3\]"):
-        facts.verify_merge(sources, [facts.MergedFact("1 and 2", (1, 2))])
+        facts.verify_merge(sources, [both])
     with pytest.raises(facts.FactMergeRejected, match="turns 3 facts into 4"):
-        facts.verify_merge(sources, [facts.MergedFact(f"{i}", (i,)) for i in (1, 2, 3, 3)])
+        one_each = [facts.MergedFact(text, (i,)) for i, text in enumerate(told, 1)]
+        facts.verify_merge(sources, [*one_each, facts.MergedFact(told[2], (3,))])
+    # Every id cited, and the content gone: refused on what it says, not on its ids.
+    vague = facts.MergedFact("ana has a few hobbies", (1, 2, 3))
+    with pytest.raises(facts.FactMergeRejected, match="loses what fact 1 said"):
+        facts.verify_merge(sources, [vague])
+
+
+@pytest.mark.parametrize(
+    ("said", "ends"),
+    [
+        ("I am in Lisbon until 20 jun", "2026-06-20"),
+        ("until July 10", "2026-07-10"),
+        ("estou em Lisboa até dia 10", "2026-07-10"),  # the next 10th
+        ("até 10/7 sem internet", "2026-07-10"),
+        ("this week I work nights", "2026-06-21"),  # told on Monday 15 June
+        ("next week I am travelling", "2026-06-28"),
+        ("amanhã viajo", "2026-06-16"),
+        ("I am cheering with my dad until the final", "2026-07-19"),
+        ("on holiday in Lisbon in early July", "2026-07-10"),
+        ("no começo de julho estou fora", "2026-07-10"),
+        ("mid-July I move house", "2026-07-20"),
+        ("nas férias só vejo de noite", "2026-06-29"),  # no dates: two weeks
+        ("I was born in May", None),  # a month alone may be the past: no end
+        ("I support Brazil in the final", None),
+    ],
+)
+def test_expiry_understands_how_people_say_it(said: str, ends: str | None) -> None:
+    told_on, final = date(2026, 6, 15), date(2026, 7, 19)
+    found = facts.expiry_in(said, told_on, final)
+    assert (found.isoformat() if found else None) == ends
+
+
+def test_an_expired_fact_leaves_the_prompt_on_time(keeper: MemoryKeeper, clock: FakeClock) -> None:
+    tell(keeper, "ana", "@betania remember that I am on holiday in Lisbon in early July")
+    with keeper.pool.engine.connect() as connection:
+        assert facts.for_prompt(connection, "ana", date(2026, 7, 10))
+        assert not facts.for_prompt(connection, "ana", date(2026, 7, 11))
 
 
 def test_unknown_names_get_suggestions_not_guesses() -> None:

@@ -66,8 +66,8 @@ def test_player_text_reaches_every_prompt_as_data(tournament_pool: Pool, clock: 
         clock,
         model,
         f"@betania remember that {hostile}",
-        f"@betania remember that {hostile} twice",
-        f"@betania remember that {hostile} thrice",
+        "@betania remember that I keep bees",
+        "@betania remember that I run marathons",
         f"@betania how am I doing? {hostile}",
         hostile,
     )
