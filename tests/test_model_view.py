@@ -10,6 +10,7 @@ import pytest
 from bot.agent.commentator import Commentator
 from bot.app.cli import main
 from bot.app.replay import ReplayOptions, replay
+from game.db.engine import open_database
 from game.model import Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
@@ -17,7 +18,7 @@ from game.sources import read_json
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import ModelCall
-from memory.usage import recorded
+from memory.usage import prune, recorded
 from tests.conftest import FakeClock, ScriptedModel, play
 
 SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
@@ -149,3 +150,23 @@ def test_calls_are_forgotten_after_the_retention_and_outcomes_are_settled(
         kept = recorded(connection)
     assert kept and all(call.at >= clock.now - timedelta(days=1) for call in kept)
     assert all(call.at < clock.now - timedelta(days=1) for call in first)  # those are gone
+
+
+def test_the_context_of_a_past_match_is_shown_as_it_was_sent_or_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    argv = ["replay", SAMPLE, "--players", "4", "--resume-at", "3", "--data-dir", str(data)]
+    assert main(argv) == 0
+    database = ["--db", f"sqlite:///{data / 'replay.db'}"]
+    capsys.readouterr()
+    assert main(["memory", "context", "--match", "5", *database]) == 0
+    shown = capsys.readouterr().out
+    with open_database(database[1]).connect() as connection:
+        last = recorded(connection, match=5)[-1]
+    assert f"as sent {last.at:%d %b %H:%M} UTC for {last.task}" in shown
+    assert last.prompt in shown and f"Today is {last.at:%A %d %B %Y}" in shown  # its day, not today
+    with open_database(database[1]).begin() as connection:
+        prune(connection, before=last.at + timedelta(days=1))  # a retention that forgot them
+    assert main(["memory", "context", "--match", "5", *database]) == 1
+    assert "cannot be rebuilt" in capsys.readouterr().err

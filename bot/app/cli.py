@@ -35,7 +35,7 @@ from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.feeds.choose import source_from
 from game.feeds.poller import ResultsPoller
 from game.frontends.ssh.frontend import ServerConfig
-from game.model import InvalidScore, Result, Score
+from game.model import InvalidScore, MatchStatus, Result, Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.render import match_json, matches_table, standings_table
@@ -236,14 +236,39 @@ def cmd_memory_context(args: argparse.Namespace) -> None:
     pool = keeper.pool
     event = None
     if args.match is not None:
-        pool.match(args.match)  # a clear error for a match that does not exist
+        match = pool.match(args.match)  # a clear error for a match that does not exist
+        if match.status is MatchStatus.FINISHED:
+            print_context_as_it_stood(keeper, args.match)
+            return
         kinds = (MatchKickedOff.kind, GoalScored.kind, ResultRecorded.kind)
         events = pool.events(match_number=args.match, kinds=kinds)
         event = events[-1] if events else None
     context = keeper.contexts.build_context(event, args.budget or keeper.config.budget)
-    system, prompt = clean_block(context.system), clean_block(context.prompt)
+    print_context(context.system, context.prompt, "now")
+
+
+def print_context_as_it_stood(keeper: MemoryKeeper, number: int) -> None:
+    """The past is shown as it was sent, from the call record, or not at all.
+
+    Today's diary, table and date describe today: shown for a finished match
+    they would put the present in the past's mouth.
+    """
+    with keeper.pool.engine.connect() as connection:
+        calls = recorded(connection, match=number)
+    if not calls:
+        raise UsageError(
+            f"no model call about match #{number} is kept (memory was off then, or its "
+            "calls were pruned): the context as it stood cannot be rebuilt, since the diary "
+            "and the table have moved on"
+        )
+    last = calls[-1]
+    print_context(last.system, last.prompt, f"as sent {last.at:%d %b %H:%M} UTC for {last.task}")
+
+
+def print_context(system: str, prompt: str, when: str) -> None:
+    system, prompt = clean_block(system), clean_block(prompt)
     print(f"--- system ({estimate_tokens(system)} tokens, cached) ---\n{system}")
-    print(f"--- prompt ({estimate_tokens(prompt)} tokens) ---\n{prompt}")
+    print(f"--- prompt ({estimate_tokens(prompt)} tokens, {when}) ---\n{prompt}")
 
 
 def cmd_memory_stats(args: argparse.Namespace) -> None:
@@ -496,7 +521,10 @@ def build_parser() -> Parser:
     sub.add_argument("player", nargs="?")
     sub = add(["memory", "context"], cmd_memory_context, "the exact context she would send now")
     sub.add_argument(
-        "--match", type=int, metavar="N", help="as if reacting to match #N's latest event"
+        "--match",
+        type=int,
+        metavar="N",
+        help="match #N: its last call as sent, once it is over; as she would react now, before",
     )
     sub.add_argument("--budget", type=int, metavar="TOKENS")
     sub = add(["memory", "stats"], cmd_memory_stats, "per-shelf health")
