@@ -19,7 +19,7 @@ from datetime import UTC, date, timedelta, tzinfo
 from sqlalchemy import Connection
 
 from game.addressing import Addressee
-from game.events import ChatPosted, Event, LoggedEvent, ResultRecorded
+from game.events import ChatPosted, Event, LoggedEvent, RemarkPosted, ResultRecorded
 from game.following import Handlers
 from game.model import MatchStatus
 from game.pool import Pool
@@ -70,6 +70,14 @@ class Asked:
 
     text: str
     call_id: int
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """What ``MemoryKeeper.say`` found to say (None: nothing new), and the repeats refused."""
+
+    asked: Asked | None
+    refused: int = 0
 
 
 class MemoryKeeper:
@@ -418,6 +426,34 @@ class MemoryKeeper:
         """
         call = ModelCall(request.task, context.system, context.prompt, request, variant)
         return self._complete(call, match, context, event_id, fall_back=True)
+
+    def say(
+        self,
+        item: LoggedEvent[Event],
+        request: Request,
+        about: list[str],
+        instruction: str,
+        match: int | None = None,
+        attempts: int = 3,
+    ) -> Spoken:
+        """The one door for the commentator: she says what she wants said and about whom.
+
+        Memory builds the context, asks the model, checks the answer against what
+        she said lately about the same players, and records every call; a line that
+        repeats one is refused in code and asked again, up to ``attempts`` times.
+        """
+        guard = self.contexts.guard
+        recent = self.pool.events_of(RemarkPosted, since=item.at - guard.window)
+        refused = 0
+        for attempt in range(attempts):
+            context = self.contexts.build_context(item, self.config.budget, instruction, about)
+            asked = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
+            if about and guard.repeats(asked.text, about, recent, item.at) is not None:
+                refused += 1
+                self.settle(asked, "refused: repeats a recent remark")
+                continue
+            return Spoken(asked, refused)
+        return Spoken(None, refused)
 
     def settle(self, asked: Asked, outcome: str) -> None:
         """What became of an answer: "posted", "refused: repeat", ..."""

@@ -11,6 +11,7 @@ from game.pool import Pool
 from game.rules import PredictionLocked
 from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, play
 
 
@@ -54,6 +55,9 @@ def test_she_stays_silent_rather_than_repeat_herself(
     assert commentator.stats.refused_repeats == 3 and commentator.stats.silent == 1
     # the earlier remark was in the context of every retry, for the model to avoid
     assert 'you said about ana: "ana, what a pick.' in model.calls[-1].prompt
+    with tournament_pool.engine.connect() as connection:
+        outcomes = [c.outcome for c in recorded(connection) if c.task == "remark"]
+    assert outcomes == ["posted", *["refused: repeats a recent remark"] * 3]
 
 
 def test_her_picks_land_before_kickoff_and_never_after(

@@ -29,7 +29,6 @@ from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
 from game.scoring import Tier, classify, scored_score
 from memory import facts
-from memory.guard import RepetitionGuard
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
 from memory.requests import (
@@ -93,14 +92,12 @@ class Commentator:
         self,
         keeper: MemoryKeeper,
         policy: Policy | None = None,
-        guard: RepetitionGuard | None = None,
     ) -> None:
         self.keeper = keeper
         self.pool = keeper.pool
         self.policy = policy or Policy()
         self.addressee = keeper.config.addressee  # who she is, from the one setting
         self.handle = self.addressee.handle
-        self.guard = guard or keeper.contexts.guard
         self.stats = RemarkStats()
         # What each event in the log means to her: the one place to add a reaction.
         self.reactions = (
@@ -186,27 +183,18 @@ class Commentator:
         ):
             self.stats.capped += 1
             return None
-        recent = self.pool.events_of(RemarkPosted, since=item.at - self.guard.window)
-        for attempt in range(self.policy.attempts):
-            context = self.keeper.contexts.build_context(
-                item, self.keeper.config.budget, instruction, about
-            )
-            asked = self.keeper.ask(
-                context, request, (item.id, attempt), match=match, event_id=item.id
-            )
-            if about and self.guard.repeats(asked.text, about, recent, item.at) is not None:
-                self.stats.refused_repeats += 1
-                self.keeper.settle(asked, "refused: repeats a recent remark")
-                continue
-            posted = self.pool.talk.remark(
-                self.handle, asked.text, about, match, trigger=item.id, topic=topic
-            )
-            if posted is not None:
-                self.stats.count += 1
-            self.keeper.settle(asked, "posted" if posted else "refused: already said")
-            return posted
-        self.stats.silent += 1
-        return None
+        spoken = self.keeper.say(item, request, about, instruction, match, self.policy.attempts)
+        self.stats.refused_repeats += spoken.refused
+        if spoken.asked is None:
+            self.stats.silent += 1
+            return None
+        posted = self.pool.talk.remark(
+            self.handle, spoken.asked.text, about, match, trigger=item.id, topic=topic
+        )
+        if posted is not None:
+            self.stats.count += 1
+        self.keeper.settle(spoken.asked, "posted" if posted else "refused: already said")
+        return posted
 
     def on_kickoff(self, item: LoggedEvent[MatchKickedOff]) -> None:
         match = self.pool.match(item.event.match, with_goals=False)
