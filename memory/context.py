@@ -140,7 +140,7 @@ class ContextBuilder:
         self.handle = handle
         self.zone = zone
         self.guard = guard or RepetitionGuard()
-        self.system = render(persona, name=name)  # the same bytes for every call
+        self.persona = render(persona, name=name)
         # How each kind of event is told as "what just happened": one table.
         self.descriptions = (
             Handlers[str]()
@@ -152,6 +152,33 @@ class ContextBuilder:
 
     def now(self) -> datetime:
         return self.pool.clock()
+
+    @property
+    def system(self) -> str:
+        """The stable layer, sent first and cached: the persona, then the pool itself.
+
+        Nothing in it moves from call to call (no date, no score, no table): it
+        changes only when a player joins or a knock-out slot is filled, so a real
+        deployment reads it from the model's prompt cache (it is long enough to be
+        cached at all: the API caches nothing under 1,024 tokens).
+        """
+        rule, basis = self.pool.scoring()
+        players = self.pool.players()
+        schedule = "\n".join(
+            f"  #{m.number} {m.kickoff.astimezone(self.zone):%a %d %b %H:%M} "
+            f"{inert(m.team1)} v {inert(m.team2)} ({inert(m.stage)})"
+            for m in sorted(self.pool.matches(), key=Match.time_order)
+        )
+        block = render(
+            "pool",
+            scoring=f"{rule.exact} points for the exact score, {rule.difference} for the goal "
+            f"difference, {rule.outcome} for the winner or a draw ({rule.name}; {basis.value})",
+            count=len(players),
+            players=", ".join(p.handle for p in players),
+            zone=self.zone,
+            schedule=schedule,
+        )
+        return f"{self.persona}\n{block}"
 
     def today(self) -> Section:
         """The date and time every call is made at: recency means nothing without it."""
@@ -205,7 +232,9 @@ class ContextBuilder:
             "remarks": self._remark_items(involved, now) if recent_remarks else [],
             "working": self._working_items(working),
         }
-        fixed = estimate_tokens(self.system) + today.tokens + estimate_tokens(event_text)
+        # The budget is for what changes from call to call: the pool's stable block is
+        # sent once and cached, so only the persona counts against it.
+        fixed = estimate_tokens(self.persona) + today.tokens + estimate_tokens(event_text)
         wanted = {
             name: sum(estimate_tokens(i.text) + 1 for i in items) for name, items in layers.items()
         }

@@ -62,6 +62,8 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
         }
     kept = [*([narrative] if narrative else []), *entries]
     covered = {n for e in kept for n in e.covers}
+    finished = sum(1 for m in pool.matches() if m.status is MatchStatus.FINISHED)
+    calls["cost_per_match_usd"] = calls["cost_usd"] / finished if finished else 0.0
     return {
         "enabled": state[CURSOR] is not None,
         "last_handled_event": int(state[CURSOR] or 0),
@@ -118,9 +120,13 @@ def stats_text(report: dict[str, Any]) -> str:
             f"covering {d['covers_matches']} matches, {d['tokens']} tokens; last compaction {d['last_compaction'] or 'never'}",
             f"facts: {f['in_prompt']} in the prompt ({f['tokens']} tokens), {f['expired']} expired, "
             f"{f['stored']} stored in all, {f['rejected_compactions']} rejected compactions",
-            f"model calls: {c['calls']} ({c['input_tokens']} tokens in, {c['cache_read_tokens']} of them "
-            f"from the cache, {c['output_tokens']} out), {c['errors']} failed, "
-            f"{c['fallbacks']} answered by the offline writer",
+            f"model calls: {c['calls']}: {c['input_tokens']} input tokens, {c['cache_write_tokens']} "
+            f"written to the cache, {c['cache_read_tokens']} read from it "
+            f"({c['cache_read_share']:.0%} of all input), {c['output_tokens']} out; "
+            f"{c['errors']} failed, {c['fallbacks']} answered by the offline writer",
+            f"estimated cost at {usage.PRICED_MODEL}'s published prices: ${c['cost_usd']:.2f} "
+            f"(${c['cost_without_cache_usd']:.2f} without the cache), "
+            f"${c['cost_per_match_usd']:.3f} per finished match",
             *warning,
         ]
     )

@@ -121,7 +121,16 @@ def prune(connection: Connection, before: datetime) -> int:
     return connection.execute(delete(model_calls).where(model_calls.c.at < before)).rowcount
 
 
+# Anthropic's published prices for the default model (claude-sonnet-5), in USD per
+# million tokens, as its model page gives them (read in November 2026): base input,
+# 1-hour cache writes (the lifetime the provider asks for), cache hits, output.
+PRICED_MODEL = "claude-sonnet-5"
+PRICES = {"input": 2.00, "cache_write": 4.00, "cache_read": 0.20, "output": 10.00}
+
+
 def totals(connection: Connection) -> dict[str, Any]:
+    """Calls and tokens by kind, and what they would cost at ``PRICES``, with and without
+    the cache (the same tokens all billed as base input)."""
     c = model_calls.c
     row = connection.execute(
         select(
@@ -129,9 +138,31 @@ def totals(connection: Connection) -> dict[str, Any]:
             func.coalesce(func.sum(c.input_tokens), 0),
             func.coalesce(func.sum(c.output_tokens), 0),
             func.coalesce(func.sum(c.cache_read_tokens), 0),
+            func.coalesce(func.sum(c.cache_write_tokens), 0),
             func.coalesce(func.sum(case((c.error.is_not(None), 1), else_=0)), 0),
             func.coalesce(func.sum(case((c.fallback, 1), else_=0)), 0),
         )
     ).one()
-    names = ("calls", "input_tokens", "output_tokens", "cache_read_tokens", "errors", "fallbacks")
-    return {name: int(value) for name, value in zip(names, row, strict=True)}
+    names = (
+        "calls",
+        "input_tokens",
+        "output_tokens",
+        "cache_read_tokens",
+        "cache_write_tokens",
+        "errors",
+        "fallbacks",
+    )
+    figures: dict[str, Any] = {name: int(v) for name, v in zip(names, row, strict=True)}
+    read, written = figures["cache_read_tokens"], figures["cache_write_tokens"]
+    all_input = figures["input_tokens"] + read + written
+    figures["cache_read_share"] = read / all_input if all_input else 0.0
+    figures["cost_usd"] = (
+        figures["input_tokens"] * PRICES["input"]
+        + written * PRICES["cache_write"]
+        + read * PRICES["cache_read"]
+        + figures["output_tokens"] * PRICES["output"]
+    ) / 1e6
+    figures["cost_without_cache_usd"] = (
+        all_input * PRICES["input"] + figures["output_tokens"] * PRICES["output"]
+    ) / 1e6
+    return figures

@@ -3,9 +3,13 @@ completions, for the providers' tests and the commentator's benchmark.
 
 By default it answers every task sensibly (a merge that covers every fact id, a
 score for a pick, a line for everything else) and reports usage the way the
-real API does, with the stable system prefix read from its cache when it is
-byte-identical to the previous call's. A test can queue scripted replies
-(status, body, delay) to play 429s, overloads, timeouts and garbage.
+real API does, with its prompt caching rules: the prefix up to a block marked
+``cache_control`` is cached only when it is at least the model's minimum
+(``MINIMUM_CACHEABLE``), is read back only when byte-identical and not expired
+(5 minutes, or 1 hour for ``"ttl": "1h"``, refreshed on every read), and usage
+splits the input into cache reads, cache writes and the rest. Its clock can be
+injected, so a replay is judged by tournament time. A test can queue scripted
+replies (status, body, delay) to play 429s, overloads, timeouts and garbage.
 """
 
 from __future__ import annotations
@@ -15,13 +19,17 @@ import re
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-FACT_LINE = re.compile(r"^(\d+): (.+)$", re.MULTILINE)
+FACT_LINE = re.compile(r"^(\d+): (?:<player_text [^>]*>)?(.+?)(?:</player_text>)?$", re.MULTILINE)
+# The minimum cacheable prompt length, in tokens, by model family, as published for
+# Sonnet 4.x and 5 and Opus 4.x (1,024) and Haiku 4.5 (4,096); shorter is not cached.
+MINIMUM_CACHEABLE = {"haiku": 4096, "sonnet": 1024, "opus": 1024}
+TTL = {"5m": 300.0, "1h": 3600.0}
 SUGGESTION = re.compile(r"suggests (\d+-\d+)")
 
 
@@ -41,11 +49,12 @@ class Recorded:
 
 
 class ModelServer:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.replies: deque[Reply] = deque()
         self.requests: list[Recorded] = []
         self.url = ""
-        self._last_system: str | None = None
+        self.clock = clock  # seconds; a replay passes its tournament clock
+        self._cache: dict[tuple[str, str], float] = {}  # (model, prefix) -> expiry
         self._lock = threading.Lock()
 
     def queue(self, *replies: Reply) -> None:
@@ -84,13 +93,40 @@ class ModelServer:
             return 200, self._message(body), reply.headers, reply.delay
         return 200, self._completion(body), reply.headers, reply.delay
 
-    def _message(self, body: dict[str, Any]) -> str:
-        system = "".join(block["text"] for block in body.get("system", []))
-        prompt = body["messages"][-1]["content"]
-        cached = len(system) // 4
+    def _usage(self, body: dict[str, Any]) -> dict[str, int]:
+        """Input tokens split as the API's cache would: read, written, and the rest."""
+        model = body.get("model", "")
+        minimum = next((n for name, n in MINIMUM_CACHEABLE.items() if name in model), 1024)
+        blocks = list(_blocks(body.get("system", [])))
+        for message in body.get("messages", []):
+            blocks.extend(_blocks(message["content"]))
+        total = sum(len(text) for text, _ in blocks) // 4
+        prefix, breakpoints = "", []
+        for text, control in blocks:
+            prefix += text
+            if control is not None:
+                breakpoints.append((prefix, TTL[control.get("ttl", "5m")]))
+        now, read, written = self.clock(), 0, 0
         with self._lock:
-            hit = system == self._last_system
-            self._last_system = system
+            for prefix, ttl in reversed(breakpoints):  # the longest prefix still cached
+                if self._cache.get((model, prefix), -1.0) > now:
+                    read = len(prefix) // 4
+                    self._cache[(model, prefix)] = now + ttl  # a read refreshes it
+                    break
+            for prefix, ttl in breakpoints:
+                tokens = len(prefix) // 4
+                if tokens > read and tokens >= minimum:
+                    self._cache[(model, prefix)] = now + ttl
+                    written = tokens - read
+        return {
+            "input_tokens": total - read - written,
+            "cache_creation_input_tokens": written,
+            "cache_read_input_tokens": read,
+        }
+
+    def _message(self, body: dict[str, Any]) -> str:
+        prompt = "".join(text for text, _ in _blocks(body["messages"][-1]["content"]))
+        usage = self._usage(body)
         text = self.answer_text(prompt)
         return json.dumps(
             {
@@ -101,12 +137,7 @@ class ModelServer:
                 "content": [{"type": "text", "text": text}],
                 "stop_reason": "end_turn",
                 "stop_sequence": None,
-                "usage": {
-                    "input_tokens": len(prompt) // 4,
-                    "output_tokens": len(text) // 4,
-                    "cache_creation_input_tokens": 0 if hit else cached,
-                    "cache_read_input_tokens": cached if hit else 0,
-                },
+                "usage": {**usage, "output_tokens": len(text) // 4},
             }
         )
 
@@ -129,9 +160,18 @@ class ModelServer:
         )
 
 
+def _blocks(content: str | list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, str] | None]]:
+    """A system or message content as (text, cache_control) blocks, in order."""
+    if isinstance(content, str):
+        yield content, None
+        return
+    for block in content:
+        yield block.get("text", ""), block.get("cache_control")
+
+
 @contextmanager
-def model_server() -> Iterator[ModelServer]:
-    state = ModelServer()
+def model_server(clock: Callable[[], float] = time.monotonic) -> Iterator[ModelServer]:
+    state = ModelServer(clock)
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

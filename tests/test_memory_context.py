@@ -71,8 +71,10 @@ def test_the_persona_is_the_same_bytes_on_every_call(
     keeper.catch_up()
     second = keeper.contexts.build_context(chat(keeper, "bia", "wow"), 500)
     persona = render("persona", name="BETanIA")
-    assert first.system == second.system == persona
-    assert {call.system for call in keeper.model.calls} == {persona}
+    assert first.system == second.system and first.system.startswith(persona)
+    assert "#12 Mon 22 Jun 18:00 Team22 v Team23" in first.system  # the schedule: stable
+    assert "Today is" not in first.system  # the date goes after the cached prefix
+    assert {call.system for call in keeper.model.calls} == {first.system}
 
 
 def test_facts_are_loaded_only_for_the_players_involved(keeper: MemoryKeeper) -> None:

@@ -1,5 +1,8 @@
 """The real ``anthropic`` SDK and an httpx client against a local server that speaks their APIs."""
 
+import json
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -10,6 +13,7 @@ from bot.app.cli import build_parser
 from bot.app.config import ConfigError, ModelConfig, make_model
 from bot.app.replay import ReplayOptions, replay
 from bot.app.settings import Settings
+from bot.app.simulation import SimulatedClock
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
@@ -18,8 +22,9 @@ from memory.keeper import MemoryKeeper
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.requests import NewLeader
-from memory.usage import ModelUsage, UsageMeter, recorded
+from memory.usage import ModelUsage, UsageMeter, recorded, totals
 from prompts import render
+from tests.conftest import TEST_DATA
 from tests.model_server import Reply, model_server
 
 LEADER = NewLeader("ana", 10, "bia")
@@ -45,13 +50,21 @@ def openai(url: str, usage: list[ModelUsage], **options: object) -> OpenAICompat
     )
 
 
-def test_anthropic_caches_the_stable_prefix_and_records_usage() -> None:
+def test_anthropic_caches_a_long_stable_prefix_for_an_hour_as_the_api_does() -> None:
     usage: list[ModelUsage] = []
-    with model_server() as server:
+    now = [0.0]
+    schedule = "\n".join(
+        f"  #{n} Mon 15 Jun 18:00 Team{n} v Team{n + 1} (Group A)" for n in range(104)
+    )
+    long_call = replace(CALL, system=f"{CALL.system}\n{schedule}")
+    with model_server(clock=lambda: now[0]) as server:
         model = anthropic(server.url, usage)
         assert model.complete(CALL) == "What a time to be in this pool."
-        model.complete(CALL)
-        first, second = server.requests
+        model.complete(CALL)  # under 1,024 tokens: the API caches nothing
+        for minutes in (0, 59, 59 + 61):  # written, read (and refreshed), expired: written
+            now[0] = minutes * 60.0
+            model.complete(long_call)
+        first = server.requests[0]
     assert first.path == "/v1/messages"
     assert "test-key" in (
         first.headers.get("x-api-key", ""),
@@ -60,17 +73,19 @@ def test_anthropic_caches_the_stable_prefix_and_records_usage() -> None:
     assert first.body["system"] == [
         {
             "type": "text",
-            "text": render("persona", name="BETanIA"),
-            "cache_control": {"type": "ephemeral"},
+            "text": CALL.system,
+            "cache_control": {"type": "ephemeral", "ttl": "1h"},
         }
     ]
     assert first.body["messages"] == [{"role": "user", "content": "Just now: a goal."}]
-    assert first.body["system"] == second.body["system"]
-    assert [(u.task, u.cache_write_tokens > 0, u.cache_read_tokens > 0) for u in usage] == [
-        ("remark", True, False),
-        ("remark", False, True),
+    assert [(u.cache_write_tokens > 0, u.cache_read_tokens > 0) for u in usage] == [
+        (False, False),
+        (False, False),
+        (True, False),
+        (False, True),
+        (True, False),
     ]
-    assert all(u.input_tokens > 0 and u.output_tokens > 0 and u.error is None for u in usage)
+    assert usage[3].cache_read_tokens == usage[2].cache_write_tokens >= 1024
 
 
 def test_anthropic_retries_a_429_then_succeeds() -> None:
@@ -167,21 +182,27 @@ def test_openai_compatible_failures_are_one_model_error_and_one_report(
         assert [u.error is not None for u in usage] == [True]  # one report for the failed call
 
 
-def test_a_replay_against_the_messages_api_keeps_the_prefix_byte_identical(tmp_path: Path) -> None:
-    tournament = parse_tournament(read_json(SAMPLE))
-    with model_server() as server:
+def test_a_world_cup_through_the_sdk_reads_most_of_its_input_from_the_cache(
+    tmp_path: Path,
+) -> None:
+    """The whole 2026 World Cup, its cache lifetimes judged by tournament time."""
+    tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
+    clock = SimulatedClock(datetime(2000, 1, 1, tzinfo=UTC))
+    with model_server(clock=lambda: clock.now.timestamp()) as server:
         config = ModelConfig(
-            provider="anthropic", base_url=server.url, api_key="test-key", model="claude-test"
+            provider="anthropic", base_url=server.url, api_key="test-key", model="claude-sonnet-5"
         )
-        report = replay(ReplayOptions(tournament, players=4, seed=2), tmp_path / "r.db", config)
-        systems = [r.body["system"] for r in server.requests]
-    assert len(systems) == len(report.calls) > 20
-    assert all(s == systems[0] for s in systems)
-    assert systems[0][0]["cache_control"] == {"type": "ephemeral"}
+        options = ReplayOptions(tournament, players=6, seed=2)
+        report = replay(options, tmp_path / "r.db", config, clock=clock)
+        systems = {json.dumps(r.body["system"]) for r in server.requests}
     with report.pool.engine.connect() as connection:
         kept = recorded(connection)  # memory's own record, not the game's log
-    assert len(kept) == len(systems)
-    assert sum(call.cache_read_tokens > 0 for call in kept) == len(systems) - 1
+        figures = totals(connection)
+    assert len(kept) == len(server.requests) > 500
+    assert len(systems) == 1  # the stable layer did not move
+    assert all("Today is " in call.prompt for call in kept)
+    assert figures["cache_read_share"] >= 0.60
+    assert figures["cost_usd"] < figures["cost_without_cache_usd"] * 0.7
     assert not report.pool.events(kinds=("model_call",))
 
 

@@ -76,7 +76,9 @@ class Policy:
     player_cooldown: timedelta = timedelta(hours=6)
     jump_places: int = 3
     attempts: int = 3  # phrasings to try before staying silent
-    picks_ahead: timedelta = timedelta(hours=1)
+    # Before kick-off by less than the prompt cache's hour: the call for her pick keeps
+    # the cached prefix warm for the kick-off's remark (at exactly an hour it is gone).
+    picks_ahead: timedelta = timedelta(minutes=50)
 
 
 @dataclass

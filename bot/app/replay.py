@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from bot.agent.commentator import Commentator
+from bot.agent.commentator import Commentator, Policy
 from bot.app.config import ModelConfig, make_model
 from bot.app.simulation import (
     SimulatedBettor,
@@ -37,8 +37,6 @@ from memory.context import Context
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import Model, estimate_tokens
 from memory.usage import CallRecord, UsageMeter, recorded
-
-PICKS_BEFORE_KICKOFF = timedelta(hours=1)
 
 
 class ReplayError(UserError, ValueError):
@@ -94,7 +92,8 @@ class ReplayReport:
         by_player: dict[str, int] = {}
         for fact in current:
             by_player[fact.handle] = by_player.get(fact.handle, 0) + 1
-        per_call = [record.tokens for record in self.calls]
+        # What changes from call to call: the prompt after the stable, cached layer.
+        per_call = [estimate_tokens(record.prompt) for record in self.calls]
         return {
             "matches": len(self.pool.matches()),
             "players": len(self.pool.players()),
@@ -164,6 +163,7 @@ def timeline(
 ) -> list[Action]:
     """Every action of the tournament, in the order it happens."""
     actions: list[Action] = []
+    lead = (commentator.policy if commentator else Policy()).picks_ahead  # when picks are in
 
     def add(at: datetime, run: Callable[[], object], result_of: int | None = None) -> None:
         actions.append(Action(at, len(actions), run, result_of))
@@ -178,7 +178,7 @@ def timeline(
             if commentator is not None:
                 commentator.predict_upcoming()
 
-        add(fixture.kickoff - PICKS_BEFORE_KICKOFF, picks)
+        add(fixture.kickoff - lead, picks)
         add(fixture.kickoff, partial(pool.fixtures.kick_off, number))
         for goal in sorted(fixture.goals, key=lambda g: (g.minute, g.added)):
             add(
@@ -209,14 +209,22 @@ def replay(
     model: Model | ModelConfig,
     zone: tzinfo | None = None,
     on_result: Callable[[int], None] | None = None,
+    clock: SimulatedClock | None = None,
 ) -> ReplayReport:
-    """Play the tournament; ``model`` is a model, or the configuration to make one."""
+    """Play the tournament; ``model`` is a model, or the configuration to make one.
+
+    ``clock``, when given, is the one the replay moves (a model server judging
+    cache lifetimes by tournament time reads it too).
+    """
     started = time.perf_counter()
     database.unlink(missing_ok=True)
     fixtures = tuple(sorted(options.tournament.fixtures, key=lambda f: f.kickoff))
     if not fixtures:
         raise ReplayError("the tournament has no matches")
-    clock = SimulatedClock(fixtures[0].kickoff - timedelta(days=1))
+    start = fixtures[0].kickoff - timedelta(days=1)
+    if clock is None:
+        clock = SimulatedClock(start)
+    clock.now = start
     pool = Pool(open_database(f"sqlite:///{database}"), clock)
     pool.fixtures.import_tournament(
         Tournament(
@@ -238,8 +246,11 @@ def replay(
 
     def measure(record: CallRecord, context: Context | None) -> None:
         if record.task == "diary_entry" and context is not None and record.match_number:
-            naive = context.tokens - context.section("diary").tokens + sum(all_entries)
-            samples.append(ContextSample(record.match_number, record.tokens, naive))
+            # The prompt after the stable layer (persona and schedule, cached and the
+            # same for every call): the part a diary that never forgets would grow.
+            tokens = estimate_tokens(record.prompt)
+            naive = tokens - context.section("diary").tokens + sum(all_entries)
+            samples.append(ContextSample(record.match_number, tokens, naive))
 
     keeper = MemoryKeeper(pool, model, memory, on_call=measure, meter=meter)
     commentator = Commentator(keeper)

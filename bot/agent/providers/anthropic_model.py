@@ -16,7 +16,8 @@ from bot.agent.providers.usage import Stopwatch, UsageSink, discard
 from memory.model import ModelCall, ModelError
 from memory.usage import ModelUsage
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+# claude-sonnet-4-5 reaches end-of-life on 30 November 2026 (the SDK says so).
+DEFAULT_MODEL = "claude-sonnet-5"
 
 
 class AnthropicModel:
@@ -41,12 +42,22 @@ class AnthropicModel:
         )
 
     def request(self, call: ModelCall) -> dict[str, Any]:
-        """The request body: the stable prefix cached, the rest of the context as the message."""
+        """The request body: the stable prefix cached, the rest of the context as the message.
+
+        The cache lives an hour, refreshed on every read: a live tournament calls her
+        at kick-offs, goals, whistles and her picks an hour before each match, so
+        calls are minutes to an hour apart and a 5-minute cache would be cold for most
+        of them. A 1-hour write costs twice the input price and a read a tenth.
+        """
         return {
             "model": self.model,
             "max_tokens": self.max_tokens,
             "system": [
-                {"type": "text", "text": call.system, "cache_control": {"type": "ephemeral"}}
+                {
+                    "type": "text",
+                    "text": call.system,
+                    "cache_control": {"type": "ephemeral", "ttl": "1h"},
+                }
             ],
             "messages": [{"role": "user", "content": call.prompt}],
         }
