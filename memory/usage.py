@@ -96,6 +96,9 @@ def settle(connection: Connection, call_id: int, outcome: str) -> None:
     )
 
 
+_TEXTS = ("system", "prompt", "response", "outcome")  # empty in rows kept before they were
+
+
 def recorded(
     connection: Connection, match: int | None = None, last: int | None = None
 ) -> list[CallRecord]:
@@ -111,9 +114,6 @@ def recorded(
         CallRecord(**{**row._mapping, **{k: row._mapping[k] or "" for k in _TEXTS}})
         for row in reversed(rows)
     ]
-
-
-_TEXTS = ("system", "prompt", "response", "outcome")  # empty in rows kept before they were
 
 
 def prune(connection: Connection, before: datetime) -> int:

@@ -423,10 +423,10 @@ class Commentator:
         )
         found = SCORE_IN_ANSWER.search(asked.text)
         try:
-            pick = suggestion if found is None else Score(int(found[1]), int(found[2]))
-        except ValueError:
+            pick = None if found is None else Score(int(found[1]), int(found[2]))
+        except ValueError:  # a score no match has
             pick = None
-        if found is None or pick is None:
+        if pick is None:
             self.keeper.settle(asked, f"refused: not a score; the rating pick {suggestion} stands")
             return suggestion  # nonsense from the model: the rating model's pick stands
         self.keeper.settle(asked, f"picked {pick}")
