@@ -10,7 +10,7 @@ priority first. The persona and the event are never cut.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
@@ -34,12 +34,16 @@ from memory.quoting import inert, quote_player_text
 from memory.working import WorkingMemory, working_memory
 from prompts import phrase, render
 
+LAYERS = ("standings", "diary", "facts", "remarks", "working")  # in the order they are shown
 # Shares of what the budget leaves after the persona, the date and the event.
 SHARES = {"standings": 0.10, "diary": 0.40, "facts": 0.20, "remarks": 0.10, "working": 0.20}
 # Who gets the budget other layers leave unused, and who keeps it when cutting.
 PRIORITY = ("working", "facts", "diary", "remarks", "standings")
 MENTION = re.compile(r"@([a-z][a-z0-9_.-]{0,31})|\babout\s+([A-Za-z][\w.-]{0,31})", re.IGNORECASE)
 NEWEST_KEPT = 2  # diary entries that outrank the narrative when the budget is tight
+# Caps that keep a context the same size on day 1 and on day 39, whatever the budget:
+FACTS_SHOWN = 3  # facts per player in one prompt, those that fit the moment first
+CHAT_SHOWN = 6  # the newest lines of a match's chat; the rest stay in the log
 
 
 @dataclass(frozen=True)
@@ -199,12 +203,13 @@ class ContextBuilder:
         instruction: str = "",
         involved: Iterable[str] = (),
         working: WorkingMemory | None = None,
-        recent_remarks: bool = True,
+        layers: Collection[str] = LAYERS,
     ) -> Context:
         """The context for reacting to ``event`` (or to nothing) within ``budget`` tokens.
 
-        ``recent_remarks`` brings what she said lately about the players involved,
-        so that she does not say it again; a diary entry, being notes, leaves it out.
+        ``layers`` are the shelves this task reads: a remark or an answer uses them
+        all; a diary entry, notes on one match, needs only the match (the working
+        memory) and its own story, not the table, the diary or what she said.
         """
         now = self.now()
         players = {p.handle: p.display_name for p in self.pool.players()}
@@ -224,24 +229,28 @@ class ContextBuilder:
             working = working_memory(self.pool, match, up_to_id=event.id if event else None)
 
         today = self.today()
-        event_text = self._describe(event) + (f"\n\n{instruction}" if instruction else "")
-        layers = {
-            "standings": self._standings_items(involved, now),
-            "diary": self._diary_items(),
-            "facts": self._facts_items(involved, suggestions, now),
-            "remarks": self._remark_items(involved, now) if recent_remarks else [],
-            "working": self._working_items(working),
+        told = self._describe(event)
+        event_text = told + (f"\n\n{instruction}" if instruction else "")
+        # What facts should fit: the event as told (a question, a goal), the teams on the pitch.
+        topic = f"{told} {match.team1} {match.team2}" if match else told
+        shelves: dict[str, Callable[[], list[Item]]] = {
+            "standings": lambda: self._standings_items(involved, now),
+            "diary": lambda: self._diary_items(told=_result_of(event)),
+            "facts": lambda: self._facts_items(involved, suggestions, now, topic),
+            "remarks": lambda: self._remark_items(involved, now),
+            "working": lambda: self._working_items(working),
         }
+        items = {name: read() if name in layers else [] for name, read in shelves.items()}
         # The budget is for what changes from call to call: the pool's stable block is
         # sent once and cached, so only the persona counts against it.
         fixed = estimate_tokens(self.persona) + today.tokens + estimate_tokens(event_text)
         wanted = {
-            name: sum(estimate_tokens(i.text) + 1 for i in items) for name, items in layers.items()
+            name: sum(estimate_tokens(i.text) + 1 for i in layer) for name, layer in items.items()
         }
         allowance = allot(wanted, max(0, budget - fixed))
         sections = [today]
-        for name in ("standings", "diary", "facts", "remarks", "working"):
-            text, dropped = fit(layers[name], allowance[name])
+        for name in LAYERS:
+            text, dropped = fit(items[name], allowance[name])
             sections.append(Section(name, text, wanted[name], dropped))
         sections.append(Section("event", event_text, estimate_tokens(event_text)))
         return Context(self.system, tuple(sections), tuple(involved), suggestions)
@@ -288,10 +297,15 @@ class ContextBuilder:
         )
         return [Item(_say("standings", day=self._day(now), played=played, rows=body))]
 
-    def _diary_items(self) -> list[Item]:
-        """The narrative, then the entries oldest first; the newest two are kept before all else."""
+    def _diary_items(self, told: int | None = None) -> list[Item]:
+        """The narrative, then the entries oldest first; the newest two are kept before all else.
+
+        ``told`` is a match the event itself tells in full (its final whistle): its
+        entry, written a moment ago from the same notes, would say it twice.
+        """
         with self.pool.engine.connect() as connection:
             narrative, entries = diary.read(connection)
+        entries = [entry for entry in entries if entry.covers != (told,)]
         items = []
         if narrative is not None:
             text = _say("diary.narrative", dates=narrative.dates, text=inert(narrative.text))
@@ -306,12 +320,13 @@ class ContextBuilder:
         return items
 
     def _facts_items(
-        self, involved: list[str], suggestions: dict[str, list[str]], now: datetime
+        self, involved: list[str], suggestions: dict[str, list[str]], now: datetime, topic: str
     ) -> list[Item]:
         items = []
         with self.pool.engine.connect() as connection:
             for rank, handle in enumerate(involved):
-                known = facts.for_prompt(connection, handle, now.astimezone(self.zone).date())
+                current = facts.for_prompt(connection, handle, now.astimezone(self.zone).date())
+                known = facts.fitting(current, topic, FACTS_SHOWN)
                 if not known:
                     continue
                 lines = [
@@ -365,7 +380,7 @@ class ContextBuilder:
                 score=working.score_after(goal),
             )
             items.append(Item(told, rank=0))
-        for age, line in enumerate(reversed(working.chat)):
+        for age, line in enumerate(reversed(working.chat[-CHAT_SHOWN:])):
             items.append(
                 Item(
                     f"{line.at.astimezone(self.zone):%H:%M} "
@@ -415,6 +430,10 @@ class ContextBuilder:
 
 def _say(section: str, /, **values: object) -> str:
     return phrase("context", section, **values)
+
+
+def _result_of(event: LoggedEvent[Event] | None) -> int | None:
+    return event.event.match if event and isinstance(event.event, ResultRecorded) else None
 
 
 def _teams(match: Match) -> dict[str, object]:

@@ -1,6 +1,7 @@
 """The diary: one dated entry per finished match, fused as it ages.
 
-Lossy by design. When there are more than ``threshold`` match entries, all but
+Lossy by design. When there are more than ``threshold`` match entries (or they
+would take more than ``detail_tokens`` in a prompt), all but
 the newest ``keep`` are fused with the previous narrative into a new narrative,
 and the new narrative and the removal of what it replaces commit together. The
 raw material stays in the game's log, so nothing is lost, only condensed.
@@ -14,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, delete, insert, select
 
+from memory.model import estimate_tokens
 from memory.schema import diary_entries
 
 MATCH = "match"
@@ -24,6 +26,9 @@ NARRATIVE = "narrative"
 class DiaryConfig:
     threshold: int = 8  # fuse when there are more match entries than this
     keep: int = 2  # the newest entries that stay in full detail
+    # ... or when the entries would take more tokens than this in a prompt: a knock-out
+    # day's entries (extra time, penalties, more scorers) are longer than a group day's.
+    detail_tokens: int = 300
 
     def __post_init__(self) -> None:
         if not 0 <= self.keep < self.threshold:
@@ -94,10 +99,15 @@ def to_fuse(
 ) -> list[DiaryEntry]:
     """The entries a compaction would fold into the narrative now; empty when it's not time.
 
+    It is time when there are more than ``threshold`` entries, or when they
+    would take more than ``detail_tokens`` in a prompt, whichever comes first.
+
     ``closing`` is the end of the tournament: fold all but the newest ``keep``
     whatever the threshold, so the diary ends as one narrative + ``keep`` entries.
     """
-    if len(matches) > config.threshold or (closing and len(matches) > config.keep):
+    crowded = sum(estimate_tokens(m.text) for m in matches) > config.detail_tokens
+    due = len(matches) > config.threshold or crowded or closing
+    if due and len(matches) > config.keep:
         return matches[: len(matches) - config.keep]
     return []
 

@@ -347,6 +347,24 @@ def for_prompt(connection: Connection, handle: str, today: date) -> list[Fact]:
     return [fact for fact in current(connection, handle) if not fact.expired(today)]
 
 
+def fitting(known: list[Fact], topic: str, limit: int) -> list[Fact]:
+    """At most ``limit`` of a player's facts for one prompt, those that fit ``topic`` first.
+
+    A fact fits when it shares a content word with the topic (the teams playing,
+    the line being answered): "I support Mexico" when Mexico plays. The rest go by
+    when they were last told, newest first. Shown in the order they were learned.
+    Every fact stays stored; a prompt needs the few that matter now, and a
+    player who tells her thirty things must not make every prompt longer.
+    """
+    stems = {w[:5] for w in content_words(topic)}
+
+    def fits(fact: Fact) -> bool:
+        return any(w[:5] in stems for w in content_words(fact.text))
+
+    ranked = sorted(known, key=lambda f: (fits(f), f.last_told, f.id), reverse=True)
+    return sorted(ranked[:limit], key=lambda f: (f.learned_on, f.id))
+
+
 def has_source(connection: Connection, source: str) -> bool:
     return (
         connection.execute(select(player_facts.c.id).where(player_facts.c.source == source)).first()

@@ -213,7 +213,7 @@ class MemoryKeeper:
             instruction,
             story.scorers()[:2] + story.blanks()[-2:],
             working,
-            recent_remarks=False,
+            layers=("working",),
         )
         text = self.ask(context, DiaryEntry(story), match=number, event_id=item.id).text
         day = story.day

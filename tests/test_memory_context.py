@@ -5,7 +5,7 @@ import pytest
 from game.events import LoggedEvent
 from game.model import Goal, Score
 from game.pool import Pool
-from memory.context import Item, allot, fit
+from memory.context import FACTS_SHOWN, Item, allot, fit
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
 from prompts import render
@@ -154,3 +154,38 @@ def test_the_working_memory_of_a_live_match(keeper: MemoryKeeper, clock: FakeClo
     assert "Live now: #1 Team0 v Team1" in working
     assert "12' goal Team1 (Vini), 0-1" in working
     assert '<player_text author="bia">GOOOL!</player_text>' in working
+
+
+def test_a_player_with_many_facts_brings_the_few_that_fit(keeper: MemoryKeeper) -> None:
+    told = [
+        "I support Team3",
+        "I keep bees",
+        "I run marathons",
+        "my cat is called Pelé",
+        "I play the cello",
+        "I bake sourdough",
+    ]
+    for fact in told:
+        chat(keeper, "ana", f"@betania remember that {fact}")
+    asked = keeper.contexts.build_context(chat(keeper, "ana", "@betania will Team3 win?"), 5000)
+    shown = asked.section("facts").text
+    # the oldest, but the one about the team she asked of; then the newest two
+    assert shown.count("<player_text") == FACTS_SHOWN == 3
+    assert "I support Team3" in shown and "sourdough" in shown and "cello" in shown
+    assert "bees" not in shown  # still stored; just not in this prompt
+    assert shown.index("Team3") < shown.index("cello")  # shown in the order they were told
+
+
+def test_the_final_whistle_is_told_once_and_the_entry_reads_only_the_match(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    for number in range(1, 4):
+        play(keeper.pool, clock, number, "1-0", [Goal("home", 30, scorer="Zé")])
+        keeper.catch_up()
+    entry_call = [call for call in keeper.model.calls if call.task == "diary_entry"][-1]
+    assert "Standings" not in entry_call.prompt and "Your diary" not in entry_call.prompt
+    assert "30' goal Team4 (Zé), 1-0" in entry_call.prompt  # the match itself: all it needs
+
+    whistle = keeper.pool.events(kinds=("result",))[-1]
+    diary = keeper.contexts.build_context(whistle, 5000).section("diary").text
+    assert "[12 Jun]" in diary and "[13 Jun]" not in diary  # #3's own entry: not twice

@@ -1,3 +1,5 @@
+from datetime import UTC, date, datetime
+
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
@@ -46,7 +48,7 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
     assert [(e.covers, e.first_date.isoformat()) for e in entries] == [((1,), "2026-06-11")]
     assert model.tasks() == ["diary_entry"]
     call = model.calls[0]
-    assert "Team0 2-0 Team1" in call.prompt and "ana 2-0 (10 pts)" in call.prompt
+    assert "Team0 2-0 Team1" in call.prompt and "10 pts: ana 2-0" in call.prompt
     assert "9' goal Team0 (Zé), 1-0" in call.prompt  # from the working memory
 
 
@@ -225,3 +227,18 @@ def test_memory_stats_flags_a_diary_that_misses_a_finished_match(
     assert "WARNING: the diary has no story for 1 finished match(es) it has passed: #2" in (
         inspect.stats_text(report)
     )
+
+
+def test_long_entries_fuse_before_the_count_says_so() -> None:
+    day = date(2026, 7, 4)
+    at = datetime(2026, 7, 4, tzinfo=UTC)
+
+    def entries(words: int) -> list[diary.DiaryEntry]:
+        return [
+            diary.DiaryEntry(n, "match", "word " * words, (n,), day, day, at) for n in range(1, 5)
+        ]
+
+    config = DiaryConfig(threshold=8, keep=2, detail_tokens=300)
+    assert diary.to_fuse(entries(40), config) == []  # four group-day entries: room to spare
+    knockouts = entries(100)  # extra time, penalties, five scorers: a prompt's worth
+    assert [e.covers for e in diary.to_fuse(knockouts, config)] == [(1,), (2,)]

@@ -39,8 +39,9 @@ def test_a_replay_with_players_and_chat(tmp_path: Path, capsys: pytest.CaptureFi
     )
     assert report["matches"] == 15
     assert report["players"] == 6  # four simulated, zeca from the chat, and BETanIA herself
-    # 10 results: the 9th fused #1-#7 into a narrative; #8, #9 and #10 stay in detail
-    assert report["diary"] == {"entries": 4, "covers_matches": 10}
+    # 10 results: by the 8th the entries passed 300 tokens, and #1-#6 were fused into
+    # a narrative; #7 to #10 stay in detail
+    assert report["diary"] == {"entries": 5, "covers_matches": 10}
     # zeca's line about ana is not his to tell: only ana's own fact is kept
     assert report["facts"] == {"stored": 1, "by_player": {"ana": 1}, "rejected_compactions": 0}
     assert report["model_calls"] == len(report["context_tokens"]["per_call"]) > 10

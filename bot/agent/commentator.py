@@ -253,7 +253,10 @@ class Commentator:
             or story.scorers()[:2]
         )
         about = [p for p in candidates if p != self.handle][:2]
-        instruction = render("remark", about=", ".join(about) or "the match", event=story.as_text())
+        # The goals and the live lines are in the context's working memory: not twice.
+        instruction = render(
+            "remark", about=", ".join(about) or "the match", event=story.as_text(live=False)
+        )
         return self.speak(item, FinalWhistle(story), about, instruction, match.number, capped=False)
 
     def on_correction(self, item: LoggedEvent[ResultRecorded]) -> None:

@@ -63,6 +63,8 @@ class ReplayOptions:
 
 @dataclass
 class ContextSample:
+    """The largest final-whistle remark's prompt for one match, beside a diary that never forgets."""
+
     match: int
     tokens: int
     naive_tokens: int
@@ -241,16 +243,21 @@ def replay(
     if isinstance(model, ModelConfig):
         memory = replace(memory, learn_from_chat=model.chosen() != "offline")
         model = make_model(model, meter.report)
-    samples: list[ContextSample] = []
+    samples: dict[int, ContextSample] = {}
     all_entries: list[int] = []  # tokens of every diary entry ever written, for the naive context
 
     def measure(record: CallRecord, context: Context | None) -> None:
-        if record.task == "diary_entry" and context is not None and record.match_number:
-            # The prompt after the stable layer (persona and schedule, cached and the
-            # same for every call): the part a diary that never forgets would grow.
-            tokens = estimate_tokens(record.prompt)
-            naive = tokens - context.section("diary").tokens + sum(all_entries)
-            samples.append(ContextSample(record.match_number, tokens, naive))
+        number = record.match_number
+        if record.task != "remark" or context is None or number is None:
+            return
+        if pool.match(number).result is None:
+            return  # the remark that reads every shelf is the one at the final whistle
+        # The prompt after the stable layer (persona and schedule, cached and the
+        # same for every call): the part a diary that never forgets would grow.
+        tokens = estimate_tokens(record.prompt)
+        naive = tokens - context.section("diary").tokens + sum(all_entries)
+        if number not in samples or samples[number].tokens < tokens:
+            samples[number] = ContextSample(number, tokens, naive)
 
     keeper = MemoryKeeper(pool, model, memory, on_call=measure, meter=meter)
     commentator = Commentator(keeper)
@@ -272,7 +279,9 @@ def replay(
             if entry is not None:
                 all_entries.append(estimate_tokens(f"{entry.dates} {entry.text}") + 1)
     commentator.catch_up()
-    return ReplayReport(pool, keeper, commentator, time.perf_counter() - started, samples)
+    return ReplayReport(
+        pool, keeper, commentator, time.perf_counter() - started, list(samples.values())
+    )
 
 
 def _entry_for(pool: Pool, number: int) -> diary.DiaryEntry | None:
