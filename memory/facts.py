@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 
 from game.addressing import Addressee
 from memory.guard import normalized
+from memory.person import third_person
 from memory.schema import fact_compactions, player_facts
 
 MONTHS = {
@@ -31,7 +32,16 @@ MONTHS = {
         start=1,
     )
 } | {"fev": 2, "abr": 4, "mai": 5, "ago": 8, "set": 9, "out": 10, "dez": 12}
-REMEMBER = re.compile(r"^remember\b\s*(?:that\s+)?(?P<fact>.+)$", re.IGNORECASE | re.DOTALL)
+REMEMBER = re.compile(
+    r"^(?:remember\b[\s,:]*(?:that\s+)?"
+    r"|(?:lembr[ae](?:-se)?(?:\s+de)?|anota(?:\s+a[ií])?|guarda)\s+que\s+)(?P<fact>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+FORGET = re.compile(
+    r"^(?:forget\b[\s,:]*(?:that\s+|about\s+)?"
+    r"|esque[cç][ae](?:-se)?\b[\s,:]*(?:(?:de\s+)?que\s+|d[oa]s?\s+|[oa]s?\s+)?)(?P<fact>.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
 MONTH = (
     r"(?P<month>jan|feb|fev|mar|apr|abr|may|mai|jun|jul|aug|ago|sep|set|oct|out|nov|dec|dez)[a-zç]*"
 )
@@ -176,10 +186,17 @@ def _part_of_month(found: re.Match[str], today: date) -> date | None:
 
 
 def told_to_remember(text: str, listener: Addressee) -> str | None:
-    """The fact in ``@handle remember (that) ...``, as told; None for any other line."""
+    """The fact in ``@handle remember (that) ...`` / ``lembra que ...``, as told; None otherwise."""
     message = listener.message(text)
     found = None if message is None else REMEMBER.match(message)
     return None if found is None else found["fact"]
+
+
+def told_to_forget(text: str, listener: Addressee) -> str | None:
+    """What ``@handle forget (that) ...`` / ``esquece ...`` asks her to forget; None otherwise."""
+    message = listener.message(text)
+    found = None if message is None else FORGET.match(message)
+    return None if found is None else found["fact"].strip().rstrip(".!")
 
 
 def read_remember(
@@ -201,7 +218,8 @@ def read_remember(
     fact = " ".join(told.split()).rstrip(".")
     if not fact or others_named(fact, speaker, players, listener.handle):
         return None
-    return Remembered(speaker, fact, expiry_in(fact, today, final))
+    # Stored in the third person ("ana speaks Japanese"); the line itself is the source.
+    return Remembered(speaker, third_person(fact, speaker), expiry_in(fact, today, final))
 
 
 def others_named(
@@ -325,10 +343,10 @@ def confirm(connection: Connection, fact: Fact, told_on: date) -> None:
 
 
 def current(connection: Connection, handle: str | None = None) -> list[Fact]:
-    """Facts not merged away (expired ones included), oldest first."""
+    """Facts not merged away nor withdrawn (expired ones included), oldest first."""
     query = (
         select(player_facts)
-        .where(player_facts.c.superseded_by.is_(None))
+        .where(player_facts.c.superseded_by.is_(None), player_facts.c.withdrawn_on.is_(None))
         .order_by(player_facts.c.id)
     )
     if handle is not None:
@@ -341,6 +359,33 @@ def stored(connection: Connection) -> list[Fact]:
     return [
         _fact(row) for row in connection.execute(select(player_facts).order_by(player_facts.c.id))
     ]
+
+
+def withdraw(connection: Connection, handle: str, what: str, on: date, source: str) -> list[Fact]:
+    """The player's current facts that ``what`` names, withdrawn: out of every prompt.
+
+    ``what`` is as the player said it ("that I run Gentoo", "o gato"); a fact is
+    named when it keeps two thirds of the words of ``what`` told in the third
+    person (the test merges pass, ``keeps``). They stay stored, with ``source``,
+    the log line that withdrew them; the line itself stays in the log.
+    """
+    wanted = third_person(what, handle)
+    named = [
+        f for f in current(connection, handle) if content_words(wanted) and keeps(wanted, f.text)
+    ]
+    if named:
+        connection.execute(
+            update(player_facts)
+            .where(player_facts.c.id.in_([f.id for f in named]))
+            .values(withdrawn_on=on, withdrawn_by=source)
+        )
+    return named
+
+
+def withdrawn_by(connection: Connection, source: str) -> list[Fact]:
+    """The facts the log line ``source`` withdrew."""
+    query = select(player_facts).where(player_facts.c.withdrawn_by == source)
+    return [_fact(row) for row in connection.execute(query.order_by(player_facts.c.id))]
 
 
 def for_prompt(connection: Connection, handle: str, today: date) -> list[Fact]:
@@ -359,7 +404,8 @@ def fitting(known: list[Fact], topic: str, limit: int) -> list[Fact]:
     stems = {w[:5] for w in content_words(topic)}
 
     def fits(fact: Fact) -> bool:
-        return any(w[:5] in stems for w in content_words(fact.text))
+        # The player's own name is in every fact about them ("ana keeps bees"): no clue.
+        return any(w[:5] in stems for w in content_words(fact.text) - {fact.handle})
 
     ranked = sorted(known, key=lambda f: (fits(f), f.last_told, f.id), reverse=True)
     return sorted(ranked[:limit], key=lambda f: (f.learned_on, f.id))

@@ -30,7 +30,14 @@ from memory.diary import DiaryConfig
 from memory.model import Model, ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.quoting import inert, quote_player_text
-from memory.requests import DiaryEntry, DiaryFusion, FactExtraction, FactMerge, Request
+from memory.requests import (
+    Answer,
+    DiaryEntry,
+    DiaryFusion,
+    FactExtraction,
+    FactMerge,
+    Request,
+)
 from memory.store import clear_state, get_state, open_memory, set_state
 from memory.stories import MatchStory, match_story
 from memory.working import working_memory
@@ -308,11 +315,23 @@ class MemoryKeeper:
     def _fact_from(
         self, item: LoggedEvent[ChatPosted], read_free_chat: bool = True
     ) -> Callable[[Connection], None] | None:
-        """A fact from ``@<her handle> remember ...`` always; from free chat when a model reads it."""
+        """A fact from ``@<her handle> remember ...`` always; from free chat when a model reads it.
+
+        ``@<her handle> forget ...`` withdraws the facts it names instead.
+        """
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = item.at.astimezone(self.config.zone).date()
         listener = self.config.addressee
         final = self._final_day()
+        source = f"log:{item.id}"
+        forget = facts.told_to_forget(item.event.text, listener)
+        if forget is not None:
+            player = item.event.player
+
+            def withdraw(connection: Connection) -> None:
+                facts.withdraw(connection, player, forget, today, source)
+
+            return withdraw
         found = facts.read_remember(
             item.event.text, item.event.player, players, today, listener, final
         )
@@ -326,7 +345,6 @@ class MemoryKeeper:
             learned = self._facts_in_chat(item, today, final)
         else:
             return None
-        source = f"log:{item.id}"
 
         def write(connection: Connection) -> None:
             if facts.has_source(connection, source):
@@ -448,7 +466,9 @@ class MemoryKeeper:
         for attempt in range(attempts):
             context = self.contexts.build_context(item, self.config.budget, instruction, about)
             asked = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
-            if about and guard.repeats(asked.text, about, recent, item.at) is not None:
+            # An answer is owed: asked twice, it is given twice, never refused as a repeat.
+            owed = isinstance(request, Answer)
+            if about and not owed and guard.repeats(asked.text, about, recent, item.at) is not None:
                 refused += 1
                 self.settle(asked, "refused: repeats a recent remark")
                 continue

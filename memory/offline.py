@@ -18,6 +18,7 @@ from typing import Any
 
 from memory.guard import normalized
 from memory.model import ModelCall, ModelError
+from memory.person import second_person
 from memory.requests import (
     BigJump,
     Correction,
@@ -28,9 +29,13 @@ from memory.requests import (
     FactMerge,
     Fallback,
     FinalWhistle,
+    Forecast,
+    Forgotten,
     GoalMoment,
     KickOff,
     KnownFacts,
+    Leading,
+    MatchTold,
     NewLeader,
     NotYours,
     Prediction,
@@ -81,6 +86,10 @@ class OfflineModel:
             Remembered: self._remembered,
             NotYours: self._not_yours,
             Fallback: self._fallback,
+            Forgotten: self._forgotten,
+            Leading: self._leading,
+            Forecast: self._forecast,
+            MatchTold: self._match_told,
         }
 
     def complete(self, call: ModelCall) -> str:
@@ -361,14 +370,67 @@ class OfflineModel:
 
     def _remembered(self, request: Remembered, variant: Variant) -> str:
         rng = self._answer_rng(variant)
-        return self.say("answer.remembered", rng, who=request.who, fact=request.fact)
+        # Told back in the second person: "Noted, ana: you speak Japanese."
+        told = second_person(request.fact)
+        return self.say("answer.remembered", rng, who=request.who, fact=told)
+
+    def _forgotten(self, request: Forgotten, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        if not request.facts:
+            return self.say("answer.forgot_nothing", rng, who=request.who)
+        return self.say("answer.forgotten", rng, who=request.who, facts="; ".join(request.facts))
+
+    def _leading(self, request: Leading, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        if request.played == 0 or request.points == 0:
+            return self.say("answer.nobody_leads", rng)
+        chasers = ", ".join(f"{p} ({n})" for p, n in request.chasers)
+        section = "answer.leaders" if len(request.leaders) > 1 else "answer.leader"
+        return self.say(
+            section,
+            rng,
+            leader=self.names(list(request.leaders), 4),
+            points=request.points,
+            played=request.played,
+            chasers=chasers or "-",
+        )
+
+    def _forecast(self, request: Forecast, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        if request.cup:
+            return self.say("answer.cup", rng, teams=self.names(list(request.cup), 3))
+        if request.match is None:
+            return self.say("answer.no_match_left", rng)
+        if request.pick is None:
+            return self.say(
+                "answer.forecast_nopick", rng, match=request.match, side=request.favourite
+            )
+        return self.say(
+            "answer.forecast", rng, match=request.match, pick=request.pick, side=request.favourite
+        )
+
+    def _match_told(self, request: MatchTold, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        if not request.finished:
+            return self.say("answer.match_ahead", rng, match=request.label, when=request.kickoff)
+        scorers = (
+            self.say("answer.match_scorers", scorers=request.scorers) + " "
+            if request.scorers
+            else ""
+        )
+        if request.exact:
+            who = self.names(list(request.exact), 3)
+            return self.say(
+                "answer.match_called", rng, match=request.label, who=who, scorers=scorers
+            )
+        return self.say("answer.match_nobody", rng, match=request.label, scorers=scorers)
 
     def _not_yours(self, request: NotYours, variant: Variant) -> str:
         rng = self._answer_rng(variant)
         return self.say("answer.not_yours", rng, who=request.who, others=request.others)
 
     def _fallback(self, request: Fallback, _variant: Variant) -> str:
-        return self.say("answer.fallback", team=request.team or "Brazil")
+        return self.say("answer.fallback", mention=request.mention)
 
     # -- picks and free chat ----------------------------------------------------
 

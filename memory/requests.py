@@ -136,6 +136,10 @@ class Answer(Request):
     task: ClassVar[str] = "answer"
     who: str  # whom the answer is about: the asker unless the question named someone
 
+    def notes(self) -> str:
+        """What the pool's records say for this question, for a model's prompt."""
+        return ""
+
 
 @dataclass(frozen=True)
 class Standing(Answer):
@@ -173,5 +177,58 @@ class NotYours(Answer):
 
 
 @dataclass(frozen=True)
+class Forgotten(Answer):
+    facts: tuple[str, ...]  # what was withdrawn, in the player's own person; () if nothing
+
+    def notes(self) -> str:
+        return "Withdrawn from your notes: " + ("; ".join(self.facts) or "nothing matched")
+
+
+@dataclass(frozen=True)
+class Leading(Answer):
+    leaders: tuple[str, ...]  # everyone level at the top
+    points: int
+    chasers: tuple[tuple[str, int], ...]  # the next two, with their points
+    played: int  # finished matches
+
+    def notes(self) -> str:
+        chasing = ", ".join(f"{p} {n}" for p, n in self.chasers)
+        return (
+            f"After {self.played} matches: {' and '.join(self.leaders)} lead with "
+            f"{self.points} points; then {chasing or 'nobody'}"
+        )
+
+
+@dataclass(frozen=True)
+class Forecast(Answer):
+    match: str | None  # "#12 Brazil v Serbia", the match asked about (or the next one)
+    pick: str | None  # her pick for it, when she has one
+    favourite: str | None  # the side her ratings prefer, or "a draw"
+    cup: tuple[str, ...] = ()  # the teams still in it her ratings like best, best first
+
+    def notes(self) -> str:
+        if self.cup:
+            return "Your ratings' favourites for the cup, still in it: " + ", ".join(self.cup)
+        if self.match is None:
+            return "No match left to play."
+        return f"{self.match}: your pick {self.pick or 'not made yet'}, ratings favour {self.favourite}"
+
+
+@dataclass(frozen=True)
+class MatchTold(Answer):
+    label: str  # "#12 Brazil 2-0 Serbia" or "#12 Brazil v Serbia"
+    finished: bool
+    exact: tuple[str, ...] = ()
+    scorers: str = ""  # "Vini 2 (Brazil)"
+    kickoff: str = ""  # when it is played, for a match not finished
+
+    def notes(self) -> str:
+        if not self.finished:
+            return f"{self.label}: not finished; kick-off {self.kickoff}"
+        called = ", ".join(self.exact) or "nobody"
+        return f"{self.label}; scorers: {self.scorers or 'none'}; exact score: {called}"
+
+
+@dataclass(frozen=True)
 class Fallback(Answer):
-    team: str | None = None
+    mention: str = "@betania"  # how to address her, in the list of what she can do

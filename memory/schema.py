@@ -54,6 +54,10 @@ player_facts = Table(
     Column("covers", JSON, nullable=False),  # for a merged fact: the ids it stands for
     # A merged-away fact is kept, pointing at the fact that now stands for it.
     Column("superseded_by", Integer, ForeignKey("player_facts.id")),
+    # A fact its player asked her to forget (m0005): out of every prompt, still stored,
+    # with the log line that withdrew it.
+    Column("withdrawn_on", Date),
+    Column("withdrawn_by", String(100)),
     Column("created_at", UTCDateTime(), nullable=False),
 )
 

@@ -146,8 +146,9 @@ def test_an_at_mention_is_answered_from_a_fact_learned_earlier(
     tournament_pool.talk.chat("ana", "@betania what do you know about me?")
     commentator.catch_up()
     ack, answer = [item.event for item in tournament_pool.events(kinds=("remark",))]
-    assert ack.text == "Noted, ana. I'll remember that I compile my own kernel."
-    assert "ana" in answer.text and "[01 Jun] I compile my own kernel" in answer.text
+    # stored in the third person, told back in the second: never "I'll remember that I ..."
+    assert ack.text == "Noted, ana: you compile your own kernel. I won't forget it."
+    assert "[01 Jun] ana compiles their own kernel" in answer.text
     assert answer.about == ("ana",)
     tournament_pool.talk.chat("bia", "@betania what do you know about anna?")
     commentator.catch_up()
@@ -226,7 +227,7 @@ def test_her_name_is_configuration_she_answers_to_it_and_signs_with_it(
     (ack,) = tournament_pool.events(kinds=("remark",))
     assert ack.event.player == "juiza" and "juiza's jokes" in ack.event.text
     with tournament_pool.engine.connect() as connection:
-        assert [f.text for f in facts.current(connection, "ana")] == ["I like juiza's jokes"]
+        assert [f.text for f in facts.current(connection, "ana")] == ["ana likes juiza's jokes"]
     hub = Hub(tournament_pool)
     assert hub.notice(ack).text == f"A Juíza: {ack.event.text}"
     assert keeper.contexts.system.startswith("You are A Juíza, the commentator")

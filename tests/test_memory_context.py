@@ -52,7 +52,7 @@ def test_the_layers_come_in_order_and_everything_is_dated(
     )
     assert [line[:8] for line in diary_lines[1:]] == ["[14 Jun]", "[15 Jun]", "[16 Jun]"]
     assert (
-        '[16 Jun] <player_text author="ana" about="ana">I compile my own kernel</player_text>'
+        '[16 Jun] <player_text author="ana" about="ana">ana compiles their own kernel</player_text>'
         in context.section("facts").text
     )
     assert context.section("event").text.startswith("Just now [16 Jun")
@@ -171,7 +171,7 @@ def test_a_player_with_many_facts_brings_the_few_that_fit(keeper: MemoryKeeper) 
     shown = asked.section("facts").text
     # the oldest, but the one about the team she asked of; then the newest two
     assert shown.count("<player_text") == FACTS_SHOWN == 3
-    assert "I support Team3" in shown and "sourdough" in shown and "cello" in shown
+    assert "ana supports Team3" in shown and "sourdough" in shown and "cello" in shown
     assert "bees" not in shown  # still stored; just not in this prompt
     assert shown.index("Team3") < shown.index("cello")  # shown in the order they were told
 

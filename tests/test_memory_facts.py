@@ -48,7 +48,7 @@ def test_remember_stores_a_dated_sourced_fact(keeper: MemoryKeeper) -> None:
     chat_id = keeper.pool.events(kinds=("chat",))[0].id
     assert (fact.handle, fact.text, fact.source) == (
         "ana",
-        "I compile my own kernel",
+        "ana compiles their own kernel",  # in the third person; the line is its source
         f"log:{chat_id}",
     )
     assert fact.learned_on == date(2026, 6, 1)
@@ -65,7 +65,7 @@ def test_a_fact_about_someone_else_is_not_stored_under_anyone(keeper: MemoryKeep
     assert current(keeper) == []
     tell(keeper, "ana", "@betania remember that I am on holiday until 10 Jul")
     (fact,) = current(keeper)
-    assert (fact.handle, fact.text) == ("ana", "I am on holiday until 10 Jul")
+    assert (fact.handle, fact.text) == ("ana", "ana is on holiday until 10 Jul")
     assert fact.expires_on == date(2026, 7, 10)
 
 
@@ -106,7 +106,7 @@ def test_an_expired_fact_leaves_the_prompt_but_stays_stored(
         assert len(facts.for_prompt(connection, "bia", today)) == 2
         assert [
             f.text for f in facts.for_prompt(connection, "bia", today + timedelta(days=10))
-        ] == ["I support Vasco"]
+        ] == ["bia supports Vasco"]
     clock.advance(days=10)
     context = keeper.contexts.build_context(keeper.pool.events(kinds=("chat",))[-1], 3000)
     assert "Vasco" in context.prompt and "holiday" not in context.prompt
@@ -175,7 +175,13 @@ def test_a_bad_merge_is_rejected_and_nothing_is_lost(
     keeper.enable()
     lines = ["I compile my own kernel", "I run Gentoo", "I support Flamengo", "I hate penalties"]
     tell(keeper, "ana", *(f"@betania remember {line}" for line in lines))
-    assert sorted(f.text for f in current(keeper, "ana")) == sorted(lines)
+    stored_as = [
+        "ana compiles their own kernel",
+        "ana runs Gentoo",
+        "ana supports Flamengo",
+        "ana hates penalties",
+    ]
+    assert sorted(f.text for f in current(keeper, "ana")) == sorted(stored_as)
     with keeper.pool.engine.connect() as connection:
         (row,) = connection.execute(
             text("SELECT accepted, reason, source_ids FROM fact_compactions")
@@ -209,9 +215,9 @@ def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: P
         connection.execute(text("DROP TRIGGER crash"))
     MemoryKeeper(tournament_pool, ScriptedModel(), FEW).catch_up()  # the restart finishes the merge
     assert sorted(f.text for f in current(keeper, "ana")) == [
-        "I hate penalties",
-        "I run Gentoo Linux",
-        "I support Flamengo",
+        "ana hates penalties",
+        "ana runs Gentoo Linux",
+        "ana supports Flamengo",
     ]
 
 

@@ -43,7 +43,7 @@ def test_a_restart_mid_tournament_handles_everything_once(pool: Pool, clock: Fak
     told = sorted(n for covers in entries(pool) for n in covers)
     assert told == [1, 2, 3, 4, 5]
     with pool.engine.connect() as connection:
-        assert [f.text for f in facts.current(connection, "ana")] == ["I never pick draws"]
+        assert [f.text for f in facts.current(connection, "ana")] == ["ana never picks draws"]
     assert second.cursor() == pool.last_event_id()
 
 
@@ -85,8 +85,8 @@ def test_memory_switched_on_mid_tournament_keeps_what_players_told_her(
     with pool.engine.connect() as connection:
         told = [(f.handle, f.text, f.learned_on.isoformat()) for f in facts.current(connection)]
     assert told == [
-        ("ana", "I keep bees", "2026-06-01"),
-        ("bia", "I am in Lisbon until 20 jun", "2026-06-12"),
+        ("ana", "ana keeps bees", "2026-06-01"),
+        ("bia", "bia is in Lisbon until 20 jun", "2026-06-12"),
     ]
     assert entries(pool) == [] and model.calls == []  # facts, but no story and no call
     assert keeper.enable() is False

@@ -3,6 +3,7 @@ import json
 import os
 import stat
 import subprocess
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -326,5 +327,60 @@ def test_the_openssh_client_in_exec_mode(tmp_path: Path) -> None:
                 "",
                 "not a score: 'x' (write it like 2-1)\n",
             )
+
+    asyncio.run(scenario())
+
+
+@needs_openssh
+def test_a_line_to_her_in_exec_mode_prints_her_answer(tmp_path: Path) -> None:
+    from bot.agent.commentator import Commentator
+    from memory.keeper import MemoryKeeper
+    from memory.offline import OfflineModel
+
+    identity = openssh_identity(tmp_path)
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, answer_wait=10.0)) as served:
+            served.pool.members.add("ana", keys=[(tmp_path / "id.pub").read_text()])
+            keeper = MemoryKeeper(served.pool, OfflineModel())
+            keeper.enable()
+            commentator = Commentator(keeper)
+
+            async def her_scheduler() -> None:  # as `serve` runs her: catching up in a worker
+                while True:
+                    await asyncio.to_thread(commentator.catch_up)
+                    await asyncio.sleep(0.1)
+
+            async def ssh(*command: str) -> tuple[int, str, str]:
+                process = await asyncio.create_subprocess_exec(
+                    "ssh", "-p", str(served.port), *identity, "-o", "BatchMode=yes",
+                    "ana@127.0.0.1", *command,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                )  # fmt: skip
+                out, err = await process.communicate()
+                return process.returncode or 0, out.decode(), err.decode()
+
+            config = served.frontend.config
+            served.frontend.config = replace(config, answer_wait=0.5)
+            late = await ssh("@betania", "how", "am", "I", "doing?")  # nobody is answering yet
+            assert late == (
+                0,
+                "BETanIA has not answered yet; her answer will be in the pool's chat\n",
+                "",
+            )
+
+            served.frontend.config = config
+            running = asyncio.get_running_loop().create_task(her_scheduler())
+            try:
+                code, out, err = await ssh("@betania", "quem", "está", "na", "frente?")
+                assert (code, err) == (0, "")
+                assert (
+                    out
+                    == "BETanIA: Nobody leads yet: not a point has been scored. Ask me again after the first final whistle.\n"
+                )
+                code, out, _ = await ssh("@betania", "remember", "that", "I", "speak", "Japanese")
+                assert code == 0 and "ana: you speak Japanese" in out
+            finally:
+                running.cancel()
 
     asyncio.run(scenario())

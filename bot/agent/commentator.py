@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from bot.agent import predictor
+from bot.agent.questions import Questions
 from game.events import (
     ChatPosted,
     Event,
@@ -27,8 +28,6 @@ from game.events import (
 from game.following import Handlers
 from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
-from game.scoring import Tier, classify, scored_score
-from memory import facts
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
 from memory.requests import (
@@ -36,20 +35,14 @@ from memory.requests import (
     BigJump,
     Correction,
     Digest,
-    Fallback,
     FinalWhistle,
     GoalMoment,
     KickOff,
-    KnownFacts,
     NewLeader,
     NotYours,
     Prediction,
     Remark,
-    Remembered,
-    Standing,
-    UnknownName,
     Welcome,
-    WhoCalled,
 )
 from memory.store import get_state, set_state
 from memory.stories import match_story
@@ -57,11 +50,6 @@ from prompts import render
 
 CURSOR = "commentator_cursor"
 LAST_DIGEST = "last_digest_day"
-HOW_AM_I = re.compile(
-    r"how am i|how'?s it going|como (?:eu )?(?:estou|to|tô)|minha posi", re.IGNORECASE
-)
-WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", re.IGNORECASE)
-KNOW_ABOUT = re.compile(r"(?:know about|sabe (?:sobre|de))\s+@?(?P<who>[\w.-]+)", re.IGNORECASE)
 TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
 LATE_MINUTE = 85  # a goal this late always deserves a word
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
@@ -101,6 +89,7 @@ class Commentator:
         self.addressee = keeper.config.addressee  # who she is, from the one setting
         self.handle = self.addressee.handle
         self.stats = RemarkStats()
+        self.questions = Questions(self.pool, self.addressee, keeper.config.zone)
         # What each event in the log means to her: the one place to add a reaction.
         self.reactions = (
             Handlers[None]()
@@ -339,7 +328,7 @@ class Commentator:
         """``@<her handle> ...``: answered from memory; a fact to remember is acknowledged."""
         event = item.event
         question = (self.addressee.message(event.text) or "").strip()
-        request = self.intent(event.player, question, event.text)
+        request = self.questions.read(event.player, question, event.text, item.id)
         known = {p.handle for p in self.pool.players()}
         about = [request.who] if request.who in known else [event.player]
         if isinstance(request, NotYours):
@@ -348,68 +337,9 @@ class Commentator:
             )
         else:
             quoted = quote_player_text(event.player, question)  # data, not instructions
-            context_instruction = render("answer", asker=event.player, question=quoted)
+            notes = request.notes() or "-"
+            context_instruction = render("answer", asker=event.player, question=quoted, notes=notes)
         return self.speak(item, request, about, context_instruction, None, capped=False)
-
-    def intent(self, asker: str, question: str, text: str) -> Answer:
-        """What was asked, worked out by rules, with the facts an answer needs."""
-        players = {p.handle: p.display_name for p in self.pool.players()}
-        told = facts.told_to_remember(text, self.addressee)
-        if told is not None:
-            fact = told.rstrip(".")
-            others = facts.others_named(fact, asker, players, self.handle)
-            if others:  # not stored: she says so, and does not repeat the claim
-                return NotYours(asker, ", ".join(others))
-            return Remembered(asker, fact)
-        if HOW_AM_I.search(question):
-            table = self.pool.standings()
-            row = next((r for r in table if r.player == asker), None)
-            played = any(r.predictions for r in table)
-            return Standing(asker, row if played else None, len(table))
-        called = WHO_CALLED.search(question)
-        if called:
-            return self._who_called(asker, called["team"].strip())
-        about = KNOW_ABOUT.search(question)
-        if about:
-            name = about["who"].lower().rstrip("?.!")
-            who = asker if name in ("me", "mim", "myself") else name
-            if who not in players:
-                by_name = {n.lower(): h for h, n in players.items()}
-                if who not in by_name:
-                    return UnknownName(asker, name, tuple(facts.suggest(name, players)))
-                who = by_name[who]
-            return KnownFacts(who, tuple(self._facts(who)), self.addressee.mention)
-        return Fallback(asker)
-
-    def _facts(self, handle: str) -> list[str]:
-        today = self.pool.clock().astimezone(self.keeper.config.zone).date()
-        with self.pool.engine.connect() as connection:
-            return [
-                f"[{f.learned_on:%d %b}] {f.text}"
-                for f in facts.for_prompt(connection, handle, today)
-            ]
-
-    def _who_called(self, asker: str, team: str) -> WhoCalled:
-        wanted = team.lower()
-        finished = [
-            m
-            for m in self.pool.matches()
-            if m.status is MatchStatus.FINISHED and wanted in (m.team1.lower(), m.team2.lower())
-        ]
-        if not finished:
-            return WhoCalled(asker, team, None)
-        match = finished[-1]
-        if match.result is None:  # finished without a result: a log that was tampered with
-            return WhoCalled(asker, team, None)
-        _, basis = self.pool.scoring()
-        actual = scored_score(match.result, basis)
-        exact = [
-            p.handle
-            for p in self.pool.predictions_on(match.number)
-            if classify(p.score, actual) is Tier.EXACT
-        ]
-        label = f"#{match.number} {match.team1} {match.result} {match.team2}"
-        return WhoCalled(asker, team, label, tuple(exact))
 
     # -- her own picks --------------------------------------------------------
 

@@ -44,6 +44,7 @@ class Reply:
     error: bool = False
     quit: bool = False
     zone: str | None = None  # the caller's new time zone, when the command set one
+    awaits: int | None = None  # a line to the commentator, by log id: her answer is due
 
 
 @dataclass(frozen=True)
@@ -415,8 +416,9 @@ class Commands:
 
     def say(self, call: Call) -> Reply:
         """Chat; its limits were checked in ``prepare``, where every chat line passes."""
-        self.pool.talk.chat(call.caller.handle, " ".join(call.args))
-        return Reply()
+        said = self.pool.talk.chat(call.caller.handle, " ".join(call.args))
+        to_her = self.addressee.message(said.event.text) is not None
+        return Reply(awaits=said.id if to_her else None)
 
     def quit(self, call: Call) -> Reply:
         return Reply("bye!", quit=True)

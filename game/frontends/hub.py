@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from game.events import (
@@ -37,6 +37,7 @@ class Notice:
     text: str
     kind: str
     admins_only: bool = False
+    replies_to: int | None = None  # for her answer: the log id of the line it answers
 
 
 Deliver = Callable[[Notice], None]
@@ -145,7 +146,8 @@ class Hub:
     def _remark(self, item: LoggedEvent[RemarkPosted]) -> Notice:
         speaker = self.pool.player(item.event.player, with_keys=False)  # signed as she is named
         name = speaker.display_name if speaker else item.event.player
-        return self._line(item, f"{name}: {item.event.text}")
+        notice = self._line(item, f"{name}: {item.event.text}")
+        return replace(notice, replies_to=item.event.trigger)
 
     def _chat(self, item: LoggedEvent[ChatPosted]) -> Notice:
         return self._line(item, f"{item.event.player}: {item.event.text}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from sqlalchemy import Connection
 
@@ -26,18 +27,19 @@ class Talk:
     def __init__(self, work: UnitOfWork) -> None:
         self._work = work
 
-    def chat(self, handle: str, text: str) -> ChatPosted:
+    def chat(self, handle: str, text: str) -> LoggedEvent[ChatPosted]:
         text = clean_line(text)
         if not text:
             raise RuleViolation("nothing to say")
         if len(text) > MAX_CHAT_LENGTH:
             raise RuleViolation(f"chat lines are at most {MAX_CHAT_LENGTH} characters")
 
-        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> ChatPosted:
+        def work(
+            connection: Connection, logged: list[LoggedEvent[Event]]
+        ) -> LoggedEvent[ChatPosted]:
             require_player_id(connection, handle)
-            event = ChatPosted(handle, text)
-            self._work.append(connection, logged, event)
-            return event
+            self._work.append(connection, logged, ChatPosted(handle, text))
+            return cast(LoggedEvent[ChatPosted], logged[-1])
 
         return self._work.commit(work)
 

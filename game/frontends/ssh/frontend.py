@@ -42,6 +42,8 @@ class ServerConfig:
     auto_register: bool = False  # with open registration: the SSH user name, no questions
     limits: Limits = field(default_factory=Limits)
     addressee: Addressee = field(default_factory=Addressee)  # who the commentator is
+    # How long ``ssh host @betania ...`` waits for her answer before it says she is late.
+    answer_wait: float = 30.0
 
 
 class Frontend:

@@ -238,16 +238,40 @@ class PoolSession(asyncssh.SSHServerSession[str]):
             return
         caller = await self.frontend.read(self.caller)
         if self.command is not None:
-            prepared = self.frontend.commands.prepare(
-                caller, self.command, self.limits, chat_fallback=False
-            )
-            reply = await self.frontend.perform(prepared)
-            self.write(reply.text, stderr=reply.error)
-            self.exit(1 if reply.error else 0)
+            await self._run_command(caller, self.command)
         elif self.keys is not None:
             await self._interactive(caller)
         else:
             await self._lines(caller)
+
+    async def _run_command(self, caller: Caller, command: str) -> None:
+        """Exec mode: one command, its reply, an exit code; a line to her waits for her answer."""
+        answers: asyncio.Queue[Notice] = asyncio.Queue()
+        # Listening starts before the line is posted: her answer cannot slip past.
+        self.frontend.hub.subscribe(self.id, answers.put_nowait)
+        try:
+            prepared = self.frontend.commands.prepare(
+                caller, command, self.limits, chat_fallback=False
+            )
+            reply = await self.frontend.perform(prepared)
+            self.write(reply.text, stderr=reply.error)
+            if reply.awaits is not None:
+                self.write(await self._answer_to(reply.awaits, answers))
+        finally:
+            self.frontend.hub.unsubscribe(self.id)
+        self.exit(1 if reply.error else 0)
+
+    async def _answer_to(self, line_id: int, answers: asyncio.Queue[Notice]) -> str:
+        config = self.frontend.config
+        try:
+            async with asyncio.timeout(config.answer_wait):
+                while True:
+                    notice = await answers.get()
+                    if notice.replies_to == line_id:
+                        return notice.text
+        except TimeoutError:
+            name = config.addressee.name
+            return f"{name} has not answered yet; her answer will be in the pool's chat"
 
     def caller(self) -> Caller:
         player = self.frontend.pool.player(self.handle or "", with_keys=False)

@@ -1,0 +1,235 @@
+"""What a line to her asks, in English or Portuguese, and the pool's records that answer it.
+
+Worked out by rules, so that the offline voice answers as well as a model, and
+a model is handed the records (``Answer.notes``) instead of guessing them. A
+line no rule reads gets the list of what she can answer, never silence.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, tzinfo
+
+from bot.agent import predictor
+from game.addressing import Addressee
+from game.model import Match, MatchStatus
+from game.pool import Pool
+from game.scoring import Tier, classify, scored_score
+from memory import facts
+from memory.person import second_person
+from memory.requests import (
+    Answer,
+    Fallback,
+    Forecast,
+    Forgotten,
+    KnownFacts,
+    Leading,
+    MatchTold,
+    NotYours,
+    Remembered,
+    Standing,
+    UnknownName,
+    WhoCalled,
+)
+from memory.stories import match_story
+
+CASELESS = re.IGNORECASE
+HOW_AM_I = re.compile(
+    r"how am i|how'?s it going|how do i stand|my (?:rank|position)"
+    r"|como (?:eu )?(?:estou|est[aá]|to|tô|vou)|minha posi",
+    CASELESS,
+)
+LEADING = re.compile(
+    r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning the pool)|\bwho leads"
+    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|em primeiro|no topo)|quem lidera",
+    CASELESS,
+)
+FORECAST = re.compile(
+    r"\bwho(?:'ll| will|'s going to| is going to| gonna)? wins?\b(?P<rest>.*)"
+    r"|quem (?:vai |ir[aá] )?gan(?:ha|har)\b(?P<resto>.*)",
+    CASELESS,
+)
+CUP = re.compile(r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title)\b", CASELESS)
+MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
+LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
+WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", CASELESS)
+KNOW_ABOUT = re.compile(
+    r"(?:know|remember)\s+about\s+@?(?P<who>[\w.-]+)"
+    r"|(?:sabe|lembra|lembre|conhece)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
+    CASELESS,
+)
+SELF = ("me", "mim", "myself", "eu")
+
+
+class Questions:
+    """Reads a question to her and gathers what answers it."""
+
+    def __init__(self, pool: Pool, addressee: Addressee, zone: tzinfo = UTC) -> None:
+        self.pool = pool
+        self.addressee = addressee
+        self.zone = zone
+
+    def read(self, asker: str, question: str, text: str, line_id: int) -> Answer:
+        """What ``asker`` asked in ``question`` (the line ``text``, logged as ``line_id``)."""
+        players = {p.handle: p.display_name for p in self.pool.players()}
+        told = facts.told_to_remember(text, self.addressee)
+        if told is not None:
+            fact = told.rstrip(".")
+            others = facts.others_named(fact, asker, players, self.addressee.handle)
+            if others:  # not stored: she says so, and does not repeat the claim
+                return NotYours(asker, ", ".join(others))
+            return Remembered(asker, fact)
+        if facts.told_to_forget(text, self.addressee) is not None:
+            with self.pool.engine.connect() as connection:
+                gone = facts.withdrawn_by(connection, f"log:{line_id}")
+            return Forgotten(asker, tuple(self._told_back(fact) for fact in gone))
+        if HOW_AM_I.search(question):
+            table = self.pool.standings()
+            row = next((r for r in table if r.player == asker), None)
+            played = any(r.predictions for r in table)
+            return Standing(asker, row if played else None, len(table))
+        if LEADING.search(question):
+            return self._leading(asker)
+        wins = FORECAST.search(question)
+        if wins:
+            return self._forecast(asker, question, wins["rest"] or wins["resto"] or "")
+        numbered = MATCH_NUMBER.search(question)
+        if numbered or LAST_MATCH.search(question):
+            return self._match(asker, int(numbered["n"]) if numbered else None)
+        called = WHO_CALLED.search(question)
+        if called:
+            return self._who_called(asker, called["team"].strip())
+        about = KNOW_ABOUT.search(question)
+        if about:
+            return self._known(
+                asker, (about["who"] or about["quem"]).lower().rstrip("?.!"), players
+            )
+        return Fallback(asker, self.addressee.mention)
+
+    # -- the records ----------------------------------------------------------
+
+    def _told_back(self, fact: facts.Fact) -> str:
+        """A fact as its player told it, in the second person; as stored if it was merged."""
+        if fact.source.startswith("log:"):
+            line_id = int(fact.source.removeprefix("log:"))
+            said = self.pool.events(after_id=line_id - 1, up_to_id=line_id)
+            told = (
+                facts.told_to_remember(getattr(said[0].event, "text", ""), self.addressee)
+                if said
+                else None
+            )
+            if told is not None:
+                return second_person(told.rstrip("."))
+        return fact.text
+
+    def _leading(self, asker: str) -> Leading:
+        table = self.pool.standings()
+        played = sum(1 for m in self.pool.matches() if m.result is not None)
+        if not table:
+            return Leading(asker, (), 0, (), played)
+        top = table[0].points
+        leaders = tuple(r.player for r in table if r.points == top)
+        chasers = tuple((r.player, r.points) for r in table if r.points < top)[:2]
+        return Leading(asker, leaders, top, chasers, played)
+
+    def _forecast(self, asker: str, question: str, rest: str) -> Forecast:
+        matches = self.pool.matches()
+        table = predictor.ratings(matches)
+        if CUP.search(rest) or CUP.search(question):
+            alive = _still_in(matches)
+            best = sorted(alive, key=lambda t: -table.get(t, predictor.START))[:3]
+            return Forecast(asker, None, None, None, tuple(best))
+        numbered = MATCH_NUMBER.search(rest)
+        ahead = [m for m in matches if m.status is not MatchStatus.FINISHED]
+        if numbered:
+            chosen = next((m for m in matches if m.number == int(numbered["n"])), None)
+        else:
+            named = [m for m in ahead if _names_team(rest, m)]
+            upcoming = named or sorted(ahead, key=Match.time_order)
+            chosen = upcoming[0] if upcoming else None
+        if chosen is None:
+            return Forecast(asker, None, None, None)
+        pick = next(
+            (
+                p.score
+                for p in self.pool.predictions_on(chosen.number)
+                if p.handle == self.addressee.handle
+            ),
+            None,
+        )
+        suggestion = predictor.pick(chosen, table)
+        side = (
+            chosen.team1
+            if suggestion.outcome > 0
+            else chosen.team2
+            if suggestion.outcome < 0
+            else "a draw"
+        )
+        label = f"#{chosen.number} {chosen.team1} v {chosen.team2}"
+        return Forecast(asker, label, str(pick) if pick else None, side)
+
+    def _match(self, asker: str, number: int | None) -> MatchTold:
+        matches = self.pool.matches()
+        if number is None:
+            done = [m for m in matches if m.result is not None]
+            if not done:
+                return MatchTold(asker, "no match", False, kickoff="-")
+            match = max(done, key=Match.time_order)
+        else:
+            found = next((m for m in matches if m.number == number), None)
+            if found is None:
+                return MatchTold(asker, f"#{number}", False, kickoff="- (no such match)")
+            match = found
+        if match.result is None:
+            label = f"#{match.number} {match.team1} v {match.team2}"
+            when = f"{match.kickoff.astimezone(self.zone):%d %b %H:%M}"
+            return MatchTold(asker, label, False, kickoff=when)
+        story = match_story(self.pool, self.pool.match(match.number), self.zone)
+        return MatchTold(asker, story.label, True, tuple(story.exact()), story.scorer_summary())
+
+    def _who_called(self, asker: str, team: str) -> WhoCalled:
+        wanted = team.lower()
+        finished = [
+            m
+            for m in self.pool.matches()
+            if m.status is MatchStatus.FINISHED and wanted in (m.team1.lower(), m.team2.lower())
+        ]
+        if not finished or finished[-1].result is None:
+            return WhoCalled(asker, team, None)
+        match = finished[-1]
+        assert match.result is not None
+        _, basis = self.pool.scoring()
+        actual = scored_score(match.result, basis)
+        exact = [
+            p.handle
+            for p in self.pool.predictions_on(match.number)
+            if classify(p.score, actual) is Tier.EXACT
+        ]
+        label = f"#{match.number} {match.team1} {match.result} {match.team2}"
+        return WhoCalled(asker, team, label, tuple(exact))
+
+    def _known(self, asker: str, name: str, players: dict[str, str]) -> Answer:
+        who = asker if name in SELF else name
+        if who not in players:
+            by_name = {n.lower(): h for h, n in players.items()}
+            if who not in by_name:
+                return UnknownName(asker, name, tuple(facts.suggest(name, players)))
+            who = by_name[who]
+        today = self.pool.clock().astimezone(self.zone).date()
+        with self.pool.engine.connect() as connection:
+            known = [
+                f"[{f.learned_on:%d %b}] {f.text}" for f in facts.for_prompt(connection, who, today)
+            ]
+        return KnownFacts(who, tuple(known), self.addressee.mention)
+
+
+def _still_in(matches: list[Match]) -> list[str]:
+    """The teams with a match still to play, or every team before the knock-outs are drawn."""
+    ahead = {t for m in matches if m.status is not MatchStatus.FINISHED for t in (m.team1, m.team2)}
+    real = {t for t in ahead if not re.match(r"^(?:[WL]\d+|\d[A-L]|[123][A-L/]+)$", t)}
+    return sorted(real or ahead)
+
+
+def _names_team(text: str, match: Match) -> bool:
+    lowered = text.lower()
+    return match.team1.lower() in lowered or match.team2.lower() in lowered

@@ -1,0 +1,115 @@
+"""Every line to her gets an answer, in the pool's language, whichever language asked."""
+
+import pytest
+
+from bot.agent.commentator import Commentator
+from game.model import Goal, Score
+from game.pool import Pool
+from memory import facts
+from memory.keeper import MemoryKeeper
+from memory.offline import OfflineModel
+from tests.conftest import FakeClock, play
+
+
+def pool_voice(pool: Pool, language: str = "en") -> Commentator:
+    keeper = MemoryKeeper(pool, OfflineModel(language=language))
+    keeper.enable()
+    return Commentator(keeper)
+
+
+def ask(commentator: Commentator, player: str, line: str) -> str:
+    """The line as a player types it, and the remark that answers it."""
+    pool = commentator.pool
+    pool.talk.chat(player, line)
+    asked = pool.events(kinds=("chat",))[-1].id
+    commentator.catch_up()
+    answers = [e.event for e in pool.events(kinds=("remark",)) if e.event.trigger == asked]
+    assert len(answers) == 1, f"no answer to {line!r}"
+    return answers[0].text
+
+
+@pytest.fixture
+def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
+    """Two matches played: ana called the first exactly (10), bia the second (15 in all)."""
+    pool = tournament_pool
+    pool.predictions.place("ana", 1, Score(2, 0))
+    pool.predictions.place("bia", 1, Score(1, 0))
+    pool.predictions.place("bia", 2, Score(1, 1))
+    play(pool, clock, 1, "2-0", [Goal("home", 10, scorer="Vini"), Goal("home", 80, scorer="Vini")])
+    play(pool, clock, 2, "1-1")
+    return pool
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("@betania how am I doing?", "2 of 4"),
+        ("@betania como estou indo?", "10 points"),
+        ("@betania who is leading?", "bia"),
+        ("@betania quem está na frente?", "15 points"),
+        (
+            "@betania what was the score of match 1?",
+            "#1 Brazil 2-0 Serbia. Goals: Vini 2 (Brazil).",
+        ),
+        ("@betania e o último jogo?", "#2 Argentina 1-1 Mexico"),
+        ("@betania who will win match 3?", "#3 Japan v Spain"),
+        ("@betania quem vai ganhar a copa?", "for the cup"),
+        ("@betania o que você lembra de mim?", "I know nothing about ana yet"),
+        ("@betania what's the weather?", "I can tell you how you're doing, who's leading"),
+    ],
+)
+def test_questions_in_either_language_get_an_english_pool_answer(
+    played: Pool, line: str, says: str
+) -> None:
+    commentator = pool_voice(played)
+    assert says in ask(commentator, "ana", line)
+
+
+def test_a_portuguese_pool_answers_in_portuguese_whatever_the_question(played: Pool) -> None:
+    commentator = pool_voice(played, "pt")
+    leading = ask(commentator, "ana", "@betania who is leading?")
+    assert "bia" in leading and "15 pontos" in leading
+    assert "lembra que" in ask(commentator, "bia", "@betania qual a previsão do tempo?")
+    told = ask(commentator, "ana", "@betania lembra que eu torço pelo Vasco")
+    assert told.startswith("Anotado, ana: você torce pelo Vasco.") or told.startswith(
+        "Guardei, ana: você torce pelo Vasco."
+    )
+
+
+def test_a_question_asked_twice_is_answered_twice(played: Pool) -> None:
+    commentator = pool_voice(played)
+    first = ask(commentator, "ana", "@betania how am I doing?")
+    assert ask(commentator, "ana", "@betania how am I doing?") == first  # owed, not a repeat
+
+
+def test_a_fact_is_stored_in_the_third_person_and_told_back_in_the_second(
+    played: Pool,
+) -> None:
+    commentator = pool_voice(played)
+    ack = ask(commentator, "ana", "@betania remember that I speak fluent Japanese")
+    assert "you speak fluent Japanese" in ack and "I speak" not in ack
+    with played.engine.connect() as connection:
+        (fact,) = facts.current(connection, "ana")
+    assert fact.text == "ana speaks fluent Japanese"
+    assert fact.source == f"log:{played.events(kinds=('chat',))[-1].id}"  # her own words
+
+
+def test_a_player_withdraws_a_fact_and_it_leaves_her_answers_at_once(played: Pool) -> None:
+    commentator = pool_voice(played)
+    ask(commentator, "ana", "@betania remember that I run Gentoo")
+    ask(commentator, "ana", "@betania lembra que meu gato se chama Pelé")
+    gone = ask(commentator, "ana", "@betania forget that I run Gentoo")
+    assert "you run Gentoo" in gone
+    assert "Gentoo" not in ask(commentator, "ana", "@betania what do you know about me?")
+    assert "Pelé" in ask(commentator, "ana", "@betania what do you know about me?")
+    assert "gato" in ask(commentator, "ana", "@betania esquece o gato")
+    assert "nothing like that" in ask(commentator, "ana", "@betania forget my dog")
+    with played.engine.connect() as connection:
+        assert facts.current(connection, "ana") == []
+        withdrawn = facts.stored(connection)  # still stored, with the line that withdrew them
+    assert len(withdrawn) == 2
+    said = {e.id: e.event.text for e in played.events(kinds=("chat",))}
+    assert [said[int(f.source[4:])] for f in withdrawn] == [
+        "@betania remember that I run Gentoo",
+        "@betania lembra que meu gato se chama Pelé",
+    ]
