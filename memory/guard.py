@@ -1,14 +1,17 @@
 """The repetition guard: a check in code, not a wish in the prompt.
 
-A new remark about a player is refused when it is too close to one already
-made about the same player in the last few days. The commentator then tries
-another phrasing or stays silent.
+A new remark about a player is refused when its wording is too close to one
+already made about the same player in the last three days: compared with the
+names, the teams and the numbers masked, so "Nothing on Spain 3-0 Austria for
+nina" repeats "Nothing on Belgium 2-2 Senegal for nina". Whom a remark is about
+is read from its text (``named_in``), not from what was asked for. The
+commentator then tries another phrasing or stays silent.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from difflib import SequenceMatcher
@@ -21,14 +24,34 @@ def normalized(text: str) -> str:
     return re.sub(r"[^\w ]+", "", text.lower()).strip()
 
 
-def similarity(a: str, b: str) -> float:
-    return SequenceMatcher(None, normalized(a), normalized(b)).ratio()
+def similarity(a: str, b: str, masks: Collection[str] = ()) -> float:
+    return SequenceMatcher(None, masked(a, masks), masked(b, masks)).ratio()
+
+
+def masked(text: str, masks: Collection[str]) -> str:
+    """``text`` normalised, each of ``masks`` (names, teams) as "§", each number as "#"."""
+    out = normalized(text)
+    for word in sorted({normalized(m) for m in masks if normalized(m)}, key=len, reverse=True):
+        out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", "§", out)
+    return re.sub(r"\d+", "#", out)
+
+
+def named_in(text: str, players: Mapping[str, str]) -> list[str]:
+    """The players ``text`` names, by handle or display name, in the order it names them."""
+    lowered = text.lower()
+    found: dict[str, int] = {}
+    for handle, name in players.items():
+        for spelling in {handle.lower(), (name or handle).lower()}:
+            hit = re.search(rf"(?<![\w@]){re.escape(spelling)}(?!\w)", lowered)
+            if hit is not None:
+                found[handle] = min(found.get(handle, hit.start()), hit.start())
+    return sorted(found, key=found.__getitem__)
 
 
 @dataclass(frozen=True)
 class RepetitionGuard:
     threshold: float = 0.75  # a ratio of matching characters; 1.0 is the same line
-    window: timedelta = timedelta(days=3)
+    window: timedelta = timedelta(hours=72)
 
     def recent(
         self, remarks: Iterable[LoggedEvent[Event]], about: Iterable[str], now: datetime
@@ -44,10 +67,15 @@ class RepetitionGuard:
         ]
 
     def repeats(
-        self, text: str, about: Iterable[str], remarks: Iterable[LoggedEvent[Event]], now: datetime
+        self,
+        text: str,
+        about: Iterable[str],
+        remarks: Iterable[LoggedEvent[Event]],
+        now: datetime,
+        masks: Collection[str] = (),
     ) -> LoggedEvent[RemarkPosted] | None:
-        """The earlier remark that ``text`` repeats, if there is one."""
+        """The earlier remark about the same players whose wording ``text`` repeats."""
         for item in self.recent(remarks, about, now):
-            if similarity(text, item.event.text) >= self.threshold:
+            if similarity(text, item.event.text, masks) >= self.threshold:
                 return item
         return None

@@ -27,6 +27,7 @@ from game.text import clean_block
 from memory import diary, facts, usage
 from memory.context import Context, ContextBuilder
 from memory.diary import DiaryConfig
+from memory.guard import named_in
 from memory.model import Model, ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.quoting import inert, quote_player_text
@@ -85,6 +86,7 @@ class Spoken:
 
     asked: Asked | None
     refused: int = 0
+    about: tuple[str, ...] = ()  # the players its final text names, her aside
 
 
 class MemoryKeeper:
@@ -462,17 +464,26 @@ class MemoryKeeper:
         """
         guard = self.contexts.guard
         recent = self.pool.events_of(RemarkPosted, since=item.at - guard.window)
+        players = {
+            p.handle: p.display_name
+            for p in self.pool.players()
+            if p.handle != self.config.addressee.handle
+        }
+        teams = {team for m in self.pool.matches() for team in (m.team1, m.team2)}
+        masks = [*players, *players.values(), *teams]
         refused = 0
         for attempt in range(attempts):
             context = self.contexts.build_context(item, self.config.budget, instruction, about)
             asked = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
+            # Whom it is about is what it says, not what was asked for.
+            named = named_in(asked.text, players)
             # An answer is owed: asked twice, it is given twice, never refused as a repeat.
             owed = isinstance(request, Answer)
-            if about and not owed and guard.repeats(asked.text, about, recent, item.at) is not None:
+            if not owed and guard.repeats(asked.text, named, recent, item.at, masks) is not None:
                 refused += 1
                 self.settle(asked, "refused: repeats a recent remark")
                 continue
-            return Spoken(asked, refused)
+            return Spoken(asked, refused, tuple(named))
         return Spoken(None, refused)
 
     def settle(self, asked: Asked, outcome: str) -> None:

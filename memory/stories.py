@@ -6,6 +6,7 @@ told again at any time; only the diary entry written from it is kept.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from datetime import date, tzinfo
 
@@ -14,6 +15,11 @@ from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from memory.quoting import quote_player_text
 from memory.working import LiveLine, WorkingMemory
+
+
+def shuffled_key(salt: int, player: str) -> str:
+    """A sort key that orders players differently for each ``salt``, the same way every time."""
+    return hashlib.sha256(f"{salt}:{player}".encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -107,7 +113,9 @@ def match_story(
     for prediction in pool.predictions_on(match.number):
         tier = classify(prediction.score, actual)
         picks.append(PickResult(prediction.handle, prediction.score, rule.points(tier), tier))
-    picks.sort(key=lambda p: (-p.points, p.player))
+    # Best first; within the same points, an order drawn from the match, not the
+    # alphabet: whoever is named first (or cut as "and 7 more") changes from match to match.
+    picks.sort(key=lambda p: (-p.points, shuffled_key(match.number, p.player)))
     team = {"home": match.team1, "away": match.team2}
     goals = tuple(
         f"{goal.clock} {goal.scorer or team[goal.side]}"

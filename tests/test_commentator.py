@@ -233,3 +233,43 @@ def test_her_name_is_configuration_she_answers_to_it_and_signs_with_it(
     assert keeper.contexts.system.startswith("You are A Juíza, the commentator")
     help_text = Commands(tournament_pool, juiza).run(Caller("ana"), "help").text
     assert "@juiza ..." in help_text and "@betania" not in help_text
+
+
+def test_zero_point_teases_go_round_not_down_the_alphabet(pool: Pool, clock: FakeClock) -> None:
+    from tests.conftest import tournament
+
+    pool.fixtures.import_tournament(tournament(12))
+    handles = ["ana", "bia", "caio", "duda", "enzo", "zeca"]
+    for handle in handles:
+        pool.members.add(handle)
+        for number in range(1, 13):
+            pool.predictions.place(handle, number, Score(0, 3))  # everyone blanks, every time
+    keeper = MemoryKeeper(pool, ScriptedModel())
+    keeper.enable()
+    commentator = Commentator(keeper)
+    for number in range(1, 13):
+        play(pool, clock, number, "1-0")
+        commentator.catch_up()
+    teased = [
+        handle
+        for item in pool.events(kinds=("remark",))
+        if item.event.topic == ""
+        for handle in item.event.about
+    ]
+    counts = {h: teased.count(h) for h in handles}
+    assert max(counts.values()) - min(counts.values()) <= 1, counts
+
+
+def test_whom_a_remark_is_about_is_read_from_what_it_says(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(
+        tournament_pool, ScriptedModel(remark=lambda call: "bia, that one was all yours.")
+    )
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.predictions.place("ana", 1, Score(2, 0))  # asked about: ana, the exact pick
+    play(tournament_pool, clock, 1, "2-0")
+    commentator.catch_up()
+    (remark,) = [e.event for e in tournament_pool.events(kinds=("remark",)) if e.event.match == 1]
+    assert remark.about == ("bia",)

@@ -3,7 +3,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from game.events import LoggedEvent, RemarkPosted
-from memory.guard import RepetitionGuard, similarity
+from memory.guard import RepetitionGuard, named_in, similarity
 
 NOW = datetime(2026, 6, 20, 18, 0, tzinfo=UTC)
 
@@ -54,3 +54,31 @@ def test_the_same_line_about_someone_else_or_long_ago_is_allowed() -> None:
     line = "zero points again; the ball is round."
     assert guard.repeats(line, ["bia"], [remark(line, ("ana",), days_ago=1)], NOW) is None
     assert guard.repeats(line, ["ana"], [remark(line, ("ana",), days_ago=4)], NOW) is None
+
+
+def test_the_same_wording_with_other_names_teams_and_numbers_is_a_repeat() -> None:
+    masks = ["nina", "otavio", "marta", "Belgium", "Senegal", "Spain", "Austria"]
+    earlier = remark(
+        "Nothing on Belgium 2-2 (aet 3-2) Senegal for marta and otavio. I'm saying it kindly.",
+        ("marta", "otavio"),
+        days_ago=2.9,
+    )
+    again = "Nothing on Spain 3-0 Austria for nina and otavio. I'm saying it kindly."
+    guard = RepetitionGuard()
+    assert guard.repeats(again, ["otavio"], [earlier], NOW, masks) is earlier
+    assert guard.repeats(again, ["nina"], [earlier], NOW, masks) is None  # not aimed at nina
+    old = remark(earlier.event.text, ("otavio",), days_ago=3.1)  # past 72 hours: allowed
+    assert guard.repeats(again, ["otavio"], [old], NOW, masks) is None
+
+
+def test_masking_catches_what_long_names_hide() -> None:
+    masks = ["nina", "marta", "Bosnia & Herzegovina", "Switzerland", "Ivory Coast", "Spain"]
+    a = "marta, Bosnia & Herzegovina 1-4 Switzerland was not your match."
+    b = "nina, Ivory Coast 0-2 Spain was not your match."
+    assert similarity(a, b) < 0.75 <= similarity(a, b, masks) == 1.0
+
+
+def test_who_a_remark_names_is_read_from_its_text() -> None:
+    players = {"ana": "Ana", "bia": "Bia", "anabel": "Anabel", "caio": "Caio C."}
+    text = "Caio C. and bia blanked; anabel did not. @ana knows why."
+    assert named_in(text, players) == ["caio", "bia", "anabel"]  # "@ana" is a mention, not a tease

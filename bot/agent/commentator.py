@@ -45,7 +45,7 @@ from memory.requests import (
     Welcome,
 )
 from memory.store import get_state, set_state
-from memory.stories import match_story
+from memory.stories import match_story, shuffled_key
 from prompts import render
 
 CURSOR = "commentator_cursor"
@@ -150,6 +150,15 @@ class Commentator:
         recent = self.pool.events_of(RemarkPosted, since=now - self.policy.player_cooldown)
         return {h for item in recent for h in item.event.about if h in handles}
 
+    def _least_named(self, handles: list[str], now: datetime) -> list[str]:
+        """``handles``, those she has talked about least lately first: the teasing goes round."""
+        last: dict[str, datetime] = {}
+        for item in self.pool.events_of(RemarkPosted, since=now - timedelta(days=7)):
+            for handle in item.event.about:
+                last[handle] = item.at
+        never = datetime.min.replace(tzinfo=now.tzinfo)
+        return sorted(handles, key=lambda h: last.get(h, never))  # stable: the story's order
+
     def speak(
         self,
         item: LoggedEvent[Event],
@@ -180,7 +189,7 @@ class Commentator:
             self.stats.silent += 1
             return None
         posted = self.pool.talk.remark(
-            self.handle, spoken.asked.text, about, match, trigger=item.id, topic=topic
+            self.handle, spoken.asked.text, spoken.about, match, trigger=item.id, topic=topic
         )
         if posted is not None:
             self.stats.count += 1
@@ -213,7 +222,10 @@ class Commentator:
         home = sum(g.side == "home" for g in upto)
         now = Score(home, len(upto) - home)
         picks = [p for p in self.pool.predictions_on(match.number) if p.handle != self.handle]
-        alive = [p.handle for p in picks if _still_possible(p.score, now)]
+        alive = sorted(
+            (p.handle for p in picks if _still_possible(p.score, now)),
+            key=lambda h: shuffled_key(item.id, h),
+        )
         killed_the_last = not alive and any(
             _still_possible(p.score, _before(now, event.side)) for p in picks
         )
@@ -238,7 +250,7 @@ class Commentator:
         cooling = self._cooling([p.player for p in story.picks], item.at)
         candidates = (
             story.exact()
-            or [p for p in story.blanks() if p not in cooling][-2:]
+            or self._least_named([p for p in story.blanks() if p not in cooling], item.at)[:2]
             or story.scorers()[:2]
         )
         about = [p for p in candidates if p != self.handle][:2]
