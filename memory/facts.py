@@ -216,10 +216,22 @@ def read_remember(
     if told is None:
         return None
     fact = " ".join(told.split()).rstrip(".")
-    if not fact or others_named(fact, speaker, players, listener.handle):
+    if not fact or others_named(fact, speaker, players, listener.handle) or about_the_game(fact):
         return None
     # Stored in the third person ("ana speaks Japanese"); the line itself is the source.
     return Remembered(speaker, third_person(fact, speaker), expiry_in(fact, today, final))
+
+
+GAME_CLAIM = re.compile(
+    r"(?<![\d:/])\d{1,2}\s?[-x]\s?\d{1,2}(?![\d:/])|\b\d+\s*(?:points?|pts|pontos?)\b"
+    r"|\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\b",
+    re.IGNORECASE,
+)
+
+
+def about_the_game(fact: str) -> bool:
+    """A "fact" that states a score, points or a match: the log keeps those, not chat."""
+    return GAME_CLAIM.search(fact) is not None
 
 
 def others_named(

@@ -124,6 +124,12 @@ def stats_text(report: dict[str, Any]) -> str:
             f"written to the cache, {c['cache_read_tokens']} read from it "
             f"({c['cache_read_share']:.0%} of all input), {c['output_tokens']} out; "
             f"{c['errors']} failed, {c['fallbacks']} answered by the offline writer",
+            "claims refused by the check: "
+            + (
+                ", ".join(f"{kind} {n}" for kind, n in sorted(c["claims_refused"].items()))
+                or "none"
+            )
+            + f"; {c['replaced_offline']} lines replaced by the offline voice",
             f"estimated cost at {usage.PRICED_MODEL}'s published prices: ${c['cost_usd']:.2f} "
             f"(${c['cost_without_cache_usd']:.2f} without the cache), "
             f"${c['cost_per_match_usd']:.3f} per finished match",

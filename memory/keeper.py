@@ -25,6 +25,7 @@ from game.model import MatchStatus
 from game.pool import Pool
 from game.text import clean_block
 from memory import diary, facts, usage
+from memory.claims import Claims
 from memory.context import Context, ContextBuilder
 from memory.diary import DiaryConfig
 from memory.guard import named_in
@@ -51,6 +52,8 @@ LAST_DIARY_COMPACTION = "last_diary_compaction"
 # The diary as it was when a rebuild began; present only while one is running.
 DIARY_BEFORE_REBUILD = "diary_before_rebuild"
 log = logging.getLogger("betania.memory")
+# Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
+RETRY, OFFLINE = -1, -2
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class Asked:
 
     text: str
     call_id: int
+    replaced: bool = False  # the offline voice's line, after the model's were refused
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class MemoryKeeper:
             handle=self.config.addressee.handle,
             name=self.config.addressee.name,
         )
+        self.claims = Claims(pool, self.config.addressee.handle)  # what she says, checked
         self.on_call = on_call  # told of every call as it is recorded (replays measure them)
         self.meter = meter or usage.UsageMeter()  # where the model's provider reports usage
         self._recovered = False
@@ -224,7 +229,11 @@ class MemoryKeeper:
             working,
             layers=("working",),
         )
-        text = self.ask(context, DiaryEntry(story), match=number, event_id=item.id).text
+        request = DiaryEntry(story)
+        asked = self.ask(context, request, match=number, event_id=item.id)
+        # The diary is checked like anything she says: it is what she will remember.
+        checked = self.truthful(asked, context, request, item.id, number)
+        text = checked.text if checked else f"{story.label} ({story.stage})."
         day = story.day
 
         def write(connection: Connection) -> None:
@@ -474,7 +483,10 @@ class MemoryKeeper:
         refused = 0
         for attempt in range(attempts):
             context = self.contexts.build_context(item, self.config.budget, instruction, about)
-            asked = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
+            first = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
+            asked = self.truthful(first, context, request, item.id, match)
+            if asked is None:
+                return Spoken(None, refused)
             # Whom it is about is what it says, not what was asked for.
             named = named_in(asked.text, players)
             # An answer is owed: asked twice, it is given twice, never refused as a repeat.
@@ -486,8 +498,40 @@ class MemoryKeeper:
             return Spoken(asked, refused, tuple(named))
         return Spoken(None, refused)
 
+    def truthful(
+        self, asked: Asked, context: Context, request: Request, event_id: int, match: int | None
+    ) -> Asked | None:
+        """``asked`` if every claim in it holds; else one retry told why, else the offline voice.
+
+        Each refusal is settled on its call ("refused: claim score 9-7: ..."), so
+        ``memory stats`` counts them by kind; None when even the offline line fails.
+        """
+        reason = self.claims.check(asked.text, match)
+        if reason is None:
+            return asked
+        self.settle(asked, f"refused: claim {reason}")
+        told = render("claim_refused", reason=reason)
+        retry = ModelCall(
+            request.task, context.system, f"{context.prompt}\n\n{told}", request, (event_id, RETRY)
+        )
+        again = self._complete(retry, match, context, event_id, fall_back=True)
+        reason = self.claims.check(again.text, match)
+        if reason is None:
+            return again
+        self.settle(again, f"refused: claim {reason}")
+        call = ModelCall(request.task, context.system, context.prompt, request, (event_id, OFFLINE))
+        self.meter.take()
+        started = time.perf_counter()
+        text = self._answer(self.fallback, call)
+        reason = self.claims.check(text, match)
+        outcome = "replaced by the offline voice" + (f"; refused: claim {reason}" if reason else "")
+        call_id = self._record(call, match, context, event_id, started, text, outcome, None)
+        return None if reason else Asked(text, call_id, replaced=True)
+
     def settle(self, asked: Asked, outcome: str) -> None:
         """What became of an answer: "posted", "refused: repeat", ..."""
+        if asked.replaced:
+            outcome = f"replaced by the offline voice; {outcome}"
         with self.pool.engine.begin() as connection:
             usage.settle(connection, asked.call_id, outcome)
 
@@ -561,7 +605,7 @@ class MemoryKeeper:
             cache_write_tokens=sum(r.cache_write_tokens for r in reports),
             latency_ms=round((time.perf_counter() - started) * 1000),
             error=error,
-            fallback=outcome.startswith("fallen back"),
+            fallback=outcome.startswith(("fallen back", "replaced by the offline")),
         )
         with self.pool.engine.begin() as connection:
             call_id = usage.record(connection, record)

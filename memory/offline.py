@@ -37,6 +37,7 @@ from memory.requests import (
     Leading,
     MatchTold,
     NewLeader,
+    NotAFact,
     NotYours,
     Prediction,
     Remark,
@@ -87,6 +88,7 @@ class OfflineModel:
             NotYours: self._not_yours,
             Fallback: self._fallback,
             Forgotten: self._forgotten,
+            NotAFact: self._not_a_fact,
             Leading: self._leading,
             Forecast: self._forecast,
             MatchTold: self._match_told,
@@ -373,6 +375,9 @@ class OfflineModel:
         # Told back in the second person: "Noted, ana: you speak Japanese."
         told = second_person(request.fact)
         return self.say("answer.remembered", rng, who=request.who, fact=told)
+
+    def _not_a_fact(self, request: NotAFact, variant: Variant) -> str:
+        return self.say("answer.not_a_fact", self._answer_rng(variant), who=request.who)
 
     def _forgotten(self, request: Forgotten, variant: Variant) -> str:
         rng = self._answer_rng(variant)

@@ -177,6 +177,11 @@ class NotYours(Answer):
 
 
 @dataclass(frozen=True)
+class NotAFact(Answer):
+    """A "remember that match 1 ended 9-0": results and points come from the log."""
+
+
+@dataclass(frozen=True)
 class Forgotten(Answer):
     facts: tuple[str, ...]  # what was withdrawn, in the player's own person; () if nothing
 

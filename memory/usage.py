@@ -153,6 +153,17 @@ def totals(connection: Connection) -> dict[str, Any]:
         "fallbacks",
     )
     figures: dict[str, Any] = {name: int(v) for name, v in zip(names, row, strict=True)}
+    # Lines the claim check refused, by kind of claim ("score", "points", "leader", ...).
+    refused: dict[str, int] = {}
+    for (outcome,) in connection.execute(
+        select(c.outcome).where(c.outcome.like("%refused: claim %"))
+    ):
+        kind = outcome.split("refused: claim ", 1)[1].split()[0]
+        refused[kind] = refused.get(kind, 0) + 1
+    figures["claims_refused"] = refused
+    figures["replaced_offline"] = connection.execute(
+        select(func.count()).where(c.outcome.like("replaced by the offline voice%"))
+    ).scalar_one()
     read, written = figures["cache_read_tokens"], figures["cache_write_tokens"]
     all_input = figures["input_tokens"] + read + written
     figures["cache_read_share"] = read / all_input if all_input else 0.0

@@ -25,6 +25,7 @@ from memory.requests import (
     KnownFacts,
     Leading,
     MatchTold,
+    NotAFact,
     NotYours,
     Remembered,
     Standing,
@@ -78,6 +79,8 @@ class Questions:
             others = facts.others_named(fact, asker, players, self.addressee.handle)
             if others:  # not stored: she says so, and does not repeat the claim
                 return NotYours(asker, ", ".join(others))
+            if facts.about_the_game(fact):
+                return NotAFact(asker)
             return Remembered(asker, fact)
         if facts.told_to_forget(text, self.addressee) is not None:
             with self.pool.engine.connect() as connection:
