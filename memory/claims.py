@@ -58,9 +58,8 @@ class Records:
 
 
 class Claims:
-    def __init__(self, pool: Pool, speaker: str) -> None:
+    def __init__(self, pool: Pool) -> None:
         self.pool = pool
-        self.speaker = speaker
 
     def records(self) -> Records:
         found = Records()
@@ -102,9 +101,7 @@ class Claims:
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
         for sentence in SENTENCE.findall(text):
-            named = [h for h in _named(sentence, records.players) if h != self.speaker] or [
-                h for h in _named(sentence, records.players)
-            ]
+            named = _named(sentence, records.players)
             for number in (int(n) for n in POINTS.findall(sentence)):
                 # The scoring rule's values ("10 points for the exact score") stand on
                 # their own; said of a player, a number is that player's.

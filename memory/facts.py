@@ -413,14 +413,15 @@ def fitting(known: list[Fact], topic: str, limit: int) -> list[Fact]:
     Every fact stays stored; a prompt needs the few that matter now, and a
     player who tells her thirty things must not make every prompt longer.
     """
-    stems = {w[:5] for w in content_words(topic)}
-
-    def fits(fact: Fact) -> bool:
-        # The player's own name is in every fact about them ("ana keeps bees"): no clue.
-        return any(w[:5] in stems for w in content_words(fact.text) - {fact.handle})
-
-    ranked = sorted(known, key=lambda f: (fits(f), f.last_told, f.id), reverse=True)
+    ranked = sorted(known, key=lambda f: (fits(f, topic), f.last_told, f.id), reverse=True)
     return sorted(ranked[:limit], key=lambda f: (f.learned_on, f.id))
+
+
+def fits(fact: Fact, topic: str) -> bool:
+    """Whether ``fact`` shares a content word with ``topic`` ("ana supports Mexico", "Mexico v Peru")."""
+    stems = {w[:5] for w in content_words(topic)}
+    # The player's own name is in every fact about them ("ana keeps bees"): no clue.
+    return any(w[:5] in stems for w in content_words(fact.text) - {fact.handle})
 
 
 def has_source(connection: Connection, source: str) -> bool:

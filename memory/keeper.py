@@ -113,7 +113,7 @@ class MemoryKeeper:
             handle=self.config.addressee.handle,
             name=self.config.addressee.name,
         )
-        self.claims = Claims(pool, self.config.addressee.handle)  # what she says, checked
+        self.claims = Claims(pool)  # what she says, checked
         self.on_call = on_call  # told of every call as it is recorded (replays measure them)
         self.meter = meter or usage.UsageMeter()  # where the model's provider reports usage
         self._recovered = False
@@ -489,8 +489,8 @@ class MemoryKeeper:
                 return Spoken(None, refused)
             # Whom it is about is what it says, not what was asked for.
             named = named_in(asked.text, players)
-            # An answer is owed: asked twice, it is given twice, never refused as a repeat.
-            owed = isinstance(request, Answer)
+            # An answer is owed: a repeat is asked again, but the last try is posted anyway.
+            owed = isinstance(request, Answer) and attempt == attempts - 1
             if not owed and guard.repeats(asked.text, named, recent, item.at, masks) is not None:
                 refused += 1
                 self.settle(asked, "refused: repeats a recent remark")

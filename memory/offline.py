@@ -14,7 +14,7 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory.guard import normalized
 from memory.model import ModelCall, ModelError
@@ -47,6 +47,7 @@ from memory.requests import (
     UnknownName,
     Welcome,
     WhoCalled,
+    WrapUp,
 )
 from memory.stories import MatchStory
 from prompts import voice
@@ -56,6 +57,23 @@ Variant = tuple[int, int]  # (the event it reacts to, the attempt): see ModelCal
 RECENT_IN_DETAIL = 4  # the newest matches a fused narrative tells one by one
 PERIODS_IN_DETAIL = 2  # the latest rounds that keep a clause each; older ones share one
 SIMILAR = 0.8
+
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsLenAndGetItem
+
+T = TypeVar("T")
+
+
+class Rotation(random.Random):
+    """A seeded choice that moves ``step`` places on: attempt 1 gets the next line."""
+
+    def __init__(self, seed: str, step: int) -> None:
+        super().__init__(seed)
+        self.step = step
+
+    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
+        return seq[(self.randrange(len(seq)) + self.step) % len(seq)]
 
 
 class OfflineModel:
@@ -88,6 +106,7 @@ class OfflineModel:
             NotYours: self._not_yours,
             Fallback: self._fallback,
             Forgotten: self._forgotten,
+            WrapUp: self._wrap_up,
             NotAFact: self._not_a_fact,
             Leading: self._leading,
             Forecast: self._forecast,
@@ -321,15 +340,22 @@ class OfflineModel:
         match = f"{story.team1} {story.score} {story.team2}"
         exact, blanks = story.exact(), story.blanks()
         if exact:
-            return self.say("final.exact", rng, match=match, who=self.names(exact, 2))
-        if blanks and len(blanks) == len(story.picks):
-            return self.say("final.wipeout", rng, match=match)
-        if blanks:
-            return self.say("final.blanks", rng, match=match, who=self.names(blanks[-2:], 2))
-        return self.say("final.all_scored", rng, match=match)
+            line = self.say("final.exact", rng, match=match, who=self.names(exact, 2))
+        elif blanks and len(blanks) == len(story.picks):
+            line = self.say("final.wipeout", rng, match=match)
+        elif blanks:
+            chosen = [p for p in request.who if p in blanks] or blanks[-2:]
+            line = self.say("final.blanks", rng, match=match, who=self.names(chosen, 2))
+        else:
+            line = self.say("final.all_scored", rng, match=match)
+        if request.aside:  # lightly: what a player told her, where it fits
+            line += " " + self.say("aside", rng, fact=request.aside)
+        return line
 
     def _answer_rng(self, variant: Variant) -> random.Random:
-        return self._rng("answer", variant[0])  # one phrasing per question, however many tries
+        # The same first phrasing for a question however often it is tried, and each
+        # retry the guard asks for takes the next one: a rewording, never a coin toss.
+        return Rotation(f"{self.seed}:answer:{variant[0]}", variant[1])
 
     def _standing(self, request: Standing, variant: Variant) -> str:
         row, rng = request.row, self._answer_rng(variant)
@@ -375,6 +401,31 @@ class OfflineModel:
         # Told back in the second person: "Noted, ana: you speak Japanese."
         told = second_person(request.fact)
         return self.say("answer.remembered", rng, who=request.who, fact=told)
+
+    def _wrap_up(self, request: WrapUp, _variant: Variant) -> str:
+        podium = ", ".join(f"{p} ({n})" for p, n in request.podium)
+        parts = [
+            self.say(
+                "wrapup",
+                champion=request.champion,
+                runner_up=request.runner_up,
+                final=request.final,
+                winner=self.names(list(request.winners)),
+                points=request.points,
+                podium=podium,
+                rank=request.her_rank,
+                of=request.of,
+            )
+        ]
+        changes = max(0, len(request.leaders) - 1)
+        parts.append(self.say("wrapup.lead", changes=changes, leaders=", ".join(request.leaders)))
+        if request.best_call:
+            who, match, n = request.best_call
+            parts.append(self.say("wrapup.best", who=who, match=match, n=n))
+        if request.worst_blank:
+            match, blanks, picks = request.worst_blank
+            parts.append(self.say("wrapup.blank", match=match, blanks=blanks, picks=picks))
+        return " ".join(parts)
 
     def _not_a_fact(self, request: NotAFact, variant: Variant) -> str:
         return self.say("answer.not_a_fact", self._answer_rng(variant), who=request.who)

@@ -66,6 +66,8 @@ class Remark(Request):
 class FinalWhistle(Remark):
     kind: ClassVar[str] = "final_whistle"
     story: MatchStory
+    who: tuple[str, ...] = ()  # whom she chose to talk about (the teasing goes round)
+    aside: str | None = None  # something a player told her that fits the moment
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,40 @@ class Welcome(Remark):
     leader: str | None
     points: int
     next: str | None
+
+
+@dataclass(frozen=True)
+class WrapUp(Remark):
+    """After the final: the champion, the pool's winner and podium, her finish, the story."""
+
+    kind: ClassVar[str] = "wrapup"
+    champion: str
+    runner_up: str
+    final: str  # "Spain 2-1 Argentina"
+    winners: tuple[str, ...]  # everyone level at the top
+    points: int
+    podium: tuple[tuple[str, int], ...]  # ranks 1-3, ties included
+    her_rank: int
+    of: int
+    leaders: tuple[str, ...]  # who led, in order, each time the lead changed hands
+    best_call: tuple[str, str, int] | None  # (who, match, how many called it)
+    worst_blank: tuple[str, int, int] | None  # (match, players on zero, players who picked)
+
+    def notes(self) -> str:
+        podium = ", ".join(f"{p} {n}" for p, n in self.podium)
+        lines = [
+            f"Champion: {self.champion} (final: {self.final}; runner-up {self.runner_up}).",
+            f"Pool winner: {' & '.join(self.winners)} with {self.points} points; podium: {podium}.",
+            f"You finished {self.her_rank} of {self.of}.",
+            f"The lead, in order: {' -> '.join(self.leaders) or 'nobody'}.",
+        ]
+        if self.best_call:
+            who, match, n = self.best_call
+            lines.append(f"Best call: {who}, exact on {match} ({n} of the pool).")
+        if self.worst_blank:
+            match, blanks, picks = self.worst_blank
+            lines.append(f"Worst blank: {match}, {blanks} of {picks} on zero.")
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
     ],
 )
 def test_claims_are_checked_against_the_log(played: Pool, line: str, refused: str | None) -> None:
-    reason = Claims(played, "betania").check(line, match=1)
+    reason = Claims(played).check(line, match=1)
     assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
 
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from bot.agent import predictor
+from bot.agent import predictor, wrapup
 from bot.agent.questions import Questions
 from game.events import (
     ChatPosted,
@@ -28,6 +28,7 @@ from game.events import (
 from game.following import Handlers
 from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
+from memory import facts
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
 from memory.requests import (
@@ -50,6 +51,7 @@ from prompts import render
 
 CURSOR = "commentator_cursor"
 LAST_DIGEST = "last_digest_day"
+WRAP_UP = "wrap-up"  # the remark after the last whistle, beside the one on the final
 TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
 LATE_MINUTE = 85  # a goal this late always deserves a word
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
@@ -130,8 +132,16 @@ class Commentator:
         if item.event.previous is None:
             self.after_result(item)
             self.on_table_move(item)
+            if wrapup.is_over(self.pool):
+                self.wrap_up(item)
         else:
             self.on_correction(item)
+
+    def wrap_up(self, item: LoggedEvent[ResultRecorded]) -> RemarkPosted | None:
+        """After the last whistle: the champion, the pool's winner, her finish, the story."""
+        request = wrapup.wrap_up(self.pool, self.handle)
+        instruction = render("wrapup", notes=request.notes())
+        return self.speak(item, request, [], instruction, None, capped=False, topic=WRAP_UP)
 
     def on_chat(self, item: LoggedEvent[ChatPosted]) -> None:
         if self.addressee.message(item.event.text) is not None:
@@ -254,11 +264,29 @@ class Commentator:
             or story.scorers()[:2]
         )
         about = [p for p in candidates if p != self.handle][:2]
+        aside = self._aside(about, match)
         # The goals and the live lines are in the context's working memory: not twice.
-        instruction = render(
-            "remark", about=", ".join(about) or "the match", event=story.as_text(live=False)
-        )
-        return self.speak(item, FinalWhistle(story), about, instruction, match.number, capped=False)
+        event = story.as_text(live=False)
+        if aside is not None:  # a player's words: data in the prompt, never instructions
+            event += "\nFits the moment: " + quote_player_text(aside[0], aside[1], about=aside[0])
+        instruction = render("remark", about=", ".join(about) or "the match", event=event)
+        request = FinalWhistle(story, tuple(about), aside[1] if aside else None)
+        return self.speak(item, request, about, instruction, match.number, capped=False)
+
+    def _aside(self, about: list[str], match: Match) -> tuple[str, str] | None:
+        """A fact one of ``about`` told her that fits this match (a team they support), or,
+        now and then (one match in four, drawn from the match), one told lately."""
+        today = self.pool.clock().astimezone(self.keeper.config.zone).date()
+        teams = f"{match.team1} {match.team2}"
+        with self.pool.engine.connect() as connection:
+            for handle in about:
+                known = facts.for_prompt(connection, handle, today)
+                fitting = facts.fitting(known, teams, 1)
+                if fitting and facts.fits(fitting[0], teams):
+                    return handle, fitting[0].text
+                if known and int(shuffled_key(match.number, handle), 16) % 4 == 0:
+                    return handle, max(known, key=lambda f: f.last_told).text
+        return None
 
     def on_correction(self, item: LoggedEvent[ResultRecorded]) -> None:
         """A final score changed after the whistle: the table is recomputed; she says so."""

@@ -1,0 +1,73 @@
+"""The tournament told once it is over: champion, the pool's winner and podium, her finish, the story.
+
+Derived from the log on demand, like every storyline: nothing here is stored.
+"""
+
+from __future__ import annotations
+
+from game.model import Match, MatchStatus
+from game.pool import Pool
+from game.scoring import Tier, classify, scored_score
+from memory.requests import WrapUp
+
+
+def is_over(pool: Pool) -> bool:
+    matches = pool.matches()
+    return bool(matches) and all(m.status is MatchStatus.FINISHED for m in matches)
+
+
+def champion(final: Match) -> tuple[str, str]:
+    """(winner, runner-up) of a finished match: after extra time, then on penalties."""
+    assert final.result is not None
+    score = final.result.end_of_play
+    if score.outcome == 0 and final.result.penalties is not None:
+        score = final.result.penalties
+    return (final.team1, final.team2) if score.outcome >= 0 else (final.team2, final.team1)
+
+
+def wrap_up(pool: Pool, her: str) -> WrapUp:
+    matches = sorted(pool.matches(), key=Match.time_order)
+    final = matches[-1]
+    winner, runner_up = champion(final)
+    table = pool.standings()
+    top = table[0].points
+    podium = tuple((r.player, r.points) for r in table if r.rank <= 3)
+    mine = next((r for r in table if r.player == her), None)
+
+    # Who led after each match, in order: the lead changes and who held it.
+    leaders: list[str] = []
+    for match in matches:
+        after = pool.standings(up_to_match=match.number)
+        if after and after[0].points > 0:
+            first = " & ".join(r.player for r in after if r.points == after[0].points)
+            if not leaders or leaders[-1] != first:
+                leaders.append(first)
+
+    rule, basis = pool.scoring()
+    best: tuple[int, int, str, str] | None = None  # (fewest callers, latest, who, match)
+    worst: tuple[int, str, int] | None = None  # (blanks, match, picks)
+    for match in matches:
+        if match.result is None:
+            continue
+        actual = scored_score(match.result, basis)
+        picks = [p for p in pool.predictions_on(match.number) if p.handle != her]
+        exact = [p.handle for p in picks if classify(p.score, actual) is Tier.EXACT]
+        blanks = sum(1 for p in picks if rule.points(classify(p.score, actual)) == 0)
+        label = f"#{match.number} {match.team1} {match.result} {match.team2}"
+        if exact and (best is None or (len(exact), -match.number) <= (best[0], -best[1])):
+            best = (len(exact), match.number, " & ".join(exact), label)
+        if picks and (worst is None or blanks > worst[0]):
+            worst = (blanks, label, len(picks))
+    return WrapUp(
+        champion=winner,
+        runner_up=runner_up,
+        final=f"{final.team1} {final.result} {final.team2}",
+        winners=tuple(r.player for r in table if r.points == top),
+        points=top,
+        podium=podium,
+        her_rank=mine.rank if mine else 0,
+        of=len(table),
+        leaders=tuple(leaders),
+        best_call=(best[2], best[3], best[0]) if best else None,
+        worst_blank=(worst[1], worst[0], worst[2]) if worst else None,
+    )
