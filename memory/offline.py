@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -63,6 +64,9 @@ if TYPE_CHECKING:
     from _typeshed import SupportsLenAndGetItem
 
 T = TypeVar("T")
+
+
+AGREEMENT = re.compile(r"\[([^\[\]|]*)\|([^\[\]|]*)\]")
 
 
 class Rotation(random.Random):
@@ -124,9 +128,13 @@ class OfflineModel:
     def _rng(self, *salt: object) -> random.Random:
         return random.Random(f"{self.seed}:{':'.join(map(str, salt))}")
 
-    def say(self, section: str, rng: random.Random | None = None, **values: object) -> str:
+    def say(
+        self, section: str, rng: random.Random | None = None, many: bool = False, **values: object
+    ) -> str:
+        """A line of ``section``; ``[one|many]`` in it agrees with ``many`` ("cravou|cravaram")."""
         lines = self.voice[section]
         line = rng.choice(lines) if rng is not None else lines[0]
+        line = AGREEMENT.sub(lambda m: m[2] if many else m[1], line)
         return line.format(**values)
 
     def names(self, players: Sequence[str], limit: int = 4) -> str:
@@ -160,7 +168,9 @@ class OfflineModel:
         if not story.picks:
             parts.append(self.say("entry.nopicks"))
         elif exact:
-            parts.append(self.say("entry.exact", rng, who=self.names(exact, 3)))
+            parts.append(
+                self.say("entry.exact", rng, many=len(exact) > 1, who=self.names(exact, 3))
+            )
         elif scorers:
             best = story.picks[0]
             parts.append(
@@ -215,7 +225,7 @@ class OfflineModel:
         best = sorted(exact_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:keep]
         wipeouts = [s for s in group if s.picks and not s.scorers()][:keep]
         if best:
-            who = self.names([self.say("fusion.best", who=p, n=n) for p, n in best])
+            who = self.names([self.say("fusion.best", many=n > 1, who=p, n=n) for p, n in best])
             clause = self.say("fusion.period", span=span, period=period, n=len(group), best=who)
         else:
             clause = self.say("fusion.period_none", span=span, period=period, n=len(group))
@@ -283,10 +293,11 @@ class OfflineModel:
 
     def _goal(self, request: GoalMoment, variant: Variant) -> str:
         rng = self._remark_rng(request, variant)
-        values = {"team": request.team, "match": request.match, "score": request.score}
+        team, match, score = request.team, request.match, request.score
         if not request.alive:
-            return self.say("goal.nobody_alive", rng, **values)
-        return self.say("goal", rng, **values, alive=self.names(request.alive, 3))
+            return self.say("goal.nobody_alive", rng, team=team, match=match, score=score)
+        alive = self.names(request.alive, 3)
+        return self.say("goal", rng, team=team, match=match, score=score, alive=alive)
 
     def _leader(self, request: NewLeader, variant: Variant) -> str:
         return self.say(
@@ -340,12 +351,14 @@ class OfflineModel:
         match = f"{story.team1} {story.score} {story.team2}"
         exact, blanks = story.exact(), story.blanks()
         if exact:
-            line = self.say("final.exact", rng, match=match, who=self.names(exact, 2))
+            who = self.names(exact, 2)
+            line = self.say("final.exact", rng, many=len(exact) > 1, match=match, who=who)
         elif blanks and len(blanks) == len(story.picks):
             line = self.say("final.wipeout", rng, match=match)
         elif blanks:
             chosen = [p for p in request.who if p in blanks] or blanks[-2:]
-            line = self.say("final.blanks", rng, match=match, who=self.names(chosen, 2))
+            who = self.names(chosen, 2)
+            line = self.say("final.blanks", rng, many=len(chosen) > 1, match=match, who=who)
         else:
             line = self.say("final.all_scored", rng, match=match)
         if request.aside:  # lightly: what a player told her, where it fits
@@ -390,7 +403,10 @@ class OfflineModel:
             return self.say("answer.nomatch", team=request.team)
         if not request.exact:
             return self.say("answer.called_nobody", match=request.match)
-        return self.say("answer.called", match=request.match, who=self.names(request.exact))
+        many = len(request.exact) > 1
+        return self.say(
+            "answer.called", many=many, match=request.match, who=self.names(request.exact)
+        )
 
     def _unknown_name(self, request: UnknownName, _variant: Variant) -> str:
         close = self.say("answer.close", names=self.names(request.close)) if request.close else ""
@@ -421,7 +437,7 @@ class OfflineModel:
         parts.append(self.say("wrapup.lead", changes=changes, leaders=", ".join(request.leaders)))
         if request.best_call:
             who, match, n = request.best_call
-            parts.append(self.say("wrapup.best", who=who, match=match, n=n))
+            parts.append(self.say("wrapup.best", many=n > 1, who=who, match=match, n=n))
         if request.worst_blank:
             match, blanks, picks = request.worst_blank
             parts.append(self.say("wrapup.blank", match=match, blanks=blanks, picks=picks))

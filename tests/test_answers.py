@@ -114,3 +114,12 @@ def test_a_player_withdraws_a_fact_and_it_leaves_her_answers_at_once(played: Poo
         "@betania remember that I run Gentoo",
         "@betania lembra que meu gato se chama Pelé",
     ]
+
+
+def test_portuguese_agrees_in_number() -> None:
+    voice = OfflineModel(language="pt")
+    two = voice.say("answer.called", many=True, match="#1", who="joao e otavio")
+    one = voice.say("answer.called", many=False, match="#1", who="joao")
+    assert (two, one) == ("#1: joao e otavio cravaram o placar.", "#1: joao cravou o placar.")
+    assert voice.say("fusion.best", many=False, who="ana", n=1) == "ana (1 exato)"
+    assert voice.say("fusion.best", many=True, who="ana", n=2) == "ana (2 exatos)"
