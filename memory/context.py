@@ -376,7 +376,7 @@ class ContextBuilder:
                 "live.goal",
                 minute=f"{goal.minute}{'+' + str(goal.added) if goal.added else ''}",
                 team=team[goal.side],
-                scorer=goal.scorer or "unknown",
+                scorer=_scorer(goal),
                 score=working.score_after(goal),
             )
             items.append(Item(told, rank=0))
@@ -413,7 +413,7 @@ class ContextBuilder:
 
     def _goal_told(self, event: LoggedEvent[GoalScored]) -> str:
         goal, match = event.event, self.pool.match(event.event.match)
-        scorer = goal.scorer or "unknown"
+        scorer = _scorer(goal)
         return _say(
             "event.goal", at=self._at(event), **_teams(match), minute=goal.minute, scorer=scorer
         )
@@ -430,6 +430,12 @@ class ContextBuilder:
 
 def _say(section: str, /, **values: object) -> str:
     return phrase("context", section, **values)
+
+
+def _scorer(goal: GoalScored) -> str:
+    """Who scored, and how: an own goal is credited to the side it helped, and named so."""
+    how = ", own goal" if goal.own_goal else ", pen" if goal.penalty else ""
+    return f"{goal.scorer or 'unknown'}{how}"
 
 
 def _result_of(event: LoggedEvent[Event] | None) -> int | None:

@@ -321,3 +321,21 @@ def test_a_fact_comes_back_when_it_fits_the_match(tournament_pool: Pool, clock: 
     assert "ana supports Mexico" in whistle.text
     prompt = [c.prompt for c in keeper.model.calls if c.task == "remark"][-1]
     assert 'Fits the moment: <player_text author="ana" about="ana">ana supports Mexico' in prompt
+
+
+def test_an_own_goal_is_credited_to_the_side_it_helped_and_named(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    from game.model import Goal
+
+    clock.now = tournament_pool.match(1).kickoff
+    tournament_pool.fixtures.kick_off(1)
+    tournament_pool.fixtures.record_goal(1, Goal("away", 30, scorer="Militão", own_goal=True))
+    goal = tournament_pool.events(kinds=("goal",))[-1]
+    assert Hub(tournament_pool).notice(goal).text == (
+        "GOAL! #1 Brazil 0-1 Serbia (30' Militão (own goal))"
+    )
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel())
+    keeper.enable()
+    told = keeper.contexts.build_context(goal, 3000).prompt
+    assert "30' goal Serbia (Militão, own goal), 0-1" in told

@@ -1,5 +1,6 @@
 import json
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -96,3 +97,19 @@ def test_real_picks_from_a_spreadsheet_are_scored_in_the_replay(tmp_path: Path) 
     report = replay(ReplayOptions(tournament, bets_csv=bets), tmp_path / "r.db", OfflineModel())
     ze = next(row for row in report.as_dict()["standings"] if row["player"] == "ze")
     assert (ze["points"], ze["exact"]) == (20, 2)  # both exact: 0-1 and 3-3 in the sample
+
+
+@pytest.mark.parametrize("cup", ["worldcup-2018.json", "worldcup-2022.json", "worldcup-2026.json"])
+def test_the_whistle_never_comes_before_a_goal_in_added_time(cup: str) -> None:
+    from bot.app.simulation import final_whistle, goal_time
+
+    zone = ZoneInfo("Asia/Qatar") if "2022" in cup else None  # that file's times are local
+    tournament = parse_tournament(read_json(str(TEST_DATA / cup)), zone)
+    late = 0
+    for fixture in tournament.fixtures:
+        whistle = final_whistle(fixture.kickoff, fixture.result, fixture.goals)
+        for goal in fixture.goals:
+            assert goal_time(fixture.kickoff, goal) < whistle, (fixture, goal)
+            late += goal.minute == 90 and goal.added >= 10
+    if cup != "worldcup-2018.json":
+        assert late > 0  # real data: 90+13 (2022), 90+12 (2026), which the old whistle preceded

@@ -132,7 +132,7 @@ class Demo:
                     goal_time(fixture.kickoff, goal) + timedelta(minutes=1),
                     partial(self.pool.talk.chat, talker, line),
                 )
-        whistle = final_whistle(fixture.kickoff, played.result)
+        whistle = final_whistle(fixture.kickoff, played.result, played.goals)
         self.add(
             whistle,
             lambda: self.final(number, fixture, played.result),

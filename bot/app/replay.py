@@ -190,7 +190,7 @@ def timeline(
         if fixture.result is not None:
             result = fixture.result
             add(
-                final_whistle(fixture.kickoff, fixture.result),
+                final_whistle(fixture.kickoff, fixture.result, fixture.goals),
                 partial(pool.fixtures.record_result, number, result, "replay"),
                 number,
             )

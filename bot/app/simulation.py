@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -94,7 +95,11 @@ def goal_time(kickoff: datetime, goal: Goal) -> datetime:
     return kickoff + minutes
 
 
-def final_whistle(kickoff: datetime, result: Result | None) -> datetime:
+def final_whistle(kickoff: datetime, result: Result | None, goals: Iterable[Goal] = ()) -> datetime:
+    """When the match ends: after its time and breaks, and never before its last goal
+    (real data has goals at 90+13, later than any usual allowance)."""
     played = 120 + 5 if result and result.extra_time else 90
     shootout = 15 if result and result.penalties else 0
-    return kickoff + HALF_TIME + timedelta(minutes=played + 8 + shootout)
+    usual = kickoff + HALF_TIME + timedelta(minutes=played + 8 + shootout)
+    last = max((goal_time(kickoff, goal) for goal in goals), default=kickoff)
+    return max(usual, last + timedelta(minutes=2))

@@ -130,6 +130,8 @@ class Hub:
         upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
         home = sum(g.side == "home" for g in upto)
         scorer = f" {event.scorer}" if event.scorer else ""
+        # The side is the one that benefited; an own goal says whose player it was.
+        scorer += " (own goal)" if event.own_goal else " (pen)" if event.penalty else ""
         clock = f"{event.minute}+{event.added}'" if event.added else f"{event.minute}'"
         score = f"{match.team1} {home}-{len(upto) - home} {match.team2}"
         return self._line(item, f"GOAL! #{match.number} {score} ({clock}{scorer})")
