@@ -420,19 +420,19 @@ class OfflineModel:
 
     def _wrap_up(self, request: WrapUp, _variant: Variant) -> str:
         podium = ", ".join(f"{p} ({n})" for p, n in request.podium)
-        parts = [
-            self.say(
-                "wrapup",
-                champion=request.champion,
-                runner_up=request.runner_up,
-                final=request.final,
-                winner=self.names(list(request.winners)),
-                points=request.points,
-                podium=podium,
-                rank=request.her_rank,
-                of=request.of,
-            )
-        ]
+        cup = self.say(
+            "wrapup", champion=request.champion, runner_up=request.runner_up, final=request.final
+        )
+        pool = self.say(
+            "wrapup.pool_mine" if request.mine else "wrapup.pool",
+            many=len(request.winners) > 1,
+            winner=self.names(list(request.winners)),
+            points=request.points,
+            podium=podium,
+            rank=request.her_rank,
+            of=request.of,
+        )
+        parts = [cup, pool]
         changes = max(0, len(request.leaders) - 1)
         parts.append(self.say("wrapup.lead", changes=changes, leaders=", ".join(request.leaders)))
         if request.best_call:

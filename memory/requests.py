@@ -134,6 +134,7 @@ class WrapUp(Remark):
     her_rank: int
     of: int
     leaders: tuple[str, ...]  # who led, in order, each time the lead changed hands
+    mine: bool  # she won the pool herself
     best_call: tuple[str, str, int] | None  # (who, match, how many called it)
     worst_blank: tuple[str, int, int] | None  # (match, players on zero, players who picked)
 

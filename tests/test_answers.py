@@ -123,3 +123,18 @@ def test_portuguese_agrees_in_number() -> None:
     assert (two, one) == ("#1: joao e otavio cravaram o placar.", "#1: joao cravou o placar.")
     assert voice.say("fusion.best", many=False, who="ana", n=1) == "ana (1 exato)"
     assert voice.say("fusion.best", many=True, who="ana", n=2) == "ana (2 exatos)"
+
+
+def test_when_she_wins_her_own_pool_she_says_so_in_the_first_person() -> None:
+    from memory.model import ModelCall
+    from memory.requests import WrapUp
+
+    won = WrapUp(
+        "Spain", "Argentina", "Spain 1-0 Argentina", ("betania",), 364,
+        (("betania", 364), ("elis", 319), ("ana", 269)), 1, 16, ("elis", "betania"), True,
+        None, None,
+    )  # fmt: skip
+    text = OfflineModel().complete(ModelCall("remark", "", "", won, (1, 0)))
+    assert "In our pool, I win with 364 points" in text and "betania wins" not in text
+    pt = OfflineModel(language="pt").complete(ModelCall("remark", "", "", won, (1, 0)))
+    assert "quem vence sou eu, com 364 pontos" in pt

@@ -66,6 +66,7 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
         points=top,
         podium=podium,
         her_rank=mine.rank if mine else 0,
+        mine=her in [r.player for r in table if r.points == top],
         of=len(table),
         leaders=tuple(leaders),
         best_call=(best[2], best[3], best[0]) if best else None,
