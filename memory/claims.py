@@ -28,6 +28,7 @@ from game.events import ResultRecorded
 from game.model import Match, Score
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
+from memory.guard import named_in
 
 SCORE = re.compile(r"(?<![\d:/.])(\d{1,2})\s?(?:-|x|\u2013)\s?(\d{1,2})(?![\d:/])")
 POINTS = re.compile(r"\b(\d{1,4})\s*(?:points?|pts|pontos?)\b", re.IGNORECASE)
@@ -101,7 +102,7 @@ class Claims:
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
         for sentence in SENTENCE.findall(text):
-            named = _named(sentence, records.players)
+            named = named_in(sentence, records.players)
             for number in (int(n) for n in POINTS.findall(sentence)):
                 # The scoring rule's values ("10 points for the exact score") stand on
                 # their own; said of a player, a number is that player's.
@@ -134,18 +135,6 @@ def _scores_of(match: Match) -> set[tuple[int, int]]:
                 scores.add((part.home, part.away))
     # Told from either side ("Serbia lost 0-2 to Brazil"): the mirror is the same score.
     return scores | {(b, a) for a, b in scores}
-
-
-def _named(sentence: str, players: dict[str, str]) -> list[str]:
-    lowered = sentence.lower()
-    return [
-        handle
-        for handle, name in players.items()
-        if any(
-            re.search(rf"(?<![\w@]){re.escape(s.lower())}(?!\w)", lowered)
-            for s in {handle, name or handle}
-        )
-    ]
 
 
 def _handle(word: str, players: dict[str, str]) -> str | None:

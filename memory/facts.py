@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, Row, insert, select, update
 
 from game.addressing import Addressee
+from memory import claims
 from memory.guard import normalized
 from memory.person import third_person
 from memory.schema import fact_compactions, player_facts
@@ -222,16 +223,12 @@ def read_remember(
     return Remembered(speaker, third_person(fact, speaker), expiry_in(fact, today, final))
 
 
-GAME_CLAIM = re.compile(
-    r"(?<![\d:/])\d{1,2}\s?[-x]\s?\d{1,2}(?![\d:/])|\b\d+\s*(?:points?|pts|pontos?)\b"
-    r"|\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\b",
-    re.IGNORECASE,
-)
+MATCH_NAMED = re.compile(r"\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\b", re.I)
 
 
 def about_the_game(fact: str) -> bool:
     """A "fact" that states a score, points or a match: the log keeps those, not chat."""
-    return GAME_CLAIM.search(fact) is not None
+    return any(p.search(fact) for p in (claims.SCORE, claims.POINTS, MATCH_NAMED))
 
 
 def others_named(
