@@ -361,6 +361,9 @@ class OfflineModel:
             line = self.say("final.blanks", rng, many=len(chosen) > 1, match=match, who=who)
         else:
             line = self.say("final.all_scored", rng, match=match)
+        if request.storyline:
+            kind, who, n = request.storyline
+            line += " " + self.say(f"story.{kind}", rng, many=n > 1, who=who, n=n)
         if request.aside:  # lightly: what a player told her, where it fits
             line += " " + self.say("aside", rng, fact=request.aside)
         return line

@@ -68,6 +68,7 @@ class FinalWhistle(Remark):
     story: MatchStory
     who: tuple[str, ...] = ()  # whom she chose to talk about (the teasing goes round)
     aside: str | None = None  # something a player told her that fits the moment
+    storyline: tuple[str, str, int] | None = None  # (kind, who, count), from the log
 
 
 @dataclass(frozen=True)

@@ -339,3 +339,28 @@ def test_an_own_goal_is_credited_to_the_side_it_helped_and_named(
     keeper.enable()
     told = keeper.contexts.build_context(goal, 3000).prompt
     assert "30' goal Serbia (Militão, own goal), 0-1" in told
+
+
+def test_storylines_come_from_the_log(pool: Pool, clock: FakeClock) -> None:
+    from tests.conftest import tournament
+
+    pool.fixtures.import_tournament(tournament(6))
+    for handle in ("ana", "bia", "caio"):
+        pool.members.add(handle)
+    keeper = MemoryKeeper(pool, ScriptedModel())
+    keeper.enable()
+    commentator = Commentator(keeper)
+    for number in (1, 2, 3):
+        pool.predictions.place("ana", number, Score(0, 2))  # three blanks in a row
+    for handle in ("ana", "bia", "caio"):
+        pool.predictions.place(handle, 4, Score(2, 0))  # everyone for the home side
+    for number in (1, 2, 3):
+        play(pool, clock, number, "1-0")
+        commentator.catch_up()
+    said = {e.event.match: e.event.text for e in pool.events(kinds=("remark",)) if e.event.match}
+    assert "That's 3 blanks in a row for ana." in said[3]
+    assert "in a row" not in said[2]  # two is not a run yet
+    play(pool, clock, 4, "0-1")
+    commentator.catch_up()
+    last = [e.event.text for e in pool.events(kinds=("remark",)) if e.event.match == 4][-1]
+    assert "Not one of the 3 of you saw that result coming." in last

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from bot.agent import predictor, wrapup
+from bot.agent import predictor, storylines, wrapup
 from bot.agent.questions import Questions
 from game.events import (
     ChatPosted,
@@ -265,12 +265,16 @@ class Commentator:
         )
         about = [p for p in candidates if p != self.handle][:2]
         aside = self._aside(about, match)
+        told = storylines.for_result(self.pool, match, about, self.handle)
+        storyline = (told.kind, told.who, told.count) if told else None
         # The goals and the live lines are in the context's working memory: not twice.
         event = story.as_text(live=False)
+        if told is not None:
+            event += "\n" + storylines.told(told)
         if aside is not None:  # a player's words: data in the prompt, never instructions
             event += "\nFits the moment: " + quote_player_text(aside[0], aside[1], about=aside[0])
         instruction = render("remark", about=", ".join(about) or "the match", event=event)
-        request = FinalWhistle(story, tuple(about), aside[1] if aside else None)
+        request = FinalWhistle(story, tuple(about), aside[1] if aside else None, storyline)
         return self.speak(item, request, about, instruction, match.number, capped=False)
 
     def _aside(self, about: list[str], match: Match) -> tuple[str, str] | None:
