@@ -173,6 +173,18 @@ class Match:
         not always in kick-off order; matches kicking off together go by number."""
         return (self.kickoff, self.number)
 
+    def decided(self) -> tuple[str, str] | None:
+        """(winner, loser) of a finished match: after extra time, then on penalties; None
+        for a draw that stood, or no result."""
+        if self.result is None:
+            return None
+        score = self.result.end_of_play
+        if score.outcome == 0 and self.result.penalties is not None:
+            score = self.result.penalties
+        if score.outcome == 0:
+            return None
+        return (self.team1, self.team2) if score.outcome > 0 else (self.team2, self.team1)
+
     def has_started(self, now: datetime) -> bool:
         """Kicked off by the server's clock, or marked live or finished by an admin."""
         return now >= self.kickoff or self.status is not MatchStatus.SCHEDULED

@@ -21,7 +21,7 @@ from sqlalchemy import Connection
 from game.addressing import Addressee
 from game.events import ChatPosted, Event, LoggedEvent, RemarkPosted, ResultRecorded
 from game.following import Handlers
-from game.model import MatchStatus
+from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.text import clean_block
 from memory import diary, facts, usage
@@ -36,6 +36,7 @@ from memory.requests import (
     Answer,
     DiaryEntry,
     DiaryFusion,
+    Ending,
     FactExtraction,
     FactMerge,
     Request,
@@ -256,10 +257,24 @@ class MemoryKeeper:
         closing = all_finished and told | self.resolved() >= {m.number for m in matches}
         fused = diary.to_fuse(entries, self.config.diary, closing=closing)
         if fused:
-            self.compact_diary(narrative, fused)
+            self.compact_diary(narrative, fused, self._ending() if closing else None)
+
+    def _ending(self) -> Ending | None:
+        """The champion and the pool's winner, once every match is finished."""
+        final = max(self.pool.matches(), key=Match.time_order)
+        decided, table = final.decided(), self.pool.standings()
+        if decided is None or not table:
+            return None
+        top = table[0].points
+        winners = tuple(r.player for r in table if r.points == top)
+        podium = tuple((r.player, r.points) for r in table if r.rank <= 3)
+        return Ending(decided[0], decided[1], winners, top, podium)
 
     def compact_diary(
-        self, narrative: diary.DiaryEntry | None, fused: list[diary.DiaryEntry]
+        self,
+        narrative: diary.DiaryEntry | None,
+        fused: list[diary.DiaryEntry],
+        ending: Ending | None = None,
     ) -> bool:
         covers = sorted(
             {n for entry in ([narrative] if narrative else []) + fused for n in entry.covers}
@@ -269,8 +284,9 @@ class MemoryKeeper:
             "diary_fusion",
             narrative=f"{narrative.dates} {inert(narrative.text)}" if narrative else "(none yet)",
             entries="\n".join(f"{entry.dates} {inert(entry.text)}" for entry in fused),
+            ending=ending.notes() if ending else "",
         )
-        call = self._dated_call(prompt, DiaryFusion(tuple(stories)))
+        call = self._dated_call(prompt, DiaryFusion(tuple(stories), ending))
         try:
             text = self._complete(call, match=None).text
         except ModelError:

@@ -212,6 +212,19 @@ class OfflineModel:
             sentences.append(self._period_clause(name, periods[name]))
         for story in recent:
             sentences.append(self._detail_clause(story))
+        if request.ending is not None:
+            end = request.ending
+            sentences.append(
+                self.say(
+                    "fusion.ending",
+                    many=len(end.winners) > 1,
+                    champion=end.champion,
+                    runner_up=end.runner_up,
+                    winner=self.names(list(end.winners)),
+                    points=end.points,
+                    podium=", ".join(f"{p} ({n})" for p, n in end.podium),
+                )
+            )
         return " ".join(sentences)
 
     def _period_clause(self, period: str, group: list[MatchStory], brief: bool = False) -> str:

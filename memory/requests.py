@@ -32,6 +32,26 @@ class DiaryEntry(Request):
 class DiaryFusion(Request):
     task: ClassVar[str] = "diary_fusion"
     stories: tuple[MatchStory, ...]
+    ending: Ending | None = None  # the closing narrative, once the final is told
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the tournament ended, for the closing narrative: from the log."""
+
+    champion: str
+    runner_up: str
+    winners: tuple[str, ...]
+    points: int
+    podium: tuple[tuple[str, int], ...]
+
+    def notes(self) -> str:
+        podium = ", ".join(f"{p} {n}" for p, n in self.podium)
+        return (
+            f"This is your closing narrative: end it with {self.champion} champions (beating "
+            f"{self.runner_up} in the final) and the pool won by {' & '.join(self.winners)} with "
+            f"{self.points} points (podium: {podium})."
+        )
 
 
 @dataclass(frozen=True)

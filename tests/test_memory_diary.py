@@ -85,12 +85,18 @@ def test_the_final_whistle_closes_the_diary(long_pool: Pool, clock: FakeClock) -
     )
     keeper.enable()
     for number in range(1, 9):
+        long_pool.predictions.place("ana", number, Score(2, 1))
         play(long_pool, clock, number, "2-1")
         keeper.catch_up()
     narrative, entries = read_diary(long_pool)
     assert narrative is not None
     assert [e.covers for e in entries] == [(7,), (8,)]
     assert set(narrative.covers) | {7, 8} == set(range(1, 9))
+    # the closing narrative says how it ended, as the wrap-up does: champion and pool winner
+    assert narrative.text.endswith(
+        "The end: Team14 champions, beating Team15 in the final; "
+        "the pool won by ana with 80 points (podium: ana (80), bia (0))."
+    )
 
 
 def test_a_failing_fusion_keeps_every_entry_and_tries_again_later(

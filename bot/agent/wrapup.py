@@ -16,19 +16,11 @@ def is_over(pool: Pool) -> bool:
     return bool(matches) and all(m.status is MatchStatus.FINISHED for m in matches)
 
 
-def champion(final: Match) -> tuple[str, str]:
-    """(winner, runner-up) of a finished match: after extra time, then on penalties."""
-    assert final.result is not None
-    score = final.result.end_of_play
-    if score.outcome == 0 and final.result.penalties is not None:
-        score = final.result.penalties
-    return (final.team1, final.team2) if score.outcome >= 0 else (final.team2, final.team1)
-
-
 def wrap_up(pool: Pool, her: str) -> WrapUp:
     matches = sorted(pool.matches(), key=Match.time_order)
     final = matches[-1]
-    winner, runner_up = champion(final)
+    decided = final.decided()
+    winner, runner_up = decided if decided else (final.team1, final.team2)
     table = pool.standings()
     top = table[0].points
     podium = tuple((r.player, r.points) for r in table if r.rank <= 3)
