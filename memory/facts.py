@@ -410,13 +410,21 @@ def fitting(known: list[Fact], topic: str, limit: int) -> list[Fact]:
     Every fact stays stored; a prompt needs the few that matter now, and a
     player who tells her thirty things must not make every prompt longer.
     """
-    ranked = sorted(known, key=lambda f: (fits(f, topic), f.last_told, f.id), reverse=True)
+    stems = _stems(topic)
+    ranked = sorted(known, key=lambda f: (_shares(f, stems), f.last_told, f.id), reverse=True)
     return sorted(ranked[:limit], key=lambda f: (f.learned_on, f.id))
 
 
 def fits(fact: Fact, topic: str) -> bool:
     """Whether ``fact`` shares a content word with ``topic`` ("ana supports Mexico", "Mexico v Peru")."""
-    stems = {w[:5] for w in content_words(topic)}
+    return _shares(fact, _stems(topic))
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in content_words(text)}
+
+
+def _shares(fact: Fact, stems: set[str]) -> bool:
     # The player's own name is in every fact about them ("ana keeps bees"): no clue.
     return any(w[:5] in stems for w in content_words(fact.text) - {fact.handle})
 

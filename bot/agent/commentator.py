@@ -285,9 +285,9 @@ class Commentator:
         with self.pool.engine.connect() as connection:
             for handle in about:
                 known = facts.for_prompt(connection, handle, today)
-                fitting = facts.fitting(known, teams, 1)
-                if fitting and facts.fits(fitting[0], teams):
-                    return handle, fitting[0].text
+                fitting = [fact for fact in known if facts.fits(fact, teams)]
+                if fitting:
+                    return handle, max(fitting, key=lambda f: (f.last_told, f.id)).text
                 if known and int(shuffled_key(match.number, handle), 16) % 4 == 0:
                     return handle, max(known, key=lambda f: f.last_told).text
         return None

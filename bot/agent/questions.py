@@ -187,7 +187,7 @@ class Questions:
             label = f"#{match.number} {match.team1} v {match.team2}"
             when = f"{match.kickoff.astimezone(self.zone):%d %b %H:%M}"
             return MatchTold(asker, label, False, kickoff=when)
-        story = match_story(self.pool, self.pool.match(match.number), self.zone)
+        story = match_story(self.pool, match, self.zone)
         return MatchTold(asker, story.label, True, tuple(story.exact()), story.scorer_summary())
 
     def _who_called(self, asker: str, team: str) -> WhoCalled:
@@ -197,10 +197,9 @@ class Questions:
             for m in self.pool.matches()
             if m.status is MatchStatus.FINISHED and wanted in (m.team1.lower(), m.team2.lower())
         ]
-        if not finished or finished[-1].result is None:
+        match = finished[-1] if finished else None
+        if match is None or match.result is None:
             return WhoCalled(asker, team, None)
-        match = finished[-1]
-        assert match.result is not None
         _, basis = self.pool.scoring()
         actual = scored_score(match.result, basis)
         exact = [
