@@ -25,8 +25,10 @@ from game.addressing import Addressee
 from game.events import ChatPosted, RemarkPosted
 from game.openfootball import parse_tournament
 from game.sources import read_json
+from game.words import LANGUAGES
 from memory import facts, usage
 from memory.guard import RepetitionGuard, masked, similarity
+from memory.keeper import MemoryConfig
 from memory.offline import OfflineModel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,13 +40,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file", nargs="?", default=str(DEFAULT_FILE))
     parser.add_argument("--chat", default=str(DEFAULT_CHAT))
-    parser.add_argument("--language", default="en", choices=("en", "pt"))
+    parser.add_argument("--language", default="en", choices=LANGUAGES)
     parser.add_argument("--players", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     tournament = parse_tournament(read_json(args.file))
     options = ReplayOptions(
-        tournament, players=args.players, seed=args.seed, chat=read_chat(args.chat)
+        tournament,
+        players=args.players,
+        seed=args.seed,
+        chat=read_chat(args.chat),
+        memory=MemoryConfig(language=args.language),
     )
     with tempfile.TemporaryDirectory() as directory:
         model = OfflineModel(seed=args.seed, language=args.language)

@@ -25,9 +25,11 @@ class Score:
     def __post_init__(self) -> None:
         for goals in (self.home, self.away):
             if isinstance(goals, bool) or not isinstance(goals, int):
-                raise InvalidScore(f"goals must be whole numbers, got {goals!r}")
+                raise InvalidScore("goals must be whole numbers, got {goals!r}", goals=goals)
             if not 0 <= goals <= MAX_GOALS:
-                raise InvalidScore(f"goals must be between 0 and {MAX_GOALS}, got {goals}")
+                raise InvalidScore(
+                    "goals must be between 0 and {most}, got {goals}", most=MAX_GOALS, goals=goals
+                )
 
     @classmethod
     def parse(cls, text: str) -> Score:
@@ -38,11 +40,11 @@ class Score:
                 left, _, right = cleaned.partition(separator)
                 break
         else:
-            raise InvalidScore(f"not a score: {text!r} (write it like 2-1)")
+            raise InvalidScore("not a score: {text!r} (write it like 2-1)", text=text)
         try:
             return cls(int(left.strip()), int(right.strip()))
         except ValueError:
-            raise InvalidScore(f"not a score: {text!r} (write it like 2-1)") from None
+            raise InvalidScore("not a score: {text!r} (write it like 2-1)", text=text) from None
 
     @property
     def outcome(self) -> int:
@@ -79,20 +81,22 @@ class Result:
             self.extra_time.home < self.full_time.home or self.extra_time.away < self.full_time.away
         ):
             raise InvalidScore(
-                f"the score after extra time ({self.extra_time}) cannot be lower "
-                f"than after 90 minutes ({self.full_time})"
+                "the score after extra time ({extra}) cannot be lower than after 90 minutes ({full})",
+                extra=self.extra_time,
+                full=self.full_time,
             )
         if self.extra_time is not None and self.full_time.outcome != 0:
             raise InvalidScore(
-                f"extra time is only played after a draw, not after {self.full_time}"
+                "extra time is only played after a draw, not after {score}", score=self.full_time
             )
         if self.penalties is not None:
             if self.end_of_play.outcome != 0:
                 raise InvalidScore(
-                    f"penalties only follow a draw, not {self.end_of_play} at the end of play"
+                    "penalties only follow a draw, not {score} at the end of play",
+                    score=self.end_of_play,
                 )
             if self.penalties.outcome == 0:
-                raise InvalidScore(f"a shoot-out has a winner, not {self.penalties}")
+                raise InvalidScore("a shoot-out has a winner, not {score}", score=self.penalties)
 
     def swapped(self) -> Result:
         return Result(
@@ -136,9 +140,9 @@ class Goal:
 
     def __post_init__(self) -> None:
         if self.side not in ("home", "away"):
-            raise InvalidGoal(f"a goal is scored by home or away, not {self.side!r}")
+            raise InvalidGoal("a goal is scored by home or away, not {side!r}", side=self.side)
         if not 0 <= self.minute <= 130 or not 0 <= self.added <= 30:
-            raise InvalidGoal(f"no match has a minute {self.clock}")
+            raise InvalidGoal("no match has a minute {clock}", clock=self.clock)
         # Scorers come from files and feeds nobody here wrote: shown to every player.
         object.__setattr__(self, "scorer", clean_line(self.scorer))
 

@@ -7,6 +7,7 @@ from datetime import tzinfo
 
 from game.model import Match, MatchStatus, Score
 from game.standings import StandingRow
+from game.words import Words
 
 
 def table(
@@ -24,11 +25,12 @@ def table(
     return "\n".join(layout.format(*line).rstrip() for line in lines)
 
 
-def standings_table(rows: Sequence[StandingRow]) -> str:
+def standings_table(rows: Sequence[StandingRow], words: Words | None = None) -> str:
+    words = words or Words()
     if not rows:
-        return "No players yet."
+        return words("No players yet.")
     return table(
-        ["#", "player", "pts", "exact", "outcome", "picks"],
+        words.each("#", "player", "pts", "exact", "outcome", "picks"),
         [
             (row.rank, row.player, row.points, row.exact, row.outcome, row.predictions)
             for row in rows
@@ -37,33 +39,39 @@ def standings_table(rows: Sequence[StandingRow]) -> str:
     )
 
 
-def match_score(match: Match, mark_live: bool = True) -> str:
+def match_score(match: Match, mark_live: bool = True, words: Words | None = None) -> str:
     """The result, or the running score of a live match ("1-0 (live)" unless said elsewhere)."""
+    words = words or Words()
     if match.result is not None:
-        return str(match.result)
+        return words.result(match.result)
     if match.status is MatchStatus.LIVE:
         home = sum(goal.side == "home" for goal in match.goals)
         running = f"{home}-{len(match.goals) - home}"
-        return f"{running} (live)" if mark_live else running
+        return words("{score} (live)", score=running) if mark_live else running
     return ""
 
 
 def matches_table(
-    matches: Sequence[Match], zone: tzinfo, picks: Mapping[int, Score] | None = None
+    matches: Sequence[Match],
+    zone: tzinfo,
+    picks: Mapping[int, Score] | None = None,
+    words: Words | None = None,
 ) -> str:
+    words = words or Words()
     if not matches:
-        return "No matches yet: import fixtures first."
-    headers = ["#", f"kick-off ({zone})", "match", "stage", "score"]
+        return words("No matches yet: import fixtures first.")
+    headers = ["#", words("kick-off ({zone})", zone=zone), words("match"), words("stage")]
+    headers.append(words("score"))
     if picks is not None:
-        headers.append("your pick")
+        headers.append(words("your pick"))
     rows = []
     for match in sorted(matches, key=Match.time_order):
         row = [
             f"#{match.number}",
-            match.kickoff.astimezone(zone).strftime("%a %d %b %H:%M"),
+            words.when(match.kickoff, zone),
             f"{match.team1} v {match.team2}",
-            match.group or match.stage,
-            match_score(match),
+            words.stage(match.group or match.stage),
+            match_score(match, words=words),
         ]
         if picks is not None:
             pick = picks.get(match.number)
@@ -75,10 +83,13 @@ def matches_table(
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
-def race_chart(series: Mapping[str, Sequence[int]], width: int = 40) -> str:
+def race_chart(
+    series: Mapping[str, Sequence[int]], width: int = 40, words: Words | None = None
+) -> str:
     """Points after each match, one line per player, drawn with block characters."""
+    words = words or Words()
     if not series or not any(series.values()):
-        return "No finished matches yet: the race starts at the first final whistle."
+        return words("No finished matches yet: the race starts at the first final whistle.")
     top = max((points[-1] for points in series.values() if points), default=0) or 1
     name_width = max(len(name) for name in series)
     lines = []

@@ -25,8 +25,8 @@ def check_handle(handle: str) -> str:
     """Handles are SSH user names: short, lowercase, no spaces."""
     if not HANDLE_PATTERN.fullmatch(handle):
         raise RuleViolation(
-            f"bad handle {handle!r}: use 1-32 lowercase letters, digits, '.', '_' or '-', "
-            "starting with a letter"
+            "bad handle {handle!r}: use 1-32 lowercase letters, digits, '.', '_' or '-', starting with a letter",
+            handle=handle,
         )
     return handle
 
@@ -34,9 +34,9 @@ def check_handle(handle: str) -> str:
 def check_can_predict(match: Match, now: datetime) -> None:
     """Predictions close at kick-off by the server's clock, whatever the client thinks."""
     if match.status is MatchStatus.FINISHED:
-        raise PredictionLocked(f"{match.label} is over; predictions are closed")
+        raise PredictionLocked("{match} is over; predictions are closed", match=match.label)
     if match.has_started(now):
-        raise PredictionLocked(f"{match.label} has kicked off; predictions are closed")
+        raise PredictionLocked("{match} has kicked off; predictions are closed", match=match.label)
 
 
 def handle_from_name(name: str) -> str:

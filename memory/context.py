@@ -32,7 +32,7 @@ from memory.guard import RepetitionGuard
 from memory.model import estimate_tokens
 from memory.quoting import inert, quote_player_text
 from memory.working import WorkingMemory, working_memory
-from prompts import phrase, render
+from prompts import persona, phrase, render
 
 LAYERS = ("standings", "diary", "facts", "remarks", "working")  # in the order they are shown
 # Shares of what the budget leaves after the persona, the date and the event.
@@ -136,15 +136,15 @@ class ContextBuilder:
         pool: Pool,
         zone: tzinfo = UTC,
         guard: RepetitionGuard | None = None,
-        persona: str = "persona",
         handle: str = DEFAULT_HANDLE,
         name: str = DEFAULT_NAME,
+        language: str = "en",
     ) -> None:
         self.pool = pool
         self.handle = handle
         self.zone = zone
         self.guard = guard or RepetitionGuard()
-        self.persona = render(persona, name=name)
+        self.persona = persona(name, language)
         # How each kind of event is told as "what just happened": one table.
         self.descriptions = (
             Handlers[str]()

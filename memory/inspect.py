@@ -14,7 +14,7 @@ from memory import diary, facts, usage
 from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, RESOLVED, STARTED_AFTER
 from memory.model import estimate_tokens
 from memory.store import get_state
-from prompts import render
+from prompts import persona
 
 
 def diary_text(pool: Pool) -> str:
@@ -68,7 +68,7 @@ def stats(pool: Pool, today: date) -> dict[str, Any]:
         "enabled": state[CURSOR] is not None,
         "last_handled_event": int(state[CURSOR] or 0),
         "started_after_event": int(state[STARTED_AFTER] or 0),
-        "immutable": {"tokens": estimate_tokens(render("persona", name=DEFAULT_NAME))},
+        "immutable": {"tokens": estimate_tokens(persona(DEFAULT_NAME))},
         "diary": {
             "entries": len(kept),
             "narrative": narrative is not None,

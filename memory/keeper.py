@@ -66,6 +66,7 @@ class MemoryConfig:
     learn_from_chat: bool = False  # ask the model for facts in free chat (a real model only)
     addressee: Addressee = field(default_factory=Addressee)  # who she is: lines to her, hers
     keep_calls: timedelta | None = None  # how long model calls are kept whole; None: always
+    language: str = "en"  # the pool's: what she says, whoever asks in which language
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,7 @@ class MemoryKeeper:
             self.config.zone,
             handle=self.config.addressee.handle,
             name=self.config.addressee.name,
+            language=self.config.language,
         )
         self.claims = Claims(pool)  # what she says, checked
         self.on_call = on_call  # told of every call as it is recorded (replays measure them)

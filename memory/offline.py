@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from game.words import Words
 from memory.guard import normalized
 from memory.model import ModelCall, ModelError
 from memory.person import second_person
@@ -87,6 +88,7 @@ class OfflineModel:
         self.seed = seed
         self.language = language
         self.voice = voice(language)
+        self.words = Words(language)  # the game's own words: stages, extra time, penalties
         # One rule per kind of request: the one place to teach it a new one.
         self.rules: dict[type[Request], Callable[[Any, Variant], str]] = {
             DiaryEntry: self._diary_entry,
@@ -152,7 +154,7 @@ class OfflineModel:
     def _period(self, stage: str) -> str:
         if stage.startswith(("Group", "Matchday")):
             return self.say("fusion.group_stage")
-        return self.say("fusion.stage", stage=stage.lower())
+        return self.say("fusion.stage", stage=self.words.stage(stage))
 
     # -- the diary ------------------------------------------------------------
 
@@ -160,8 +162,8 @@ class OfflineModel:
         """A notebook line: score, scorers, who called it, who blanked, the best live line."""
         story = request.story
         rng = self._rng("entry", story.number)
-        label = f"{story.team1} {story.score} {story.team2}"
-        parts = [self.say("entry.opener", rng, label=label, stage=story.stage)]
+        label = self._told(story)
+        parts = [self.say("entry.opener", rng, label=label, stage=self.words.stage(story.stage))]
         if story.scorers_by_team:
             parts.append(self.say("entry.scorers", scorers=story.scorer_summary()))
         exact, scorers, blanks = story.exact(), story.scorers(), story.blanks()
@@ -227,9 +229,14 @@ class OfflineModel:
             )
         return " ".join(sentences)
 
+    def _told(self, story: MatchStory) -> str:
+        """``Brazil 1-1 (aet 2-2) (pens 4-3) Serbia``, in the voice's language."""
+        return f"{story.team1} {self.words.result(story.score)} {story.team2}"
+
     def _period_clause(self, period: str, group: list[MatchStory], brief: bool = False) -> str:
         first, last = group[0].day, group[-1].day
-        span = f"[{first:%d %b}]" if first == last else f"[{first:%d %b} - {last:%d %b}]"
+        day = self.words.day
+        span = f"[{day(first)}]" if first == last else f"[{day(first)} - {day(last)}]"
         exact_counts: dict[str, int] = {}
         for story in group:
             for player in story.exact():
@@ -243,14 +250,12 @@ class OfflineModel:
         else:
             clause = self.say("fusion.period_none", span=span, period=period, n=len(group))
         if wipeouts:
-            matches = self.names(
-                [f"{s.team1} {s.score} {s.team2} [{s.day:%d %b}]" for s in wipeouts]
-            )
+            matches = self.names([f"{self._told(s)} [{self.words.day(s.day)}]" for s in wipeouts])
             clause += " " + self.say("fusion.wipeouts", matches=matches)
         return clause
 
     def _detail_clause(self, story: MatchStory) -> str:
-        day, match = f"[{story.day:%d %b}]", f"{story.team1} {story.score} {story.team2}"
+        day, match = f"[{self.words.day(story.day)}]", self._told(story)
         if story.exact():
             return self.say(
                 "fusion.detail_exact", day=day, match=match, who=self.names(story.exact())
@@ -361,7 +366,7 @@ class OfflineModel:
 
     def _final_whistle(self, request: FinalWhistle, variant: Variant) -> str:
         story, rng = request.story, self._remark_rng(request, variant)
-        match = f"{story.team1} {story.score} {story.team2}"
+        match = self._told(story)
         exact, blanks = story.exact(), story.blanks()
         if exact:
             who = self.names(exact, 2)

@@ -22,6 +22,11 @@ def render(name: str, /, **values: object) -> str:
     return Template(load(name)).substitute({key: str(value) for key, value in values.items()})
 
 
+def persona(name: str, language: str = "en") -> str:
+    """Who she is and how she speaks, named and in the pool's language: the system prefix."""
+    return render("persona", name=name, language=phrase("languages", language))
+
+
 @cache
 def voice(language: str) -> dict[str, tuple[str, ...]]:
     """The offline phrasings of ``prompts/voice_<language>.txt``: section -> lines."""
@@ -48,6 +53,3 @@ def sections(name: str) -> dict[str, tuple[str, ...]]:
         elif current is not None:
             current.append(line)
     return {section: tuple(lines) for section, lines in found.items()}
-
-
-LANGUAGES = ("en", "pt")

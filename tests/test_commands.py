@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from game.frontends.commands import Caller, Commands
 from game.frontends.limits import ConnectionLimits, Limits, TokenBucket
 from game.pool import Pool
+from game.words import Words
 from tests.conftest import FakeClock, play
 
 ANA = Caller("ana")
@@ -47,6 +48,31 @@ def test_admin_commands_are_for_admins(tournament_pool: Pool, clock: FakeClock) 
         "kickoff N" in commands.run(ADMIN, "help").text
         and "kickoff N" not in commands.run(ANA, "help").text
     )
+
+
+def test_a_portuguese_pool_answers_in_portuguese(tournament_pool: Pool, clock: FakeClock) -> None:
+    commands = Commands(tournament_pool, words=Words("pt"))
+    assert commands.run(ANA, "jogos").text.splitlines()[0].split()[:4] == [
+        "#",
+        "início",
+        "(UTC)",
+        "jogo",
+    ]
+    assert "qui 11 jun 18:00" in commands.run(ANA, "jogo 1").text
+    assert commands.run(ANA, "ranking depois 1").text == (
+        "#1 Brazil v Serbia ainda não terminou: ainda não há classificação depois dele"
+    )
+    assert commands.run(ANA, "jogo dois").text == ("não é um número de jogo: 'dois' (uso: jogo N)")
+    assert commands.run(ANA, "palpite 1 2x0").text == "#1 Brazil v Serbia: seu palpite é 2-0"
+    clock.now = tournament_pool.match(1).kickoff
+    assert commands.run(ADMIN, "inicio 1").text == "#1 Brazil v Serbia está ao vivo"
+    assert commands.run(ADMIN, "inicio 1").text == "#1 Brazil v Serbia já está ao vivo"
+    assert commands.run(ADMIN, "gol 1 casa 12 Vini Jr").text.startswith("gol registrado")
+    assert commands.run(Caller("bia"), "palpites").text == "Nenhum palpite ainda: palpite N 2-1"
+    headers = commands.run(ANA, "palpites").text.splitlines()[0].split()
+    assert headers == ["#", "jogo", "palpite", "resultado", "pts"]
+    reply = commands.run(ADMIN, "resultado 1 1-1 aet 2-2 pens 4-3")
+    assert reply.text == "#1 Brazil v Serbia: 1-1 (prorrogação 2-2) (pênaltis 4-3)"
 
 
 def test_other_picks_show_only_from_kickoff(tournament_pool: Pool, clock: FakeClock) -> None:

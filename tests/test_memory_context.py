@@ -8,7 +8,7 @@ from game.pool import Pool
 from memory.context import FACTS_SHOWN, Item, allot, fit
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
-from prompts import render
+from prompts import persona
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
 
@@ -70,8 +70,8 @@ def test_the_persona_is_the_same_bytes_on_every_call(
     play(keeper.pool, clock, 1, "0-3")
     keeper.catch_up()
     second = keeper.contexts.build_context(chat(keeper, "bia", "wow"), 500)
-    persona = render("persona", name="BETanIA")
-    assert first.system == second.system and first.system.startswith(persona)
+    prefix = persona("BETanIA")
+    assert first.system == second.system and first.system.startswith(prefix)
     assert "#12 Mon 22 Jun 18:00 Team22 v Team23" in first.system  # the schedule: stable
     assert "Today is" not in first.system  # the date goes after the cached prefix
     assert {call.system for call in keeper.model.calls} == {first.system}

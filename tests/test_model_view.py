@@ -170,3 +170,19 @@ def test_the_context_of_a_past_match_is_shown_as_it_was_sent_or_refused(
         prune(connection, before=last.at + timedelta(days=1))  # a retention that forgot them
     assert main(["memory", "context", "--match", "5", *database]) == 1
     assert "cannot be rebuilt" in capsys.readouterr().err
+
+
+def test_a_model_is_told_the_pools_language(tournament_pool: Pool, clock: FakeClock) -> None:
+    """``--language pt``: the persona names the language, and every call carries it."""
+    model = ScriptedModel()
+    keeper = MemoryKeeper(tournament_pool, model, MemoryConfig(language="pt"))
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.talk.chat("ana", "@betania who is leading?")  # asked in English
+    play(tournament_pool, clock, 1, "2-0")
+    commentator.catch_up()
+    assert {"answer", "remark"} <= set(model.tasks())
+    assert all("The pool speaks Brazilian Portuguese (pt-BR)" in c.system for c in model.calls)
+    english = ScriptedModel()
+    Commentator(MemoryKeeper(tournament_pool, english)).pick_for(tournament_pool.match(2))
+    assert "The pool speaks English: say everything in it" in english.calls[0].system

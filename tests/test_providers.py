@@ -23,14 +23,14 @@ from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
 from memory.requests import NewLeader
 from memory.usage import ModelUsage, UsageMeter, recorded, totals
-from prompts import render
+from prompts import persona
 from tests.conftest import TEST_DATA
 from tests.model_server import Reply, model_server
 
 LEADER = NewLeader("ana", 10, "bia")
 CALL = ModelCall(
     "remark",
-    render("persona", name="BETanIA"),
+    persona("BETanIA"),
     "Just now: a goal.",
     LEADER,
 )
@@ -156,7 +156,7 @@ def test_openai_compatible_speaks_chat_completions() -> None:
     assert answered.path == "/v1/chat/completions"
     assert answered.body["messages"][0] == {
         "role": "system",
-        "content": render("persona", name="BETanIA"),
+        "content": persona("BETanIA"),
     }
     assert (usage[0].input_tokens > 0, usage[0].error) == (True, None)
 

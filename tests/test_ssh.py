@@ -384,3 +384,36 @@ def test_a_line_to_her_in_exec_mode_prints_her_answer(tmp_path: Path) -> None:
                 running.cancel()
 
     asyncio.run(scenario())
+
+
+def test_a_portuguese_pool_speaks_portuguese_to_its_players(tmp_path: Path) -> None:
+    """``--language pt``: the welcome, the help line, replies, errors and live notices."""
+
+    async def scenario() -> None:
+        config = ServerConfig(port=0, language="pt")
+        async with served_pool(tmp_path, config) as served:
+            served.player("ana")
+            served.player("admin", admin=True)
+            help_line = await served.run("ana", "ajuda")
+            assert "palpite N 2-1" in help_line.stdout and "o que faz" in help_line.stdout
+            bet = await served.run("ana", "palpite 1 2x0")
+            assert bet.stdout == "#1 Brazil v Serbia: seu palpite é 2-0\n"
+            wrong = await served.run("ana", "palpite 1 dois")
+            assert wrong.exit_status == 1
+            assert wrong.stderr == "placar inválido: 'dois' (escreva assim: 2-1)\n"
+            async with served.connect("ana") as connection:
+                watcher = await connection.create_process()
+                await read_until(watcher.stdout, "Digite ajuda")
+                served.clock.now = served.pool.match(1).kickoff
+                late = await served.run("ana", "palpite 1 3-0")
+                assert late.stderr == "#1 Brazil v Serbia já começou; palpites encerrados\n"
+                for line in ("inicio 1", "gol 1 fora 90+3 Mitrović", "resultado 1 0-1"):
+                    done = await served.run("admin", line)
+                    assert done.exit_status == 0, done.stderr
+                seen = await read_until(watcher.stdout, "Fim de jogo: #1 Brazil 0-1 Serbia")
+                assert "Bola rolando! #1 Brazil v Serbia" in seen
+                assert "GOL! #1 Brazil 0-1 Serbia (90+3' Mitrović)" in seen
+                watcher.stdin.write("sair\n")
+                assert "tchau!" in await read_until(watcher.stdout, "tchau!")
+
+    asyncio.run(scenario())

@@ -42,12 +42,12 @@ from game.render import match_json, matches_table, standings_table
 from game.scoring import PRESETS, ScoreBasis
 from game.sources import read_json, read_text
 from game.text import clean_block
+from game.words import LANGUAGES
 from memory.inspect import calls_text, diary_text, facts_text, stats, stats_text
 from memory.keeper import MemoryKeeper
 from memory.model import estimate_tokens
 from memory.offline import OfflineModel
 from memory.usage import recorded
-from prompts import LANGUAGES
 
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
 
@@ -301,7 +301,11 @@ def cmd_serve(args: argparse.Namespace) -> None:
     settings = settings_of(args)
     pool = open_pool(args)
     config = ServerConfig(
-        host=args.host, port=args.port, open_registration=args.open, addressee=settings.addressee
+        host=args.host,
+        port=args.port,
+        open_registration=args.open,
+        addressee=settings.addressee,
+        language=settings.model.language,
     )
     keep = settings.keep_calls_days
     commentator = commentator_for(
@@ -399,7 +403,9 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
     )
     sub.add_argument("--model", help="the model name for the provider")
     sub.add_argument("--base-url", help="the provider's URL (ANTHROPIC_BASE_URL is honoured too)")
-    sub.add_argument("--language", choices=LANGUAGES, default="en", help="her language")
+    sub.add_argument(
+        "--language", choices=LANGUAGES, default="en", help="the pool's language: hers and its own"
+    )
 
 
 def installed_version() -> str:

@@ -8,9 +8,9 @@ from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.usage import UsageSink
 from game.errors import UserError
+from game.words import LANGUAGES
 from memory.model import Model
 from memory.offline import OfflineModel
-from prompts import LANGUAGES
 
 PROVIDERS = ("auto", "offline", "anthropic", "openai-compatible")
 

@@ -247,7 +247,14 @@ async def run_demo(
     running = await open_server(
         pool,
         directory,
-        ServerConfig(host, port, open_registration=True, auto_register=True, addressee=addressee),
+        ServerConfig(
+            host,
+            port,
+            open_registration=True,
+            auto_register=True,
+            addressee=addressee,
+            language=config.language,
+        ),
     )
     say(
         f"{TOURNAMENT}: 16 teams, {len(pool.matches())} matches, a match about every {SPACING.total_seconds() / speed:.0f} s"

@@ -44,6 +44,7 @@ def commentator_for(
         learn_from_chat=config.chosen() != "offline",
         addressee=addressee or Addressee(),
         keep_calls=keep_calls,
+        language=config.language,
     )
     keeper = MemoryKeeper(
         pool, model, memory, fallback=OfflineModel(config.seed, config.language), meter=meter

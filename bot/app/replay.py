@@ -241,7 +241,9 @@ def replay(
     memory = options.memory if zone is None else replace(options.memory, zone=zone)
     meter = UsageMeter()
     if isinstance(model, ModelConfig):
-        memory = replace(memory, learn_from_chat=model.chosen() != "offline")
+        memory = replace(
+            memory, learn_from_chat=model.chosen() != "offline", language=model.language
+        )
         model = make_model(model, meter.report)
     samples: dict[int, ContextSample] = {}
     all_entries: list[int] = []  # tokens of every diary entry ever written, for the naive context

@@ -24,10 +24,12 @@ from game.pool import Pool
 from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
 from game.scoring import classify, scored_score
 from game.text import clean_line
+from game.words import Words
 
 RACE_PLAYERS = 5
 UPCOMING_SHOWN = 10
 FINISHED_SHOWN = 5
+SIDES = {"home": "home", "away": "away", "casa": "home", "fora": "away"}
 log = logging.getLogger("betania.ssh")
 
 
@@ -59,12 +61,13 @@ BUSY = "the pool is busy right now; try again in a moment"
 DATABASE_DOWN = "the pool cannot reach its database right now; try again later"
 
 
-def database_trouble(error: OperationalError) -> str:
+def database_trouble(error: OperationalError, words: Words | None = None) -> str:
     """A database that waits or fails, in words for a player: no driver text, ever."""
+    words = words or Words()
     if is_locked(error) or "timeout" in str(error).lower():
-        return BUSY
+        return words(BUSY)
     log.error("database error: %s", error)
-    return DATABASE_DOWN
+    return words(DATABASE_DOWN)
 
 
 class CommandError(UserError, ValueError):
@@ -95,7 +98,7 @@ def _number(text: str) -> int:
     try:
         return int(text.lstrip("#"))
     except ValueError:
-        raise CommandError(f"not a match number: {text!r}") from None
+        raise CommandError("not a match number: {text!r}", text=text) from None
 
 
 def _score(words: Sequence[str]) -> Score:
@@ -111,9 +114,12 @@ def _json_flag(args: list[str]) -> tuple[bool, list[str]]:
 
 
 class Commands:
-    def __init__(self, pool: Pool, addressee: Addressee | None = None) -> None:
+    def __init__(
+        self, pool: Pool, addressee: Addressee | None = None, words: Words | None = None
+    ) -> None:
         self.pool = pool
         self.addressee = addressee or Addressee()
+        self.words = words or Words()
         self.specs: list[Spec] = [
             Spec(("help", "h", "?", "ajuda"), "help", "this list", Commands.help),
             Spec(
@@ -154,21 +160,21 @@ class Commands:
                 Commands.race,
             ),
             Spec(
-                ("tz", "timezone"),
+                ("tz", "timezone", "fuso"),
                 "tz [Area/City]",
                 "show or set your time zone",
                 Commands.tz,
                 writes=True,
             ),
             Spec(
-                ("say", "chat"),
+                ("say", "chat", "diga"),
                 "say TEXT",
                 "chat (any line that is not a command does too)",
                 Commands.say,
             ),
             Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
             Spec(
-                ("result",),
+                ("result", "resultado"),
                 "result N 2-1 [aet 3-2] [pens 4-2]",
                 "enter a final score",
                 Commands.result,
@@ -176,7 +182,7 @@ class Commands:
                 admin=True,
             ),
             Spec(
-                ("goal",),
+                ("goal", "gol"),
                 "goal N home|away MINUTE [SCORER]",
                 "record a goal as it happens",
                 Commands.goal,
@@ -184,7 +190,7 @@ class Commands:
                 admin=True,
             ),
             Spec(
-                ("kickoff",),
+                ("kickoff", "inicio"),
                 "kickoff N",
                 "mark match #N as started",
                 Commands.kickoff,
@@ -192,14 +198,14 @@ class Commands:
                 writes=True,
             ),
             Spec(
-                ("invite",),
+                ("invite", "convite"),
                 "invite [USES] [DAYS]",
                 "make an invite code",
                 Commands.invite,
                 writes=True,
                 admin=True,
             ),
-            Spec(("players",), "players", "who plays", Commands.players, admin=True),
+            Spec(("players", "jogadores"), "players", "who plays", Commands.players, admin=True),
         ]
         self.by_name = {name: spec for spec in self.specs for name in spec.names}
 
@@ -232,7 +238,7 @@ class Commands:
         if limits is not None:
             refused = limits.check_line(line)
             if refused:
-                return Reply(refused, error=True)
+                return Reply(self.words.error(refused), error=True)
         line = clean_line(line)
         if not line:
             return Reply()
@@ -241,7 +247,7 @@ class Commands:
         if spec is None or (spec.admin and not caller.is_admin):
             if line.startswith("@") or chat_fallback:
                 return self._chat(caller, line, limits)
-            return Reply(f"unknown command {name!r}; try help", error=True)
+            return Reply(self.words("unknown command {name!r}; try help", name=name), error=True)
         if spec.handler is Commands.say:
             return self._chat(caller, " ".join(args), limits)
         call = Call(caller, args, limits)
@@ -251,21 +257,25 @@ class Commands:
         try:
             return spec.handler(self, call)
         except CommandError as error:
-            return Reply(f"{error} (usage: {spec.usage})", error=True)
+            usage = self.words(spec.usage)
+            return Reply(
+                self.words("{error} (usage: {usage})", error=self.words.error(error), usage=usage),
+                error=True,
+            )
         except UserError as error:  # a bug is not a user error: it reaches the log, whole
-            return Reply(str(error), error=True)
+            return Reply(self.words.error(error), error=True)
         except OperationalError as error:
             if lock_waits_off() and is_locked(error):
                 raise  # a first try that must not wait: the front end tries again, waiting
-            return Reply(database_trouble(error), error=True)
+            return Reply(database_trouble(error, self.words), error=True)
 
     def _chat(self, caller: Caller, text: str, limits: ConnectionLimits | None) -> Reply | Job:
         if not text.strip():
-            return Reply("say what? (usage: say TEXT)", error=True)
+            return Reply(self.words("say what? (usage: say TEXT)"), error=True)
         if limits is not None:
             refused = limits.check_chat()
             if refused:
-                return Reply(refused, error=True)
+                return Reply(self.words.error(refused), error=True)
 
         call = Call(caller, [text], limits)
         return Job(lambda: self._answer(self.by_name["say"], call), writes=True)
@@ -273,13 +283,14 @@ class Commands:
     # -- everyone -------------------------------------------------------------
 
     def help(self, call: Call) -> Reply:
+        words = self.words
         rows = [
-            (spec.usage, spec.summary)
+            (words(spec.usage), words(spec.summary))
             for spec in self.specs
             if call.caller.is_admin or not spec.admin
         ]
-        rows.append((f"{self.addressee.mention} ...", "talk to the commentator"))
-        return Reply(table(["command", "what it does"], rows))
+        rows.append((f"{self.addressee.mention} ...", words("talk to the commentator")))
+        return Reply(table([words("command"), words("what it does")], rows))
 
     def matches(self, call: Call) -> Reply:
         as_json, args = _json_flag(call.args)
@@ -291,33 +302,42 @@ class Commands:
                     [match_json(m, picks.get(m.number)) for m in matches], ensure_ascii=False
                 )
             )
-        if "all" not in args:
+        if not {"all", "todos"} & set(args):
             by_time = sorted(matches, key=Match.time_order)
             live = [m for m in by_time if m.status is MatchStatus.LIVE]
             upcoming = [m for m in by_time if m.status is MatchStatus.SCHEDULED][:UPCOMING_SHOWN]
             finished = [m for m in by_time if m.status is MatchStatus.FINISHED][-FINISHED_SHOWN:]
             matches = finished + live + upcoming
-        return Reply(matches_table(matches, call.caller.zone, picks))
+        return Reply(matches_table(matches, call.caller.zone, picks, self.words))
 
     def match(self, call: Call) -> Reply:
         if len(call.args) != 1:
             raise CommandError("which match?")
+        words, zone = self.words, call.caller.zone
         match = self.pool.match(_number(call.args[0]))
+        stage = words.stage(match.group or match.stage)
+        score = match_score(match, mark_live=False, words=words)
         lines = [
-            f"{match.label}  ({match.group or match.stage}, {match.venue or 'venue unknown'})",
-            f"kick-off {match.kickoff.astimezone(call.caller.zone):%a %d %b %H:%M} ({call.caller.zone})",
-            f"status: {match.status.value}  {match_score(match, mark_live=False)}".rstrip(),
+            f"{match.label}  ({stage}, {match.venue or words('venue unknown')})",
+            words("kick-off {when} ({zone})", when=words.when(match.kickoff, zone), zone=zone),
+            words("status: {status}", status=words(match.status.value)) + f"  {score}".rstrip(),
         ]
         team = {"home": match.team1, "away": match.team2}
         for goal in match.goals:
-            lines.append(f"  {goal.clock} {team[goal.side]}: {goal.scorer or 'goal'}")
+            lines.append(f"  {goal.clock} {team[goal.side]}: {goal.scorer or words('goal')}")
         picks = self.pool.predictions_on(match.number)
         started = match.has_started(self.pool.clock())
         if not started:
             mine = next((p.score for p in picks if p.handle == call.caller.handle), None)
-            lines.append(f"{len(picks)} picks, hidden until kick-off; yours: {mine or 'none yet'}")
+            lines.append(
+                words(
+                    "{count} picks, hidden until kick-off; yours: {mine}",
+                    count=len(picks),
+                    mine=mine or words("none yet"),
+                )
+            )
         elif picks:
-            lines.append("picks: " + ", ".join(f"{p.handle} {p.score}" for p in picks))
+            lines.append(words("picks: ") + ", ".join(f"{p.handle} {p.score}" for p in picks))
         return Reply("\n".join(lines))
 
     def bet(self, call: Call) -> Reply:
@@ -327,9 +347,19 @@ class Commands:
         placed = self.pool.predictions.place(call.caller.handle, number, score)
         match = self.pool.match(number, with_goals=False)
         if placed is None:
-            return Reply(f"{match.label}: you already have {score}")
-        changed = f" (was {placed.previous})" if placed.previous else ""
-        return Reply(f"{match.label}: your pick is {score}{changed}")
+            return Reply(
+                self.words("{match}: you already have {score}", match=match.label, score=score)
+            )
+        if placed.previous:
+            return Reply(
+                self.words(
+                    "{match}: your pick is {score} (was {previous})",
+                    match=match.label,
+                    score=score,
+                    previous=placed.previous,
+                )
+            )
+        return Reply(self.words("{match}: your pick is {score}", match=match.label, score=score))
 
     def mybets(self, call: Call) -> Reply:
         as_json, _ = _json_flag(call.args)
@@ -356,17 +386,18 @@ class Commands:
                     ]
                 )
             )
+        words = self.words
         if not rows:
-            return Reply("No picks yet: bet N 2-1")
+            return Reply(words("No picks yet: bet N 2-1"))
         return Reply(
             table(
-                ["#", "match", "pick", "result", "pts"],
+                words.each("#", "match", "pick", "result", "pts"),
                 [
                     (
                         f"#{m.number}",
                         f"{m.team1} v {m.team2}",
                         s,
-                        match_score(m),
+                        match_score(m, words=words),
                         "" if p is None else p,
                     )
                     for m, s, p in rows
@@ -379,14 +410,14 @@ class Commands:
         as_json, args = _json_flag(call.args)
         after = None
         if args:
-            if args[0] != "after" or len(args) != 2:
+            if args[0] not in ("after", "após", "apos", "depois") or len(args) != 2:
                 raise CommandError("standings takes 'after N'")
             after = _number(args[1])
             self.pool.check_finished(after)
         rows = self.pool.standings(up_to_match=after)
         if as_json:
             return Reply(json.dumps([row.as_dict() for row in rows]))
-        return Reply(standings_table(rows))
+        return Reply(standings_table(rows, self.words))
 
     def race(self, call: Call) -> Reply:
         finished = [
@@ -400,19 +431,19 @@ class Commands:
             points = {row.player: row.points for row in self.pool.standings(up_to_match=number)}
             for handle in leaders:
                 series[handle].append(points.get(handle, 0))
-        return Reply(race_chart(series if finished else {}))
+        return Reply(race_chart(series if finished else {}, words=self.words))
 
     def tz(self, call: Call) -> Reply:
         if not call.args:
-            return Reply(f"your time zone is {call.caller.zone}")
+            return Reply(self.words("your time zone is {zone}", zone=call.caller.zone))
         try:
             zone = ZoneInfo(call.args[0])
         except (ZoneInfoNotFoundError, ValueError):
             raise CommandError(
-                f"unknown time zone {call.args[0]!r}, like America/Sao_Paulo"
+                "unknown time zone {zone!r}, like America/Sao_Paulo", zone=call.args[0]
             ) from None
         self.pool.members.set_time_zone(call.caller.handle, zone.key)
-        return Reply(f"times now shown in {zone.key}", zone=zone.key)
+        return Reply(self.words("times now shown in {zone}", zone=zone.key), zone=zone.key)
 
     def say(self, call: Call) -> Reply:
         """Chat; its limits were checked in ``prepare``, where every chat line passes."""
@@ -421,7 +452,7 @@ class Commands:
         return Reply(awaits=said.id if to_her else None)
 
     def quit(self, call: Call) -> Reply:
-        return Reply("bye!", quit=True)
+        return Reply(self.words("bye!"), quit=True)
 
     # -- admins ---------------------------------------------------------------
 
@@ -433,31 +464,33 @@ class Commands:
         rest = call.args[2:]
         while rest:
             if len(rest) < 2 or rest[0] not in ("aet", "pens"):
-                raise CommandError(f"unexpected {rest[0]!r}")
+                raise CommandError("unexpected {word!r}", word=rest[0])
             extra[rest[0]] = Score.parse(rest[1])
             rest = rest[2:]
         result = Result(full_time, extra.get("aet"), extra.get("pens"))
         self.pool.fixtures.record_result(number, result)
-        return Reply(f"{self.pool.match(number).label}: {result}")
+        return Reply(f"{self.pool.match(number).label}: {self.words.result(result)}")
 
     def goal(self, call: Call) -> Reply:
-        if len(call.args) < 3 or call.args[1] not in ("home", "away"):
+        side = SIDES.get(call.args[1]) if len(call.args) >= 3 else None
+        if side is None:
             raise CommandError("say the match, home or away, and the minute")
         minute, _, added = call.args[2].rstrip("'").partition("+")
         try:
-            goal = Goal(call.args[1], int(minute), int(added or 0), " ".join(call.args[3:]))
+            goal = Goal(side, int(minute), int(added or 0), " ".join(call.args[3:]))
         except ValueError:
-            raise CommandError(f"not a minute: {call.args[2]!r}") from None
+            raise CommandError("not a minute: {minute!r}", minute=call.args[2]) from None
         number = _number(call.args[0])
         self.pool.fixtures.record_goal(number, goal)
-        return Reply(f"goal recorded in {self.pool.match(number).label}, {goal.clock}")
+        label = self.pool.match(number).label
+        return Reply(self.words("goal recorded in {match}, {clock}", match=label, clock=goal.clock))
 
     def kickoff(self, call: Call) -> Reply:
         if len(call.args) != 1:
             raise CommandError("which match?")
         number = _number(call.args[0])
         self.pool.fixtures.kick_off(number)
-        return Reply(f"{self.pool.match(number).label} is live")
+        return Reply(self.words("{match} is live", match=self.pool.match(number).label))
 
     def invite(self, call: Call) -> Reply:
         try:
@@ -467,11 +500,17 @@ class Commands:
             raise CommandError("uses and days are numbers") from None
         code = self.pool.members.create_invite(call.caller.handle, uses, days)
         return Reply(
-            f"invite code {code} ({uses} use(s)); newcomers run: ssh -p PORT HANDLE@HOST register {code}"
+            self.words(
+                "invite code {code} ({uses} use(s)); newcomers run: ssh -p PORT HANDLE@HOST register {code}",
+                code=code,
+                uses=uses,
+            )
         )
 
     def players(self, call: Call) -> Reply:
+        words = self.words
         rows = [
-            (p.handle, p.display_name, "admin" if p.is_admin else "") for p in self.pool.players()
+            (p.handle, p.display_name, words("admin") if p.is_admin else "")
+            for p in self.pool.players()
         ]
-        return Reply(table(["handle", "name", ""], rows))
+        return Reply(table([words("handle"), words("name"), ""], rows))

@@ -27,6 +27,7 @@ from game.events import (
 from game.following import Handlers
 from game.frontends.waiting import promptly
 from game.pool import Pool
+from game.words import Words
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,9 @@ Deliver = Callable[[Notice], None]
 
 
 class Hub:
-    def __init__(self, pool: Pool, poll_interval: float = 1.0) -> None:
+    def __init__(self, pool: Pool, poll_interval: float = 1.0, words: Words | None = None) -> None:
         self.pool = pool
+        self.words = words or Words()
         self.poll_interval = poll_interval
         self.subscribers: dict[int, Deliver] = {}
         self.last_id = pool.last_event_id()
@@ -122,7 +124,14 @@ class Hub:
 
     def _kickoff(self, item: LoggedEvent[MatchKickedOff]) -> Notice:
         match = self.pool.match(item.event.match)
-        return self._line(item, f"Kick-off! #{match.number} {match.team1} v {match.team2}")
+        return self._line(
+            item,
+            self.words(
+                "Kick-off! #{number} {match}",
+                number=match.number,
+                match=f"{match.team1} v {match.team2}",
+            ),
+        )
 
     def _goal(self, item: LoggedEvent[GoalScored]) -> Notice:
         event = item.event
@@ -131,19 +140,34 @@ class Hub:
         home = sum(g.side == "home" for g in upto)
         scorer = f" {event.scorer}" if event.scorer else ""
         # The side is the one that benefited; an own goal says whose player it was.
-        scorer += " (own goal)" if event.own_goal else " (pen)" if event.penalty else ""
+        if event.own_goal:
+            scorer += self.words(" (own goal)")
+        elif event.penalty:
+            scorer += self.words(" (pen)")
         clock = f"{event.minute}+{event.added}'" if event.added else f"{event.minute}'"
         score = f"{match.team1} {home}-{len(upto) - home} {match.team2}"
-        return self._line(item, f"GOAL! #{match.number} {score} ({clock}{scorer})")
+        return self._line(
+            item,
+            self.words(
+                "GOAL! #{number} {score} ({clock}{scorer})",
+                number=match.number,
+                score=score,
+                clock=clock,
+                scorer=scorer,
+            ),
+        )
 
     def _result(self, item: LoggedEvent[ResultRecorded]) -> Notice:
         event = item.event
         match = self.pool.match(event.match)
-        label = "Correction" if event.previous else "Full time"
-        was = f" (was {event.previous})" if event.previous else ""
-        return self._line(
-            item, f"{label}: #{match.number} {match.team1} {match.result} {match.team2}{was}"
-        )
+        result = self.words.result(match.result or "")
+        line = f"#{match.number} {match.team1} {result} {match.team2}"
+        if event.previous:
+            was = self.words.result(event.previous)
+            text = self.words("Correction: {line} (was {was})", line=line, was=was)
+        else:
+            text = self.words("Full time: {line}", line=line)
+        return self._line(item, text)
 
     def _remark(self, item: LoggedEvent[RemarkPosted]) -> Notice:
         speaker = self.pool.player(item.event.player, with_keys=False)  # signed as she is named
@@ -155,8 +179,12 @@ class Hub:
         return self._line(item, f"{item.event.player}: {item.event.text}")
 
     def _joined(self, item: LoggedEvent[PlayerJoined]) -> Notice:
-        return self._line(item, f"{item.event.player} joined the pool")
+        return self._line(item, self.words("{player} joined the pool", player=item.event.player))
 
     def _feed_problem(self, item: LoggedEvent[FeedProblem]) -> Notice:
-        text = f"[admins] results feed {item.event.source}: {item.event.text}"
+        text = self.words(
+            "[admins] results feed {source}: {problem}",
+            source=item.event.source,
+            problem=item.event.text,
+        )
         return Notice(item.at, text, item.event.kind, admins_only=True)

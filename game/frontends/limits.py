@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from game.errors import UserError
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -47,11 +49,15 @@ class TokenBucket:
         return True
 
 
+class LimitReached(UserError):
+    """An action past one of a player's limits; the message says which and what to do."""
+
+
 @dataclass
 class ConnectionLimits:
     """One player's budgets, shared by all their connections and channels.
 
-    Each ``check_*`` returns the message for an action past a limit, or ``None``.
+    Each ``check_*`` returns the refusal of an action past a limit, or ``None``.
     """
 
     limits: Limits
@@ -67,14 +73,23 @@ class ConnectionLimits:
             self.limits.chat_lines / self.limits.chat_window, self.limits.chat_lines, self.clock
         )
 
-    def check_line(self, line: str) -> str | None:
+    def check_line(self, line: str) -> LimitReached | None:
         if len(line) > self.limits.line_length:
-            return f"line too long: at most {self.limits.line_length} characters"
+            return LimitReached(
+                "line too long: at most {length} characters", length=self.limits.line_length
+            )
         if not self.commands.take():
-            return f"too many commands: at most {self.limits.commands_per_second:g} a second; wait a moment"
+            return LimitReached(
+                "too many commands: at most {rate:g} a second; wait a moment",
+                rate=self.limits.commands_per_second,
+            )
         return None
 
-    def check_chat(self) -> str | None:
+    def check_chat(self) -> LimitReached | None:
         if not self.chat.take():
-            return f"slow down: at most {self.limits.chat_lines} chat lines every {self.limits.chat_window:g} seconds"
+            return LimitReached(
+                "slow down: at most {lines} chat lines every {seconds:g} seconds",
+                lines=self.limits.chat_lines,
+                seconds=self.limits.chat_window,
+            )
         return None

@@ -109,7 +109,7 @@ class Pool:
                 return views.standings(connection)
             kickoffs = views.kickoffs(connection)
             if mark not in kickoffs:
-                raise NotFound(f"no match #{mark}")
+                raise NotFound("no match #{number}", number=mark)
             counted = played_by(kickoffs, mark, inclusive=up_to_match is not None)
             return views.standings(connection, counted)
 
@@ -140,7 +140,9 @@ class Pool:
         """Match #N, if it has finished: a table "after" it means nothing otherwise."""
         match = self.match(number, with_goals=False)
         if match.status is not MatchStatus.FINISHED:
-            raise RuleViolation(f"{match.label} has not finished: there is no table after it yet")
+            raise RuleViolation(
+                "{match} has not finished: there is no table after it yet", match=match.label
+            )
         return match
 
     def next_match(self) -> Match | None:

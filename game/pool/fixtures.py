@@ -179,7 +179,9 @@ class Fixtures:
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
             match = require_match(connection, number, with_goals=False)
             if match.status is not MatchStatus.SCHEDULED:
-                raise RuleViolation(f"{match.label} is already {match.status}")
+                raise RuleViolation(
+                    "{match} is already {status}", match=match.label, status=match.status
+                )
             self._start(connection, logged, number)
 
         self._work.commit(work)

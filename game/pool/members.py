@@ -50,7 +50,7 @@ class Members:
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Player:
             if views.player(connection, handle) is not None:
-                raise RuleViolation(f"handle {handle!r} is taken")
+                raise RuleViolation("handle {handle!r} is taken", handle=handle)
             insert_player(self._work, connection, logged, handle, name, is_admin, via)
             for key in keys:
                 self._insert_key(connection, handle, key)
@@ -61,7 +61,7 @@ class Members:
     def add_key(self, handle: str, public_key: str) -> None:
         def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> None:
             if views.player(connection, handle) is None:
-                raise NotFound(f"no player {handle!r}")
+                raise NotFound("no player {handle!r}", handle=handle)
             self._insert_key(connection, handle, public_key)
 
         self._work.commit(work)
@@ -99,9 +99,9 @@ class Members:
         self, created_by: str, uses: int = 1, expires_in_days: int | None = None
     ) -> str:
         if not 1 <= uses <= MAX_INVITE_USES:
-            raise RuleViolation(f"an invite has 1 to {MAX_INVITE_USES} uses")
+            raise RuleViolation("an invite has 1 to {most} uses", most=MAX_INVITE_USES)
         if expires_in_days is not None and not 1 <= expires_in_days <= MAX_INVITE_DAYS:
-            raise RuleViolation(f"an invite lasts 1 to {MAX_INVITE_DAYS} days")
+            raise RuleViolation("an invite lasts 1 to {most} days", most=MAX_INVITE_DAYS)
         code = "-".join(secrets.token_hex(2) for _ in range(3))
         expires_at = (
             None
@@ -144,7 +144,7 @@ class Members:
                     .values(uses_left=found.uses_left - 1)
                 )
             if views.player(connection, handle) is not None:
-                raise RuleViolation(f"handle {handle!r} is taken")
+                raise RuleViolation("handle {handle!r} is taken", handle=handle)
             if views.key_owner(connection, key_identity(public_key)) is not None:
                 raise RuleViolation("that key already belongs to another player")
             insert_player(self._work, connection, logged, handle, handle, False, via)

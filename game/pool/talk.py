@@ -32,7 +32,9 @@ class Talk:
         if not text:
             raise RuleViolation("nothing to say")
         if len(text) > MAX_CHAT_LENGTH:
-            raise RuleViolation(f"chat lines are at most {MAX_CHAT_LENGTH} characters")
+            raise RuleViolation(
+                "chat lines are at most {length} characters", length=MAX_CHAT_LENGTH
+            )
 
         def work(
             connection: Connection, logged: list[LoggedEvent[Event]]

@@ -68,14 +68,14 @@ class UnitOfWork:
 def require_match(connection: Connection, number: int, with_goals: bool = True) -> Match:
     match = views.match(connection, number, with_goals)
     if match is None:
-        raise NotFound(f"no match #{number}")
+        raise NotFound("no match #{number}", number=number)
     return match
 
 
 def require_player_id(connection: Connection, handle: str) -> int:
     player_id = connection.execute(select(players.c.id).where(players.c.handle == handle)).scalar()
     if player_id is None:
-        raise NotFound(f"no player {handle!r}")
+        raise NotFound("no player {handle!r}", handle=handle)
     return int(player_id)
 
 
@@ -86,5 +86,5 @@ def update_statement(number: int, **values: object) -> Update:
 def require_player(connection: Connection, handle: str) -> Player:
     player = views.player(connection, handle)
     if player is None:
-        raise NotFound(f"no player {handle!r}")
+        raise NotFound("no player {handle!r}", handle=handle)
     return player

@@ -15,6 +15,7 @@ from game.frontends.hub import Hub
 from game.frontends.limits import ConnectionLimits, Limits
 from game.frontends.waiting import promptly
 from game.pool import Pool
+from game.words import Words
 
 # Within the database's connection pool (5 + 10 overflow), with room for the commentator.
 READERS = 4
@@ -44,6 +45,7 @@ class ServerConfig:
     addressee: Addressee = field(default_factory=Addressee)  # who the commentator is
     # How long ``ssh host @betania ...`` waits for her answer before it says she is late.
     answer_wait: float = 30.0
+    language: str = "en"  # of every line a player reads (``game.words``)
 
 
 class Frontend:
@@ -60,8 +62,9 @@ class Frontend:
     def __init__(self, pool: Pool, config: ServerConfig, hub: Hub | None = None) -> None:
         self.pool = pool
         self.config = config
-        self.commands = Commands(pool, config.addressee)
-        self.hub = hub or Hub(pool)
+        self.words = Words(config.language)
+        self.commands = Commands(pool, config.addressee, self.words)
+        self.hub = hub or Hub(pool, words=self.words)
         self.sessions: dict[int, Session] = {}
         self.connections: Counter[str] = Counter()  # per handle (or SSH user name, for newcomers)
         self.player_limits: dict[str, ConnectionLimits] = {}
@@ -89,9 +92,16 @@ class Frontend:
         """Room for one more connection for ``who``? Otherwise the one line that says why not."""
         limits = self.config.limits
         if sum(self.connections.values()) >= limits.connections_total:
-            return f"the pool is full ({limits.connections_total} connections); try again later"
+            return self.words(
+                "the pool is full ({count} connections); try again later",
+                count=limits.connections_total,
+            )
         if self.connections[who] >= limits.connections_per_player:
-            return f"too many connections for {who} (at most {limits.connections_per_player})"
+            return self.words(
+                "too many connections for {who} (at most {count})",
+                who=who,
+                count=limits.connections_per_player,
+            )
         self.connections[who] += 1
         return None
 
@@ -103,7 +113,7 @@ class Frontend:
     async def close(self) -> None:
         """Tell every session the pool is closing, stop the hub and the workers."""
         for session in list(self.sessions.values()):
-            session.write("the pool is closing for now; your picks are saved. bye!")
+            session.write(self.words("the pool is closing for now; your picks are saved. bye!"))
             session.exit(0)
         await self.hub.stop()
         self.readers.shutdown(wait=True, cancel_futures=True)
@@ -113,11 +123,18 @@ class Frontend:
         """Room for one more session? Otherwise the one line that says why not."""
         limits = self.config.limits
         if len(self.sessions) >= limits.sessions_total:
-            return f"the pool is full ({limits.sessions_total} sessions); try again later"
+            return self.words(
+                "the pool is full ({count} sessions); try again later",
+                count=limits.sessions_total,
+            )
         mine = sum(1 for other in self.sessions.values() if other.handle == session.handle)
         if mine >= limits.sessions_per_player:
-            plural = "s" if mine != 1 else ""
-            return f"you already have {mine} open session{plural} (at most {limits.sessions_per_player})"
+            template = (
+                "you already have {mine} open session (at most {count})"
+                if mine == 1
+                else "you already have {mine} open sessions (at most {count})"
+            )
+            return self.words(template, mine=mine, count=limits.sessions_per_player)
         self.sessions[session.id] = session
         return None
 

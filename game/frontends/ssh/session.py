@@ -155,7 +155,10 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         passed, dropping = self.gate.admit(data)
         if dropping:
             self.tell(
-                f"too much at once: more than {self.gate.backlog} lines waiting; the rest is dropped"
+                self.frontend.words(
+                    "too much at once: more than {backlog} lines waiting; the rest is dropped",
+                    backlog=self.gate.backlog,
+                )
             )
         if self.keys is not None:
             self.keys.feed(passed)
@@ -225,7 +228,10 @@ class PoolSession(asyncssh.SSHServerSession[str]):
             raise
         except Exception as error:  # one session's bug must not reach the others
             self.frontend.log_error(self, error)
-            self.write("something went wrong on our side; the pool goes on", stderr=True)
+            self.write(
+                self.frontend.words("something went wrong on our side; the pool goes on"),
+                stderr=True,
+            )
             self.exit(2)
 
     async def _play(self) -> None:
@@ -270,8 +276,10 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                     if notice.replies_to == line_id:
                         return notice.text
         except TimeoutError:
-            name = config.addressee.name
-            return f"{name} has not answered yet; her answer will be in the pool's chat"
+            return self.frontend.words(
+                "{name} has not answered yet; her answer will be in the pool's chat",
+                name=config.addressee.name,
+            )
 
     def caller(self) -> Caller:
         player = self.frontend.pool.player(self.handle or "", with_keys=False)
@@ -280,11 +288,23 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         return Caller(self.handle or "", self.is_admin, self.zone)
 
     def welcome(self, caller: Caller) -> str:
-        lines = [f"Welcome to the pool, {caller.handle}! Type help for the commands."]
+        words = self.frontend.words
+        lines = [
+            words(
+                "Welcome to the pool, {handle}! Type help for the commands.", handle=caller.handle
+            )
+        ]
         nxt = self.frontend.pool.next_match()
         if nxt is not None:
-            when = nxt.kickoff.astimezone(caller.zone).strftime("%a %d %b %H:%M")
-            lines.append(f"Next: #{nxt.number} {nxt.team1} v {nxt.team2}, {when} ({caller.zone}).")
+            lines.append(
+                words(
+                    "Next: #{number} {match}, {when} ({zone}).",
+                    number=nxt.number,
+                    match=f"{nxt.team1} v {nxt.team2}",
+                    when=words.when(nxt.kickoff, caller.zone),
+                    zone=caller.zone,
+                )
+            )
         return "\n".join(lines)
 
     # -- registration ---------------------------------------------------------
@@ -292,6 +312,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
     async def _register(self) -> bool:
         """A newcomer's key: an invite code (or an open pool) and a free handle."""
         pool, open_pool = self.frontend.pool, self.frontend.config.open_registration
+        words = self.frontend.words
         key = cast(str, self.newcomer_key)
         try:
             if open_pool and self.frontend.config.auto_register:
@@ -301,26 +322,28 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                 self._become(self.username)
                 return True
             if self.command is not None:
-                words = self.command.split()
-                if not words or words[0] != "register" or (len(words) != 2 and not open_pool):
+                typed = self.command.split()
+                if not typed or typed[0] != "register" or (len(typed) != 2 and not open_pool):
                     self.write(
-                        f"unknown key: register first with: ssh -p PORT {self.username}@HOST register CODE",
+                        words(
+                            "unknown key: register first with: ssh -p PORT {user}@HOST register CODE",
+                            user=self.username,
+                        ),
                         stderr=True,
                     )
                     self.exit(1)
                     return False
-                code = words[1] if len(words) > 1 else None
+                code = typed[1] if len(typed) > 1 else None
                 await self.frontend.write(lambda: pool.members.register(self.username, key, code))
                 self._become(self.username)
-                self.write(f"welcome, {self.handle}! you are in the pool")
+                self.write(words("welcome, {handle}! you are in the pool", handle=self.handle))
                 self.exit(0)
                 return False
             invite = None
             if not open_pool:
-                invite = await self._ask("This key is new here. Invite code: ")
-            handle = (
-                await self._ask(f"Handle (Enter for {self.username}): ") or self.username
-            ).lower()
+                invite = await self._ask(words("This key is new here. Invite code: "))
+            asked = words("Handle (Enter for {user}): ", user=self.username)
+            handle = (await self._ask(asked) or self.username).lower()
             await self.frontend.write(
                 lambda: pool.members.register(
                     handle, key, invite, via="invite" if invite else "open"
@@ -329,11 +352,11 @@ class PoolSession(asyncssh.SSHServerSession[str]):
             self._become(handle)
             return True
         except RuleViolation as error:
-            self.write(str(error), stderr=True)
+            self.write(words.error(error), stderr=True)
             self.exit(1)
             return False
         except OperationalError as error:
-            self.write(database_trouble(error), stderr=True)
+            self.write(database_trouble(error, words), stderr=True)
             self.exit(1)
             return False
 
@@ -378,7 +401,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                 self.write(question.rstrip())
                 answer = await self._idle_limited(self.lines.get())
         except TimeoutError:
-            raise RuleViolation(self._idle_message()) from None
+            raise RuleViolation(self._idle_message()) from None  # already in the pool's words
         except (EOFError, KeyboardInterrupt):
             answer = None
         finally:
@@ -448,7 +471,9 @@ class PoolSession(asyncssh.SSHServerSession[str]):
 
     def _idle_message(self) -> str:
         minutes = self.frontend.config.limits.idle_timeout / 60
-        return f"idle for {minutes:g} minutes: bye! (your picks are saved)"
+        return self.frontend.words(
+            "idle for {minutes:g} minutes: bye! (your picks are saved)", minutes=minutes
+        )
 
     async def _print_notices(self, show: Callable[[str], Awaitable[None]]) -> None:
         while True:
