@@ -12,7 +12,12 @@ with what the pool's records say now:
   or a value of the scoring rule;
 - leaders ("ana leads", "ana is top", "ana lidera", "ana está na frente"): a
   player at the top of the table now;
-- "nobody called it" / "ninguém cravou" about a match someone called exactly.
+- "nobody called it" / "ninguém cravou" about a match someone called exactly;
+- "everyone scored / called it / blanked" ("todo mundo pontuou / cravou / zerou")
+  about a match where somebody did not;
+- "again" ("de novo") with a blank or an exact score, and "the last one" ("o
+  último") with a blank, said of a player: checked against that player's match
+  before this one.
 
 The first false claim is returned as a short reason, or None when nothing is
 false. A claim it cannot read is not judged: the check refuses lies it can
@@ -42,6 +47,32 @@ NOBODY_CALLED = re.compile(
     r"|\bno exact (?:score|pick)s?\b|ningu[eé]m cravou",
     re.IGNORECASE,
 )
+# "Not everyone", "everyone but ana": not a claim about everyone.
+EVERYONE = re.compile(
+    r"(?<!not )(?<!nem )\b(?:everyone|everybody|all of you|todo mundo|todos)\b"
+    r"(?!,? (?:but|except|menos|exceto)\b)(?P<said>[^.!?;,]*)",
+    re.IGNORECASE,
+)
+ZEROS_FOR_ALL = re.compile(
+    r"\bzero(?:es)? (?:for everyone|all round|para todo mundo)|\bzerou geral", re.IGNORECASE
+)
+AGAIN = re.compile(r"\b(?:again|once more|de novo|outra vez|mais uma vez)\b", re.IGNORECASE)
+_LAST = r"(?:the last one|the one before|(?:last|previous) (?:match|game)|o último|o anterior|jogo anterior)"
+# "Neither was the last one", "nothing on the last one", "nem o último": the match before, blank.
+LAST_BLANK = re.compile(
+    rf"\b(?:neither|nor|nem)\b[^.!?;,]*\b{_LAST}|\b{_LAST}\b[^.!?;,]*"
+    r"\b(?:zero|nothing|blank|nada|em branco|zerou|zerado)\b",
+    re.IGNORECASE,
+)
+BLANK = re.compile(
+    r"\b(?:zero|zeroes|nothing|blank|blanks|blanked|neither|nada|zerou|zerado|em branco|nem)\b",
+    re.IGNORECASE,
+)
+EXACT = re.compile(r"\b(?:called|exact|exactly|cravou|cravaram|exato|na mosca)\b", re.IGNORECASE)
+SCORED = re.compile(
+    r"\b(?:scored|points|got it|got something|pontuou|pontuaram|acertou|acertaram)\b",
+    re.IGNORECASE,
+)
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
 
@@ -56,6 +87,26 @@ class Records:
     leaders: set[str] = field(default_factory=set)
     called: dict[int, set[str]] = field(default_factory=dict)  # match -> exact pickers
     players: dict[str, str] = field(default_factory=dict)
+    # player -> (match, points, exact) for each finished match they picked, in time order
+    record: dict[str, list[tuple[int, int, bool]]] = field(default_factory=dict)
+
+    def on(self, match: int) -> dict[str, tuple[int, bool]]:
+        """Who picked ``match``: their points and whether they called it exactly."""
+        return {
+            handle: (points, exact)
+            for handle, played in self.record.items()
+            for number, points, exact in played
+            if number == match
+        }
+
+    def before(self, handle: str, match: int) -> tuple[int, bool] | None:
+        """``handle``'s points (and exactness) on the match they picked before ``match``."""
+        played = self.record.get(handle, [])
+        numbers = [number for number, _, _ in played]
+        if match not in numbers or numbers.index(match) == 0:
+            return None
+        _, points, exact = played[numbers.index(match) - 1]
+        return points, exact
 
 
 class Claims:
@@ -82,14 +133,20 @@ class Claims:
             found.leaders = {r.player for r in table if r.points == table[0].points}
         for row in table:
             found.points.setdefault(row.player, set()).add(row.points)
+        order = {m.number: Match.time_order(m) for m in matches.values()}
         for handle in found.players:
-            for prediction in self.pool.predictions_of(handle):
+            for prediction in sorted(
+                self.pool.predictions_of(handle), key=lambda p: order.get(p.match_number, ())
+            ):
                 found.scores.add((prediction.score.home, prediction.score.away))
                 played = matches.get(prediction.match_number)
                 if played is None or played.result is None:
                     continue
                 tier = classify(prediction.score, scored_score(played.result, basis))
                 found.points.setdefault(handle, set()).add(rule.points(tier))
+                found.record.setdefault(handle, []).append(
+                    (played.number, rule.points(tier), tier is Tier.EXACT)
+                )
                 if tier is Tier.EXACT:
                     found.called.setdefault(played.number, set()).add(handle)
         return found
@@ -117,9 +174,55 @@ class Claims:
                 if leader is not None and leader not in records.leaders:
                     top = ", ".join(sorted(records.leaders)) or "nobody yet"
                     return f"leader {leader}: the table's top is {top}"
-        if match is not None and NOBODY_CALLED.search(text) and records.called.get(match):
+        if match is None:
+            return None
+        if NOBODY_CALLED.search(text) and records.called.get(match):
             return f"nobody: {', '.join(sorted(records.called[match]))} called #{match} exactly"
+        return _everyone(text, records, match) or _before(text, records, match)
+
+
+def _everyone(text: str, records: Records, match: int) -> str | None:
+    """ "Everyone scored", "todo mundo cravou", "zero for everyone", about ``match``."""
+    picked = records.on(match)
+    if not picked:
         return None
+    blanks = sorted(h for h, (points, _) in picked.items() if points == 0)
+    if ZEROS_FOR_ALL.search(text) and len(blanks) < len(picked):
+        return f"everyone: not everyone blanked #{match}"
+    for found in EVERYONE.finditer(text):
+        said = found.group("said")
+        if EXACT.search(said):
+            missed = sorted(h for h, (_, exact) in picked.items() if not exact)
+            if missed:
+                return f"everyone: {', '.join(missed)} did not call #{match} exactly"
+        elif BLANK.search(said) and len(blanks) < len(picked):
+            return f"everyone: not everyone blanked #{match}"
+        elif SCORED.search(said) and blanks:
+            return f"everyone: {', '.join(blanks)} scored nothing on #{match}"
+    return None
+
+
+def _before(text: str, records: Records, match: int) -> str | None:
+    """ "Zero again", "neither was the last one": said of a player, true of their match before."""
+    everyone_named = named_in(text, records.players)
+    picked = records.on(match)
+    for sentence in SENTENCE.findall(text):
+        last_blank, again = LAST_BLANK.search(sentence), AGAIN.search(sentence)
+        blank, exact = BLANK.search(sentence), EXACT.search(sentence)
+        if not (last_blank or (again and (blank or exact))):
+            continue
+        for handle in named_in(sentence, records.players) or everyone_named:
+            previous = records.before(handle, match)
+            if previous is None or handle not in picked:
+                return f"again: {handle} has no match before #{match} to compare"
+            (now, now_exact), (before, before_exact) = picked[handle], previous
+            if (last_blank or (again and blank)) and before != 0:
+                return f"again: {handle} scored {before} on the match before #{match}"
+            if again and blank and now != 0:
+                return f"again: {handle} scored {now} on #{match}"
+            if again and exact and not blank and not (now_exact and before_exact):
+                return f"again: {handle} did not call #{match} and the one before exactly"
+    return None
 
 
 def _scores_of(match: Match) -> set[tuple[int, int]]:

@@ -42,6 +42,45 @@ def test_claims_are_checked_against_the_log(played: Pool, line: str, refused: st
     assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
 
 
+@pytest.fixture
+def two_played(played: Pool, clock: FakeClock) -> Pool:
+    """Then #2 Argentina 1-1 Mexico: ana 0-2 (0), bia 1-1 (10), caio 3-0 (0); caio skipped #1."""
+    for handle, score in (("ana", Score(0, 2)), ("bia", Score(1, 1)), ("caio", Score(3, 0))):
+        played.predictions.place(handle, 2, score)
+    play(played, clock, 2, "1-1")
+    return played
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        ("Everyone scored on that one.", "everyone: ana, caio scored nothing"),
+        ("Todo mundo cravou!", "everyone: ana, caio did not call"),
+        ("Zero for everyone.", "everyone: not everyone blanked"),
+        ("Not everyone, but bia called it.", None),
+        ("ana blanks again.", "again: ana scored 10 on the match before"),
+        ("ana zerou de novo.", "again: ana scored 10"),
+        ("Nothing for ana, and neither was the last one.", "again: ana scored 10"),
+        ("bia called it again!", "again: bia did not call"),
+        ("caio: zero again.", "again: caio has no match before"),
+        ("ana: zero this time, after a perfect call on the last one.", None),
+        ("bia went from 5 points to 10 points.", None),
+    ],
+)
+def test_everyone_again_and_the_last_one_are_checked(
+    two_played: Pool, line: str, refused: str | None
+) -> None:
+    reason = Claims(two_played).check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+def test_a_true_again_passes(played: Pool, clock: FakeClock) -> None:
+    played.predictions.place("ana", 2, Score(1, 1))
+    play(played, clock, 2, "1-1")
+    assert Claims(played).check("ana called it again!", match=2) is None
+    assert Claims(played).check("ana cravou de novo.", match=2) is None
+
+
 def test_a_lying_model_is_retried_once_then_replaced_by_the_offline_voice(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
