@@ -91,8 +91,10 @@ def main() -> None:
                 if remark.event.trigger != source and facts.keeps(words, remark.event.text):
                     used.add(fact.handle)
                     break
+        unused = ", ".join(sorted(tellers - used))
         print(
             f"players whose facts she used outside the acknowledgement: {len(used)} / {len(tellers)}"
+            + (f" (not: {unused})" if unused else "")
         )
         refused = totals["claims_refused"]
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(refused.items())) or "none"

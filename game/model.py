@@ -189,6 +189,11 @@ class Match:
             return None
         return (self.team1, self.team2) if score.outcome > 0 else (self.team2, self.team1)
 
+    @property
+    def is_knockout(self) -> bool:
+        """A match of the knock-out rounds: no group, and not a group stage's matchday."""
+        return self.group is None and not self.stage.startswith(("Group", "Matchday"))
+
     def has_started(self, now: datetime) -> bool:
         """Kicked off by the server's clock, or marked live or finished by an admin."""
         return now >= self.kickoff or self.status is not MatchStatus.SCHEDULED

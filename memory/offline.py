@@ -379,9 +379,16 @@ class OfflineModel:
             line = self.say("final.blanks", rng, many=len(chosen) > 1, match=match, who=who)
         else:
             line = self.say("final.all_scored", rng, match=match)
-        if request.storyline:
-            kind, who, n = request.storyline
-            line += " " + self.say(f"story.{kind}", rng, many=n > 1, who=who, n=n)
+        told = request.storyline
+        if told is not None:
+            line += " " + self.say(
+                f"story.{told.kind}",
+                rng,
+                many=told.count > 1,
+                who=told.who,
+                n=told.count,
+                other=told.other,
+            )
         if request.aside:  # lightly: what a player told her, where it fits
             line += " " + self.say("aside", rng, fact=request.aside)
         return line
@@ -442,7 +449,10 @@ class OfflineModel:
     def _wrap_up(self, request: WrapUp, _variant: Variant) -> str:
         podium = ", ".join(f"{p} ({n})" for p, n in request.podium)
         cup = self.say(
-            "wrapup", champion=request.champion, runner_up=request.runner_up, final=request.final
+            "wrapup",
+            champion=request.champion,
+            runner_up=request.runner_up,
+            final=self.words.result(request.final),
         )
         pool = self.say(
             "wrapup.pool_mine" if request.mine else "wrapup.pool",

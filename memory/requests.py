@@ -83,12 +83,22 @@ class Remark(Request):
 
 
 @dataclass(frozen=True)
+class Storyline:
+    """A true sentence about the pool that a result makes worth saying (bot.agent.storylines)."""
+
+    kind: str  # a section of prompts/storyline.txt and of the voice's "story." lines
+    who: str = ""
+    count: int = 0
+    other: str = ""  # the second player of a rivalry
+
+
+@dataclass(frozen=True)
 class FinalWhistle(Remark):
     kind: ClassVar[str] = "final_whistle"
     story: MatchStory
     who: tuple[str, ...] = ()  # whom she chose to talk about (the teasing goes round)
     aside: str | None = None  # something a player told her that fits the moment
-    storyline: tuple[str, str, int] | None = None  # (kind, who, count), from the log
+    storyline: Storyline | None = None  # from the log, when the result makes one
 
 
 @dataclass(frozen=True)

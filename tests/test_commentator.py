@@ -1,18 +1,23 @@
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.agent import storylines
 from bot.agent.commentator import Commentator, Policy
 from game.addressing import Addressee
 from game.frontends.commands import Caller, Commands
 from game.frontends.hub import Hub
 from game.model import Match, MatchStatus, Result, Score
+from game.openfootball import Tournament
 from game.pool import Pool
 from game.rules import PredictionLocked
 from memory import facts
+from memory.claims import Claims
 from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.offline import OfflineModel
+from memory.requests import Storyline
 from memory.usage import recorded
-from tests.conftest import FakeClock, ScriptedModel, play
+from tests.conftest import FakeClock, ScriptedModel, fixture, play
 
 
 def result_event(pool: Pool, number: int):
@@ -364,3 +369,87 @@ def test_storylines_come_from_the_log(pool: Pool, clock: FakeClock) -> None:
     commentator.catch_up()
     last = [e.event.text for e in pool.events(kinds=("remark",)) if e.event.match == 4][-1]
     assert "Not one of the 3 of you saw that result coming." in last
+
+
+def test_the_table_tells_stories_leaders_rivals_moves_and_the_last_match(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """Storylines from what each result did to the table (10 exact, 7 difference, 5 outcome)."""
+    start = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
+    stages = ["Group stage"] * 3 + ["Quarter-final", "Semi-final", "Final"]
+    fixtures = tuple(
+        fixture(f"m{i}", f"Team{2 * i}", f"Team{2 * i + 1}", start + timedelta(days=i), stage)
+        for i, stage in enumerate(stages)
+    )
+    pool.fixtures.import_tournament(Tournament("Short Cup", fixtures))
+    for handle in ("ana", "bia", "caio", "davi", "elis"):
+        pool.members.add(handle)
+    rounds = [  # the result, then ana's, bia's, caio's, davi's and elis's picks
+        ("1-0", "1-0 2-0 0-1 0-1 0-1"),
+        ("3-0", "0-1 0-0 3-0 2-0 0-2"),
+        ("2-0", "0-1 0-1 0-1 0-1 2-0"),
+        ("2-1", "3-1 1-0 0-0 0-1 1-0"),
+        ("0-0", "0-1 0-0 2-2 0-0 0-1"),
+    ]
+    told = []
+    for number, (result, chosen) in enumerate(rounds, start=1):
+        for handle, score in zip(
+            ("ana", "bia", "caio", "davi", "elis"), chosen.split(), strict=True
+        ):
+            pool.predictions.place(handle, number, Score.parse(score))
+        play(pool, clock, number, result)
+        about = ["ana", "bia", "caio", "davi", "elis"]
+        told.append(storylines.for_result(pool, pool.match(number), about, "betania"))
+    assert told == [
+        Storyline("lead_change", "ana", 5),  # ana 10, bia 5: the first leader
+        Storyline("overtake", "caio", 1, "bia"),  # caio's exact: level with ana, past bia
+        Storyline("climb", "elis", 4),  # elis's exact: from 5th to a share of 1st
+        Storyline("fall", "caio", 3),  # caio blanks: from a share of 1st to 4th
+        Storyline("final_day", "bia", 5),  # a semi-final, the final left: bia 22, then 17
+    ]
+    text = OfflineModel().say("story.final_day", who="bia", n=5)
+    assert text == "One match left, and bia leads by 5. Everything still to play for."
+    assert Claims(pool).check(text, match=5) is None  # a true storyline passes the check
+    assert Claims(pool).check("One match left, and ana leads by 5.", match=5) == (
+        "leader ana: the table's top is bia"
+    )
+
+
+def test_a_close_knockout_lead_is_a_title_race(pool: Pool, clock: FakeClock) -> None:
+    start = datetime(2026, 7, 1, 18, 0, tzinfo=UTC)
+    stages = ["Round of 16", "Quarter-final", "Semi-final", "Final"]
+    fixtures = tuple(
+        fixture(f"k{i}", f"Team{2 * i}", f"Team{2 * i + 1}", start + timedelta(days=i), stage)
+        for i, stage in enumerate(stages)
+    )
+    pool.fixtures.import_tournament(Tournament("Knock-outs", fixtures))
+    for handle in ("ana", "bia"):
+        pool.members.add(handle)
+    told = []
+    for number, (result, ana, bia) in enumerate((("1-0", "1-0", "2-0"), ("1-0", "2-1", "1-0")), 1):
+        pool.predictions.place("ana", number, Score.parse(ana))
+        pool.predictions.place("bia", number, Score.parse(bia))
+        play(pool, clock, number, result)
+        told.append(storylines.for_result(pool, pool.match(number), ["ana", "bia"], "betania"))
+    # ana 10 then 7 (the goal difference), bia 5 then 10: ana still leads, by 2.
+    assert told == [Storyline("lead_change", "ana", 5), Storyline("title_race", "ana", 2, "bia")]
+
+
+def test_her_own_record_lead_and_lone_calls(pool: Pool, clock: FakeClock) -> None:
+    from tests.conftest import tournament
+
+    pool.fixtures.import_tournament(tournament(5))
+    for handle in ("ana", "bia", "davi", "betania"):
+        pool.members.add(handle)
+    rounds = [("1-0", "1-0 0-1 0-1 0-1"), ("2-0", "0-1 0-1 0-1 1-0"), ("3-0", "0-1 0-1 0-1 3-0")]
+    told = []
+    for number, (result, chosen) in enumerate(rounds, start=1):
+        for handle, score in zip(("ana", "bia", "davi", "betania"), chosen.split(), strict=True):
+            pool.predictions.place(handle, number, Score.parse(score))
+        play(pool, clock, number, result)
+        told.append(storylines.for_result(pool, pool.match(number), [], "betania"))
+    assert told == [
+        Storyline("lead_change", "ana", 10),
+        Storyline("her_alone", count=3),  # she alone saw 2-0 coming, still behind ana
+        Storyline("her_lead", "betania", 5),  # 15 to ana's 10
+    ]

@@ -266,7 +266,6 @@ class Commentator:
         about = [p for p in candidates if p != self.handle][:2]
         aside = self._aside(about, match)
         told = storylines.for_result(self.pool, match, about, self.handle)
-        storyline = (told.kind, told.who, told.count) if told else None
         # The goals and the live lines are in the context's working memory: not twice.
         event = story.as_text(live=False)
         if told is not None:
@@ -274,12 +273,13 @@ class Commentator:
         if aside is not None:  # a player's words: data in the prompt, never instructions
             event += "\nFits the moment: " + quote_player_text(aside[0], aside[1], about=aside[0])
         instruction = render("remark", about=", ".join(about) or "the match", event=event)
-        request = FinalWhistle(story, tuple(about), aside[1] if aside else None, storyline)
+        request = FinalWhistle(story, tuple(about), aside[1] if aside else None, told)
         return self.speak(item, request, about, instruction, match.number, capped=False)
 
     def _aside(self, about: list[str], match: Match) -> tuple[str, str] | None:
-        """A fact one of ``about`` told her that fits this match (a team they support), or,
-        now and then (one match in four, drawn from the match), one told lately."""
+        """A fact one of ``about`` told her that fits this match (a team they support); or
+        one she has never brought up; or, now and then (one match in four, drawn from the
+        match), one told lately."""
         today = self.pool.clock().astimezone(self.keeper.config.zone).date()
         teams = f"{match.team1} {match.team2}"
         with self.pool.engine.connect() as connection:
@@ -288,9 +288,23 @@ class Commentator:
                 fitting = [fact for fact in known if facts.fits(fact, teams)]
                 if fitting:
                     return handle, max(fitting, key=lambda f: (f.last_told, f.id)).text
+                unsaid = [fact for fact in known if not self._brought_up(fact)]
+                if unsaid:  # what someone tells her is heard again at least once
+                    return handle, min(unsaid, key=lambda f: (f.last_told, f.id)).text
                 if known and int(shuffled_key(match.number, handle), 16) % 4 == 0:
                     return handle, max(known, key=lambda f: f.last_told).text
         return None
+
+    def _brought_up(self, fact: facts.Fact) -> bool:
+        """Whether one of her remarks about the player has said the fact (its words, from
+        the log), apart from the line that acknowledged it."""
+        words = fact.text.replace(fact.handle, "")
+        return any(
+            fact.handle in item.event.about
+            and f"log:{item.event.trigger}" != fact.source
+            and facts.keeps(words, item.event.text)
+            for item in self.pool.events_of(RemarkPosted)
+        )
 
     def on_correction(self, item: LoggedEvent[ResultRecorded]) -> None:
         """A final score changed after the whistle: the table is recomputed; she says so."""

@@ -1,33 +1,36 @@
 """Storylines, derived from the log when she needs one and never stored.
 
 A storyline is a true sentence about the pool that one result makes worth
-saying: a run of blanks or of exact scores, an upset nobody picked, her own
-miss. Each is computed from the results and the picks as they stand, so a
-corrected score corrects the story too.
+saying: a new leader (her too), the title race and the last match left, a big
+climb or fall, one player passing the one just above, a run of blanks or of
+exact scores, an upset nobody picked, her own miss when the crowd saw it, or
+her lone right call. Each is computed from the results and the picks as they
+stand, so a corrected score corrects the story too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from game.model import Match
+from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
+from game.standings import StandingRow
+from memory.requests import Storyline
 from prompts import phrase
 
 STREAK = 3  # a run worth mentioning: this many in a row
-
-
-@dataclass(frozen=True)
-class Storyline:
-    kind: str  # "upset", "blanks", "exacts", "her_miss"
-    who: str = ""
-    count: int = 0
+MOVE = 3  # places climbed or lost in one match that are worth saying
+CLOSE = 2  # points between the top two that make a title race (knock-out stage)
 
 
 def told(storyline: Storyline) -> str:
     """The storyline as a line of notes for a model's prompt (prompts/storyline.txt)."""
-    return phrase("storyline", storyline.kind, who=storyline.who, n=storyline.count)
+    return phrase(
+        "storyline",
+        storyline.kind,
+        who=storyline.who,
+        n=storyline.count,
+        other=storyline.other,
+    )
 
 
 def runs(pool: Pool, handle: str, upto: Match) -> tuple[int, int]:
@@ -61,17 +64,69 @@ def for_result(pool: Pool, match: Match, about: list[str], her: str) -> Storylin
     actual = scored_score(match.result, basis)
     picks = pool.predictions_on(match.number)
     others = [p for p in picks if p.handle != her]
-    if len(others) >= 3 and not any(p.score.outcome == actual.outcome for p in others):
-        return Storyline("upset", count=len(others))
+    mine = next((p.score for p in picks if p.handle == her), None)
+    before, after = pool.standings(before_match=match.number), pool.standings()
+    table = _from_table(pool, match, before, after, about, her)
+    if table is not None and table.kind in ("final_day", "lead_change", "her_lead"):
+        return table
+    crowd = sum(1 for p in others if p.score.outcome == actual.outcome)
+    if len(others) >= 3 and crowd == 0:
+        her_call = mine is not None and mine.outcome == actual.outcome
+        # Nobody saw it coming; if she did, the crowd was against her, and wrong.
+        return Storyline("her_alone" if her_call else "upset", count=len(others))
     for handle in about:
         blanks, exacts = runs(pool, handle, match)
         if exacts >= 2:
             return Storyline("exacts", handle, exacts)
         if blanks >= STREAK:
             return Storyline("blanks", handle, blanks)
-    mine = next((p.score for p in picks if p.handle == her), None)
-    if mine is not None and mine.outcome != actual.outcome:
-        crowd = sum(1 for p in others if p.score.outcome == actual.outcome)
-        if crowd * 2 > len(others):  # the crowd saw it and she did not: she admits it
-            return Storyline("her_miss", count=crowd)
+    if table is not None:
+        return table
+    if mine is not None and mine.outcome != actual.outcome and crowd * 2 > len(others):
+        return Storyline("her_miss", count=crowd)  # the crowd saw it and she did not: she admits it
+    return None
+
+
+def _from_table(
+    pool: Pool,
+    match: Match,
+    before: list[StandingRow],
+    after: list[StandingRow],
+    about: list[str],
+    her: str,
+) -> Storyline | None:
+    """What this result did to the table: the last match left, a new leader, moves, rivals."""
+    if not after or after[0].points == 0:
+        return None
+    leaders = [r.player for r in after if r.points == after[0].points]
+    lead = after[0].points - next((r.points for r in after if r.points < after[0].points), 0)
+    left = [m for m in pool.matches() if m.status is not MatchStatus.FINISHED]
+    if len(left) == 1 and len(leaders) == 1:
+        return Storyline("final_day", leaders[0], lead)
+    was_top = {r.player for r in before if before and r.points == before[0].points > 0}
+    if len(leaders) == 1 and leaders[0] not in was_top:
+        return Storyline("her_lead" if leaders[0] == her else "lead_change", leaders[0], lead)
+    rank_before = {r.player: r.rank for r in before}
+    rank_after = {r.player: r.rank for r in after}
+    if any(r.points > 0 for r in before):  # before the first points, every rank is a tie
+        for handle in about:
+            if handle not in rank_before or handle not in rank_after:
+                continue
+            moved = rank_before[handle] - rank_after[handle]
+            passed = [
+                r.player
+                for r in before
+                if r.rank == rank_before[handle] - 1
+                and rank_after.get(r.player, 0) > rank_after[handle]
+                and r.player != her
+            ]
+            if moved >= MOVE:
+                return Storyline("climb", handle, moved)
+            if moved <= -MOVE:
+                return Storyline("fall", handle, -moved)
+            if passed and moved > 0:
+                return Storyline("overtake", handle, rank_after[handle], passed[0])
+    chasers = [r.player for r in after if r.points == after[0].points - lead]
+    if match.is_knockout and len(leaders) == len(chasers) == 1 and lead <= CLOSE:
+        return Storyline("title_race", leaders[0], lead, chasers[0])
     return None
