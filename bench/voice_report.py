@@ -17,17 +17,14 @@ from __future__ import annotations
 import argparse
 import random
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 
 from bot.app.replay import ReplayOptions, read_chat, replay
-from game.addressing import Addressee
-from game.events import ChatPosted, RemarkPosted
+from bot.app.voice import measure
+from game.events import RemarkPosted
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from game.words import LANGUAGES
-from memory import facts, usage
-from memory.guard import RepetitionGuard, masked, similarity
 from memory.keeper import MemoryConfig
 from memory.offline import OfflineModel
 
@@ -54,57 +51,9 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as directory:
         model = OfflineModel(seed=args.seed, language=args.language)
-        report = replay(options, Path(directory) / "replay.db", model)
-        pool = report.pool
-        her = Addressee()
+        pool = replay(options, Path(directory) / "replay.db", model).pool
+        print("\n".join(measure(pool).lines()))
         remarks = pool.events_of(RemarkPosted)
-        asked = [c for c in pool.events_of(ChatPosted) if her.message(c.event.text) is not None]
-        answered = {r.event.trigger for r in remarks}
-        print(f"lines to her answered: {sum(c.id in answered for c in asked)} / {len(asked)}")
-
-        names = {p.handle: p.display_name for p in pool.players()}
-        teams = {t for m in pool.matches() for t in (m.team1, m.team2)}
-        masks = [*names, *names.values(), *teams]
-        window, threshold = timedelta(hours=72), RepetitionGuard().threshold
-        repeats = 0
-        for i, later in enumerate(remarks):
-            for earlier in remarks[:i]:
-                shared = set(later.event.about) & set(earlier.event.about)
-                if (
-                    shared
-                    and later.at - earlier.at <= window
-                    and similarity(later.event.text, earlier.event.text, masks) >= threshold
-                ):
-                    repeats += 1
-                    break
-        print(f"remarks aimed at a player repeating a wording within 72 h: {repeats}")
-
-        with pool.engine.connect() as connection:
-            told = facts.stored(connection)
-            totals = usage.totals(connection)
-        tellers = {f.handle for f in told if f.source.startswith("log:")}
-        used = set()
-        for fact in told:
-            source = int(fact.source[4:]) if fact.source.startswith("log:") else None
-            words = fact.text.replace(fact.handle, "").strip()
-            for remark in remarks:
-                if remark.event.trigger != source and facts.keeps(words, remark.event.text):
-                    used.add(fact.handle)
-                    break
-        unused = ", ".join(sorted(tellers - used))
-        print(
-            f"players whose facts she used outside the acknowledgement: {len(used)} / {len(tellers)}"
-            + (f" (not: {unused})" if unused else "")
-        )
-        refused = totals["claims_refused"]
-        kinds = ", ".join(f"{k} {n}" for k, n in sorted(refused.items())) or "none"
-        print(
-            f"claims refused by the check: {kinds}; replaced by the offline voice: {totals['replaced_offline']}"
-        )
-        wordings = {masked(r.event.text, masks) for r in remarks}
-        print(
-            f"remarks: {len(remarks)}; distinct wordings per 100 remarks: {100 * len(wordings) / len(remarks):.1f}"
-        )
         print("\nsample of her lines:")
         for remark in random.Random(args.seed).sample(remarks, 12):
             print(f"  [{remark.at:%d %b %H:%M}] {remark.event.text}")

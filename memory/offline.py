@@ -389,6 +389,15 @@ class OfflineModel:
                 n=told.count,
                 other=told.other,
             )
+        recalled = request.recall
+        if recalled is not None and not (told is not None and told.kind == "exacts"):
+            line += " " + self.say(
+                "recall",
+                rng,
+                who=recalled.who,
+                day=self.words.day(recalled.day),
+                match=self.words.result(recalled.match),
+            )
         if request.aside:  # lightly: what a player told her, where it fits
             line += " " + self.say("aside", rng, fact=request.aside)
         return line

@@ -8,6 +8,7 @@ remark is one class here and one rule in the offline writer's table.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import ClassVar
 
 from game.standings import StandingRow
@@ -93,12 +94,22 @@ class Storyline:
 
 
 @dataclass(frozen=True)
+class Recall:
+    """An earlier day like this one, from the log: "like on 15 Jun, when ana called ..."."""
+
+    who: str
+    day: date
+    match: str  # "Brazil 2-0 Serbia"
+
+
+@dataclass(frozen=True)
 class FinalWhistle(Remark):
     kind: ClassVar[str] = "final_whistle"
     story: MatchStory
     who: tuple[str, ...] = ()  # whom she chose to talk about (the teasing goes round)
     aside: str | None = None  # something a player told her that fits the moment
     storyline: Storyline | None = None  # from the log, when the result makes one
+    recall: Recall | None = None  # an earlier exact call of one of ``who``
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ import pytest
 from bot.agent import storylines
 from bot.agent.commentator import Commentator, Policy
 from game.addressing import Addressee
+from game.events import RemarkPosted
 from game.frontends.commands import Caller, Commands
 from game.frontends.hub import Hub
 from game.model import Match, MatchStatus, Result, Score
@@ -453,3 +454,27 @@ def test_her_own_record_lead_and_lone_calls(pool: Pool, clock: FakeClock) -> Non
         Storyline("her_alone", count=3),  # she alone saw 2-0 coming, still behind ana
         Storyline("her_lead", "betania", 5),  # 15 to ana's 10
     ]
+
+
+def test_an_exact_call_recalls_the_players_earlier_one(pool: Pool, clock: FakeClock) -> None:
+    """ "Like on 11 Jun, when ana called ...": from the log, offline and in a model's notes."""
+    from tests.conftest import tournament
+
+    pool.fixtures.import_tournament(tournament(5))
+    for handle in ("ana", "bia"):
+        pool.members.add(handle)
+    model = ScriptedModel()
+    keeper = MemoryKeeper(pool, model)
+    keeper.enable()
+    commentator = Commentator(keeper)
+    for number, (ana, result) in enumerate((("2-0", "2-0"), ("0-1", "1-0"), ("3-1", "3-1")), 1):
+        pool.predictions.place("ana", number, Score.parse(ana))
+        pool.predictions.place("bia", number, Score(0, 0))
+        play(pool, clock, number, result)
+        commentator.catch_up()
+    said = [e.event.text for e in pool.events_of(RemarkPosted) if e.event.match == 3][-1]
+    assert "Team0 2-0 Team1" in said and "11 Jun" in said and "ana" in said
+    notes = [c.prompt for c in model.calls if c.task == "remark"][-1]
+    assert "From the diary: ana also called Team0 2-0 Team1 exactly, on 11 Jun." in notes
+    first = [e.event.text for e in pool.events_of(RemarkPosted) if e.event.match == 1][-1]
+    assert "Like on" not in first and "before" not in first  # nothing earlier to recall

@@ -266,14 +266,18 @@ class Commentator:
         about = [p for p in candidates if p != self.handle][:2]
         aside = self._aside(about, match)
         told = storylines.for_result(self.pool, match, about, self.handle)
+        exact = [p for p in about if p in story.exact()]
+        recalled = storylines.recall(self.pool, match, exact, self.keeper.config.zone)
         # The goals and the live lines are in the context's working memory: not twice.
         event = story.as_text(live=False)
         if told is not None:
             event += "\n" + storylines.told(told)
+        if recalled is not None:
+            event += "\n" + storylines.recalled(recalled)
         if aside is not None:  # a player's words: data in the prompt, never instructions
             event += "\nFits the moment: " + quote_player_text(aside[0], aside[1], about=aside[0])
         instruction = render("remark", about=", ".join(about) or "the match", event=event)
-        request = FinalWhistle(story, tuple(about), aside[1] if aside else None, told)
+        request = FinalWhistle(story, tuple(about), aside[1] if aside else None, told, recalled)
         return self.speak(item, request, about, instruction, match.number, capped=False)
 
     def _aside(self, about: list[str], match: Match) -> tuple[str, str] | None:

@@ -10,14 +10,17 @@ stand, so a corrected score corrects the story too.
 
 from __future__ import annotations
 
+from datetime import timedelta, tzinfo
+
 from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.standings import StandingRow
-from memory.requests import Storyline
+from memory.requests import Recall, Storyline
 from prompts import phrase
 
 STREAK = 3  # a run worth mentioning: this many in a row
+RECALL_GAP = timedelta(days=2)  # an earlier call recalled only from another day, not last night
 MOVE = 3  # places climbed or lost in one match that are worth saying
 CLOSE = 2  # points between the top two that make a title race (knock-out stage)
 
@@ -31,6 +34,12 @@ def told(storyline: Storyline) -> str:
         n=storyline.count,
         other=storyline.other,
     )
+
+
+def recalled(earlier: Recall) -> str:
+    """An earlier exact call as a line of notes for a model."""
+    day = f"{earlier.day:%d %b}"
+    return phrase("storyline", "recall", who=earlier.who, day=day, match=earlier.match)
 
 
 def runs(pool: Pool, handle: str, upto: Match) -> tuple[int, int]:
@@ -129,4 +138,25 @@ def _from_table(
     chasers = [r.player for r in after if r.points == after[0].points - lead]
     if match.is_knockout and len(leaders) == len(chasers) == 1 and lead <= CLOSE:
         return Storyline("title_race", leaders[0], lead, chasers[0])
+    return None
+
+
+def recall(pool: Pool, match: Match, who: list[str], zone: tzinfo) -> Recall | None:
+    """The last earlier day one of ``who`` (exact on ``match``) called a score exactly too:
+    what a commentator with a diary says, "like on 15 Jun, when ana called Brazil 2-0"."""
+    _, basis = pool.scoring()
+    matches = {m.number: m for m in pool.matches()}
+    for handle in who:
+        earlier = [
+            played
+            for pick in pool.predictions_of(handle)
+            if (played := matches.get(pick.match_number)) is not None
+            and played.result is not None
+            and played.kickoff <= match.kickoff - RECALL_GAP
+            and classify(pick.score, scored_score(played.result, basis)) is Tier.EXACT
+        ]
+        if earlier:
+            last = max(earlier, key=Match.time_order)
+            told = f"{last.team1} {last.result} {last.team2}"
+            return Recall(handle, last.kickoff.astimezone(zone).date(), told)
     return None

@@ -1,0 +1,50 @@
+"""A whole World Cup in her voice, in both languages: the figures issue 9 holds her to.
+
+The 2026 World Cup replayed offline with 15 players and docs/examples/chat-2026.jsonl
+(questions in English and Portuguese, facts, remember and forget requests, lines
+that try to instruct her), read back from the log by ``bot.app.voice.measure``.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from bot.app.replay import ReplayOptions, read_chat, replay
+from bot.app.voice import measure
+from game.events import RemarkPosted
+from game.openfootball import parse_tournament
+from game.sources import read_json
+from memory.keeper import MemoryConfig
+from memory.offline import OfflineModel
+from tests.conftest import TEST_DATA
+
+CHAT = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chat-2026.jsonl"
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_whole_world_cup_in_her_voice(tmp_path: Path, language: str) -> None:
+    options = ReplayOptions(
+        parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json"))),
+        players=15,
+        seed=1,
+        chat=read_chat(str(CHAT)),
+        memory=MemoryConfig(language=language),
+    )
+    pool = replay(options, tmp_path / "r.db", OfflineModel(seed=1, language=language)).pool
+    figures = measure(pool)
+    assert figures.asked >= 60 and figures.answered == figures.asked
+    assert figures.repeats == 0
+    assert len(figures.tellers) >= 10 and figures.used == figures.tellers
+    assert figures.claims_refused == {} and figures.replaced_offline == 0
+    assert figures.wordings_per_100 > 30
+
+    remarks = [r.event.text for r in pool.events_of(RemarkPosted)]
+    wrap_up = [r.event.text for r in pool.events_of(RemarkPosted) if r.event.topic == "wrap-up"]
+    winner = pool.standings()[0].player
+    assert len(wrap_up) == 1 and "Spain" in wrap_up[0] and winner in wrap_up[0]
+    if language == "pt":
+        assert "campeão" in wrap_up[0] and "(prorrogação 1-0)" in wrap_up[0]
+        english = ("(aet ", "(pens ", "Round of", "Quarter-final", "Semi-final", "Full time")
+        assert not [line for line in remarks if any(word in line for word in english)]
+    else:
+        assert "champions" in wrap_up[0] and "(aet 1-0)" in wrap_up[0]
