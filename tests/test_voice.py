@@ -43,7 +43,7 @@ def test_a_whole_world_cup_in_her_voice(tmp_path: Path, language: str) -> None:
     winner = pool.standings()[0].player
     assert len(wrap_up) == 1 and "Spain" in wrap_up[0] and winner in wrap_up[0]
     if language == "pt":
-        assert "campeão" in wrap_up[0] and "(prorrogação 1-0)" in wrap_up[0]
+        assert "ficou com a taça" in wrap_up[0] and "(prorrogação 1-0)" in wrap_up[0]
         english = ("(aet ", "(pens ", "Round of", "Quarter-final", "Semi-final", "Full time")
         assert not [line for line in remarks if any(word in line for word in english)]
     else:
