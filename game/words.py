@@ -89,11 +89,12 @@ class Words:
         """``Sat 13 Jun 18:00`` in the zone, with this language's day and month names."""
         local = moment.astimezone(zone)
         day = self(DAYS).split()[local.weekday()]
-        return f"{day} {self.day(local)} {local:%H:%M}"
+        month = self(MONTHS).split()[local.month - 1]
+        return f"{day} {local:%d} {month} {local:%H:%M}"  # padded: tables line up
 
     def day(self, day: date) -> str:
-        """``15 Jun``, with this language's month names."""
-        return f"{day:%d} {self(MONTHS).split()[day.month - 1]}"
+        """``15 Jun``, ``1 Jul``, with this language's month names."""
+        return f"{day.day} {self(MONTHS).split()[day.month - 1]}"
 
     def stage(self, stage: str) -> str:
         """``Round of 16`` -> ``Oitavas de final``; ``Group A`` -> ``Grupo A``."""

@@ -379,28 +379,28 @@ class OfflineModel:
             line = self.say("final.blanks", rng, many=len(chosen) > 1, match=match, who=who)
         else:
             line = self.say("final.all_scored", rng, match=match)
+        extras = []
         told = request.storyline
         if told is not None:
-            line += " " + self.say(
-                f"story.{told.kind}",
-                rng,
-                many=told.count > 1,
-                who=told.who,
-                n=told.count,
-                other=told.other,
+            extras.append(
+                self.say(
+                    f"story.{told.kind}",
+                    rng,
+                    many=told.count > 1,
+                    who=told.who,
+                    n=told.count,
+                    other=told.other,
+                )
             )
         recalled = request.recall
-        if recalled is not None and not (told is not None and told.kind == "exacts"):
-            line += " " + self.say(
-                "recall",
-                rng,
-                who=recalled.who,
-                day=self.words.day(recalled.day),
-                match=self.words.result(recalled.match),
-            )
+        # A run of exact scores already says it; and she keeps it short: a storyline
+        # and a player's own words come before a recalled day.
+        if recalled is not None and not (told and (told.kind == "exacts" or request.aside)):
+            day, earlier = self.words.day(recalled.day), self.words.result(recalled.match)
+            extras.append(self.say("recall", rng, who=recalled.who, day=day, match=earlier))
         if request.aside:  # lightly: what a player told her, where it fits
-            line += " " + self.say("aside", rng, fact=request.aside)
-        return line
+            extras.append(self.say("aside", rng, fact=request.aside))
+        return " ".join([line, *extras])
 
     def _answer_rng(self, variant: Variant) -> random.Random:
         # The same first phrasing for a question however often it is tried, and each
