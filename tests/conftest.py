@@ -13,6 +13,7 @@ from game.openfootball import Fixture, Tournament
 from game.pool import Pool
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
+from tests.databases import database
 
 # Real tournaments, shipped with the tests (openfootball, CC0): see tests/data/README.md.
 TEST_DATA = Path(__file__).resolve().parent / "data"
@@ -37,8 +38,15 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def pool(tmp_path: Path, clock: FakeClock) -> Iterator[Pool]:
-    engine = open_database(f"sqlite:///{tmp_path / 'pool.db'}")
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """The test's own database: SQLite, or PostgreSQL in CI's second run (tests.databases)."""
+    with database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def pool(database_url: str, clock: FakeClock) -> Iterator[Pool]:
+    engine = open_database(database_url)
     yield Pool(engine, clock)
     engine.dispose()
 

@@ -18,11 +18,10 @@ from game.openfootball import parse_tournament
 from game.pool import Pool
 
 
-def prepare_pool(data: Path, fixtures: dict[str, Any], handle: str) -> asyncssh.SSHKey:
-    """A pool in ``data`` with the fixtures and one player; returns the player's key."""
-    data.mkdir(parents=True, exist_ok=True)
+def prepare_pool(url: str, fixtures: dict[str, Any], handle: str) -> asyncssh.SSHKey:
+    """A pool at ``url`` with the fixtures and one player; returns the player's key."""
     key = asyncssh.generate_private_key("ssh-ed25519")
-    pool = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
+    pool = Pool(open_database(url))
     pool.fixtures.import_tournament(parse_tournament(fixtures))
     pool.members.add(handle, keys=[key.export_public_key().decode()])
     pool.engine.dispose()
@@ -31,14 +30,15 @@ def prepare_pool(data: Path, fixtures: dict[str, Any], handle: str) -> asyncssh.
 
 @asynccontextmanager
 async def serving(
-    data: Path, *options: str, env: dict[str, str] | None = None
+    data: Path, url: str, *options: str, env: dict[str, str] | None = None
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
-    """The server process and the port it listens on; killed at the end if still running."""
+    """The server process on the pool at ``url`` (its host key in ``data``) and the port
+    it listens on; killed at the end if still running."""
     server = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.app.cli", "serve", "--port", "0", "--provider", "offline",
         *options, "--data-dir", str(data),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "BETANIA_DB": url, **(env or {})},
     )  # fmt: skip
     assert server.stdout is not None
     try:

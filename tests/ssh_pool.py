@@ -19,6 +19,7 @@ from game.frontends.ssh.server import bound_port, start_server
 from game.openfootball import Tournament
 from game.pool import Pool
 from tests.conftest import FakeClock, small_tournament
+from tests.databases import database
 
 
 @dataclass
@@ -66,17 +67,18 @@ async def served_pool(
     tournament: Tournament | None = None,
 ) -> AsyncIterator[ServedPool]:
     clock = FakeClock(small_tournament().fixtures[0].kickoff.replace(day=1))
-    pool = Pool(open_database(f"sqlite:///{tmp_path / 'pool.db'}", busy_timeout), clock)
-    pool.fixtures.import_tournament(tournament or small_tournament())
-    acceptor, frontend = await start_server(pool, tmp_path, config or ServerConfig(port=0))
-    frontend.hub.poll_interval = 0.05
-    try:
-        yield ServedPool(pool, clock, frontend, bound_port(acceptor), tmp_path)
-    finally:
-        await frontend.close()
-        acceptor.close()
-        await acceptor.wait_closed()
-        pool.engine.dispose()
+    with database(tmp_path) as url:
+        pool = Pool(open_database(url, busy_timeout), clock)
+        pool.fixtures.import_tournament(tournament or small_tournament())
+        acceptor, frontend = await start_server(pool, tmp_path, config or ServerConfig(port=0))
+        frontend.hub.poll_interval = 0.05
+        try:
+            yield ServedPool(pool, clock, frontend, bound_port(acceptor), tmp_path)
+        finally:
+            await frontend.close()
+            acceptor.close()
+            await acceptor.wait_closed()
+            pool.engine.dispose()
 
 
 async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 10.0) -> str:

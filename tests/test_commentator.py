@@ -176,7 +176,7 @@ def test_how_am_i_doing(tournament_pool: Pool, clock: FakeClock) -> None:
     assert "bia" in answer and "10 points" in answer
 
 
-def test_the_flood_caps_hold_over_a_match_with_many_goals(tmp_path) -> None:
+def test_the_flood_caps_hold_over_a_match_with_many_goals(database_url: str) -> None:
     from bot.app.replay import ReplayOptions, replay
     from game.openfootball import parse_tournament
     from game.sources import read_json
@@ -187,7 +187,7 @@ def test_the_flood_caps_hold_over_a_match_with_many_goals(tmp_path) -> None:
     wild = next(f for f in cup.fixtures if (f.team1, f.team2) == ("France", "England"))  # 4-6
     assert len(wild.goals) == 10
     one_match = type(cup)("One match", (wild,))
-    report = replay(ReplayOptions(one_match, players=15, seed=3), tmp_path / "r.db", OfflineModel())
+    report = replay(ReplayOptions(one_match, players=15, seed=3), database_url, OfflineModel())
     policy = report.commentator.policy
     remarks = report.pool.events(kinds=("remark",))
     goal_ids = {item.id for item in report.pool.events(kinds=("goal",))}

@@ -20,6 +20,7 @@ from memory.inspect import stats, stats_text
 from memory.keeper import MemoryKeeper
 from memory.offline import OfflineModel
 from tests.conftest import FakeClock
+from tests.databases import drop_guards
 
 
 def test_the_database_refuses_to_update_or_delete_the_log(tournament_pool: Pool) -> None:
@@ -102,18 +103,24 @@ def test_the_log_alone_rebuilds_the_same_standings(tournament_pool: Pool, clock:
 def test_replace_cannot_rewrite_an_event(tournament_pool: Pool) -> None:
     tournament_pool.talk.chat("ana", "first!")
     (first,) = tournament_pool.events()[-1:]
-    for verb in ("INSERT OR REPLACE", "REPLACE"):
+    values = f"""({first.id}, '2026-01-01 00:00:00', 'chat', '{{"player": "ana", "text": "x"}}')"""
+    rewrites = {  # each database's way of writing over a row that exists
+        "sqlite": [
+            f"{verb} INTO events (id, at, kind, payload) VALUES {values}"
+            for verb in ("INSERT OR REPLACE", "REPLACE")
+        ],
+        "postgresql": [
+            f"INSERT INTO events (id, at, kind, payload) VALUES {values} "
+            "ON CONFLICT (id) DO UPDATE SET payload = excluded.payload",
+            "TRUNCATE events CASCADE",
+        ],
+    }
+    for statement in rewrites[tournament_pool.engine.dialect.name]:
         with (
             pytest.raises(DatabaseError, match="append-only"),
             tournament_pool.engine.begin() as db,
         ):
-            db.execute(
-                text(
-                    f"{verb} INTO events (id, at, kind, payload) "
-                    f"VALUES ({first.id}, '2026-01-01 00:00:00', 'chat', "
-                    """'{"player": "ana", "text": "rewritten"}')"""
-                )
-            )
+            db.execute(text(statement))
     assert tournament_pool.events()[-1].event.payload() == {"player": "ana", "text": "first!"}
     assert tournament_pool.verify_log().intact
 
@@ -138,10 +145,9 @@ def test_dropped_guards_are_put_back_on_open_with_a_warning(
 
 
 def tamper(pool: Pool, *statements: str) -> None:
-    """What someone with the file could do: lift the guards, change the log."""
+    """What someone with the database could do: lift the guards, change the log."""
     with pool.engine.begin() as db:
-        db.execute(text("DROP TRIGGER events_no_update"))
-        db.execute(text("DROP TRIGGER events_no_delete"))
+        drop_guards(db)
         for statement in statements:
             db.execute(text(statement))
 
@@ -149,7 +155,7 @@ def tamper(pool: Pool, *statements: str) -> None:
 @pytest.mark.parametrize(
     ("statements", "first_bad"),
     [
-        (["UPDATE events SET payload = json_set(payload, '$.text', 'I won') WHERE id = 5"], 5),
+        (["""UPDATE events SET payload = '{"player": "ana", "text": "I won"}' WHERE id = 5"""], 5),
         (["DELETE FROM events WHERE id = 4"], 5),
         (["UPDATE events SET at = '2026-01-01 00:00:00' WHERE id = 6"], 6),
     ],

@@ -13,6 +13,7 @@ from memory.model import ModelCall
 from memory.store import open_memory
 from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, fails, play, tournament
+from tests.databases import fail_on, stop_failing
 
 SMALL = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
 
@@ -128,20 +129,14 @@ def test_a_crash_in_the_middle_of_a_compaction_leaves_the_old_entries(
         play(long_pool, clock, number, "3-1")
         keeper.catch_up()
     # The database fails after the narrative is inserted, when the old entries go.
-    with long_pool.engine.begin() as connection:
-        connection.execute(
-            text(
-                "CREATE TRIGGER crash BEFORE DELETE ON diary_entries BEGIN SELECT RAISE(ABORT, 'power cut'); END"
-            )
-        )
+    fail_on(long_pool.engine, "diary_entries", "DELETE")
     play(long_pool, clock, 4, "3-1")
     with pytest.raises(DatabaseError, match="power cut"):
         keeper.catch_up()
     narrative, entries = read_diary(long_pool)
     assert narrative is None and [e.covers for e in entries] == [(1,), (2,), (3,), (4,)]
 
-    with long_pool.engine.begin() as connection:
-        connection.execute(text("DROP TRIGGER crash"))
+    stop_failing(long_pool.engine, "diary_entries")
     MemoryKeeper(long_pool, ScriptedModel(), SMALL).catch_up()  # the restart finishes what was due
     narrative, entries = read_diary(long_pool)
     assert narrative is not None and [e.covers for e in entries] == [(4,)]

@@ -10,6 +10,7 @@ from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import ModelCall
 from tests.conftest import FakeClock, ScriptedModel, fails
+from tests.databases import fail_on, stop_failing
 
 FEW = MemoryConfig(fact_threshold=3)
 
@@ -196,12 +197,7 @@ def test_a_bad_merge_is_rejected_and_nothing_is_lost(
 def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: Pool) -> None:
     keeper = MemoryKeeper(tournament_pool, ScriptedModel(), FEW)
     keeper.enable()
-    with tournament_pool.engine.begin() as connection:
-        connection.execute(
-            text(
-                "CREATE TRIGGER crash BEFORE UPDATE ON player_facts BEGIN SELECT RAISE(ABORT, 'power cut'); END"
-            )
-        )
+    fail_on(tournament_pool.engine, "player_facts", "UPDATE")
     tournament_pool.talk.chat("ana", "@betania remember I run Gentoo")
     tournament_pool.talk.chat("ana", "@betania remember I run Gentoo Linux")
     tournament_pool.talk.chat("ana", "@betania remember I support Flamengo")
@@ -211,8 +207,7 @@ def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: P
     assert len(current(keeper, "ana")) == 4
     assert all(not f.source.startswith("merge") for f in stored(keeper))
 
-    with tournament_pool.engine.begin() as connection:
-        connection.execute(text("DROP TRIGGER crash"))
+    stop_failing(tournament_pool.engine, "player_facts")
     MemoryKeeper(tournament_pool, ScriptedModel(), FEW).catch_up()  # the restart finishes the merge
     assert sorted(f.text for f in current(keeper, "ana")) == [
         "ana hates penalties",

@@ -87,10 +87,10 @@ def test_player_text_reaches_every_prompt_as_data(tournament_pool: Pool, clock: 
         assert "\x1b" not in call.prompt and "\u202e" not in call.prompt
 
 
-def test_no_call_is_made_for_a_remark_the_pool_would_refuse(tmp_path: Path) -> None:
+def test_no_call_is_made_for_a_remark_the_pool_would_refuse(database_url: str) -> None:
     tournament = parse_tournament(read_json(SAMPLE))
     model = ScriptedModel()
-    report = replay(ReplayOptions(tournament, players=8, seed=3), tmp_path / "r.db", model)
+    report = replay(ReplayOptions(tournament, players=8, seed=3), database_url, model)
     stats = report.commentator.stats
     asked = sum(1 for record in report.calls if record.task in ("remark", "answer"))
     assert stats.count > 10

@@ -183,7 +183,7 @@ def test_openai_compatible_failures_are_one_model_error_and_one_report(
 
 
 def test_a_world_cup_through_the_sdk_reads_most_of_its_input_from_the_cache(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
     """The whole 2026 World Cup, its cache lifetimes judged by tournament time."""
     tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
@@ -193,7 +193,7 @@ def test_a_world_cup_through_the_sdk_reads_most_of_its_input_from_the_cache(
             provider="anthropic", base_url=server.url, api_key="test-key", model="claude-sonnet-5"
         )
         options = ReplayOptions(tournament, players=6, seed=2)
-        report = replay(options, tmp_path / "r.db", config, clock=clock)
+        report = replay(options, database_url, config, clock=clock)
         systems = {json.dumps(r.body["system"]) for r in server.requests}
     with report.pool.engine.connect() as connection:
         kept = recorded(connection)  # memory's own record, not the game's log

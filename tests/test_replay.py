@@ -54,21 +54,19 @@ def test_a_replay_with_players_and_chat(tmp_path: Path, capsys: pytest.CaptureFi
     }  # fmt: skip
 
 
-def test_resume_at_writes_nothing_for_the_earlier_matches(tmp_path: Path) -> None:
+def test_resume_at_writes_nothing_for_the_earlier_matches(database_url: str) -> None:
     tournament = parse_tournament(read_json(SAMPLE))
-    report = replay(
-        ReplayOptions(tournament, players=3, resume_at=6), tmp_path / "r.db", OfflineModel()
-    )
+    report = replay(ReplayOptions(tournament, players=3, resume_at=6), database_url, OfflineModel())
     assert report.as_dict()["diary"]["covers_matches"] == 4  # #7 to #10
     assert report.keeper.resolved() == {1, 2, 3, 4, 5, 6}
     remarked = {item.event.match for item in report.pool.events(kinds=("remark",))}
     assert remarked and not remarked & set(range(1, 7))  # nothing said about the past
 
 
-def test_the_whole_2026_world_cup(tmp_path: Path) -> None:
+def test_the_whole_2026_world_cup(database_url: str) -> None:
     tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
     report = replay(
-        ReplayOptions(tournament, players=15, seed=7), tmp_path / "r.db", OfflineModel(seed=7)
+        ReplayOptions(tournament, players=15, seed=7), database_url, OfflineModel(seed=7)
     )
     data = report.as_dict()
     assert data["matches"] == 104 and data["players"] == 16
@@ -91,10 +89,10 @@ def test_a_bad_chat_file_names_the_line(tmp_path: Path) -> None:
         read_chat(str(chat))
 
 
-def test_real_picks_from_a_spreadsheet_are_scored_in_the_replay(tmp_path: Path) -> None:
+def test_real_picks_from_a_spreadsheet_are_scored_in_the_replay(database_url: str) -> None:
     bets = "player,date,team1,team2,score1,score2\nZé,2026-06-11,Brazil,Japan,0,1\nZé,2026-06-11,Argentina,Portugal,3,3\n"
     tournament = parse_tournament(read_json(SAMPLE))
-    report = replay(ReplayOptions(tournament, bets_csv=bets), tmp_path / "r.db", OfflineModel())
+    report = replay(ReplayOptions(tournament, bets_csv=bets), database_url, OfflineModel())
     ze = next(row for row in report.as_dict()["standings"] if row["player"] == "ze")
     assert (ze["points"], ze["exact"]) == (20, 2)  # both exact: 0-1 and 3-3 in the sample
 

@@ -37,9 +37,11 @@ def goal(minute: int, team: str, scorer: str) -> dict:
     }
 
 
-def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path: Path) -> None:
+def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(
+    tmp_path: Path, database_url: str
+) -> None:
     data = tmp_path / "data"
-    key = prepare_pool(data, CUP, "ana")
+    key = prepare_pool(database_url, CUP, "ana")
     (fixture,) = parse_tournament(CUP).fixtures
     first_goal = goal(12, "United States", "Pulisic")
     answers = {
@@ -62,7 +64,7 @@ def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path:
     async def scenario(feed_url: str, serve: Callable[[str], object]) -> float:
         feed_env = {"FOOTBALL_DATA_TOKEN": "t", "FOOTBALL_DATA_URL": feed_url}
         options = ("--results", "football-data", "--poll", "1")
-        async with serving(data, *options, env=feed_env) as (_server, port):
+        async with serving(data, database_url, *options, env=feed_env) as (_server, port):
             async with connect(port, "ana", key) as connection:
                 player = await connection.create_process()
                 await read_until(player.stdout, "Type help")
@@ -89,7 +91,7 @@ def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(tmp_path:
             scenario(feed.base_url, lambda phase: feed.serve(PATH, answers[phase]))
         )
     print(f"\nfrom the result appearing in the feed to the player's terminal: {latency:.2f} s")
-    pool = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
+    pool = Pool(open_database(database_url))
     assert pool.match(1).label == "#1 USA v Wales"  # the feed's "United States" renamed nothing
     assert pool.match(1).result == Result(Score(1, 1))
     pool.engine.dispose()

@@ -22,12 +22,14 @@ CUP = {
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_stops_serve_cleanly(tmp_path: Path, signum: signal.Signals) -> None:
+def test_a_signal_stops_serve_cleanly(
+    tmp_path: Path, database_url: str, signum: signal.Signals
+) -> None:
     data = tmp_path / "data"
-    key = prepare_pool(data, CUP, "ana")
+    key = prepare_pool(database_url, CUP, "ana")
 
     async def scenario() -> None:
-        async with serving(data) as (server, port):
+        async with serving(data, database_url) as (server, port):
             assert server.stdout is not None
             async with connect(port, "ana", key) as connection:
                 player = await connection.create_process()
@@ -45,8 +47,8 @@ def test_a_signal_stops_serve_cleanly(tmp_path: Path, signum: signal.Signals) ->
         assert rest.rstrip().endswith("stopped")
         assert "Traceback" not in rest
         # The database was closed: SQLite folded its write-ahead log back in.
-        assert not (data / "betania.db-wal").exists()
-        pool = Pool(open_database(f"sqlite:///{data / 'betania.db'}"))
+        assert not Path(database_url.removeprefix("sqlite:///") + "-wal").exists()
+        pool = Pool(open_database(database_url))
         assert [str(p.score) for p in pool.predictions_of("ana")] == ["2-1"]
         assert pool.verify_log().intact
         pool.engine.dispose()

@@ -285,10 +285,30 @@ def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
                 return connection.get_server_host_key().get_fingerprint()
 
     first = asyncio.run(fingerprint())
-    (tmp_path / "pool.db").unlink()
+    (tmp_path / "pool.db").unlink(missing_ok=True)  # a new pool (PostgreSQL: a new database)
     second = asyncio.run(fingerprint())
     assert first == second
     assert stat.S_IMODE(os.stat(tmp_path / HOST_KEY_FILE).st_mode) == 0o600
+
+
+def test_front_ends_given_one_host_key_path_present_one_key(tmp_path: Path) -> None:
+    """Behind one address (a TCP load balancer) every front end must show the same key."""
+    shared = tmp_path / "keys" / "pool_host_key"
+
+    async def fingerprint(folder: Path) -> str:
+        folder.mkdir()
+        async with served_pool(folder, ServerConfig(port=0, host_key=shared)) as served:
+            served.player("ana")
+            async with served.connect("ana") as connection:
+                return connection.get_server_host_key().get_fingerprint()
+
+    async def both() -> list[str]:  # started together: the first makes the key, whole
+        return list(await asyncio.gather(fingerprint(tmp_path / "a"), fingerprint(tmp_path / "b")))
+
+    first, second = asyncio.run(both())
+    assert first == second and not (tmp_path / "a" / HOST_KEY_FILE).exists()
+    assert stat.S_IMODE(os.stat(shared).st_mode) == 0o600
+    assert [p.name for p in shared.parent.iterdir()] == ["pool_host_key"]  # nothing left aside
 
 
 @needs_openssh

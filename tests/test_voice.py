@@ -22,7 +22,7 @@ CHAT = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chat-2026.js
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])
-def test_a_whole_world_cup_in_her_voice(tmp_path: Path, language: str) -> None:
+def test_a_whole_world_cup_in_her_voice(database_url: str, language: str) -> None:
     options = ReplayOptions(
         parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json"))),
         players=15,
@@ -30,7 +30,7 @@ def test_a_whole_world_cup_in_her_voice(tmp_path: Path, language: str) -> None:
         chat=read_chat(str(CHAT)),
         memory=MemoryConfig(language=language),
     )
-    pool = replay(options, tmp_path / "r.db", OfflineModel(seed=1, language=language)).pool
+    pool = replay(options, database_url, OfflineModel(seed=1, language=language)).pool
     figures = measure(pool)
     assert figures.asked >= 60 and figures.answered == figures.asked
     assert figures.repeats == 0

@@ -30,6 +30,7 @@ from bot.app.replay import ReplayOptions, read_chat, replay, summary
 from bot.app.settings import LOG_LEVELS, Settings
 from game.bets_csv import BetsFileError, read_bets
 from game.db.engine import open_database
+from game.db.leader import Leadership
 from game.errors import UserError
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.feeds.choose import source_from
@@ -49,6 +50,7 @@ from memory.model import estimate_tokens
 from memory.offline import OfflineModel
 from memory.usage import recorded
 
+LEAD_RETRY = 2.0  # seconds between tries for the lead: a takeover within a few seconds
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
 
 
@@ -306,6 +308,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         open_registration=args.open,
         addressee=settings.addressee,
         language=settings.model.language,
+        host_key=args.host_key,
     )
     keep = settings.keep_calls_days
     commentator = commentator_for(
@@ -332,12 +335,13 @@ async def serve(
     digest_hour: int,
     results: ResultsPoller | None = None,
 ) -> None:
-    """The SSH server, the scheduler, the commentator and the results feed, in one event loop."""
+    """The SSH server, in one event loop with the scheduler, the commentator and the results
+    feed when this process holds the lead (``game.db.leader``: one voice per database)."""
     running = await open_server(pool, data_dir, config)
     scheduler = PoolScheduler(
         commentator, commentator.keeper.config.zone, digest_hour, results=results
     )
-    scheduler.start()
+    leadership = Leadership(pool.engine)
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
     print(f"BETanIA pool listening on {config.host}:{running.port} ({registration})")
     print(f"join with: {running.join_command(config.host)}")
@@ -345,13 +349,28 @@ async def serve(
     if results is not None:
         every = results.interval.total_seconds()
         print(f"results from: {results.source.name}, every {every:g} s")
+    leading = asyncio.get_running_loop().create_task(take_the_lead(leadership, scheduler))
     try:
         signal_name = await until_stopped()
         print(f"{signal_name}: telling {len(running.frontend.sessions)} session(s) and stopping")
     finally:
+        leading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await leading
         scheduler.shutdown()
+        leadership.release()
         await running.close()
         pool.engine.dispose()
+
+
+async def take_the_lead(leadership: Leadership, scheduler: PoolScheduler) -> None:
+    """Start her here as soon as no other front end on this database runs her."""
+    if not await asyncio.to_thread(leadership.try_take):
+        print("another front end runs the commentator; this one takes over if it stops")
+        while not await asyncio.to_thread(leadership.try_take):
+            await asyncio.sleep(LEAD_RETRY)
+    scheduler.start()
+    print("the commentator, the scheduler and the results feed run in this front end")
 
 
 def cmd_invite_create(args: argparse.Namespace) -> None:
@@ -559,6 +578,11 @@ def build_parser() -> Parser:
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for all)")
     sub.add_argument("--port", type=int, default=2222)
     sub.add_argument("--open", action="store_true", help="let anyone register, no invite needed")
+    sub.add_argument(
+        "--host-key",
+        type=Path,
+        help="the SSH host key file (made if missing); front ends behind one address share one",
+    )
 
     sub = add(["invite", "create"], cmd_invite_create, "make an invite code")
     sub.add_argument("--uses", type=int, default=1)

@@ -207,7 +207,7 @@ def _chat(pool: Pool, line: ChatLine) -> None:
 
 def replay(
     options: ReplayOptions,
-    database: Path,
+    database: Path | str,  # a SQLite file, or the URL of an empty database
     model: Model | ModelConfig,
     zone: tzinfo | None = None,
     on_result: Callable[[int], None] | None = None,
@@ -219,7 +219,9 @@ def replay(
     cache lifetimes by tournament time reads it too).
     """
     started = time.perf_counter()
-    database.unlink(missing_ok=True)
+    if isinstance(database, Path):  # a SQLite file of the replay's own, made afresh
+        database.unlink(missing_ok=True)
+    url = f"sqlite:///{database}" if isinstance(database, Path) else database
     fixtures = tuple(sorted(options.tournament.fixtures, key=lambda f: f.kickoff))
     if not fixtures:
         raise ReplayError("the tournament has no matches")
@@ -227,7 +229,7 @@ def replay(
     if clock is None:
         clock = SimulatedClock(start)
     clock.now = start
-    pool = Pool(open_database(f"sqlite:///{database}"), clock)
+    pool = Pool(open_database(url), clock)
     pool.fixtures.import_tournament(
         Tournament(
             options.tournament.name, tuple(replace(f, result=None, goals=()) for f in fixtures)

@@ -9,7 +9,7 @@ from typing import Any, TypeVar, cast
 from sqlalchemy import Connection, bindparam, func, insert, select, text
 from sqlalchemy.sql.dml import ReturningInsert
 
-from game.db import chain
+from game.db import chain, notify
 from game.db.schema import events
 from game.events import Event, LoggedEvent, event_from_payload
 
@@ -35,6 +35,7 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
         "digest": content,
     }
     new_id: int = connection.execute(_APPEND, values).scalar_one()
+    notify.announce(connection, new_id)
     return new_id
 
 

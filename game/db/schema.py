@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Computed,
@@ -158,6 +159,14 @@ feed_links = Table(
     Column("feed_id", String(40), primary_key=True),
     Column("match_number", Integer, ForeignKey("matches.number"), nullable=False),
     UniqueConstraint("source", "match_number"),
+)
+
+# What she has said on each trigger and topic: the database refuses a second remark.
+remarks_said = Table(
+    "remarks_said",
+    metadata,
+    Column("trigger", BigInteger, primary_key=True),
+    Column("topic", String(40), primary_key=True),
 )
 
 invites = Table(

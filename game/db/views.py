@@ -14,13 +14,16 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Connection,
     Row,
     Select,
     and_,
     bindparam,
     case,
+    cast,
     func,
+    literal,
     select,
 )
 
@@ -181,11 +184,13 @@ def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Sel
         home, diff, sign = matches.c.ft_home, matches.c.ft_diff, matches.c.ft_sign
     else:
         home, diff, sign = matches.c.final_home, matches.c.final_diff, matches.c.final_sign
+    # 64-bit on every database: the exact tally sits above 2**32 (PostgreSQL's integer
+    # is 32-bit, and its SUM of bigints is a numeric, which would not divide whole).
     packed_tier = case(
-        (predictions.c.sign != sign, 0),
-        (predictions.c.diff != diff, 1),
-        (predictions.c.home != home, 1 + PACK),
-        else_=1 + PACK + PACK * PACK,
+        (predictions.c.sign != sign, literal(0, BigInteger)),
+        (predictions.c.diff != diff, literal(1, BigInteger)),
+        (predictions.c.home != home, literal(1 + PACK, BigInteger)),
+        else_=literal(1 + PACK + PACK * PACK, BigInteger),
     )
     counted = matches.c.status == MatchStatus.FINISHED.value
     if bounded:
@@ -193,7 +198,7 @@ def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Sel
     per_player = (
         select(
             predictions.c.player_id,
-            func.sum(packed_tier).label("packed"),
+            cast(func.sum(packed_tier), BigInteger).label("packed"),
             func.count().label("predictions"),
         )
         .join(matches, and_(matches.c.number == predictions.c.match_number, counted))

@@ -2,7 +2,10 @@
 
 The hub tails the event log rather than trusting in-process callbacks: a
 result entered from the console, another front end or a feed reaches every
-session the same way. A commit in this process only wakes it up early.
+session the same way. What wakes it: a commit in this process, and on
+PostgreSQL the database's word of any process's commit (``game.db.notify``);
+a slow poll only stands in for a word lost (SQLite: the only way to hear of
+another process's commits, so it polls every second).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from game.db.notify import Listener, can_listen
 from game.events import (
     ChatPosted,
     Event,
@@ -28,6 +32,8 @@ from game.following import Handlers
 from game.frontends.waiting import promptly
 from game.pool import Pool
 from game.words import Words
+
+LISTENING_POLL = 30.0  # seconds between safety-net reads when the database gives word
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,9 @@ class Hub:
     def __init__(self, pool: Pool, poll_interval: float = 1.0, words: Words | None = None) -> None:
         self.pool = pool
         self.words = words or Words()
-        self.poll_interval = poll_interval
+        self.listener = Listener(pool.engine, self._wake_soon) if can_listen(pool.engine) else None
+        # With the database's word for every commit, the poll is only a safety net.
+        self.poll_interval = max(poll_interval, LISTENING_POLL) if self.listener else poll_interval
         self.subscribers: dict[int, Deliver] = {}
         self.last_id = pool.last_event_id()
         self._wake = asyncio.Event()
@@ -69,7 +77,11 @@ class Hub:
         pool.subscribe(self._poke)
 
     def _poke(self, _item: LoggedEvent[Event]) -> None:
-        # Commits also happen in worker threads (the commentator's): wake the loop safely.
+        self._wake_soon()
+
+    def _wake_soon(self) -> None:
+        # Commits happen in worker threads (the commentator's), words arrive in the
+        # listener's: wake the loop safely.
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._wake.set)
 
@@ -82,6 +94,8 @@ class Hub:
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._task = self._loop.create_task(self._run())
+        if self.listener is not None:
+            self.listener.start()
 
     async def stop(self) -> None:
         # A flag and a wake-up, not a cancellation: Python 3.11's wait_for can lose a
@@ -90,6 +104,8 @@ class Hub:
         self._wake.set()
         if self._task is not None:
             await self._task
+        if self.listener is not None:
+            await asyncio.to_thread(self.listener.stop)
 
     async def _run(self) -> None:
         while not self._stopping:

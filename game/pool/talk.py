@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import cast
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
+from sqlalchemy.dialects import postgresql, sqlite
 
-from game.db import log
+from game.db.schema import remarks_said
 from game.events import (
     ChatPosted,
     Event,
@@ -61,8 +62,8 @@ class Talk:
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> RemarkPosted | None:
             require_player_id(connection, handle)
-            if trigger is not None and _said_on(connection, trigger, topic):
-                return None
+            if trigger is not None and not _first_on(connection, trigger, topic):
+                return None  # said already, by this process or another front end's
             event = RemarkPosted(handle, text, tuple(about), match, trigger, topic)
             self._work.append(connection, logged, event)
             return event
@@ -76,5 +77,24 @@ class Talk:
 
 
 def _said_on(connection: Connection, trigger: int, topic: str) -> bool:
-    earlier = log.read_of(connection, RemarkPosted)
-    return any(item.event.trigger == trigger and item.event.topic == topic for item in earlier)
+    found = select(remarks_said.c.trigger).where(
+        remarks_said.c.trigger == trigger, remarks_said.c.topic == topic
+    )
+    return connection.execute(found).first() is not None
+
+
+def _first_on(connection: Connection, trigger: int, topic: str) -> bool:
+    """Claim ``trigger`` and ``topic`` for a remark; False when one was made already.
+
+    The database keeps it (a primary key), not a scan: two processes racing to
+    remark on one goal cannot both win, and the loser's transaction goes on.
+    """
+    dialect = connection.dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    claim = (
+        insert(remarks_said)
+        .values(trigger=trigger, topic=topic)
+        .on_conflict_do_nothing()
+        .returning(remarks_said.c.trigger)
+    )
+    return connection.execute(claim).first() is not None

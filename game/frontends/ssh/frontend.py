@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 from game.addressing import Addressee
@@ -46,6 +47,9 @@ class ServerConfig:
     # How long ``ssh host @betania ...`` waits for her answer before it says she is late.
     answer_wait: float = 30.0
     language: str = "en"  # of every line a player reads (``game.words``)
+    host_key: Path | None = (
+        None  # None: in the data folder; front ends behind one address share one
+    )
 
 
 class Frontend:

@@ -16,15 +16,23 @@ HOST_KEY_FILE = "ssh_host_ed25519_key"
 log = logging.getLogger("betania.ssh")
 
 
-def host_key(data_dir: Path) -> asyncssh.SSHKey:
-    """The server's key, made once and kept (mode 0600) so clients never see it change."""
-    path = data_dir / HOST_KEY_FILE
+def host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's key at ``path``, made once and kept (mode 0600) so clients never see it
+    change. Several front ends may share one path: the first to start makes the key, whole
+    (written aside, then linked into place), and the others read that one."""
     if not path.exists():
-        data_dir.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         key = asyncssh.generate_private_key("ssh-ed25519")
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        aside = path.with_name(f".{path.name}.{os.getpid()}")
+        descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "wb") as file:
             file.write(key.export_private_key())
+        try:
+            os.link(aside, path)  # atomic, and refused if another front end was first
+        except FileExistsError:
+            pass
+        finally:
+            aside.unlink()
     return asyncssh.read_private_key(path)
 
 
@@ -101,7 +109,7 @@ async def start_server(
         lambda: PoolSSHServer(frontend),
         config.host,
         config.port,
-        server_host_keys=[host_key(data_dir)],
+        server_host_keys=[host_key(config.host_key or data_dir / HOST_KEY_FILE)],
         line_editor=False,
         encoding="utf-8",
         login_timeout=60,
