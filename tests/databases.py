@@ -141,3 +141,28 @@ def drop_guards(connection: Connection) -> None:
     on = "" if connection.dialect.name == "sqlite" else " ON events"
     for name in guards_for(connection.dialect.name):
         connection.execute(text(f"DROP TRIGGER {name}{on}"))
+
+
+@contextmanager
+def write_lock_held(url: str) -> Iterator[None]:
+    """Another process takes the pool's write lock and sits on it; reads still go through."""
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        other = sqlite3.connect(make_url(url).database or "", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            other.rollback()
+            other.close()
+        return
+    import psycopg
+
+    admin = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin) as other:
+        other.execute("LOCK TABLE events, predictions IN EXCLUSIVE MODE")  # blocks writers only
+        try:
+            yield
+        finally:
+            other.rollback()

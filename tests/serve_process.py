@@ -20,12 +20,20 @@ from game.pool import Pool
 
 def prepare_pool(url: str, fixtures: dict[str, Any], handle: str) -> asyncssh.SSHKey:
     """A pool at ``url`` with the fixtures and one player; returns the player's key."""
-    key = asyncssh.generate_private_key("ssh-ed25519")
+    return prepare_players(url, fixtures, [handle])[handle]
+
+
+def prepare_players(
+    url: str, fixtures: dict[str, Any], handles: list[str]
+) -> dict[str, asyncssh.SSHKey]:
+    """A pool at ``url`` with the fixtures and these players; returns each one's key."""
+    keys = {handle: asyncssh.generate_private_key("ssh-ed25519") for handle in handles}
     pool = Pool(open_database(url))
     pool.fixtures.import_tournament(parse_tournament(fixtures))
-    pool.members.add(handle, keys=[key.export_public_key().decode()])
+    for handle, key in keys.items():
+        pool.members.add(handle, keys=[key.export_public_key().decode()])
     pool.engine.dispose()
-    return key
+    return keys
 
 
 @asynccontextmanager

@@ -4,7 +4,6 @@ import asyncio
 import json
 import os
 import pty
-import sqlite3
 import unicodedata
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from game.text import clean, clean_block
 from memory.inspect import diary_text
 from memory.keeper import MemoryKeeper
 from tests.conftest import FakeClock, ScriptedModel, play
+from tests.databases import write_lock_held
 from tests.ssh_pool import ServedPool, needs_openssh, openssh_identity, read_until, served_pool
 
 # What the hostile-input probe sent, and more: each must arrive inert.
@@ -273,10 +273,11 @@ def test_hostile_text_from_files_feeds_chat_and_the_model_reaches_no_terminal(
             served.player("admin", admin=True)
             served.pool.members.add("betania")
             # An older pool may hold raw text from before: the terminal boundary still holds.
+            raw = "".join(HOSTILE)
+            if served.pool.engine.dialect.name == "postgresql":
+                raw = raw.replace("\x00", "")  # PostgreSQL's text cannot hold a NUL at all
             with served.pool.engine.begin() as connection:
-                connection.execute(
-                    update(matches).where(matches.c.number == 2).values(venue="".join(HOSTILE))
-                )
+                connection.execute(update(matches).where(matches.c.number == 2).values(venue=raw))
             async with served.connect("ana") as connection:
                 watcher = await connection.create_process()
                 received = await read_until(watcher.stdout, "Type help")
@@ -322,9 +323,7 @@ def test_a_held_write_lock_delays_writes_answers_busy_and_never_freezes_reads(
                 watcher = await connection.create_process()
                 await read_until(watcher.stdout, "Type help")
                 # Another process takes the write lock and sits on it.
-                other = sqlite3.connect(tmp_path / "pool.db", isolation_level=None)
-                other.execute("BEGIN IMMEDIATE")
-                try:
+                with write_lock_held(str(served.pool.engine.url.render_as_string(False))):
                     reads = await asyncio.gather(
                         *(served.run("ana", "standings") for _ in range(3))
                     )
@@ -338,9 +337,6 @@ def test_a_held_write_lock_delays_writes_answers_busy_and_never_freezes_reads(
                     )
                     watcher.stdin.write("bet 2 1-1\n")
                     assert "busy" in await read_until(watcher.stdout, "try again")
-                finally:
-                    other.rollback()
-                    other.close()
                 assert (await served.run("ana", "bet 1 2-1")).exit_status == 0
                 watcher.stdin.write("quit\n")
                 await watcher.wait_closed()

@@ -63,7 +63,7 @@ def lock_waits_off() -> bool:
 def is_locked(error: BaseException) -> bool:
     """A database that is busy with another writer, as opposed to one that failed."""
     text = str(getattr(error, "orig", None) or error).lower()
-    return "locked" in text or "busy" in text
+    return "locked" in text or "busy" in text or "lock timeout" in text
 
 
 def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
@@ -75,6 +75,8 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout=busy_timeout))
         event.listen(engine, "checkout", partial(_sqlite_lock_wait, busy_timeout=busy_timeout))
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "checkout", partial(_postgresql_lock_wait, busy_timeout=busy_timeout))
     migrate(engine)
     ensure_guards(engine)
     return engine
@@ -93,6 +95,23 @@ def _sqlite_lock_wait(
         cursor.execute(f"PRAGMA busy_timeout = {wanted}")
         cursor.close()
         record.info["busy_timeout"] = wanted
+
+
+def _postgresql_lock_wait(
+    dbapi_connection: DBAPIConnection,
+    record: ConnectionPoolEntry,
+    _proxy: PoolProxiedConnection,
+    busy_timeout: float,
+) -> None:
+    """PostgreSQL's writers wait for a lock without end unless told: as long as SQLite's
+    busy timeout, or 1 ms (0 would mean forever) where this thread must not wait."""
+    wanted = 1 if lock_waits_off() else int(busy_timeout * 1000)
+    if record.info.get("lock_timeout") != wanted:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"SET lock_timeout = {wanted}")
+        cursor.close()
+        dbapi_connection.commit()  # a SET inside a transaction is undone by its rollback
+        record.info["lock_timeout"] = wanted
 
 
 def _sqlite_pragmas(
