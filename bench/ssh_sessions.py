@@ -1,12 +1,14 @@
 """200 concurrent SSH sessions, each placing a bet and reading the standings.
 
-    python -m bench.ssh_sessions [--sessions 200]
+    python -m bench.ssh_sessions [--sessions 200] [--db URL] [--front-ends 2]
 
 The pool's server and a bare asyncssh echo server (public-key auth, exec mode,
 the same work per session: connect, two commands) each run in a process of
 their own; the clients run here. Prints p50/p99 session latency and throughput
 for both, measured in the same run, their ratio, and checks that every bet
-reached the database.
+reached the database. ``--db`` puts the pool in that (empty) database, e.g.
+PostgreSQL; ``--front-ends 2`` also runs two pool servers on it, the clients
+split between them, and prints the throughput against one.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import asyncssh
 from game.db.engine import open_database
 from game.frontends.limits import Limits
 from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.ssh.server import bound_port, host_key, start_server
+from game.frontends.ssh.server import HOST_KEY_FILE, bound_port, host_key, start_server
 from game.model import Score
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
@@ -48,13 +50,17 @@ async def echo(process: asyncssh.SSHServerProcess) -> None:
     process.exit(0)
 
 
-async def serve(kind: str, data_dir: Path, port_file: Path) -> None:
+async def serve(kind: str, data_dir: Path, port_file: Path, url: str) -> None:
     if kind == "echo":
         acceptor = await asyncssh.create_server(
-            EchoServer, "127.0.0.1", 0, server_host_keys=[host_key(data_dir)], process_factory=echo
+            EchoServer,
+            "127.0.0.1",
+            0,
+            server_host_keys=[host_key(data_dir / HOST_KEY_FILE)],
+            process_factory=echo,
         )
     else:
-        pool = Pool(open_database(f"sqlite:///{data_dir / 'pool.db'}"))
+        pool = Pool(open_database(url))
         limits = Limits(sessions_total=10_000)
         acceptor, _ = await start_server(pool, data_dir, ServerConfig(port=0, limits=limits))
     port_file.write_text(str(bound_port(acceptor)))
@@ -72,21 +78,28 @@ async def one_session(port: int, handle: str, key: asyncssh.SSHKey, commands: li
     return time.perf_counter() - started
 
 
-async def load(port: int, keys: dict[str, asyncssh.SSHKey]) -> tuple[list[float], float]:
+async def load(
+    ports: list[int], keys: dict[str, asyncssh.SSHKey], score: str
+) -> tuple[list[float], float]:
+    """Every session at once, spread over the servers' ports in turn; each bets ``score``
+    (a new one in each run, so that every run writes a changed pick)."""
     started = time.perf_counter()
     latencies = await asyncio.gather(
         *(
-            one_session(port, handle, key, ["bet 1 2-1", "standings"])
-            for handle, key in keys.items()
+            one_session(ports[i % len(ports)], handle, key, [f"bet 1 {score}", "standings"])
+            for i, (handle, key) in enumerate(keys.items())
         )
     )
     return sorted(latencies), time.perf_counter() - started
 
 
-def start(kind: str, data_dir: Path) -> tuple[subprocess.Popen[bytes], int]:
-    port_file = data_dir / f"{kind}.port"
+def start(
+    kind: str, data_dir: Path, url: str, copy: int = 0
+) -> tuple[subprocess.Popen[bytes], int]:
+    port_file = data_dir / f"{kind}{copy}.port"
+    port_file.unlink(missing_ok=True)  # an earlier run's server wrote one: not this one's
     process = subprocess.Popen(
-        [sys.executable, "-m", "bench.ssh_sessions", "--serve", kind, str(data_dir)]
+        [sys.executable, "-m", "bench.ssh_sessions", "--serve", kind, str(data_dir), url, str(copy)]
     )
     deadline = time.monotonic() + 30
     while not port_file.exists() or not port_file.read_text():
@@ -109,16 +122,19 @@ def report(label: str, latencies: list[float], elapsed: float) -> tuple[float, f
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=200)
-    parser.add_argument("--serve", nargs=2, metavar=("KIND", "DATA_DIR"), help=argparse.SUPPRESS)
+    parser.add_argument("--db", help="an empty database for the pool (default: a SQLite file)")
+    parser.add_argument("--front-ends", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--serve", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        kind, data_dir = args.serve
-        asyncio.run(serve(kind, Path(data_dir), Path(data_dir) / f"{kind}.port"))
+        kind, data_dir, url, copy = args.serve
+        asyncio.run(serve(kind, Path(data_dir), Path(data_dir) / f"{kind}{copy}.port", url))
         return
 
     with tempfile.TemporaryDirectory() as directory:
         data_dir = Path(directory)
-        pool = Pool(open_database(f"sqlite:///{data_dir / 'pool.db'}"))
+        url = args.db or f"sqlite:///{data_dir / 'pool.db'}"
+        pool = Pool(open_database(url))
         kickoff = pool.clock() + timedelta(days=1)
         pool.fixtures.import_tournament(
             Tournament("Bench Cup", (Fixture("b1", "Group", kickoff, "", "Home", "Away"),))
@@ -128,22 +144,29 @@ def main() -> None:
         }
         for handle, key in keys.items():
             pool.members.add(handle, keys=[key.export_public_key().decode()])
-        host_key(data_dir)  # both servers present the same key
+        host_key(data_dir / HOST_KEY_FILE)  # every server presents the same key
 
+        runs = [("echo", 1), ("pool", 1)] + ([("pool", 2)] if args.front_ends == 2 else [])
         results = {}
-        for kind in ("echo", "pool"):
-            process, port = start(kind, data_dir)
+        for run, (kind, copies) in enumerate(runs):
+            servers = [start(kind, data_dir, url, copy) for copy in range(copies)]
             try:
-                results[kind] = asyncio.run(load(port, keys))
+                ports = [port for _, port in servers]
+                results[(kind, copies)] = asyncio.run(load(ports, keys, f"{run}-1"))
             finally:
-                process.terminate()
-                process.wait()
-        echo_p50, echo_p99, echo_rate = report("bare echo", *results["echo"])
-        pool_p50, pool_p99, pool_rate = report("pool", *results["pool"])
+                for process, _ in servers:
+                    process.terminate()
+                    process.wait()
+        echo_p50, echo_p99, echo_rate = report("bare echo", *results[("echo", 1)])
+        pool_p50, pool_p99, pool_rate = report("pool", *results[("pool", 1)])
         print(f"ratio pool/echo: p50 {pool_p50 / echo_p50:.2f}  p99 {pool_p99 / echo_p99:.2f}  "
               f"throughput {echo_rate / pool_rate:.2f}")  # fmt: skip
+        if ("pool", 2) in results:
+            _, _, two_rate = report("2 front ends", *results[("pool", 2)])
+            print(f"sessions/s, two front ends against one: {two_rate / pool_rate:.2f}")
         bets = [p for handle in keys for p in pool.predictions_of(handle)]
-        assert all(p.score == Score(2, 1) for p in bets)
+        assert all(p.score == Score(len(runs) - 1, 1) for p in bets)
+        pool.engine.dispose()
         print(f"bets in the database: {len(bets)} of {len(keys)}")
 
 

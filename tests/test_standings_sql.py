@@ -90,3 +90,30 @@ def test_standings_as_of_a_match_store_nothing(tournament_pool: Pool) -> None:
     assert tournament_pool.standings(up_to_match=1)[0].points == 10
     assert tournament_pool.standings()[0].points == 15
     assert len(tournament_pool.events()) == events_before
+
+
+def test_the_table_is_computed_once_per_log_position(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """Two hundred sessions showing the table after a goal cost one query, not two hundred."""
+    from sqlalchemy import event
+
+    from tests.conftest import play
+
+    computed: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        if "rank() OVER" in statement:
+            computed.append(statement)
+
+    event.listen(tournament_pool.engine, "before_cursor_execute", count)
+    tournament_pool.predictions.place("ana", 1, Score(2, 0))
+    play(tournament_pool, clock, 1, "2-0")
+    tables = [tournament_pool.standings() for _ in range(200)]
+    assert len(computed) == 1 and all(t == tables[0] for t in tables)
+    assert tables[0][0].player == "ana" and tables[0][0].points == 10
+    tournament_pool.talk.chat("bia", "nice one")  # the log moves: the table is asked again
+    assert tournament_pool.standings() == tables[0] and len(computed) == 2
+    tournament_pool.standings(up_to_match=1)  # another table at the same position: its own
+    tournament_pool.standings(up_to_match=1)
+    assert len(computed) == 3

@@ -8,6 +8,7 @@ here hear each event after it is committed.
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 from typing import TypeVar
 
@@ -27,6 +28,7 @@ from game.scoring import ScoreBasis, ScoringRule
 from game.standings import StandingRow, played_by
 
 E = TypeVar("E", bound=Event)
+TABLES_KEPT = 64  # tables kept for one log position (now, after or before each match)
 
 __all__ = [
     "IMPORTED_PICK_LEAD",
@@ -67,6 +69,9 @@ class Pool:
         self.predictions = Predictions(self.work)
         self.fixtures = Fixtures(self.work)
         self.talk = Talk(self.work)
+        # Tables by (log position, up to, before): never stored, computed once per position.
+        self._tables: dict[tuple[int, int | None, int | None], tuple[StandingRow, ...]] = {}
+        self._tables_lock = threading.Lock()
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -104,14 +109,29 @@ class Pool:
         "After" and "before" go by kick-off time, not by number (see ``played_by``).
         """
         with self.engine.connect() as connection:
+            # Every change to a table is an event: the log's position names the table,
+            # so it is computed once there and shared by every session that shows it.
+            position = connection.execute(select(func.max(events.c.id))).scalar() or 0
+            key = (position, up_to_match, before_match)
+            with self._tables_lock:
+                known = self._tables.get(key)
+            if known is not None:
+                return list(known)
             mark = up_to_match if up_to_match is not None else before_match
             if mark is None:
-                return views.standings(connection)
-            kickoffs = views.kickoffs(connection)
-            if mark not in kickoffs:
-                raise NotFound("no match #{number}", number=mark)
-            counted = played_by(kickoffs, mark, inclusive=up_to_match is not None)
-            return views.standings(connection, counted)
+                table = views.standings(connection)
+            else:
+                kickoffs = views.kickoffs(connection)
+                if mark not in kickoffs:
+                    raise NotFound("no match #{number}", number=mark)
+                counted = played_by(kickoffs, mark, inclusive=up_to_match is not None)
+                table = views.standings(connection, counted)
+        with self._tables_lock:
+            if self._tables and max(k[0] for k in self._tables) < position:
+                self._tables.clear()  # the log moved on: older tables are never asked again
+            if len(self._tables) < TABLES_KEPT:
+                self._tables[key] = tuple(table)
+        return table
 
     def events(
         self,
