@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from pathlib import Path
 
 import asyncssh
@@ -84,3 +85,50 @@ def test_kill_9_while_50_players_bet_loses_no_confirmed_bet(
 async def _run(port: int, handle: str, key: asyncssh.SSHKey, command: str) -> str:
     async with connect(port, handle, key) as connection:
         return str((await connection.run(command)).stdout)
+
+
+def test_the_console_writes_while_players_bet_and_nobody_hears_locked(
+    tmp_path: Path, database_url: str
+) -> None:
+    """``betania results set`` in another process, over and over, while 20 players bet."""
+    handles = [f"p{i:02d}" for i in range(20)]
+    keys = prepare_players(database_url, CUP, handles)
+    said: list[str] = []
+
+    async def player(handle: str, port: int) -> None:
+        async with connect(port, handle, keys[handle]) as connection:
+            for number in range(2, MATCHES + 1):
+                done = await connection.run(f"bet {number} 1-0")
+                said.append(f"{done.exit_status} {done.stdout}{done.stderr}")
+
+    async def console() -> list[str]:
+        lines = []
+        for score in ("1-0", "2-0", "2-1", "3-1", "1-0"):
+            command = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot.app.cli", "results", "set", "1", score,
+                "--db", database_url, "--data-dir", str(tmp_path / "console"),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            )  # fmt: skip
+            out, _ = await command.communicate()
+            lines.append(f"{command.returncode} {out.decode()}")
+        return lines
+
+    async def scenario() -> list[str]:
+        async with serving(tmp_path / "a", database_url) as (_server, port):
+            results = asyncio.create_task(console())
+            await asyncio.gather(*(player(h, port) for h in handles))
+            return await results
+
+    console_said = asyncio.run(scenario())
+    assert all(line.startswith("0 #1 Team2 v Team3: ") for line in console_said), console_said
+    assert len(said) == len(handles) * (MATCHES - 1)
+    assert all(line.startswith("0 ") and "your pick is 1-0" in line for line in said), [
+        line for line in said if "your pick" not in line
+    ][:3]
+    assert not any("locked" in line or "busy" in line for line in said + console_said)
+    pool = Pool(open_database(database_url))
+    try:
+        assert str(pool.match(1).result) == "1-0"  # the console's last word
+        assert pool.verify_log().intact
+    finally:
+        pool.engine.dispose()
