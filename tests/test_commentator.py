@@ -442,7 +442,12 @@ def test_her_own_record_lead_and_lone_calls(pool: Pool, clock: FakeClock) -> Non
     pool.fixtures.import_tournament(tournament(5))
     for handle in ("ana", "bia", "davi", "betania"):
         pool.members.add(handle)
-    rounds = [("1-0", "1-0 0-1 0-1 0-1"), ("2-0", "0-1 0-1 0-1 1-0"), ("3-0", "0-1 0-1 0-1 3-0")]
+    rounds = [
+        ("1-0", "1-0 0-1 0-1 0-1"),
+        ("2-0", "0-1 0-1 0-1 1-0"),
+        ("3-0", "0-1 0-1 0-1 3-0"),
+        ("1-0", "0-1 0-1 0-1 1-0"),
+    ]
     told = []
     for number, (result, chosen) in enumerate(rounds, start=1):
         for handle, score in zip(("ana", "bia", "davi", "betania"), chosen.split(), strict=True):
@@ -453,7 +458,9 @@ def test_her_own_record_lead_and_lone_calls(pool: Pool, clock: FakeClock) -> Non
         Storyline("lead_change", "ana", 10),
         Storyline("her_alone", count=3),  # she alone saw 2-0 coming, still behind ana
         Storyline("her_lead", "betania", 5),  # 15 to ana's 10
+        Storyline("her_final_day", "betania", 15),  # one match left: she says "I"
     ]
+    assert OfflineModel().say("story.her_final_day", n=15).startswith("One match left, and I lead")
 
 
 def test_an_exact_call_recalls_the_players_earlier_one(pool: Pool, clock: FakeClock) -> None:

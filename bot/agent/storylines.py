@@ -76,7 +76,12 @@ def for_result(pool: Pool, match: Match, about: list[str], her: str) -> Storylin
     mine = next((p.score for p in picks if p.handle == her), None)
     before, after = pool.standings(before_match=match.number), pool.standings()
     table = _from_table(pool, match, before, after, about, her)
-    if table is not None and table.kind in ("final_day", "lead_change", "her_lead"):
+    if table is not None and table.kind in (
+        "final_day",
+        "her_final_day",
+        "lead_change",
+        "her_lead",
+    ):
         return table
     crowd = sum(1 for p in others if p.score.outcome == actual.outcome)
     if len(others) >= 3 and crowd == 0:
@@ -111,7 +116,7 @@ def _from_table(
     lead = after[0].points - next((r.points for r in after if r.points < after[0].points), 0)
     left = [m for m in pool.matches() if m.status is not MatchStatus.FINISHED]
     if len(left) == 1 and len(leaders) == 1:
-        return Storyline("final_day", leaders[0], lead)
+        return Storyline("her_final_day" if leaders[0] == her else "final_day", leaders[0], lead)
     was_top = {r.player for r in before if before and r.points == before[0].points > 0}
     if len(leaders) == 1 and leaders[0] not in was_top:
         return Storyline("her_lead" if leaders[0] == her else "lead_change", leaders[0], lead)
