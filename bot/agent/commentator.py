@@ -292,23 +292,15 @@ class Commentator:
                 fitting = [fact for fact in known if facts.fits(fact, teams)]
                 if fitting:
                     return handle, max(fitting, key=lambda f: (f.last_told, f.id)).text
-                unsaid = [fact for fact in known if not self._brought_up(fact)]
+                said = [
+                    r.event for r in self.pool.events_of(RemarkPosted) if handle in r.event.about
+                ]
+                unsaid = [fact for fact in known if not _brought_up(fact, said)]
                 if unsaid:  # what someone tells her is heard again at least once
                     return handle, min(unsaid, key=lambda f: (f.last_told, f.id)).text
                 if known and int(shuffled_key(match.number, handle), 16) % 4 == 0:
                     return handle, max(known, key=lambda f: f.last_told).text
         return None
-
-    def _brought_up(self, fact: facts.Fact) -> bool:
-        """Whether one of her remarks about the player has said the fact (its words, from
-        the log), apart from the line that acknowledged it."""
-        words = fact.text.replace(fact.handle, "")
-        return any(
-            fact.handle in item.event.about
-            and f"log:{item.event.trigger}" != fact.source
-            and facts.keeps(words, item.event.text)
-            for item in self.pool.events_of(RemarkPosted)
-        )
 
     def on_correction(self, item: LoggedEvent[ResultRecorded]) -> None:
         """A final score changed after the whistle: the table is recomputed; she says so."""
@@ -509,3 +501,13 @@ def _still_possible(pick: Score, now: Score) -> bool:
 def _placeholder(team: str) -> bool:
     """Knock-out slots not filled yet: "1A", "W74", "L101"."""
     return bool(re.fullmatch(r"[0-9][A-L]|[WL]\d+|3[A-L/]+", team))
+
+
+def _brought_up(fact: facts.Fact, said: list[RemarkPosted]) -> bool:
+    """Whether one of her remarks about the player (``said``) has told the fact (its words),
+    apart from the line that acknowledged it."""
+    words = fact.text.replace(fact.handle, "")
+    return any(
+        f"log:{remark.trigger}" != fact.source and facts.keeps(words, remark.text)
+        for remark in said
+    )

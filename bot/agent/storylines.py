@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import timedelta, tzinfo
 
-from game.model import Match, MatchStatus
+from game.model import Match
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.standings import StandingRow
@@ -74,7 +74,10 @@ def for_result(pool: Pool, match: Match, about: list[str], her: str) -> Storylin
     picks = pool.predictions_on(match.number)
     others = [p for p in picks if p.handle != her]
     mine = next((p.score for p in picks if p.handle == her), None)
-    before, after = pool.standings(before_match=match.number), pool.standings()
+    # The table just before and just after this match, whatever was played since
+    # (a catch-up after a restart tells each result as it stood then).
+    before = pool.standings(before_match=match.number)
+    after = pool.standings(up_to_match=match.number)
     table = _from_table(pool, match, before, after, about, her)
     if table is not None and table.kind in (
         "final_day",
@@ -114,7 +117,7 @@ def _from_table(
         return None
     leaders = [r.player for r in after if r.points == after[0].points]
     lead = after[0].points - next((r.points for r in after if r.points < after[0].points), 0)
-    left = [m for m in pool.matches() if m.status is not MatchStatus.FINISHED]
+    left = [m for m in pool.matches() if Match.time_order(m) > Match.time_order(match)]
     if len(left) == 1 and len(leaders) == 1:
         return Storyline("her_final_day" if leaders[0] == her else "final_day", leaders[0], lead)
     was_top = {r.player for r in before if before and r.points == before[0].points > 0}

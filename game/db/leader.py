@@ -15,11 +15,14 @@ cursors, so nothing is said twice and nothing is lost.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
+
+log = logging.getLogger("betania.db")
 
 # pg_try_advisory_lock takes a 64-bit key: this one is "betania" in ASCII.
 LOCK_KEY = 0x62657461_6E6961
@@ -29,6 +32,7 @@ class Leadership:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._held: Any = None  # the connection or the open file that holds the lock
+        self._asking: Any = None  # PostgreSQL: the connection that asks, kept between tries
 
     @property
     def held(self) -> bool:
@@ -45,20 +49,29 @@ class Leadership:
         return self._held is not None
 
     def release(self) -> None:
-        held, self._held = self._held, None
-        if held is not None:
-            held.close()  # the lock goes with the connection, or with the file's descriptor
+        for held in (self._held, self._asking):
+            if held is not None:
+                held.close()  # the lock goes with the connection, or with the file's descriptor
+        self._held = self._asking = None
 
     def _take_postgresql(self) -> Any:
         import psycopg
 
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        connection = psycopg.connect(url, autocommit=True)
-        row = connection.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
-        if row is None or not row[0]:
-            connection.close()
+        try:
+            if self._asking is None or self._asking.closed:
+                self._asking = psycopg.connect(url, autocommit=True)
+            row = self._asking.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()
+        except psycopg.Error as error:  # the server is away: not the leader; ask again later
+            log.warning("cannot ask the database who leads (%s)", error)
+            if self._asking is not None:
+                self._asking.close()
+            self._asking = None
             return None
-        return connection
+        if row is None or not row[0]:
+            return None
+        held, self._asking = self._asking, None
+        return held
 
     def _lock_path(self) -> Path:
         database = self.engine.url.database
