@@ -137,6 +137,7 @@ def test_one_front_end_runs_her_and_another_takes_over_when_it_is_killed(
                 return took_over
 
     took_over = asyncio.run(scenario())
+    print(f"\nfrom kill -9 of the leader to the other front end leading: {took_over:.2f} s")
     assert took_over < 10
     pool = Pool(open_database(database_url))
     remarks = pool.events(kinds=("remark",))
