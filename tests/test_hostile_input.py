@@ -4,6 +4,7 @@ import asyncio
 import json
 import os
 import pty
+import re
 import unicodedata
 from pathlib import Path
 
@@ -350,6 +351,13 @@ def test_a_held_write_lock_delays_writes_answers_busy_and_never_freezes_reads(
 # -- a newcomer on a real terminal ---------------------------------------------
 
 
+# A terminal control sequence: CSI (cursor moves, erase, show/hide cursor) or a
+# two-byte escape. The screen is read with them taken out, because a prompt that
+# redraws in several passes (a slow machine reads typed keys in bursts) puts
+# "hide cursor" between the letters of a word it echoes.
+CONTROL_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
 class Terminal:
     """The stock OpenSSH client in a pseudo-terminal, typed into as a person would."""
 
@@ -357,17 +365,25 @@ class Terminal:
         self.master = master
         self.screen = ""
 
+    @property
+    def text(self) -> str:
+        """What the screen printed, without the control sequences between the letters."""
+        return CONTROL_SEQUENCE.sub("", self.screen)
+
     async def read_until(self, needle: str, timeout: float = 15.0) -> str:
         loop = asyncio.get_running_loop()
-        async with asyncio.timeout(timeout):
-            while needle not in self.screen:
-                ready: asyncio.Future[None] = loop.create_future()
-                loop.add_reader(self.master, ready.set_result, None)
-                try:
-                    await ready
-                finally:
-                    loop.remove_reader(self.master)
-                self.screen += os.read(self.master, 65536).decode("utf-8", "replace")
+        try:
+            async with asyncio.timeout(timeout):
+                while needle not in self.text:
+                    ready: asyncio.Future[None] = loop.create_future()
+                    loop.add_reader(self.master, ready.set_result, None)
+                    try:
+                        await ready
+                    finally:
+                        loop.remove_reader(self.master)
+                    self.screen += os.read(self.master, 65536).decode("utf-8", "replace")
+        except TimeoutError:
+            raise AssertionError(f"{needle!r} not on screen: ...{self.screen[-300:]!r}") from None
         return self.screen
 
     def type(self, keys: str) -> None:
