@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import subprocess
 from collections.abc import AsyncIterator
@@ -81,11 +82,23 @@ async def served_pool(
             pool.engine.dispose()
 
 
+# A terminal control sequence: CSI (cursor moves, erase, show/hide cursor) or a
+# two-byte escape. Screens are read with them taken out, because a prompt that
+# redraws in several passes (a slow machine reads typed keys in bursts) puts
+# "hide cursor" between the letters of a word it echoes.
+CONTROL_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+def printed(screen: str) -> str:
+    """What a terminal printed, without the control sequences between the letters."""
+    return CONTROL_SEQUENCE.sub("", screen)
+
+
 async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 10.0) -> str:
-    """Everything read from ``stream`` up to and including ``needle``."""
+    """Everything read from ``stream`` up to and including ``needle`` (as printed)."""
     seen = ""
     async with asyncio.timeout(timeout):
-        while needle not in seen:
+        while needle not in printed(seen):
             chunk = await stream.read(4096)
             if not chunk:
                 break

@@ -4,7 +4,6 @@ import asyncio
 import json
 import os
 import pty
-import re
 import unicodedata
 from pathlib import Path
 
@@ -24,7 +23,14 @@ from memory.inspect import diary_text
 from memory.keeper import MemoryKeeper
 from tests.conftest import FakeClock, ScriptedModel, play
 from tests.databases import write_lock_held
-from tests.ssh_pool import ServedPool, needs_openssh, openssh_identity, read_until, served_pool
+from tests.ssh_pool import (
+    ServedPool,
+    needs_openssh,
+    openssh_identity,
+    printed,
+    read_until,
+    served_pool,
+)
 
 # What the hostile-input probe sent, and more: each must arrive inert.
 HOSTILE = [
@@ -351,13 +357,6 @@ def test_a_held_write_lock_delays_writes_answers_busy_and_never_freezes_reads(
 # -- a newcomer on a real terminal ---------------------------------------------
 
 
-# A terminal control sequence: CSI (cursor moves, erase, show/hide cursor) or a
-# two-byte escape. The screen is read with them taken out, because a prompt that
-# redraws in several passes (a slow machine reads typed keys in bursts) puts
-# "hide cursor" between the letters of a word it echoes.
-CONTROL_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
-
-
 class Terminal:
     """The stock OpenSSH client in a pseudo-terminal, typed into as a person would."""
 
@@ -367,8 +366,7 @@ class Terminal:
 
     @property
     def text(self) -> str:
-        """What the screen printed, without the control sequences between the letters."""
-        return CONTROL_SEQUENCE.sub("", self.screen)
+        return printed(self.screen)
 
     async def read_until(self, needle: str, timeout: float = 15.0) -> str:
         loop = asyncio.get_running_loop()
