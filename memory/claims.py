@@ -89,15 +89,12 @@ class Records:
     players: dict[str, str] = field(default_factory=dict)
     # player -> (match, points, exact) for each finished match they picked, in time order
     record: dict[str, list[tuple[int, int, bool]]] = field(default_factory=dict)
+    # match -> player -> (points, exact): the same records, looked up by match
+    picks: dict[int, dict[str, tuple[int, bool]]] = field(default_factory=dict)
 
     def on(self, match: int) -> dict[str, tuple[int, bool]]:
         """Who picked ``match``: their points and whether they called it exactly."""
-        return {
-            handle: (points, exact)
-            for handle, played in self.record.items()
-            for number, points, exact in played
-            if number == match
-        }
+        return self.picks.get(match, {})
 
     def before(self, handle: str, match: int) -> tuple[int, bool] | None:
         """``handle``'s points (and exactness) on the match they picked before ``match``."""
@@ -143,11 +140,11 @@ class Claims:
                 if played is None or played.result is None:
                     continue
                 tier = classify(prediction.score, scored_score(played.result, basis))
-                found.points.setdefault(handle, set()).add(rule.points(tier))
-                found.record.setdefault(handle, []).append(
-                    (played.number, rule.points(tier), tier is Tier.EXACT)
-                )
-                if tier is Tier.EXACT:
+                points, exact = rule.points(tier), tier is Tier.EXACT
+                found.points.setdefault(handle, set()).add(points)
+                found.record.setdefault(handle, []).append((played.number, points, exact))
+                found.picks.setdefault(played.number, {})[handle] = (points, exact)
+                if exact:
                     found.called.setdefault(played.number, set()).add(handle)
         return found
 

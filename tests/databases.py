@@ -25,6 +25,7 @@ from sqlalchemy import Connection, Engine, text
 from sqlalchemy.engine import make_url
 
 from game.db.chain import guards_for
+from game.db.engine import libpq_url
 
 SERVER = "BETANIA_TEST_POSTGRES"  # e.g. postgresql+psycopg://betania@127.0.0.1:5432/postgres
 UNPRIVILEGED = "nobody"  # initdb refuses to run as root
@@ -44,7 +45,7 @@ def database(folder: Path) -> Iterator[str]:
     import psycopg
 
     name = f"t_{uuid.uuid4().hex[:16]}"
-    admin = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
+    admin = libpq_url(base)
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     try:
@@ -159,7 +160,7 @@ def write_lock_held(url: str) -> Iterator[None]:
         return
     import psycopg
 
-    admin = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    admin = libpq_url(url)
     with psycopg.connect(admin) as other:
         other.execute("LOCK TABLE events, predictions IN EXCLUSIVE MODE")  # blocks writers only
         try:

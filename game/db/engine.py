@@ -12,7 +12,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
 from sqlalchemy import Engine, MetaData, PoolProxiedConnection, create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.pool import ConnectionPoolEntry
@@ -54,6 +54,15 @@ def without_lock_waits() -> Iterator[None]:
         yield
     finally:
         _lock_waits.off = False
+
+
+def libpq_url(url: str | URL) -> str:
+    """A PostgreSQL URL as psycopg's own connections take it (no SQLAlchemy driver name).
+
+    For the connections kept outside SQLAlchemy's pool: the one that LISTENs and
+    the one that holds the lead, which must not be handed to anyone else.
+    """
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def lock_waits_off() -> bool:

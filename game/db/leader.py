@@ -22,6 +22,8 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from game.db.engine import libpq_url
+
 log = logging.getLogger("betania.db")
 
 # pg_try_advisory_lock takes a 64-bit key: this one is "betania" in ASCII.
@@ -57,7 +59,7 @@ class Leadership:
     def _take_postgresql(self) -> Any:
         import psycopg
 
-        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        url = libpq_url(self.engine.url)
         try:
             if self._asking is None or self._asking.closed:
                 self._asking = psycopg.connect(url, autocommit=True)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, Engine, text
 
+from game.db.engine import libpq_url
+
 CHANNEL = "betania_events"
 log = logging.getLogger("betania.db")
 
@@ -35,9 +37,7 @@ class Listener:
     """LISTENs on its own connection in a thread; ``on_word`` is called from that thread."""
 
     def __init__(self, engine: Engine, on_word: Callable[[], None], wait: float = 1.0) -> None:
-        self.conninfo = engine.url.set(drivername="postgresql").render_as_string(
-            hide_password=False
-        )
+        self.conninfo = libpq_url(engine.url)
         self.on_word = on_word
         self.wait = wait  # how often the thread looks up to see whether it should stop
         self._stopping = threading.Event()
