@@ -161,6 +161,19 @@ class Retired(Event):
     values: dict[str, Any]
 
 
+def moves_table(event: Event) -> bool:
+    """Whether the standings may read differently after ``event``.
+
+    Talk never does, and neither does a player's own pick: it is placed before
+    kick-off, on a match no table counts yet (the kick-off that makes it count is
+    an event of its own). An admin's imported pick may be on a finished match.
+    Any other kind, known or not, is taken to move it.
+    """
+    if isinstance(event, PredictionPlaced):
+        return event.source != "player"
+    return not isinstance(event, ChatPosted | RemarkPosted | FeedProblem)
+
+
 def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:
     """Rebuild an event read back from the log."""
     if kind not in Event.types:

@@ -4,6 +4,7 @@ results feed says about a match before the pool decides what to do with it."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -193,6 +194,22 @@ class Match:
     def is_knockout(self) -> bool:
         """A match of the knock-out rounds: no group, and not a group stage's matchday."""
         return self.group is None and not self.stage.startswith(("Group", "Matchday"))
+
+    def running_result(self) -> Result:
+        """The goals so far as a result: how the provisional table scores a match in play.
+
+        Goals after the 90th minute (stoppage is minute 90 plus added) are extra
+        time, which only follows a level 90 minutes.
+        """
+
+        def tally(goals: Iterable[Goal]) -> Score:
+            sides = [goal.side for goal in goals]
+            return Score(sides.count("home"), sides.count("away"))
+
+        full_time = tally(g for g in self.goals if g.minute <= 90)
+        if full_time.outcome != 0 or all(g.minute <= 90 for g in self.goals):
+            return Result(full_time)
+        return Result(full_time, extra_time=tally(self.goals))
 
     def has_started(self, now: datetime) -> bool:
         """Kicked off by the server's clock, or marked live or finished by an admin."""

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.db.engine import open_database
-from game.model import Prediction, Result, Score
+from game.model import Goal, Prediction, Result, Score
 from game.pool import Pool
 from game.scoring import PRESETS, ScoreBasis
 from game.standings import compute_standings
@@ -92,10 +92,11 @@ def test_standings_as_of_a_match_store_nothing(tournament_pool: Pool) -> None:
     assert len(tournament_pool.events()) == events_before
 
 
-def test_the_table_is_computed_once_per_log_position(
+def test_the_table_is_computed_once_until_something_moves_it(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
-    """Two hundred sessions showing the table after a goal cost one query, not two hundred."""
+    """Two hundred sessions showing the table after a goal cost one query, not two hundred;
+    chat and picks before kick-off leave it as it was, a result moves it."""
     from sqlalchemy import event
 
     from tests.conftest import play
@@ -112,8 +113,78 @@ def test_the_table_is_computed_once_per_log_position(
     tables = [tournament_pool.standings() for _ in range(200)]
     assert len(computed) == 1 and all(t == tables[0] for t in tables)
     assert tables[0][0].player == "ana" and tables[0][0].points == 10
-    tournament_pool.talk.chat("bia", "nice one")  # the log moves: the table is asked again
-    assert tournament_pool.standings() == tables[0] and len(computed) == 2
-    tournament_pool.standings(up_to_match=1)  # another table at the same position: its own
+    tournament_pool.talk.chat("bia", "nice one")
+    tournament_pool.predictions.place("bia", 2, Score(1, 1))  # before its kick-off
+    assert tournament_pool.standings() == tables[0] and len(computed) == 1
+    tournament_pool.standings(up_to_match=1)  # another table at the same mark: its own
     tournament_pool.standings(up_to_match=1)
-    assert len(computed) == 3
+    assert len(computed) == 2
+    play(tournament_pool, clock, 2, "1-1")  # the table moves
+    points = {row.player: row.points for row in tournament_pool.standings()}
+    assert points["bia"] == 10 and len(computed) == 3
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    picks=st.dictionaries(st.tuples(st.sampled_from(HANDLES), st.integers(1, 4)), scores),
+    played=st.dictionaries(st.integers(1, 3), results()),
+    running=st.lists(st.tuples(st.sampled_from(["home", "away"]), st.integers(1, 120)), max_size=7),
+    preset_name=st.sampled_from(sorted(PRESETS)),
+    basis=st.sampled_from(list(ScoreBasis)),
+)
+def test_the_live_table_counts_the_match_in_play_as_if_it_ended_now(
+    picks: dict[tuple[str, int], Score],
+    played: dict[int, Result],
+    running: list[tuple[str, int]],
+    preset_name: str,
+    basis: ScoreBasis,
+) -> None:
+    """Match 4 is in play with ``running`` goals (extra time past the 90th minute);
+    the SQL provisional table equals the rule applied to its running result."""
+    clock = FakeClock(datetime(2026, 6, 1, tzinfo=UTC))
+    engine = open_database("sqlite://")
+    pool = Pool(engine, clock)
+    pool.fixtures.import_tournament(small_tournament())
+    pool.predictions.set_scoring(preset_name, basis)
+    for handle in HANDLES:
+        pool.members.add(handle)
+    for (handle, number), score in picks.items():
+        pool.predictions.place(handle, number, score)
+    for number, result in played.items():
+        pool.fixtures.record_result(number, result)
+    pool.fixtures.kick_off(4)
+    for side, minute in sorted(running, key=lambda goal: goal[1]):
+        pool.fixtures.record_goal(4, Goal(side, minute))
+
+    in_play = pool.match(4)
+    finished = {**played, 4: in_play.running_result()}
+    predictions = [Prediction(handle, number, score) for (handle, number), score in picks.items()]
+    rule = PRESETS[preset_name]
+    assert pool.standings(live=True) == compute_standings(
+        HANDLES, predictions, finished, rule, basis
+    )
+    assert pool.standings() == compute_standings(HANDLES, predictions, played, rule, basis)
+    engine.dispose()
+
+
+def test_the_live_table_moves_with_each_goal_and_extra_time_counts_after_a_level_ninety(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    for handle, pick in (("ana", "1-0"), ("bia", "1-1"), ("caio", "2-1")):
+        tournament_pool.predictions.place(handle, 1, Score.parse(pick))
+    clock.now = tournament_pool.match(1).kickoff
+    tournament_pool.fixtures.kick_off(1)
+
+    def live() -> dict[str, int]:
+        return {row.player: row.points for row in tournament_pool.standings(live=True)}
+
+    assert live() == {"ana": 0, "bia": 7, "caio": 0}  # 0-0: a draw, for now
+    tournament_pool.fixtures.record_goal(1, Goal("home", 20))
+    assert live() == {"ana": 10, "bia": 0, "caio": 7}
+    tournament_pool.fixtures.record_goal(1, Goal("away", 90, added=4))
+    assert live() == {"ana": 0, "bia": 10, "caio": 0}
+    tournament_pool.fixtures.record_goal(1, Goal("home", 105))  # extra time: 2-1 at the end
+    assert live() == {"ana": 7, "bia": 0, "caio": 10}
+    tournament_pool.predictions.set_scoring("classic", ScoreBasis.NINETY)
+    assert live() == {"ana": 0, "bia": 10, "caio": 0}  # 1-1 after 90 minutes
+    assert {row.points for row in tournament_pool.standings()} == {0}  # the table: none ended

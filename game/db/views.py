@@ -15,9 +15,12 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    ColumnElement,
     Connection,
+    FromClause,
     Row,
     Select,
+    Subquery,
     and_,
     bindparam,
     case,
@@ -25,6 +28,7 @@ from sqlalchemy import (
     func,
     literal,
     select,
+    true,
 )
 
 from game.db.schema import goals, matches, player_keys, players, predictions, settings
@@ -160,30 +164,98 @@ PACK = 1 << 16  # more picks per player than any tournament has matches
 ALL_MATCHES = 1 << 30
 
 
-def standings(connection: Connection, counted: Collection[int] | None = None) -> list[StandingRow]:
-    """The table computed now from predictions and results; ``counted`` limits the matches."""
+def standings(
+    connection: Connection, counted: Collection[int] | None = None, live: bool = False
+) -> list[StandingRow]:
+    """The table computed now from predictions and results; ``counted`` limits the matches.
+
+    ``live``: the provisional table, which also counts the matches in play at
+    their running score, as if the whistle had just gone.
+    """
     rule, basis = scoring(connection)
     if counted is None:
-        return [
-            StandingRow(*row)
-            for row in connection.execute(_standings_query(rule, basis, bounded=False))
-        ]
-    query = _standings_query(rule, basis, bounded=True)
+        query = _standings_query(rule, basis, bounded=False, live=live)
+        return [StandingRow(*row) for row in connection.execute(query)]
+    query = _standings_query(rule, basis, bounded=True, live=live)
     return [StandingRow(*row) for row in connection.execute(query, {"counted": sorted(counted)})]
+
+
+def any_live(connection: Connection) -> bool:
+    """Is a match in play (so the provisional table differs from the final one)?"""
+    found = select(matches.c.number).where(matches.c.status == MatchStatus.LIVE.value).limit(1)
+    return connection.execute(found).first() is not None
 
 
 def kickoffs(connection: Connection) -> dict[int, datetime]:
     return dict(connection.execute(select(matches.c.number, matches.c.kickoff)).all())
 
 
+def _signed(home: Any, away: Any) -> tuple[Any, Any, Any]:
+    """A score as the standings compare it: home goals, difference, outcome (1, 0, -1)."""
+    diff = home - away
+    return home, diff, case((diff > 0, 1), (diff < 0, -1), else_=0)
+
+
+def _running_scores(basis: ScoreBasis) -> Subquery:
+    """Each match in play as the standings would score it if it ended now.
+
+    Goals after the 90th minute are extra time (stoppage is minute 90 plus added):
+    counted at the end of play, and only after a level 90 minutes, as a result is.
+    """
+    in_ninety = goals.c.minute <= 90
+    tally = (
+        select(
+            goals.c.match_number,
+            func.sum(case((and_(goals.c.side == "home", in_ninety), 1), else_=0)).label("ft_home"),
+            func.sum(case((and_(goals.c.side == "away", in_ninety), 1), else_=0)).label("ft_away"),
+            func.sum(case((goals.c.side == "home", 1), else_=0)).label("all_home"),
+            func.sum(case((goals.c.side == "away", 1), else_=0)).label("all_away"),
+        )
+        .group_by(goals.c.match_number)
+        .subquery()
+    )
+    ft_home, ft_away = func.coalesce(tally.c.ft_home, 0), func.coalesce(tally.c.ft_away, 0)
+    home: ColumnElement[Any] = ft_home
+    away: ColumnElement[Any] = ft_away
+    if basis is not ScoreBasis.NINETY:
+        level = ft_home == ft_away
+        home = case((level, func.coalesce(tally.c.all_home, 0)), else_=ft_home)
+        away = case((level, func.coalesce(tally.c.all_away, 0)), else_=ft_away)
+    home, diff, sign = _signed(home, away)
+    return (
+        select(matches.c.number, home.label("home"), diff.label("diff"), sign.label("sign"))
+        .select_from(matches.outerjoin(tally, tally.c.match_number == matches.c.number))
+        .where(matches.c.status == MatchStatus.LIVE.value)
+        .subquery()
+    )
+
+
 @cache
-def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Select[Any]:
+def _standings_query(
+    rule: ScoringRule, basis: ScoreBasis, bounded: bool, live: bool = False
+) -> Select[Any]:
     """Built once per preset, basis and shape; the matches counted are a parameter
     (left out when all are: it would be one more comparison for every pick)."""
+    number: ColumnElement[Any] = matches.c.number
+    home: ColumnElement[Any]
+    diff: ColumnElement[Any]
+    sign: ColumnElement[Any]
     if basis is ScoreBasis.NINETY:
         home, diff, sign = matches.c.ft_home, matches.c.ft_diff, matches.c.ft_sign
     else:
         home, diff, sign = matches.c.final_home, matches.c.final_diff, matches.c.final_sign
+    source: FromClause = matches
+    counted: ColumnElement[bool] = matches.c.status == MatchStatus.FINISHED.value
+    if live:
+        # Finished matches by their result, matches in play by their running score.
+        scored = (
+            select(number, home.label("home"), diff.label("diff"), sign.label("sign"))
+            .where(counted)
+            .union_all(select(_running_scores(basis)))
+            .subquery()
+        )
+        number, home, diff, sign = scored.c.number, scored.c.home, scored.c.diff, scored.c.sign
+        source, counted = scored, true()
     # 64-bit on every database: the exact tally sits above 2**32 (PostgreSQL's integer
     # is 32-bit, and its SUM of bigints is a numeric, which would not divide whole).
     packed_tier = case(
@@ -192,16 +264,15 @@ def _standings_query(rule: ScoringRule, basis: ScoreBasis, bounded: bool) -> Sel
         (predictions.c.home != home, literal(1 + PACK, BigInteger)),
         else_=literal(1 + PACK + PACK * PACK, BigInteger),
     )
-    counted = matches.c.status == MatchStatus.FINISHED.value
     if bounded:
-        counted = and_(counted, matches.c.number.in_(bindparam("counted", expanding=True)))
+        counted = and_(counted, number.in_(bindparam("counted", expanding=True)))
     per_player = (
         select(
             predictions.c.player_id,
             cast(func.sum(packed_tier), BigInteger).label("packed"),
             func.count().label("predictions"),
         )
-        .join(matches, and_(matches.c.number == predictions.c.match_number, counted))
+        .join(source, and_(number == predictions.c.match_number, counted))
         .group_by(predictions.c.player_id)
         .subquery()
     )

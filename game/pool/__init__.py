@@ -12,11 +12,11 @@ import threading
 from datetime import datetime
 from typing import TypeVar
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Connection, Engine, func, select
 
 from game.db import chain, log, views
 from game.db.schema import events
-from game.events import Event, LoggedEvent
+from game.events import Event, LoggedEvent, moves_table
 from game.model import Match, MatchStatus, Player, Prediction
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
@@ -28,7 +28,7 @@ from game.scoring import ScoreBasis, ScoringRule
 from game.standings import StandingRow, played_by
 
 E = TypeVar("E", bound=Event)
-TABLES_KEPT = 64  # tables kept for one log position (now, after or before each match)
+TABLES_KEPT = 64  # tables kept for one table mark (now, live, after or before each match)
 
 __all__ = [
     "IMPORTED_PICK_LEAD",
@@ -69,9 +69,11 @@ class Pool:
         self.predictions = Predictions(self.work)
         self.fixtures = Fixtures(self.work)
         self.talk = Talk(self.work)
-        # Tables by (log position, up to, before): never stored, computed once per position.
-        self._tables: dict[tuple[int, int | None, int | None], tuple[StandingRow, ...]] = {}
+        # Tables by (table mark, up to, before, live): never stored, computed once per mark.
+        self._tables: dict[tuple[int, int | None, int | None, bool], tuple[StandingRow, ...]] = {}
         self._tables_lock = threading.Lock()
+        self._mark_seen: int | None = None  # the last event looked at for ``_table_mark``
+        self._mark = 0
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -102,36 +104,62 @@ class Pool:
             return views.predictions_on(connection, number)
 
     def standings(
-        self, up_to_match: int | None = None, before_match: int | None = None
+        self, up_to_match: int | None = None, before_match: int | None = None, live: bool = False
     ) -> list[StandingRow]:
         """The table now; as it stood after match #N (``up_to_match``), or just before it.
 
         "After" and "before" go by kick-off time, not by number (see ``played_by``).
+        ``live``: the provisional table, with the matches in play counted at their
+        running score (the same as the table when none is in play).
         """
         with self.engine.connect() as connection:
-            # Every change to a table is an event: the log's position names the table,
-            # so it is computed once there and shared by every session that shows it.
-            position = connection.execute(select(func.max(events.c.id))).scalar() or 0
-            key = (position, up_to_match, before_match)
+            mark = self._table_mark(connection)
+            live = live and up_to_match is None and before_match is None
+            live = live and views.any_live(connection)
+            key = (mark, up_to_match, before_match, live)
             with self._tables_lock:
                 known = self._tables.get(key)
             if known is not None:
                 return list(known)
-            mark = up_to_match if up_to_match is not None else before_match
-            if mark is None:
-                table = views.standings(connection)
+            match_mark = up_to_match if up_to_match is not None else before_match
+            if match_mark is None:
+                table = views.standings(connection, live=live)
             else:
                 kickoffs = views.kickoffs(connection)
-                if mark not in kickoffs:
-                    raise NotFound("no match #{number}", number=mark)
-                counted = played_by(kickoffs, mark, inclusive=up_to_match is not None)
+                if match_mark not in kickoffs:
+                    raise NotFound("no match #{number}", number=match_mark)
+                counted = played_by(kickoffs, match_mark, inclusive=up_to_match is not None)
                 table = views.standings(connection, counted)
         with self._tables_lock:
-            if self._tables and max(k[0] for k in self._tables) < position:
-                self._tables.clear()  # the log moved on: older tables are never asked again
+            if self._tables and max(k[0] for k in self._tables) < mark:
+                self._tables.clear()  # the table moved on: older ones are never asked again
             if len(self._tables) < TABLES_KEPT:
                 self._tables[key] = tuple(table)
         return table
+
+    def _table_mark(self, connection: Connection) -> int:
+        """The log position of the last event that may have moved the table.
+
+        Tables are kept by it, so the picks placed before a kick-off (most of what
+        a pool writes) leave the table every session shows computed once. Only
+        the events since the last look are read; the first look takes the whole
+        log as having moved it.
+        """
+        with self._tables_lock:
+            seen, mark = self._mark_seen, self._mark
+        if seen is None:
+            position = connection.execute(select(func.max(events.c.id))).scalar() or 0
+            seen = mark = position
+        else:
+            for item in log.read(connection, after_id=seen):
+                seen = item.id
+                if moves_table(item.event):
+                    mark = item.id
+        with self._tables_lock:
+            if self._mark_seen is None or seen > self._mark_seen:
+                self._mark_seen = seen
+                self._mark = max(self._mark, mark)
+            return self._mark
 
     def events(
         self,
