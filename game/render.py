@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import tzinfo
 
 from game.model import Match, MatchStatus, Score
@@ -37,6 +38,44 @@ def standings_table(rows: Sequence[StandingRow], words: Words | None = None) -> 
         ],
         right=(0, 2, 3, 4, 5),
     )
+
+
+def in_play_line(in_play: Sequence[Match], words: Words | None = None) -> str:
+    """Above a provisional table: which matches it counts at their running score."""
+    words = words or Words()
+    counted = ", ".join(
+        f"#{m.number} {m.team1} {match_score(m, mark_live=False)} {m.team2}" for m in in_play
+    )
+    return words("Live table, with {matches} as it stands", matches=counted)
+
+
+GLANCE_TOP = 3  # players named in the one-line table a goal or a result brings
+
+
+@dataclass(frozen=True)
+class TableGlance:
+    """The table in one line, made once for every session; each adds its own player's place."""
+
+    line: str  # "Live table: 1. ana 17 · 2. bia 10 · 3. caio 7"
+    rows: Mapping[str, StandingRow]
+    named: frozenset[str]  # the players the line names
+
+    @classmethod
+    def of(cls, rows: Sequence[StandingRow], live: bool, words: Words | None = None) -> TableGlance:
+        words = words or Words()
+        top = " · ".join(f"{r.rank}. {r.player} {r.points}" for r in rows[:GLANCE_TOP])
+        line = words("Live table: {top}", top=top) if live else words("Table: {top}", top=top)
+        named = frozenset(row.player for row in rows[:GLANCE_TOP])
+        return cls(line, {row.player: row for row in rows}, named)
+
+    def line_for(self, handle: str | None, words: Words | None = None) -> str:
+        """The line, and where ``handle`` stands when the top does not name them."""
+        row = self.rows.get(handle or "")
+        if row is None or row.player in self.named:
+            return self.line
+        words = words or Words()
+        mine = words("you: {rank}. with {points}", rank=row.rank, points=row.points)
+        return f"{self.line} · {mine}"
 
 
 def match_score(match: Match, mark_live: bool = True, words: Words | None = None) -> str:

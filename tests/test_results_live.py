@@ -74,10 +74,18 @@ def test_kick_off_goals_and_result_reach_a_player_with_no_admin_action(
                 seen = await read_until(player.stdout, "Pulisic)", timeout=20)
                 assert "Kick-off! #1 USA v Wales" in seen
                 assert "GOAL! #1 USA 1-0 Wales (12' Pulisic)" in seen
+                player.stdin.write("standings\n")
+                seen += await read_until(player.stdout, "1-0 Wales as it stands")
+                # The goal brought the table as it now stands, the match counted at 1-0;
+                # so does the table asked for.
+                after_goal = seen.split("Pulisic)")[1].splitlines()[1]
+                assert after_goal.startswith("Live table: 1. ") and "ana 0" in after_goal
+                assert "Live table, with #1 USA 1-0 Wales as it stands" in seen
                 published = time.monotonic()
                 serve("finished")
-                await read_until(player.stdout, "Full time: #1 USA 1-1 Wales", timeout=20)
+                seen = await read_until(player.stdout, "Table: 1. ana 10", timeout=20)
                 latency = time.monotonic() - published
+                assert "Full time: #1 USA 1-1 Wales" in seen
                 player.stdin.write("standings\n")
                 table = await read_until(player.stdout, "betania")
                 row = next(line for line in table.splitlines() if line.split()[1:2] == ["ana"])

@@ -92,6 +92,16 @@ def all_matches(connection: Connection) -> list[Match]:
     return [_match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
 
 
+def in_play(connection: Connection) -> list[Match]:
+    """The matches being played now, with their goals so far."""
+    live = select(matches).where(matches.c.status == MatchStatus.LIVE.value)
+    rows = connection.execute(live.order_by(matches.c.number)).all()
+    if not rows:
+        return []
+    by_match = _goals_by_match(connection)
+    return [_match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
+
+
 def match(connection: Connection, number: int, with_goals: bool = True) -> Match | None:
     if not 0 < number < ALL_MATCHES:
         return None  # no such match, and no number too large for the database to compare

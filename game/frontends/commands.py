@@ -21,7 +21,15 @@ from game.errors import UserError
 from game.frontends.limits import ConnectionLimits
 from game.model import Goal, Match, MatchStatus, Result, Score
 from game.pool import Pool
-from game.render import match_json, match_score, matches_table, race_chart, standings_table, table
+from game.render import (
+    in_play_line,
+    match_json,
+    match_score,
+    matches_table,
+    race_chart,
+    standings_table,
+    table,
+)
 from game.scoring import classify, scored_score
 from game.text import clean_line
 from game.words import Words
@@ -414,10 +422,13 @@ class Commands:
                 raise CommandError("standings takes 'after N'")
             after = _number(args[1])
             self.pool.check_finished(after)
-        rows = self.pool.standings(up_to_match=after)
+        # The table now is the live one: a goal moves it before the whistle.
+        rows = self.pool.standings(up_to_match=after, live=after is None)
         if as_json:
             return Reply(json.dumps([row.as_dict() for row in rows]))
-        return Reply(standings_table(rows, self.words))
+        shown = standings_table(rows, self.words)
+        in_play = self.pool.in_play() if after is None else []
+        return Reply(f"{in_play_line(in_play, self.words)}\n{shown}" if in_play else shown)
 
     def race(self, call: Call) -> Reply:
         finished = [

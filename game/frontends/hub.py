@@ -31,9 +31,11 @@ from game.events import (
 from game.following import Handlers
 from game.frontends.waiting import promptly
 from game.pool import Pool
+from game.render import TableGlance
 from game.words import Words
 
 LISTENING_POLL = 30.0  # seconds between safety-net reads when the database gives word
+TABLE_NEWS = (GoalScored.kind, ResultRecorded.kind)  # notices that bring the table along
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,13 @@ class Notice:
     kind: str
     admins_only: bool = False
     replies_to: int | None = None  # for her answer: the log id of the line it answers
+    table: TableGlance | None = None  # after a goal or a result: the table as it moved
+
+    def text_for(self, handle: str | None, words: Words) -> str:
+        """The notice as ``handle`` reads it: with their place when it brings the table."""
+        if self.table is None:
+            return self.text
+        return f"{self.text}\n{self.table.line_for(handle, words)}"
 
 
 Deliver = Callable[[Notice], None]
@@ -122,13 +131,23 @@ class Hub:
                         deliver(notice)
 
     def collect(self, after_id: int) -> tuple[int, list[Notice]]:
-        """Every notice for the events logged after ``after_id``, and the last id read."""
+        """Every notice for the events logged after ``after_id``, and the last id read.
+
+        The last goal or result among them brings the table as it now stands (the
+        live one while a match is in play): computed once here for every session.
+        """
         notices = []
         for item in self.pool.events(after_id=after_id):
             after_id = item.id
             notice = self.notice(item)
             if notice is not None:
                 notices.append(notice)
+        moved = [i for i, n in enumerate(notices) if n.kind in TABLE_NEWS]
+        if moved:
+            live = bool(self.pool.in_play())
+            rows = self.pool.standings(live=live)
+            glance = TableGlance.of(rows, live, self.words)
+            notices[moved[-1]] = replace(notices[moved[-1]], table=glance)
         return after_id, notices
 
     def notice(self, item: LoggedEvent[Event]) -> Notice | None:

@@ -87,6 +87,10 @@ class Pool:
         with self.engine.connect() as connection:
             return require_match(connection, number, with_goals)
 
+    def in_play(self) -> list[Match]:
+        with self.engine.connect() as connection:
+            return views.in_play(connection)
+
     def player(self, handle: str, with_keys: bool = True) -> Player | None:
         with self.engine.connect() as connection:
             return views.player(connection, handle, with_keys)

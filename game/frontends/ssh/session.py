@@ -420,7 +420,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
     def _notice_text(self, notice: Notice) -> str:
         at = notice.at.astimezone(self.zone)
         zone = "" if self.zone.key == "UTC" else f" {at:%Z}"  # a time with no zone reads as UTC
-        return f"[{at:%H:%M}{zone}] {notice.text}"
+        return f"[{at:%H:%M}{zone}] {notice.text_for(self.handle, self.frontend.words)}"
 
     async def _lines(self, caller: Caller) -> None:
         """No PTY: plain lines in, plain lines out, live notices between them."""
