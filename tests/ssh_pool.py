@@ -89,6 +89,9 @@ async def served_pool(
 CONTROL_SEQUENCE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
 
 
+LOOKBACK = 4096  # characters of earlier output a needle may start in (redraws included)
+
+
 def printed(screen: str) -> str:
     """What a terminal printed, without the control sequences between the letters."""
     return CONTROL_SEQUENCE.sub("", screen)
@@ -98,11 +101,11 @@ async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 1
     """Everything read from ``stream`` up to and including ``needle`` (as printed)."""
     seen = ""
     async with asyncio.timeout(timeout):
-        while needle not in printed(seen):
-            chunk = await stream.read(4096)
-            if not chunk:
-                break
+        while chunk := await stream.read(4096):
             seen += chunk
+            # Only the new text and what just came before it: a paste echoes a megabyte.
+            if needle in printed(seen[-(len(chunk) + LOOKBACK) :]):
+                break
     return seen
 
 

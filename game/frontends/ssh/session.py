@@ -21,7 +21,7 @@ from typing import Any, TextIO, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 import asyncssh
-from prompt_toolkit import PromptSession, print_formatted_text
+from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.application.current import create_app_session, get_app_session
 from prompt_toolkit.completion import Completer, Completion
@@ -510,7 +510,14 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         )
 
     def _print(self, text: str) -> None:
-        print_formatted_text(clean_block(text))
+        # Plain text, written as print_formatted_text would without a style: that call
+        # builds the whole default style anew each time, a quarter of the server's time
+        # when a goal reaches 200 prompts. ``write`` also defuses any escape character.
+        output = get_app_session().output
+        output.reset_attributes()
+        output.write(clean_block(text) + "\n")
+        output.reset_attributes()
+        output.flush()
 
     async def _print_above_prompt(self, text: str) -> None:
         app = get_app_session().app
