@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
+from functools import lru_cache
 
 from game.model import Match, MatchStatus, Score
 from game.standings import StandingRow
@@ -27,7 +28,12 @@ def table(
 
 
 def standings_table(rows: Sequence[StandingRow], words: Words | None = None) -> str:
-    words = words or Words()
+    return _standings_text(tuple(rows), words or Words())
+
+
+@lru_cache(maxsize=16)
+def _standings_text(rows: tuple[StandingRow, ...], words: Words) -> str:
+    """Rendered once per table and language: every session that shows it shares the text."""
     if not rows:
         return words("No players yet.")
     return table(
