@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncssh
 
 from game.db.engine import open_database
 from game.history import PoolHistory
+from game.model import Score
 from game.pool import Pool
+from memory import diary, facts
+from memory.keeper import MemoryKeeper
+from tests.conftest import FakeClock, ScriptedModel, play, tournament
+from tests.memory_worker import CONFIG
 from tests.serve_process import connect, prepare_players, serving
 
 CLIENTS = 50
@@ -130,5 +137,88 @@ def test_the_console_writes_while_players_bet_and_nobody_hears_locked(
     try:
         assert str(pool.match(1).result) == "1-0"  # the console's last word
         assert pool.verify_log().intact
+    finally:
+        pool.engine.dispose()
+
+
+# -- kill -9 while her memory rewrites itself ------------------------------------
+
+
+def _memory_worker(url: str, now: datetime, *stop: str) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "tests.memory_worker", url, now.isoformat(), *stop]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+
+
+def _killed_before_commit(url: str, now: datetime, statement: str) -> None:
+    """Her memory catches up in another process, killed (SIGKILL) once the rewrite that
+    runs ``statement`` has run all its statements and not committed."""
+    worker = _memory_worker(url, now, "--stop-before-commit", statement)
+    assert worker.stdout is not None
+    try:
+        assert worker.stdout.readline().strip() == "staged"
+    finally:
+        worker.kill()
+        worker.wait()
+
+
+def _catch_up(url: str, now: datetime) -> None:
+    worker = _memory_worker(url, now)
+    out, _ = worker.communicate(timeout=120)
+    assert worker.returncode == 0 and out.strip() == "done"
+
+
+def test_kill_9_during_a_diary_compaction_leaves_the_diary_whole(database_url: str) -> None:
+    clock = FakeClock(datetime(2026, 6, 1, tzinfo=UTC))
+    pool = Pool(open_database(database_url), clock)
+    pool.fixtures.import_tournament(tournament(8))
+    pool.members.add("ana")
+    keeper = MemoryKeeper(pool, ScriptedModel(), CONFIG)
+    keeper.enable()
+    for number in range(1, 4):
+        pool.predictions.place("ana", number, Score(3, 1))
+        play(pool, clock, number, "3-1")
+        keeper.catch_up()
+    play(pool, clock, 4, "0-0")  # the fourth entry makes a compaction due
+
+    def diary_now() -> tuple[tuple[int, ...] | None, list[tuple[int, ...]]]:
+        with pool.engine.connect() as connection:
+            narrative, entries = diary.read(connection)
+        return (narrative.covers if narrative else None), [e.covers for e in entries]
+
+    try:
+        _killed_before_commit(database_url, clock.now, "DELETE FROM diary_entries")
+        assert diary_now() == (None, [(1,), (2,), (3,), (4,)])  # the entry for #4 had committed
+        _catch_up(database_url, clock.now)  # the restart does what was due, once
+        assert diary_now() == ((1, 2, 3), [(4,)])
+        _catch_up(database_url, clock.now)
+        assert diary_now() == ((1, 2, 3), [(4,)])
+    finally:
+        pool.engine.dispose()
+
+
+def test_kill_9_during_a_fact_merge_loses_no_fact(database_url: str) -> None:
+    clock = FakeClock(datetime(2026, 6, 1, tzinfo=UTC))
+    pool = Pool(open_database(database_url), clock)
+    pool.fixtures.import_tournament(tournament(8))
+    pool.members.add("ana")
+    MemoryKeeper(pool, ScriptedModel(), CONFIG).enable()
+    for told in ("I run Gentoo", "I run Gentoo Linux", "I support Flamengo", "I hate penalties"):
+        pool.talk.chat("ana", f"@betania remember {told}")
+
+    def facts_now() -> list[str]:
+        with pool.engine.connect() as connection:
+            return sorted(f.text for f in facts.current(connection, "ana"))
+
+    try:
+        _killed_before_commit(database_url, clock.now, "UPDATE player_facts")
+        told = ["ana hates penalties", "ana runs Gentoo", "ana runs Gentoo Linux"]
+        assert facts_now() == [*told, "ana supports Flamengo"]  # each told, none merged
+        _catch_up(database_url, clock.now)
+        merged = ["ana hates penalties", "ana runs Gentoo Linux", "ana supports Flamengo"]
+        assert facts_now() == merged
+        _catch_up(database_url, clock.now)
+        assert facts_now() == merged
+        with pool.engine.connect() as connection:
+            assert len([f for f in facts.stored(connection) if f.source == "merge"]) == 1
     finally:
         pool.engine.dispose()
