@@ -31,6 +31,25 @@ def results(draw: st.DrawFn) -> Result:
     return Result(full_time, extra, penalties)
 
 
+def scored_pool(
+    picks: dict[tuple[str, int], Score],
+    played: dict[int, Result],
+    preset_name: str,
+    basis: ScoreBasis,
+) -> Pool:
+    """A pool in memory with the small cup, these picks and these results, scored so."""
+    pool = Pool(open_database("sqlite://"), FakeClock(datetime(2026, 6, 1, tzinfo=UTC)))
+    pool.fixtures.import_tournament(small_tournament())
+    pool.predictions.set_scoring(preset_name, basis)
+    for handle in HANDLES:
+        pool.members.add(handle)
+    for (handle, number), score in picks.items():
+        pool.predictions.place(handle, number, score)
+    for number, result in played.items():
+        pool.fixtures.record_result(number, result)
+    return pool
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     picks=st.dictionaries(st.tuples(st.sampled_from(HANDLES), st.integers(1, 4)), scores),
@@ -46,17 +65,7 @@ def test_sql_standings_match_the_rule(
     basis: ScoreBasis,
     up_to: int | None,
 ) -> None:
-    engine = open_database("sqlite://")
-    pool = Pool(engine, FakeClock(datetime(2026, 6, 1, tzinfo=UTC)))
-    pool.fixtures.import_tournament(small_tournament())
-    pool.predictions.set_scoring(preset_name, basis)
-    for handle in HANDLES:
-        pool.members.add(handle)
-    for (handle, number), score in picks.items():
-        pool.predictions.place(handle, number, score)
-    for number, result in played.items():
-        pool.fixtures.record_result(number, result)
-
+    pool = scored_pool(picks, played, preset_name, basis)
     expected = compute_standings(
         HANDLES,
         [Prediction(handle, number, score) for (handle, number), score in picks.items()],
@@ -66,7 +75,7 @@ def test_sql_standings_match_the_rule(
         None if up_to is None else set(range(1, up_to + 1)),  # the test cup kicks off in order
     )
     assert pool.standings(up_to_match=up_to) == expected
-    engine.dispose()
+    pool.engine.dispose()
 
 
 def test_sql_ranks_share_places_on_ties(tournament_pool: Pool) -> None:
@@ -141,17 +150,7 @@ def test_the_live_table_counts_the_match_in_play_as_if_it_ended_now(
 ) -> None:
     """Match 4 is in play with ``running`` goals (extra time past the 90th minute);
     the SQL provisional table equals the rule applied to its running result."""
-    clock = FakeClock(datetime(2026, 6, 1, tzinfo=UTC))
-    engine = open_database("sqlite://")
-    pool = Pool(engine, clock)
-    pool.fixtures.import_tournament(small_tournament())
-    pool.predictions.set_scoring(preset_name, basis)
-    for handle in HANDLES:
-        pool.members.add(handle)
-    for (handle, number), score in picks.items():
-        pool.predictions.place(handle, number, score)
-    for number, result in played.items():
-        pool.fixtures.record_result(number, result)
+    pool = scored_pool(picks, played, preset_name, basis)
     pool.fixtures.kick_off(4)
     for side, minute in sorted(running, key=lambda goal: goal[1]):
         pool.fixtures.record_goal(4, Goal(side, minute))
@@ -164,7 +163,7 @@ def test_the_live_table_counts_the_match_in_play_as_if_it_ended_now(
         HANDLES, predictions, finished, rule, basis
     )
     assert pool.standings() == compute_standings(HANDLES, predictions, played, rule, basis)
-    engine.dispose()
+    pool.engine.dispose()
 
 
 def test_the_live_table_moves_with_each_goal_and_extra_time_counts_after_a_level_ninety(
