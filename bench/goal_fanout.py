@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import tempfile
 import time
 from datetime import timedelta
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import asyncssh
 
-from bench.ssh_sessions import start
+from bench.ssh_sessions import percentiles, start
 from game.db.engine import open_database
 from game.frontends.ssh.server import HOST_KEY_FILE, host_key
 from game.openfootball import Fixture, Tournament
@@ -101,11 +100,6 @@ async def fan_out(
         screen.process.stdin.write("quit\n")
         screen.reader.cancel()
     return latencies
-
-
-def percentiles(values: list[float]) -> tuple[float, float]:
-    ordered = sorted(values)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def main() -> None:

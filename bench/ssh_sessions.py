@@ -109,9 +109,14 @@ def start(
     return process, int(port_file.read_text())
 
 
+def percentiles(values: list[float]) -> tuple[float, float]:
+    """p50 and p99 of ``values``."""
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
 def report(label: str, latencies: list[float], elapsed: float) -> tuple[float, float, float]:
-    p50 = statistics.median(latencies)
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+    p50, p99 = percentiles(latencies)
     throughput = len(latencies) / elapsed
     print(
         f"{label:<12} p50 {p50 * 1000:7.0f} ms   p99 {p99 * 1000:7.0f} ms   {throughput:6.1f} sessions/s"

@@ -74,10 +74,13 @@ def _match_from_row(row: Row[Any], match_goals: tuple[Goal, ...] = ()) -> Match:
     )
 
 
-def _goals_by_match(connection: Connection, number: int | None = None) -> dict[int, list[Goal]]:
+def _goals_by_match(
+    connection: Connection, numbers: Collection[int] | None = None
+) -> dict[int, list[Goal]]:
+    """The goals of every match, or of the matches ``numbers``, in the order scored."""
     query = select(goals).order_by(goals.c.match_number, goals.c.minute, goals.c.added, goals.c.id)
-    if number is not None:
-        query = query.where(goals.c.match_number == number)
+    if numbers is not None:
+        query = query.where(goals.c.match_number.in_(numbers))
     found: dict[int, list[Goal]] = defaultdict(list)
     for row in connection.execute(query):
         found[row.match_number].append(
@@ -98,7 +101,7 @@ def in_play(connection: Connection) -> list[Match]:
     rows = connection.execute(live.order_by(matches.c.number)).all()
     if not rows:
         return []
-    by_match = _goals_by_match(connection)
+    by_match = _goals_by_match(connection, [row.number for row in rows])
     return [_match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
 
 
@@ -110,7 +113,7 @@ def match(connection: Connection, number: int, with_goals: bool = True) -> Match
         return None
     if not with_goals:
         return _match_from_row(row)
-    return _match_from_row(row, tuple(_goals_by_match(connection, number).get(number, ())))
+    return _match_from_row(row, tuple(_goals_by_match(connection, [number]).get(number, ())))
 
 
 def player(connection: Connection, handle: str, with_keys: bool = True) -> Player | None:
