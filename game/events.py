@@ -149,6 +149,16 @@ class SettingChanged(Event):
 
 
 @dataclass(frozen=True)
+class AccountLinked(Event):
+    """A player's account on another service (a Discord user) now acts as that player."""
+
+    kind: ClassVar[str] = "account_linked"
+    player: str
+    service: str
+    account: str
+
+
+@dataclass(frozen=True)
 class Retired(Event):
     """An event of a kind the pool no longer logs, read back from an older log as it is.
 
@@ -171,7 +181,7 @@ def moves_table(event: Event) -> bool:
     """
     if isinstance(event, PredictionPlaced):
         return event.source != "player"
-    return not isinstance(event, ChatPosted | RemarkPosted | FeedProblem)
+    return not isinstance(event, ChatPosted | RemarkPosted | FeedProblem | AccountLinked)
 
 
 def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:

@@ -179,6 +179,37 @@ invites = Table(
     Column("created_at", UTCDateTime(), nullable=False),
 )
 
+# A player's account elsewhere (a Discord user), linked by a one-time code made over SSH:
+# that account acts as this player and as no one else, never matched by name.
+account_links = Table(
+    "account_links",
+    metadata,
+    Column("service", String(20), primary_key=True),
+    Column("account", String(64), primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("linked_at", UTCDateTime(), nullable=False),
+    UniqueConstraint("service", "player_id"),  # one account per player and service
+)
+
+link_codes = Table(
+    "link_codes",
+    metadata,
+    Column("code", String(32), primary_key=True),
+    Column("service", String(20), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("expires_at", UTCDateTime(), nullable=False),
+)
+
+# How far a reader of the log outside memory has gone (the Discord poster): its
+# position, and the part of a long event's message already delivered.
+log_cursors = Table(
+    "log_cursors",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("position", BigInteger, nullable=False),
+    Column("part", Integer, nullable=False),
+)
+
 settings = Table(
     "settings",
     metadata,

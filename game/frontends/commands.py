@@ -180,6 +180,13 @@ class Commands:
                 "chat (any line that is not a command does too)",
                 Commands.say,
             ),
+            Spec(
+                ("link", "vincular"),
+                "link discord",
+                "a one-time code to play from Discord too",
+                Commands.link,
+                writes=True,
+            ),
             Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
             Spec(
                 ("result", "resultado"),
@@ -461,6 +468,18 @@ class Commands:
         said = self.pool.talk.chat(call.caller.handle, " ".join(call.args))
         to_her = self.addressee.message(said.event.text) is not None
         return Reply(awaits=said.id if to_her else None)
+
+    def link(self, call: Call) -> Reply:
+        if len(call.args) != 1:
+            raise CommandError("link which service?")
+        service = call.args[0].lower()
+        code = self.pool.members.create_link_code(call.caller.handle, service)
+        return Reply(
+            self.words(
+                "your code: {code} (single use, for 15 minutes); in Discord, type /link code:{code}",
+                code=code,
+            )
+        )
 
     def quit(self, call: Call) -> Reply:
         return Reply(self.words("bye!"), quit=True)

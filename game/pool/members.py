@@ -6,16 +6,19 @@ import secrets
 from collections.abc import Iterable
 from datetime import timedelta
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 
 from game import rules
 from game.db import views
 from game.db.schema import (
+    account_links,
     invites,
+    link_codes,
     player_keys,
     players,
 )
 from game.events import (
+    AccountLinked,
     Event,
     LoggedEvent,
     PlayerJoined,
@@ -29,6 +32,10 @@ from game.text import clean_line
 
 MAX_INVITE_USES = 1000
 MAX_INVITE_DAYS = 3650
+LINK_CODE_LIFETIME = timedelta(minutes=15)
+LINK_SERVICES = ("discord",)
+# No 0/O or 1/l/I: a code is read off one screen and typed into another.
+LINK_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
 class Members:
@@ -122,6 +129,83 @@ class Members:
             return code
 
         return self._work.commit(work)
+
+    def create_link_code(self, handle: str, service: str) -> str:
+        """A one-time code that links ``handle``'s account on ``service`` (single use, 15 min).
+
+        Made by the player where they already are who they say (over SSH); a newer
+        code replaces theirs, so only the last one shown works.
+        """
+        if service not in LINK_SERVICES:
+            raise RuleViolation("link what? one of: {services}", services=", ".join(LINK_SERVICES))
+        code = "-".join("".join(secrets.choice(LINK_ALPHABET) for _ in range(4)) for _ in range(2))
+
+        def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> str:
+            player_id = require_player_id(connection, handle)
+            mine = (link_codes.c.player_id == player_id) & (link_codes.c.service == service)
+            connection.execute(delete(link_codes).where(mine))
+            connection.execute(
+                insert(link_codes).values(
+                    code=code,
+                    service=service,
+                    player_id=player_id,
+                    expires_at=self._work.clock() + LINK_CODE_LIFETIME,
+                )
+            )
+            return code
+
+        return self._work.commit(work)
+
+    def link_account(self, service: str, account: str, code: str) -> str:
+        """``account`` on ``service`` acts from now on as the player who made ``code``.
+
+        The code works once. A player's earlier account on the service, and the
+        account's earlier player, are unlinked: one account per player and service.
+        """
+        code = code.strip().lower()
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> str:
+            found = connection.execute(
+                select(link_codes.c.player_id, link_codes.c.expires_at, players.c.handle)
+                .join(players, players.c.id == link_codes.c.player_id)
+                .where((link_codes.c.code == code) & (link_codes.c.service == service))
+            ).one_or_none()
+            if found is None:
+                raise RuleViolation("that link code is not valid")
+            if found.expires_at <= self._work.clock():
+                raise RuleViolation("that link code has expired; make a new one over SSH")
+            connection.execute(delete(link_codes).where(link_codes.c.code == code))
+            connection.execute(
+                delete(account_links).where(
+                    (account_links.c.service == service)
+                    & (
+                        (account_links.c.account == account)
+                        | (account_links.c.player_id == found.player_id)
+                    )
+                )
+            )
+            connection.execute(
+                insert(account_links).values(
+                    service=service,
+                    account=account,
+                    player_id=found.player_id,
+                    linked_at=self._work.clock(),
+                )
+            )
+            self._work.append(connection, logged, AccountLinked(found.handle, service, account))
+            return str(found.handle)
+
+        return self._work.commit(work)
+
+    def linked_player(self, service: str, account: str) -> Player | None:
+        """The player ``account`` on ``service`` acts as, if it was linked."""
+        with self._work.engine.connect() as connection:
+            handle = connection.execute(
+                select(players.c.handle)
+                .join(account_links, account_links.c.player_id == players.c.id)
+                .where((account_links.c.service == service) & (account_links.c.account == account))
+            ).scalar()
+            return None if handle is None else views.player(connection, handle, with_keys=False)
 
     def register(
         self, handle: str, public_key: str, code: str | None, via: str = "invite"

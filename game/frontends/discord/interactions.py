@@ -1,0 +1,225 @@
+"""Slash commands from Discord, answered as the linked player, through the one parser.
+
+A Discord user acts only as the pool player who linked them with a one-time
+code made over SSH (``link discord``), never by a matching name. Answers a
+player alone should read (their picks, their errors, linking) are ephemeral.
+A question to her is answered at once with "thinking..." (Discord waits three
+seconds at most) and her answer replaces it when she gives it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+from zoneinfo import ZoneInfo
+
+from game.addressing import Addressee
+from game.errors import UserError
+from game.frontends.commands import Caller, CommandError, Commands, Job, Reply
+from game.frontends.discord.api import DiscordApi, DiscordError
+from game.frontends.discord.messages import code_block, escape, message, split
+from game.frontends.discord.slash import line_for, options_of
+from game.frontends.hub import Hub, Notice
+from game.frontends.limits import ConnectionLimits
+from game.model import Player
+from game.pool import Pool
+from game.words import Words
+
+PING, APPLICATION_COMMAND = 1, 2  # interaction types
+PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE = 1, 4, 5  # interaction callback types
+SERVICE = "discord"
+TABLES = ("matches", "mybets", "standings", "match")  # answers shown in monospace
+PUBLIC = ("standings", "ask")  # every other answer is for the asker's eyes only
+T = TypeVar("T")
+log = logging.getLogger("betania.discord")
+
+
+class Shared(Protocol):
+    """What every front end shares (the SSH front end's ``Frontend`` is one)."""
+
+    pool: Pool
+    commands: Commands
+    words: Words
+    hub: Hub
+
+    def limits_for(self, handle: str) -> ConnectionLimits: ...
+
+    async def read(self, work: Callable[[], T]) -> T: ...
+
+    async def write(self, work: Callable[[], T]) -> T: ...
+
+    async def perform(self, prepared: Reply | Job) -> Reply: ...
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Who asked what: the interaction's token lets us edit its answer for 15 minutes."""
+
+    token: str
+    handle: str
+    question: str
+
+
+class Interactions:
+    def __init__(
+        self,
+        shared: Shared,
+        api: DiscordApi,
+        application_id: str,
+        addressee: Addressee | None = None,
+        answer_wait: float = 60.0,
+    ) -> None:
+        self.shared = shared
+        self.api = api
+        self.application_id = application_id
+        self.addressee = addressee or Addressee()
+        self.answer_wait = answer_wait  # within Discord's 15 minutes for a token
+        self.words = shared.words
+        self.pending: set[asyncio.Task[None]] = set()  # follow-ups still to send
+        self._asks = 0
+
+    async def respond(self, payload: object) -> dict[str, Any]:
+        """The answer to one verified interaction, as Discord's callback body."""
+        if not isinstance(payload, dict):
+            return self._say(self.words("that is not an interaction"))
+        kind = payload.get("type")
+        if kind == PING:
+            return {"type": PONG}
+        data = payload.get("data")
+        account = _account(payload)
+        if kind != APPLICATION_COMMAND or not isinstance(data, dict) or account is None:
+            return self._say(self.words("that is not a command this pool knows"))
+        name = str(data.get("name", ""))
+        try:
+            options = options_of(name, data.get("options"))
+        except CommandError as error:
+            return self._say(self.words.error(error))
+        if name == "link":
+            return await self._link(account, str(options["code"]))
+        player = await self.shared.read(
+            lambda: self.shared.pool.members.linked_player(SERVICE, account)
+        )
+        if player is None:
+            return self._say(
+                self.words(
+                    "this Discord account is not linked to a pool player yet: over SSH, "
+                    "type link discord, then here /link code:CODE"
+                )
+            )
+        caller = _caller(player)
+        line = line_for(name, options, self.addressee)
+        prepared = self.shared.commands.prepare(
+            caller, line, self.shared.limits_for(player.handle), chat_fallback=False
+        )
+        if name == "ask":
+            return await self._ask(prepared, payload, player, str(options["text"]))
+        reply = await self.shared.perform(prepared)
+        if reply.error:
+            return self._say(reply.text)
+        shown = code_block(reply.text) if name in TABLES else escape(reply.text)
+        return self._answer(payload, shown, ephemeral=name not in PUBLIC)
+
+    async def close(self) -> None:
+        """Let the follow-ups in flight finish (or give up) before the server stops."""
+        for task in list(self.pending):
+            task.cancel()
+        await asyncio.gather(*self.pending, return_exceptions=True)
+
+    # -- the pieces -----------------------------------------------------------
+
+    async def _link(self, account: str, code: str) -> dict[str, Any]:
+        # An unlinked account has a budget of its own: codes cannot be guessed by flood.
+        refused = self.shared.limits_for(f"{SERVICE}:{account}").check_line(code)
+        if refused:
+            return self._say(self.words.error(refused))
+        members = self.shared.pool.members
+        try:
+            handle = await self.shared.write(lambda: members.link_account(SERVICE, account, code))
+        except UserError as error:
+            return self._say(self.words.error(error))
+        return self._say(self.words("linked: here you play as {handle}", handle=handle))
+
+    async def _ask(
+        self, prepared: Reply | Job, payload: dict[str, Any], player: Player, question: str
+    ) -> dict[str, Any]:
+        answers: asyncio.Queue[Notice] = asyncio.Queue()
+        self._asks += 1
+        key = -self._asks  # hub keys: SSH sessions use positive ids
+        # Listening starts before the line is posted: her answer cannot slip past.
+        self.shared.hub.subscribe(key, answers.put_nowait)
+        try:
+            reply = await self.shared.perform(prepared)
+        except BaseException:
+            self.shared.hub.unsubscribe(key)
+            raise
+        if reply.error or reply.awaits is None:
+            self.shared.hub.unsubscribe(key)
+            return self._say(reply.text or self.words("say what?"))
+        asked = Asked(str(payload.get("token", "")), player.handle, question)
+        self._later(self._deliver_answer(key, reply.awaits, answers, asked))
+        return {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"allowed_mentions": {"parse": []}}}
+
+    async def _deliver_answer(
+        self, key: int, line_id: int, answers: asyncio.Queue[Notice], asked: Asked
+    ) -> None:
+        try:
+            async with asyncio.timeout(self.answer_wait):
+                while True:
+                    notice = await answers.get()
+                    if notice.replies_to == line_id:
+                        answer = notice.text
+                        break
+        except TimeoutError:
+            answer = self.words(
+                "{name} has not answered yet; her answer will be in the pool's chat",
+                name=self.addressee.name,
+            )
+        finally:
+            self.shared.hub.unsubscribe(key)
+        text = f"{asked.handle}: {asked.question}\n{answer}"
+        parts = split(escape(text))
+        await self.api.edit_original(self.application_id, asked.token, message(parts[0]))
+        for part in parts[1:]:
+            await self.api.follow_up(self.application_id, asked.token, message(part))
+
+    def _answer(self, payload: dict[str, Any], shown: str, ephemeral: bool) -> dict[str, Any]:
+        first, *rest = split(shown)
+        if rest:
+            token = str(payload.get("token", ""))
+            self._later(self._follow_ups(token, rest, ephemeral))
+        return {"type": CHANNEL_MESSAGE, "data": message(first, ephemeral)}
+
+    async def _follow_ups(self, token: str, parts: list[str], ephemeral: bool) -> None:
+        for part in parts:
+            await self.api.follow_up(self.application_id, token, message(part, ephemeral))
+
+    def _later(self, work: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(self._guarded(work))
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    async def _guarded(self, work: Any) -> None:
+        try:
+            await work
+        except DiscordError as error:  # the token expired, Discord is down: the pool goes on
+            log.warning("a follow-up to an interaction failed: %s", error)
+
+    def _say(self, text: str) -> dict[str, Any]:
+        """A line for the asker alone: an error, a refusal, a link made."""
+        return {"type": CHANNEL_MESSAGE, "data": message(split(escape(text))[0], ephemeral=True)}
+
+
+def _account(payload: dict[str, Any]) -> str | None:
+    """The Discord user behind an interaction: ``member.user`` in a server, ``user`` in a DM."""
+    member = payload.get("member")
+    user = member.get("user") if isinstance(member, dict) else payload.get("user")
+    account = user.get("id") if isinstance(user, dict) else None
+    return account if isinstance(account, str) and account.isdigit() else None
+
+
+def _caller(player: Player) -> Caller:
+    zone = ZoneInfo(player.time_zone) if player.time_zone else ZoneInfo("UTC")
+    return Caller(player.handle, player.is_admin, zone)

@@ -1,0 +1,107 @@
+"""The slash commands: what ``betania discord commands`` registers, and each as a pool line.
+
+A slash command becomes the line a player would type over SSH, and that line
+goes through the one command parser: ``/bet match:3 score:2-1`` is ``bet 3 2-1``,
+with the same limits and the same one-line errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from game.addressing import Addressee
+from game.frontends.commands import CommandError
+
+STRING, INTEGER = 3, 4  # application command option types
+CHAT_INPUT = 1  # a command typed in the chat box
+ASK_LONGEST = 500  # characters in a question to her
+SCORE_LONGEST = 20
+
+
+def _option(
+    name: str, kind: int, description: str, *, required: bool = True, **more: int
+) -> dict[str, Any]:
+    return {"name": name, "type": kind, "description": description, "required": required, **more}
+
+
+MATCH_NUMBER: dict[str, int] = {"min_value": 1, "max_value": 10_000}
+COMMANDS: list[dict[str, Any]] = [
+    {
+        "name": "bet",
+        "description": "Predict a match's score (until kick-off)",
+        "options": [
+            _option("match", INTEGER, "The match number, as in /matches", **MATCH_NUMBER),
+            _option("score", STRING, "Home-away, like 2-1", max_length=SCORE_LONGEST),
+        ],
+    },
+    {"name": "matches", "description": "Upcoming, live and finished matches, with your picks"},
+    {"name": "mybets", "description": "Your picks and their points"},
+    {
+        "name": "standings",
+        "description": "The table, computed now (live while a match is on)",
+        "options": [
+            _option(
+                "after",
+                INTEGER,
+                "The table as it stood after match N",
+                required=False,
+                **MATCH_NUMBER,
+            )
+        ],
+    },
+    {
+        "name": "match",
+        "description": "One match: goals, and everyone's picks once it kicks off",
+        "options": [_option("number", INTEGER, "The match number", **MATCH_NUMBER)],
+    },
+    {
+        "name": "ask",
+        "description": "Ask the commentator something",
+        "options": [_option("text", STRING, "Your question", max_length=ASK_LONGEST)],
+    },
+    {
+        "name": "link",
+        "description": "Play as your pool handle: the code from 'link discord' over SSH",
+        "options": [_option("code", STRING, "The one-time code", max_length=20)],
+    },
+]
+for _command in COMMANDS:
+    _command["type"] = CHAT_INPUT
+OPTIONS = {c["name"]: {o["name"]: o["type"] for o in c.get("options", [])} for c in COMMANDS}
+REQUIRED = {c["name"]: {o["name"] for o in c.get("options", []) if o["required"]} for c in COMMANDS}
+
+
+def options_of(name: str, given: object) -> dict[str, str | int]:
+    """The options of command ``name`` as sent, checked against what was registered."""
+    if name not in OPTIONS:
+        raise CommandError("unknown command {name!r}", name=name)
+    found: dict[str, str | int] = {}
+    for option in given if isinstance(given, list) else []:
+        key = option.get("name") if isinstance(option, dict) else None
+        kind = OPTIONS[name].get(str(key))
+        value = option.get("value") if isinstance(option, dict) else None
+        if kind is None:
+            raise CommandError("unknown option {option!r}", option=str(key))
+        if (kind == INTEGER and (type(value) is not int)) or (
+            kind == STRING and not isinstance(value, str)
+        ):
+            raise CommandError("bad value for {option!r}", option=str(key))
+        found[str(key)] = value  # type: ignore[assignment]  # checked just above
+    missing = REQUIRED[name] - found.keys()
+    if missing:
+        raise CommandError("missing option {option!r}", option=sorted(missing)[0])
+    return found
+
+
+def line_for(name: str, options: Mapping[str, str | int], addressee: Addressee) -> str:
+    """The line a player would type over SSH for ``/name options``."""
+    if name == "bet":
+        return f"bet {options['match']} {options['score']}"
+    if name == "standings":
+        return f"standings after {options['after']}" if "after" in options else "standings"
+    if name == "match":
+        return f"match {options['number']}"
+    if name == "ask":
+        return f"{addressee.mention} {options['text']}"
+    return name
