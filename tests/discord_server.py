@@ -161,13 +161,21 @@ class Signer:
         }
 
 
+INTERACTION_IDS = itertools.count(1193049284749283328)
+
+
 def interaction(
-    name: str, user_id: str = "80351110224678912", token: str = "tok", **options: object
+    name: str, user_id: str = "80351110224678912", token: str | None = None, **options: object
 ) -> bytes:
-    """An APPLICATION_COMMAND interaction as Discord sends it from a server channel."""
+    """An APPLICATION_COMMAND interaction as Discord sends it from a server channel.
+
+    Each has an id and a token of its own, as Discord's do: no two are the same bytes.
+    """
+    number = next(INTERACTION_IDS)
+    token = token or f"interaction-token-{number}"
     return json.dumps(
         {
-            "id": "1193049284749283328",
+            "id": str(number),
             "application_id": "app42",
             "type": 2,
             "token": token,

@@ -14,13 +14,21 @@ CONTENT_LIMIT = 2000  # characters in a message's content, Discord's limit
 EPHEMERAL = 1 << 6  # a message flag: only the user who asked sees it
 # Nothing in a message may ping anyone: not @everyone, @here, a role or a user.
 NO_MENTIONS: dict[str, Any] = {"parse": []}
-MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()<@-])")
-NUMBERED = re.compile(r"^(\s*\d+)\.", re.MULTILINE)  # "1. bruno" would become a list
+# Read anywhere in a line: emphasis, code, spoilers, links, mentions.
+INLINE = re.compile(r"([\\*_~`|\[\]<@])")
+# Read at a line's start only: headings, quotes, lists ("1. bruno" would be one).
+LINE_START = re.compile(r"^(\s*)([#>+-]|\d+\.)", re.MULTILINE)
 
 
 def escape(text: str) -> str:
     """``text`` shown as typed: every character Discord's markdown reads is escaped."""
-    return NUMBERED.sub(r"\1\\.", MARKDOWN.sub(r"\\\1", text))
+    return LINE_START.sub(_escape_start, INLINE.sub(r"\\\1", text))
+
+
+def _escape_start(found: re.Match[str]) -> str:
+    indent, mark = found.groups()
+    # A backslash escapes punctuation only: "1\." stays a number, "\-" a dash.
+    return f"{indent}{mark[:-1]}\\." if mark.endswith(".") else f"{indent}\\{mark}"
 
 
 def code_block(text: str) -> str:

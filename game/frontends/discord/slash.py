@@ -20,9 +20,19 @@ SCORE_LONGEST = 20
 
 
 def _option(
-    name: str, kind: int, description: str, *, required: bool = True, **more: int
+    name: str,
+    kind: int,
+    description: str,
+    required: bool = True,
+    bounds: dict[str, int] | None = None,
 ) -> dict[str, Any]:
-    return {"name": name, "type": kind, "description": description, "required": required, **more}
+    return {
+        "name": name,
+        "type": kind,
+        "description": description,
+        "required": required,
+        **(bounds or {}),
+    }
 
 
 MATCH_NUMBER: dict[str, int] = {"min_value": 1, "max_value": 10_000}
@@ -31,8 +41,8 @@ COMMANDS: list[dict[str, Any]] = [
         "name": "bet",
         "description": "Predict a match's score (until kick-off)",
         "options": [
-            _option("match", INTEGER, "The match number, as in /matches", **MATCH_NUMBER),
-            _option("score", STRING, "Home-away, like 2-1", max_length=SCORE_LONGEST),
+            _option("match", INTEGER, "The match number, as in /matches", bounds=MATCH_NUMBER),
+            _option("score", STRING, "Home-away, like 2-1", bounds={"max_length": SCORE_LONGEST}),
         ],
     },
     {"name": "matches", "description": "Upcoming, live and finished matches, with your picks"},
@@ -46,24 +56,24 @@ COMMANDS: list[dict[str, Any]] = [
                 INTEGER,
                 "The table as it stood after match N",
                 required=False,
-                **MATCH_NUMBER,
+                bounds=MATCH_NUMBER,
             )
         ],
     },
     {
         "name": "match",
         "description": "One match: goals, and everyone's picks once it kicks off",
-        "options": [_option("number", INTEGER, "The match number", **MATCH_NUMBER)],
+        "options": [_option("number", INTEGER, "The match number", bounds=MATCH_NUMBER)],
     },
     {
         "name": "ask",
         "description": "Ask the commentator something",
-        "options": [_option("text", STRING, "Your question", max_length=ASK_LONGEST)],
+        "options": [_option("text", STRING, "Your question", bounds={"max_length": ASK_LONGEST})],
     },
     {
         "name": "link",
         "description": "Play as your pool handle: the code from 'link discord' over SSH",
-        "options": [_option("code", STRING, "The one-time code", max_length=20)],
+        "options": [_option("code", STRING, "The one-time code", bounds={"max_length": 20})],
     },
 ]
 for _command in COMMANDS:

@@ -1,0 +1,234 @@
+"""The Discord companion, end to end: a real pool served over SSH, its HTTP server on
+127.0.0.1, interactions signed with a real Ed25519 key as Discord signs them, and a
+local server that speaks Discord's API for what the pool sends back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from game.frontends.discord.api import DiscordApi
+from game.frontends.discord.interactions import Interactions
+from game.frontends.discord.signature import Verifier
+from game.frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
+from tests.discord_server import FakeDiscord, Signer, discord_server, interaction
+from tests.ssh_pool import ServedPool, served_pool
+
+ANA = "80351110224678912"  # Discord user ids: snowflakes, as text
+BRUNO = "80351110224678913"
+EPHEMERAL = 64
+ESCAPED = re.compile(r"\\([^\w\s])")
+
+
+def shown(content: str) -> str:
+    """A message as Discord shows it: a backslash before punctuation is not printed."""
+    return ESCAPED.sub(r"\1", content)
+
+
+@dataclass
+class Companion:
+    served: ServedPool
+    discord: FakeDiscord
+    signer: Signer
+    interactions: Interactions
+    client: httpx.AsyncClient
+
+    async def send(self, body: bytes, headers: dict[str, str] | None = None) -> httpx.Response:
+        signed = self.signer.headers(body) if headers is None else headers
+        return await self.client.post(INTERACTIONS_PATH, content=body, headers=signed)
+
+    async def slash(self, name: str, user: str = ANA, **options: object) -> dict[str, Any]:
+        response = await self.send(interaction(name, user, **options))
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    async def link(self, handle: str, user: str) -> None:
+        done = await self.served.run(handle, "link discord")
+        code = done.stdout.split("your code: ")[1].split()[0]
+        answer = await self.slash("link", user, code=code)
+        assert answer["data"]["content"] == f"linked: here you play as {handle}"
+
+
+@asynccontextmanager
+async def companion(tmp_path: Path, answer_wait: float = 5.0) -> AsyncIterator[Companion]:
+    async with served_pool(tmp_path) as served, discord_server() as discord:
+        signer = Signer()
+        api = DiscordApi(discord.base_url)
+        interactions = Interactions(served.frontend, api, "app42", answer_wait=answer_wait)
+        endpoint = DiscordEndpoint(Verifier(signer.public_key_hex), interactions)
+        server = await start_web(web_app(endpoint), "127.0.0.1", 0)
+        base = f"http://127.0.0.1:{server.port}"
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+                yield Companion(served, discord, signer, interactions, client)
+        finally:
+            await interactions.close()
+            await server.close()
+            await api.close()
+
+
+def run(scenario: Any) -> None:
+    asyncio.run(scenario())
+
+
+def test_discord_checks_the_endpoint_with_a_ping_and_gets_a_pong(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            body = json.dumps(
+                {"id": "1", "application_id": "app42", "type": 1, "token": "t", "version": 1}
+            ).encode()
+            response = await c.send(body)
+            assert (response.status_code, response.json()) == (200, {"type": 1})
+
+    run(scenario)
+
+
+def test_unsigned_forged_stale_and_replayed_requests_get_401_and_do_nothing(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            bet = interaction("bet", ANA, match=1, score="2-1")
+            unsigned = await c.send(bet, headers={"Content-Type": "application/json"})
+            forged = await c.send(bet, headers=Signer().headers(bet))  # someone else's key
+            tampered_headers = c.signer.headers(bet)
+            tampered = await c.send(bet.replace(b"2-1", b"9-0"), headers=tampered_headers)
+            stale = await c.send(bet, headers=c.signer.headers(bet, int(time.time()) - 301))
+            garbage = await c.send(
+                bet, headers={"X-Signature-Ed25519": "zz", "X-Signature-Timestamp": "soon"}
+            )
+            assert [r.status_code for r in (unsigned, forged, tampered, stale, garbage)] == [
+                401
+            ] * 5
+            assert c.served.pool.predictions_of("ana") == []
+
+            once = c.signer.headers(bet)
+            first = await c.send(bet, headers=once)
+            replayed = await c.send(bet, headers=once)
+            assert (first.status_code, replayed.status_code) == (200, 401)
+            assert [str(p.score) for p in c.served.pool.predictions_of("ana")] == ["2-1"]
+
+    run(scenario)
+
+
+def test_oversized_and_malformed_bodies_are_refused_in_one_answer(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            huge = b'{"type": 1, "pad": "' + b"x" * 1_000_000 + b'"}'
+            assert (await c.send(huge)).status_code == 413
+            assert (await c.send(b"{not json")).status_code == 400
+            assert (await c.send(b"[" * 100_000)).status_code in (400, 413)
+            assert (await c.send(b"[" * 50_000 + b"]" * 50_000)).status_code in (400, 413)
+            deep = b"[" * 20_000 + b"]" * 20_000  # under the size limit, past Python's depth
+            assert (await c.send(deep)).status_code == 400
+            assert (await c.send(b'"a string"')).json()["data"]["flags"] == EPHEMERAL
+            # The pool still answers.
+            ping = json.dumps({"type": 1, "token": "t"}).encode()
+            assert (await c.send(ping)).json() == {"type": 1}
+
+    run(scenario)
+
+
+def test_a_player_links_discord_with_a_one_time_code_made_over_ssh(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            c.served.player("bruno")
+            stranger = await c.slash("mybets", BRUNO)
+            assert stranger["data"]["flags"] == EPHEMERAL
+            assert "not linked to a pool player yet" in stranger["data"]["content"]
+            assert "link discord" in stranger["data"]["content"]
+
+            made = await c.served.run("ana", "link discord")
+            assert made.exit_status == 0
+            code = made.stdout.split("your code: ")[1].split()[0]
+            linked = await c.slash("link", ANA, code=code)
+            assert linked["data"] == {
+                "content": "linked: here you play as ana",
+                "allowed_mentions": {"parse": []},
+                "flags": EPHEMERAL,
+            }
+            # Single use: bruno cannot take ana's code, even right after.
+            again = await c.slash("link", BRUNO, code=code)
+            assert again["data"]["content"] == "that link code is not valid"
+            assert c.served.pool.members.linked_player("discord", BRUNO) is None
+
+            # A code expires in 15 minutes.
+            late = (
+                (await c.served.run("bruno", "link discord"))
+                .stdout.split("your code: ")[1]
+                .split()[0]
+            )
+            c.served.clock.advance(minutes=16)
+            expired = await c.slash("link", BRUNO, code=late)
+            assert (
+                expired["data"]["content"] == "that link code has expired; make a new one over SSH"
+            )
+            assert [e.event.player for e in c.served.pool.events(kinds=("account_linked",))] == [
+                "ana"
+            ]
+
+    run(scenario)
+
+
+def test_slash_commands_act_as_the_linked_player_through_the_same_parser(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            placed = await c.slash("bet", ANA, match=1, score="2-1")
+            assert placed["type"] == 4
+            assert placed["data"]["flags"] == EPHEMERAL
+            assert placed["data"]["content"].endswith("your pick is 2-1")
+            over_ssh = await c.served.run("ana", "mybets")
+            assert "2-1" in over_ssh.stdout
+
+            mine = await c.slash("mybets", ANA)
+            assert mine["data"]["content"].startswith("```\n") and "2-1" in mine["data"]["content"]
+            table = await c.slash("standings", ANA)
+            assert "flags" not in table["data"]  # the table is for the channel
+            assert "ana" in table["data"]["content"]
+
+            bad = await c.slash("bet", ANA, match=1, score="lots")
+            assert bad["data"]["flags"] == EPHEMERAL
+            over_ssh_error = await c.served.run("ana", "bet 1 lots")
+            assert (
+                shown(bad["data"]["content"]) == over_ssh_error.stderr.strip()
+            )  # the same one line
+            unknown = await c.slash("rm", ANA)
+            assert unknown["data"]["content"] == "unknown command 'rm'"
+            extra = await c.slash("mybets", ANA, all="yes")
+            assert extra["data"]["content"] == "unknown option 'all'"
+            wrong_type = await c.send(interaction("bet", ANA, match="1; quit", score="2-1"))
+            assert wrong_type.json()["data"]["content"] == "bad value for 'match'"
+            missing = await c.slash("match", ANA)
+            assert missing["data"]["content"] == "missing option 'number'"
+
+    run(scenario)
+
+
+def test_a_flood_of_slash_commands_meets_the_same_per_player_limit_as_ssh(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            # Sixty at once: at 10 a second after a burst of 20, some must be refused.
+            answers = await asyncio.gather(*(c.slash("mybets", ANA) for _ in range(60)))
+            refused = [a for a in answers if "too many commands" in a["data"]["content"]]
+            assert refused and all(a["data"]["flags"] == EPHEMERAL for a in refused)
+            # Codes cannot be guessed by flood either: an unlinked account has a budget too.
+            guesses = [c.slash("link", BRUNO, code=f"aaaa-{n:04d}") for n in range(60)]
+            answers = await asyncio.gather(*guesses)
+            assert any("too many commands" in a["data"]["content"] for a in answers)
+
+    run(scenario)
