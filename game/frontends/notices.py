@@ -1,0 +1,160 @@
+"""What each event in the log says to a player, as one line: the notices every front end shows.
+
+The SSH sessions print them, the Discord companion posts them: the one place
+where an event becomes words, so both say the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from game.events import (
+    ChatPosted,
+    Event,
+    FeedProblem,
+    GoalScored,
+    LoggedEvent,
+    MatchKickedOff,
+    PlayerJoined,
+    RemarkPosted,
+    ResultRecorded,
+)
+from game.following import Handlers
+from game.pool import Pool
+from game.render import TableGlance
+from game.words import Words
+
+TABLE_NEWS = (GoalScored.kind, ResultRecorded.kind)  # notices that bring the table along
+
+
+@dataclass(frozen=True)
+class Notice:
+    """An event as one line for a terminal; each session adds the time in its own zone."""
+
+    at: datetime
+    text: str
+    kind: str
+    event_id: int = 0  # its place in the log
+    admins_only: bool = False
+    replies_to: int | None = None  # for her answer: the log id of the line it answers
+    table: TableGlance | None = None  # after a goal or a result: the table as it moved
+
+    def text_for(self, handle: str | None, words: Words) -> str:
+        """The notice as ``handle`` reads it: with their place when it brings the table."""
+        if self.table is None:
+            return self.text
+        return f"{self.text}\n{self.table.line_for(handle, words)}"
+
+
+class Notices:
+    """Each event as a notice, in the pool's language."""
+
+    def __init__(self, pool: Pool, words: Words | None = None) -> None:
+        self.pool = pool
+        self.words = words or Words()
+        # The events a player sees, and how: the one place to add a kind of notice.
+        self.notices = (
+            Handlers[Notice]()
+            .on(MatchKickedOff, self._kickoff)
+            .on(GoalScored, self._goal)
+            .on(ResultRecorded, self._result)
+            .on(RemarkPosted, self._remark)
+            .on(ChatPosted, self._chat)
+            .on(PlayerJoined, self._joined)
+            .on(FeedProblem, self._feed_problem)
+        )
+
+    def after(self, after_id: int, up_to_id: int | None = None) -> tuple[int, list[Notice]]:
+        """Every notice for the events logged after ``after_id``, and the last id read.
+
+        The last goal or result among them brings the table as it now stands (the
+        live one while a match is in play): computed once here for every reader.
+        """
+        notices = []
+        for item in self.pool.events(after_id=after_id, up_to_id=up_to_id):
+            after_id = item.id
+            notice = self.of(item)
+            if notice is not None:
+                notices.append(notice)
+        moved = [i for i, n in enumerate(notices) if n.kind in TABLE_NEWS]
+        if moved:
+            live = bool(self.pool.in_play())
+            rows = self.pool.standings(live=live)
+            glance = TableGlance.of(rows, live, self.words)
+            notices[moved[-1]] = replace(notices[moved[-1]], table=glance)
+        return after_id, notices
+
+    def of(self, item: LoggedEvent[Event]) -> Notice | None:
+        """The line a player reads for ``item``; None for events players do not see."""
+        return self.notices.handle(item)
+
+    def _line(self, item: LoggedEvent[Event], text: str) -> Notice:
+        return Notice(item.at, text, item.event.kind, item.id)
+
+    def _kickoff(self, item: LoggedEvent[MatchKickedOff]) -> Notice:
+        match = self.pool.match(item.event.match)
+        return self._line(
+            item,
+            self.words(
+                "Kick-off! #{number} {match}",
+                number=match.number,
+                match=f"{match.team1} v {match.team2}",
+            ),
+        )
+
+    def _goal(self, item: LoggedEvent[GoalScored]) -> Notice:
+        event = item.event
+        match = self.pool.match(event.match)
+        upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
+        home = sum(g.side == "home" for g in upto)
+        scorer = f" {event.scorer}" if event.scorer else ""
+        # The side is the one that benefited; an own goal says whose player it was.
+        if event.own_goal:
+            scorer += self.words(" (own goal)")
+        elif event.penalty:
+            scorer += self.words(" (pen)")
+        clock = f"{event.minute}+{event.added}'" if event.added else f"{event.minute}'"
+        score = f"{match.team1} {home}-{len(upto) - home} {match.team2}"
+        return self._line(
+            item,
+            self.words(
+                "GOAL! #{number} {score} ({clock}{scorer})",
+                number=match.number,
+                score=score,
+                clock=clock,
+                scorer=scorer,
+            ),
+        )
+
+    def _result(self, item: LoggedEvent[ResultRecorded]) -> Notice:
+        event = item.event
+        match = self.pool.match(event.match)
+        result = self.words.result(match.result or "")
+        line = f"#{match.number} {match.team1} {result} {match.team2}"
+        if event.previous:
+            was = self.words.result(event.previous)
+            text = self.words("Correction: {line} (was {was})", line=line, was=was)
+        else:
+            text = self.words("Full time: {line}", line=line)
+        return self._line(item, text)
+
+    def _remark(self, item: LoggedEvent[RemarkPosted]) -> Notice:
+        speaker = self.pool.player(item.event.player, with_keys=False)  # signed as she is named
+        name = speaker.display_name if speaker else item.event.player
+        notice = self._line(item, f"{name}: {item.event.text}")
+        return replace(notice, replies_to=item.event.trigger)
+
+    def _chat(self, item: LoggedEvent[ChatPosted]) -> Notice:
+        return self._line(item, f"{item.event.player}: {item.event.text}")
+
+    def _joined(self, item: LoggedEvent[PlayerJoined]) -> Notice:
+        return self._line(item, self.words("{player} joined the pool", player=item.event.player))
+
+    def _feed_problem(self, item: LoggedEvent[FeedProblem]) -> Notice:
+        text = self.words(
+            "[admins] results feed {source}: {problem}",
+            source=item.event.source,
+            problem=item.event.text,
+        )
+        return Notice(item.at, text, item.event.kind, item.id, admins_only=True)
