@@ -1,0 +1,164 @@
+"""The pool's news in a Discord channel: her remarks, kick-offs, goals, results,
+corrections and the daily digest, posted through a webhook in the log's order.
+
+Posting follows a cursor of its own on the log (``log_cursors``), moved after
+each message Discord confirms: a restart resumes after the last confirmed post,
+so nothing is lost, and nothing confirmed is posted again. A long notice goes
+out in parts, and the cursor remembers how many parts went. An outage is waited
+out with growing pauses (``DiscordApi``); the pool never waits on it, since
+this runs as a task of its own and reads the database in a worker thread. A
+webhook that answers 404 was deleted: admins read it once in the log, and the
+posts wait, cursor kept, for the pool to be restarted with a new webhook.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, insert, select, update
+
+from game.db.schema import log_cursors
+from game.events import GoalScored, MatchKickedOff, RemarkPosted, ResultRecorded
+from game.frontends.discord.api import DiscordApi, DiscordError
+from game.frontends.discord.messages import escape, message, split
+from game.frontends.notices import Notices
+from game.pool import Pool
+
+POSTED = {e.kind for e in (RemarkPosted, MatchKickedOff, GoalScored, ResultRecorded)}
+CURSOR = "discord_webhook"
+IDLE = 5.0  # seconds between looks at the log when nothing wakes the poster
+GONE_PAUSE = 300.0  # seconds between tries of a webhook that answered 404
+log = logging.getLogger("betania.discord")
+
+
+@dataclass(frozen=True)
+class Position:
+    event_id: int  # every event up to this one is posted
+    parts: int = 0  # parts of the next posted event already delivered
+
+
+class WebhookPoster:
+    def __init__(
+        self,
+        pool: Pool,
+        api: DiscordApi,
+        webhook_url: str,
+        notices: Notices,
+        idle: float = IDLE,
+        gone_pause: float = GONE_PAUSE,
+    ) -> None:
+        self.pool = pool
+        self.api = api
+        self.webhook_url = webhook_url
+        self.notices = notices
+        self.idle = idle
+        self.gone_pause = gone_pause
+        self.posted = 0
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._gone_told = False
+
+    def wake(self) -> None:
+        """Something was logged: look now rather than at the next idle tick (loop thread)."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Post until ``stop``: whatever the log holds past the cursor, then wait for more."""
+        while not self._stopping:
+            try:
+                await self.catch_up()
+            except DiscordError as error:
+                if error.status in (401, 404):
+                    self._tell_gone(error)
+                    await self._pause(self.gone_pause)
+                    continue
+                raise
+            await self._pause(self.idle)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._wake.set()
+
+    async def _pause(self, seconds: float) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self._wake.wait()
+        self._wake.clear()
+
+    async def catch_up(self) -> int:
+        """Post every notice past the cursor, in order; returns how many messages went."""
+        position = await asyncio.to_thread(self._position)
+        last_id, notices = await asyncio.to_thread(self.notices.after, position.event_id)
+        sent = 0
+        for notice in notices:
+            if notice.kind not in POSTED or notice.admins_only:
+                continue
+            parts = split(escape(notice.text_for(None, self.notices.words)))
+            for number in range(position.parts, len(parts)):
+                if self._stopping:
+                    return sent
+                await self._post(parts[number])
+                sent += 1
+                done = number + 1 == len(parts)
+                position = (
+                    Position(notice.event_id, 0)
+                    if done
+                    else Position(position.event_id, number + 1)
+                )
+                await asyncio.to_thread(self._move, position)
+            position = Position(notice.event_id, 0)
+        if last_id > position.event_id and position.parts == 0:
+            await asyncio.to_thread(self._move, Position(last_id, 0))
+        self.posted += sent
+        return sent
+
+    async def _post(self, content: str) -> None:
+        try:
+            await self.api.execute_webhook(self.webhook_url, message(content), patience=None)
+        except DiscordError as error:
+            if error.status in (401, 403, 404):
+                raise
+            # Discord refused this message itself (400): it cannot go, the rest can.
+            log.error("Discord refused a post, skipped: %s", error)
+        else:
+            self._gone_told = False
+
+    def _tell_gone(self, error: DiscordError) -> None:
+        if not self._gone_told:
+            log.error(
+                "the Discord webhook answers %s (deleted?): posts wait, none lost; "
+                "set DISCORD_WEBHOOK_URL to a new webhook and restart",
+                error.status,
+            )
+            self._gone_told = True
+
+    # -- the cursor -----------------------------------------------------------
+
+    def _position(self) -> Position:
+        with self.pool.engine.begin() as connection:
+            row = connection.execute(
+                select(log_cursors.c.position, log_cursors.c.part).where(
+                    log_cursors.c.name == CURSOR
+                )
+            ).one_or_none()
+            if row is not None:
+                return Position(int(row.position), int(row.part))
+            # A new companion starts from now: the channel does not get the past replayed.
+            start = Position(self.pool.last_event_id())
+            _write(connection, start, new=True)
+            return start
+
+    def _move(self, position: Position) -> None:
+        with self.pool.engine.begin() as connection:
+            _write(connection, position, new=False)
+
+
+def _write(connection: Connection, position: Position, new: bool) -> None:
+    values = {"position": position.event_id, "part": position.parts}
+    if new:
+        connection.execute(insert(log_cursors).values(name=CURSOR, **values))
+    else:
+        connection.execute(update(log_cursors).where(log_cursors.c.name == CURSOR).values(**values))

@@ -1,0 +1,188 @@
+"""The pool's news posted to a Discord channel through a webhook: in order, exactly
+once across restarts, through rate limits, outages and a deleted webhook, against
+a local server that speaks Discord's webhook API."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from game.frontends.discord.api import DiscordApi
+from game.frontends.discord.messages import split
+from game.frontends.discord.poster import WebhookPoster
+from game.frontends.notices import Notices
+from game.model import Goal, Result, Score
+from game.pool import Pool
+from tests.conftest import FakeClock
+from tests.discord_server import FakeDiscord, discord_server
+
+
+@pytest.fixture
+def tournament_pool(tournament_pool: Pool) -> Pool:
+    """The small tournament, three players and her."""
+    tournament_pool.members.add("betania", "BETanIA", via="bot")
+    return tournament_pool
+
+
+def poster_for(pool: Pool, discord: FakeDiscord, api: DiscordApi) -> WebhookPoster:
+    return WebhookPoster(pool, api, discord.webhook_url(), Notices(pool), idle=0.05, gone_pause=0.1)
+
+
+def with_discord(scenario: Callable[[FakeDiscord, DiscordApi], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with discord_server() as discord:
+            api = DiscordApi(discord.base_url)
+            try:
+                await scenario(discord, api)
+            finally:
+                await api.close()
+
+    asyncio.run(main())
+
+
+async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
+def contents(discord: FakeDiscord) -> list[str]:
+    return [post["content"] for post in discord.posts]
+
+
+def test_kickoffs_goals_results_and_her_remarks_reach_the_channel_in_order(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    pool = tournament_pool
+    pool.talk.chat("ana", "before the companion existed")  # the past is not replayed
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        poster = poster_for(pool, discord, api)
+        assert await poster.catch_up() == 0
+        clock.now = pool.match(1).kickoff
+        pool.fixtures.kick_off(1)
+        pool.talk.chat("ana", "@everyone **go** Brazil")  # chat stays in the pool
+        pool.fixtures.record_goal(1, Goal("home", 12, 0, "Vini_Jr"))
+        pool.talk.remark("betania", "ana's *hope* <@123> is alive", trigger=1)
+        pool.predictions.place("bia", 2, Score(1, 0))  # a pick is nobody's news
+        pool.fixtures.record_result(1, Result(Score(1, 0)))
+        pool.fixtures.record_result(1, Result(Score(2, 0)))  # a correction
+        assert await poster.catch_up() == 5
+        assert await poster.catch_up() == 0  # nothing twice
+        posted = contents(discord)
+        assert posted[0] == "Kick-off! #1 Brazil v Serbia"
+        assert posted[1].startswith("GOAL! #1 Brazil 1-0 Serbia (12' Vini\\_Jr)")
+        assert posted[2] == "BETanIA: ana's \\*hope\\* \\<\\@123> is alive"
+        assert posted[3].startswith("Full time: #1 Brazil 1-0 Serbia")
+        assert posted[4].startswith("Correction: #1 Brazil 2-0 Serbia (was 1-0)")
+        assert "Table:" in posted[4]  # the table it moved, once, on the last of the batch
+        assert all(post["allowed_mentions"] == {"parse": []} for post in discord.posts)
+
+    with_discord(scenario)
+
+
+def test_a_burst_through_429s_arrives_whole_once_and_in_order(tournament_pool: Pool) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        discord.limit_every, discord.retry_after = 3, 0.02
+        poster = poster_for(pool, discord, api)
+        await poster.catch_up()
+        for n in range(30):
+            pool.talk.remark("betania", f"remark {n}", trigger=100 + n)
+        assert await poster.catch_up() == 30
+        assert contents(discord) == [f"BETanIA: remark {n}" for n in range(30)]
+        assert discord.limited >= 10 and api.rate_limited == discord.limited
+
+    with_discord(scenario)
+
+
+def test_a_global_rate_limit_holds_every_request(tournament_pool: Pool) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        discord.limit_every, discord.retry_after, discord.global_limit = 2, 0.3, True
+        poster = poster_for(pool, discord, api)
+        await poster.catch_up()
+        for n in range(4):
+            pool.talk.remark("betania", f"remark {n}", trigger=100 + n)
+        started = asyncio.get_running_loop().time()
+        await poster.catch_up()
+        took = asyncio.get_running_loop().time() - started
+        assert contents(discord) == [f"BETanIA: remark {n}" for n in range(4)]
+        assert took >= 0.3 * discord.limited  # each global 429 waited its retry_after
+
+    with_discord(scenario)
+
+
+def test_an_outage_delays_posts_loses_none_and_a_restart_doubles_none(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        first = poster_for(pool, discord, api)
+        await first.catch_up()
+        pool.talk.remark("betania", "before the outage", trigger=1)
+        await first.catch_up()
+        discord.down_with = 502
+        running = asyncio.get_running_loop().create_task(first.run())
+        for n in range(3):
+            pool.talk.remark("betania", f"during {n}", trigger=10 + n)
+            first.wake()
+        await until(lambda: discord.requests >= 4)  # trying, and failing
+        assert contents(discord) == ["BETanIA: before the outage"]
+        pool.talk.chat("ana", "the pool goes on meanwhile")
+        await first.stop()  # the process stops during the outage
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+
+        discord.down_with = None
+        restarted = poster_for(pool, discord, api)  # a new process: the cursor is in the database
+        await restarted.catch_up()
+        assert contents(discord) == ["BETanIA: before the outage"] + [
+            f"BETanIA: during {n}" for n in range(3)
+        ]
+
+    with_discord(scenario)
+
+
+def test_a_deleted_webhook_is_told_once_and_the_posts_wait(
+    tournament_pool: Pool, caplog: pytest.LogCaptureFixture
+) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        poster = poster_for(pool, discord, api)
+        await poster.catch_up()
+        discord.down_with = 404
+        running = asyncio.get_running_loop().create_task(poster.run())
+        pool.talk.remark("betania", "into the void?", trigger=1)
+        poster.wake()
+        await until(lambda: discord.requests >= 3)  # tried again after each pause
+        told = [r for r in caplog.records if "webhook answers 404" in r.getMessage()]
+        assert len(told) == 1 and told[0].levelno == logging.ERROR
+        pool.talk.chat("ana", "still playing")  # the pool is not held up
+        discord.down_with = None  # (a new webhook, in real life)
+        await until(lambda: len(discord.posts) == 1)
+        await poster.stop()
+        await running
+        assert contents(discord) == ["BETanIA: into the void?"]
+
+    with_discord(scenario)
+
+
+def test_long_text_is_split_at_line_boundaries_within_discords_limit() -> None:
+    lines = [f"line {n}: " + "x" * 90 for n in range(50)]  # about 5,000 characters
+    parts = split("\n".join(lines))
+    assert len(parts) == 3 and all(len(p) <= 2000 for p in parts)
+    assert "\n".join(parts).split("\n") == lines  # every line whole, in order
+    one_long_line = "y" * 4500
+    assert [len(p) for p in split(one_long_line)] == [2000, 2000, 500]
+    table = "```\n" + "\n".join(lines) + "\n```"
+    fenced = split(table)
+    assert all(p.startswith("```\n") and p.endswith("\n```") and len(p) <= 2000 for p in fenced)
