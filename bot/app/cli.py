@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from importlib import metadata
 from pathlib import Path
@@ -24,10 +25,17 @@ from bot.agent.commentator import Commentator
 from bot.agent.scheduler import PoolScheduler
 from bot.app.config import PROVIDERS
 from bot.app.demo import default_speed, run_demo
-from bot.app.lifecycle import commentator_for, open_server, until_stopped
+from bot.app.lifecycle import (
+    Companion,
+    StartError,
+    commentator_for,
+    open_companion,
+    open_server,
+    until_stopped,
+)
 from bot.app.progress import Progress
 from bot.app.replay import ReplayOptions, read_chat, replay, summary
-from bot.app.settings import LOG_LEVELS, Settings
+from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
 from game.bets_csv import BetsFileError, read_bets
 from game.db.engine import open_database
 from game.db.leader import Leadership
@@ -35,6 +43,8 @@ from game.errors import UserError
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
 from game.feeds.choose import source_from
 from game.feeds.poller import ResultsPoller
+from game.frontends.discord.api import DiscordApi, DiscordError
+from game.frontends.discord.slash import COMMANDS
 from game.frontends.ssh.frontend import ServerConfig
 from game.model import InvalidScore, MatchStatus, Result, Score
 from game.openfootball import parse_tournament
@@ -323,7 +333,17 @@ def cmd_serve(args: argparse.Namespace) -> None:
         if args.results
         else None
     )
-    asyncio.run(serve(pool, settings.data_dir, config, commentator, args.digest_hour, results))
+    asyncio.run(
+        serve(
+            pool,
+            settings.data_dir,
+            config,
+            commentator,
+            args.digest_hour,
+            results,
+            Web(settings.discord, args.http_port),
+        )
+    )
     print("stopped")
 
 
@@ -334,10 +354,18 @@ async def serve(
     commentator: Commentator,
     digest_hour: int,
     results: ResultsPoller | None = None,
+    web: Web | None = None,
 ) -> None:
-    """The SSH server, in one event loop with the scheduler, the commentator and the results
-    feed when this process holds the lead (``game.db.leader``: one voice per database)."""
+    """The SSH server and the HTTP server, in one event loop with the scheduler, the
+    commentator, the results feed and the Discord poster when this process holds the
+    lead (``game.db.leader``: one voice per database)."""
+    web = web or Web()
     running = await open_server(pool, data_dir, config)
+    try:
+        companion = await open_companion(running, web.discord, config.host, web.http_port)
+    except StartError:
+        await running.close()
+        raise
     scheduler = PoolScheduler(
         commentator, commentator.keeper.config.zone, digest_hour, results=results
     )
@@ -349,7 +377,11 @@ async def serve(
     if results is not None:
         every = results.interval.total_seconds()
         print(f"results from: {results.source.name}, every {every:g} s")
-    leading = asyncio.get_running_loop().create_task(take_the_lead(leadership, scheduler))
+    for line in companion_lines(companion, config.host):
+        print(line)
+    leading = asyncio.get_running_loop().create_task(
+        take_the_lead(leadership, scheduler, lambda: companion.start_posting(running.frontend))
+    )
     try:
         signal_name = await until_stopped()
         print(f"{signal_name}: telling {len(running.frontend.sessions)} session(s) and stopping")
@@ -359,18 +391,69 @@ async def serve(
             await leading
         scheduler.shutdown()
         leadership.release()
+        await companion.close()
         await running.close()
         pool.engine.dispose()
 
 
-async def take_the_lead(leadership: Leadership, scheduler: PoolScheduler) -> None:
-    """Start her here as soon as no other front end on this database runs her."""
+@dataclass(frozen=True)
+class Web:
+    """What ``serve`` runs over HTTP: on ``http_port`` (None: no HTTP server), for Discord."""
+
+    discord: DiscordSettings = field(default_factory=DiscordSettings)
+    http_port: int | None = None
+
+
+def companion_lines(companion: Companion, host: str) -> list[str]:
+    """What ``serve`` says at start about its HTTP server and the Discord companion."""
+    lines = []
+    if companion.web is not None:
+        lines.append(f"HTTP on {host}:{companion.web.port}")
+        if companion.interactions is not None:
+            lines.append(
+                f"Discord interactions at http://{host}:{companion.web.port}/discord/interactions"
+            )
+        else:
+            lines.append(
+                "Discord interactions off (set DISCORD_PUBLIC_KEY and DISCORD_APPLICATION_ID)"
+            )
+    if companion.poster is not None:
+        lines.append("posting the pool's news to the Discord webhook (from the leading front end)")
+    return lines
+
+
+async def take_the_lead(
+    leadership: Leadership, scheduler: PoolScheduler, also: Callable[[], None] = lambda: None
+) -> None:
+    """Start her here (and ``also``) as soon as no other front end on this database runs her."""
     if not await asyncio.to_thread(leadership.try_take):
         print("another front end runs the commentator; this one takes over if it stops")
         while not await asyncio.to_thread(leadership.try_take):
             await asyncio.sleep(LEAD_RETRY)
     scheduler.start()
+    also()
     print("the commentator, the scheduler and the results feed run in this front end")
+
+
+def cmd_discord_commands(args: argparse.Namespace) -> None:
+    discord = settings_of(args).discord
+    if not discord.application_id or not discord.bot_token:
+        raise UsageError("set DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN (docs/discord.md)")
+    application_id = discord.application_id
+
+    async def register() -> list[dict[str, object]]:
+        api = DiscordApi(discord.api_url, discord.bot_token)
+        try:
+            return await api.overwrite_commands(application_id, COMMANDS)
+        finally:
+            await api.close()
+
+    try:
+        registered = asyncio.run(register())
+    except DiscordError as error:
+        raise UsageError(f"Discord refused the commands: {error}") from None
+    names = ", ".join(f"/{command.get('name')}" for command in registered)
+    print(f"registered {len(registered)} slash commands: {names}")
 
 
 def cmd_invite_create(args: argparse.Namespace) -> None:
@@ -478,6 +561,7 @@ def build_parser() -> Parser:
         ("pool", "the pool's rules"),
         ("memory", "what the commentator remembers"),
         ("invite", "codes for newcomers"),
+        ("discord", "the Discord companion"),
     ):
         group_parser = commands.add_parser(group, help=help_text)
         group_parsers[group] = group_parser.add_subparsers(
@@ -582,6 +666,19 @@ def build_parser() -> Parser:
         "--host-key",
         type=Path,
         help="the SSH host key file (made if missing); front ends behind one address share one",
+    )
+
+    sub.add_argument(
+        "--http-port",
+        type=int,
+        metavar="PORT",
+        help="serve HTTP too: Discord's interactions endpoint (docs/discord.md)",
+    )
+
+    add(
+        ["discord", "commands"],
+        cmd_discord_commands,
+        "register the slash commands with Discord (DISCORD_APPLICATION_ID, DISCORD_BOT_TOKEN)",
     )
 
     sub = add(["invite", "create"], cmd_invite_create, "make an invite code")

@@ -1,4 +1,5 @@
-"""The one place that wires the application: pool, commentator, SSH server, clock jobs.
+"""The one place that wires the application: pool, commentator, SSH server, the HTTP
+server and the Discord companion, clock jobs.
 
 ``betania serve`` and ``betania demo`` both start here, so what a player meets
 in the demo is what a real pool runs.
@@ -7,6 +8,7 @@ in the demo is what a real pool runs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,10 +19,17 @@ import asyncssh
 
 from bot.agent.commentator import Commentator
 from bot.app.config import ModelConfig, make_model
+from bot.app.settings import DiscordSettings
 from game.addressing import Addressee
 from game.errors import UserError
+from game.frontends.discord.api import DiscordApi
+from game.frontends.discord.interactions import Interactions
+from game.frontends.discord.poster import WebhookPoster
+from game.frontends.discord.signature import Verifier
+from game.frontends.notices import Notices
 from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.server import bound_port, start_server
+from game.frontends.web import DiscordEndpoint, WebServer, start_web, web_app
 from game.pool import Pool
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.offline import OfflineModel
@@ -80,6 +89,71 @@ async def open_server(pool: Pool, data_dir: Path, config: ServerConfig) -> Runni
             f"cannot listen on {config.host}:{config.port}: {error.strerror or error}"
         ) from None
     return Running(acceptor, frontend)
+
+
+POSTER_KEY = 0  # the poster's place among the hub's subscribers (sessions count from 1)
+
+
+@dataclass
+class Companion:
+    """The HTTP server (Discord's interactions) and the webhook poster, beside the SSH server."""
+
+    api: DiscordApi
+    web: WebServer | None = None
+    interactions: Interactions | None = None
+    poster: WebhookPoster | None = None
+    posting: asyncio.Task[None] | None = None
+
+    def start_posting(self, frontend: Frontend) -> None:
+        """Post to the channel from here on: only where the commentator runs (one voice)."""
+        poster = self.poster
+        if poster is None or self.posting is not None:
+            return
+        frontend.hub.subscribe(POSTER_KEY, lambda _notice: poster.wake())
+        self.posting = asyncio.get_running_loop().create_task(poster.run())
+
+    async def close(self) -> None:
+        if self.poster is not None and self.posting is not None:
+            await self.poster.stop()
+            self.posting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.posting
+        if self.interactions is not None:
+            await self.interactions.close()
+        if self.web is not None:
+            await self.web.close()
+        await self.api.close()
+
+
+async def open_companion(
+    running: Running, discord: DiscordSettings, host: str, http_port: int | None
+) -> Companion:
+    """The HTTP server on ``http_port`` (None: none), with Discord's endpoint when configured."""
+    frontend = running.frontend
+    companion = Companion(DiscordApi(discord.api_url, discord.bot_token))
+    if discord.webhook_url:
+        notices = Notices(frontend.pool, frontend.words)
+        companion.poster = WebhookPoster(frontend.pool, companion.api, discord.webhook_url, notices)
+    if http_port is None:
+        return companion
+    endpoint = None
+    if discord.public_key and discord.application_id:
+        try:
+            verifier = Verifier(discord.public_key)
+        except ValueError as error:
+            raise StartError(str(error)) from None
+        companion.interactions = Interactions(
+            frontend, companion.api, discord.application_id, frontend.config.addressee
+        )
+        endpoint = DiscordEndpoint(verifier, companion.interactions)
+    try:
+        companion.web = await start_web(web_app(endpoint), host, http_port)
+    except OSError as error:
+        await companion.api.close()
+        raise StartError(
+            f"cannot listen on {host}:{http_port}: {error.strerror or error}"
+        ) from None
+    return companion
 
 
 async def in_worker(work: Callable[[], object]) -> object:

@@ -8,7 +8,9 @@ data directory goes), ``BETANIA_HANDLE`` and ``BETANIA_NAME`` (who the
 commentator is), ``ANTHROPIC_API_KEY`` or ``BETANIA_MODEL_API_KEY`` (her
 model), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
 ``BETANIA_LOG_LEVEL``, ``BETANIA_DEBUG`` and ``BETANIA_KEEP_CALLS_DAYS`` (how long
-model calls are kept whole). A flag, where there is one, wins.
+model calls are kept whole), and the Discord companion's ``DISCORD_PUBLIC_KEY``,
+``DISCORD_APPLICATION_ID``, ``DISCORD_BOT_TOKEN``, ``DISCORD_WEBHOOK_URL`` and
+``DISCORD_API_URL`` (docs/discord.md). A flag, where there is one, wins.
 """
 
 from __future__ import annotations
@@ -24,10 +26,35 @@ from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
 from game.db.engine import database_url
 from game.errors import UserError
 from game.feeds.football_data import DEFAULT_URL
+from game.frontends.discord.api import DEFAULT_API_URL
 from game.rules import check_handle
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+
+
+@dataclass(frozen=True)
+class DiscordSettings:
+    """The Discord application the companion answers for, and the channel it posts to."""
+
+    public_key: str | None = None  # verifies interactions; without it the endpoint is off
+    application_id: str | None = None
+    bot_token: str | None = None  # only to register the slash commands
+    webhook_url: str | None = None  # the channel's webhook; without it nothing is posted
+    api_url: str = DEFAULT_API_URL
+
+    @classmethod
+    def read(cls, environ: Mapping[str, str]) -> DiscordSettings:
+        def value(name: str) -> str | None:
+            return environ.get(name, "").strip() or None
+
+        return cls(
+            value("DISCORD_PUBLIC_KEY"),
+            value("DISCORD_APPLICATION_ID"),
+            value("DISCORD_BOT_TOKEN"),
+            value("DISCORD_WEBHOOK_URL"),
+            value("DISCORD_API_URL") or DEFAULT_API_URL,
+        )
 
 
 @dataclass(frozen=True)
@@ -41,6 +68,7 @@ class Settings:
     log_level: str = "WARNING"
     debug: bool = False
     keep_calls_days: int | None = None  # model calls kept whole this long; None: always
+    discord: DiscordSettings = field(default_factory=DiscordSettings)
 
     @classmethod
     def read(cls, args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
@@ -70,6 +98,7 @@ class Settings:
             football_data_url=environ.get("FOOTBALL_DATA_URL", DEFAULT_URL),
             log_level=level,
             debug=bool(flag("debug")) or environ.get("BETANIA_DEBUG", "") not in ("", "0"),
+            discord=DiscordSettings.read(environ),
         )
 
     def database_url(self) -> str:
