@@ -232,3 +232,66 @@ def test_a_flood_of_slash_commands_meets_the_same_per_player_limit_as_ssh(tmp_pa
             assert any("too many commands" in a["data"]["content"] for a in answers)
 
     run(scenario)
+
+
+def test_a_question_to_her_is_deferred_and_her_answer_replaces_the_thinking(
+    tmp_path: Path,
+) -> None:
+    from bot.agent.commentator import Commentator
+    from memory.keeper import MemoryKeeper
+    from memory.offline import OfflineModel
+
+    async def scenario() -> None:
+        async with companion(tmp_path, answer_wait=10.0) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            keeper = MemoryKeeper(c.served.pool, OfflineModel())
+            keeper.enable()
+            commentator = Commentator(keeper)
+
+            async def her_scheduler() -> None:  # as `serve` runs her: catching up in a worker
+                while True:
+                    await asyncio.to_thread(commentator.catch_up)
+                    await asyncio.sleep(0.1)
+
+            running = asyncio.get_running_loop().create_task(her_scheduler())
+            try:
+                body = interaction("ask", ANA, token="ask-token", text="quem está na *frente*?")
+                deferred = (await c.send(body)).json()
+                assert deferred["type"] == 5  # "thinking...", within Discord's three seconds
+                async with asyncio.timeout(15):
+                    while "ask-token" not in c.discord.edits:
+                        await asyncio.sleep(0.05)
+            finally:
+                running.cancel()
+            edited = c.discord.edits["ask-token"]
+            question, answer = edited["content"].split("\n", 1)
+            assert question == "ana: quem está na \\*frente\\*?"
+            assert answer.startswith("BETanIA: ") and len(answer) > len("BETanIA: ")
+            assert edited["allowed_mentions"] == {"parse": []}
+            # Asked in the pool's chat too: the SSH players saw the question and her answer.
+            chat = [e.event.text for e in c.served.pool.events(kinds=("chat",))]
+            assert chat == ["@betania quem está na *frente*?"]
+
+    run(scenario)
+
+
+def test_a_long_answer_goes_in_parts_as_follow_ups(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            for n in range(120):  # a table longer than one Discord message
+                c.served.pool.members.add(f"player{n:03d}", f"Player number {n}")
+            await c.link("ana", ANA)
+            first = await c.slash("standings", ANA, token="long-token")
+            assert len(first["data"]["content"]) <= 2000
+            async with asyncio.timeout(10):
+                while not c.discord.follow_ups or c.interactions.pending:
+                    await asyncio.sleep(0.05)
+            parts = [first["data"]["content"]] + [m["content"] for _, m in c.discord.follow_ups]
+            assert all(p.startswith("```\n") and p.endswith("\n```") for p in parts)
+            shown = "".join(p[4:-4] + "\n" for p in parts)
+            assert all(f"player{n:03d}" in shown for n in range(120))
+            assert {token for token, _ in c.discord.follow_ups} == {"long-token"}
+
+    run(scenario)
