@@ -16,6 +16,7 @@ import venv
 from pathlib import Path
 
 import asyncssh
+import httpx
 
 from tests.ssh_pool import read_until
 
@@ -69,6 +70,7 @@ def test_the_demo_starts_from_a_built_wheel(tmp_path: Path) -> None:
     async def scenario() -> None:
         demo = await asyncio.create_subprocess_exec(
             str(bin_dir / "betania"), "demo", "--port", "0", "--data-dir", str(tmp_path / "d"),
+            "--http-port", "0",
             cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )  # fmt: skip
@@ -80,7 +82,15 @@ def test_the_demo_starts_from_a_built_wheel(tmp_path: Path) -> None:
                     line = (await demo.stdout.readline()).decode()
                     assert line, console
                     console += line
+                while "HTTP on" not in console:
+                    line = (await demo.stdout.readline()).decode()
+                    assert line, console
+                    console += line
             port = int(re.search(r"ssh -p (\d+)", console).group(1))  # type: ignore[union-attr]
+            http = int(re.search(r"HTTP on [\d.]+:(\d+)", console).group(1))  # type: ignore[union-attr]
+            async with httpx.AsyncClient() as client:  # the scoreboard's page, from the wheel
+                page = await client.get(f"http://127.0.0.1:{http}/")
+            assert page.status_code == 200 and '<main id="board">' in page.text
             async with asyncssh.connect(
                 "127.0.0.1", port, username="you", known_hosts=None, agent_path=None,
                 client_keys=[asyncssh.generate_private_key("ssh-ed25519")],

@@ -27,6 +27,7 @@ from bot.app.config import PROVIDERS
 from bot.app.demo import default_speed, run_demo
 from bot.app.lifecycle import (
     Companion,
+    Running,
     StartError,
     commentator_for,
     open_companion,
@@ -408,7 +409,7 @@ def companion_lines(companion: Companion, host: str) -> list[str]:
     """What ``serve`` says at start about its HTTP server and the Discord companion."""
     lines = []
     if companion.web is not None:
-        lines.append(f"HTTP on {host}:{companion.web.port}")
+        lines.append(f"HTTP on {host}:{companion.web.port}: the scoreboard at /")
         if companion.interactions is not None:
             lines.append(
                 f"Discord interactions at http://{host}:{companion.web.port}/discord/interactions"
@@ -465,19 +466,37 @@ def cmd_demo(args: argparse.Namespace) -> None:
     settings = settings_of(args)
     speed = args.speed or default_speed()
 
-    async def main() -> None:
-        _, running = await run_demo(
-            settings.data_dir,
-            args.host,
-            args.port,
-            speed,
-            settings.model,
-            addressee=settings.addressee,
-        )
+    companions: list[Companion] = []
+
+    async def open_http(running: Running) -> None:
         try:
-            await running.acceptor.wait_closed()
-        finally:
+            companion = await open_companion(running, settings.discord, args.host, args.http_port)
+        except StartError:
             await running.close()
+            raise
+        companions.append(companion)
+        companion.start_posting(running.frontend)  # the demo is its own only front end
+        for line in companion_lines(companion, args.host):
+            print(line)
+
+    async def main() -> None:
+        try:
+            _, running = await run_demo(
+                settings.data_dir,
+                args.host,
+                args.port,
+                speed,
+                settings.model,
+                addressee=settings.addressee,
+                opened=open_http,
+            )
+            try:
+                await running.acceptor.wait_closed()
+            finally:
+                await running.close()
+        finally:
+            for companion in companions:
+                await companion.close()
 
     async def until_done_or_stopped() -> None:
         # SIGTERM as Ctrl-C: the demo's own clean-up runs either way.
@@ -672,7 +691,7 @@ def build_parser() -> Parser:
         "--http-port",
         type=int,
         metavar="PORT",
-        help="serve HTTP too: Discord's interactions endpoint (docs/discord.md)",
+        help="serve HTTP too: the office scoreboard at /, Discord's interactions endpoint (docs/discord.md)",
     )
 
     add(
@@ -690,6 +709,9 @@ def build_parser() -> Parser:
     sub.add_argument("--port", type=int, default=2222)
     sub.add_argument(
         "--speed", type=float, help="times faster than real time (default: a match a minute)"
+    )
+    sub.add_argument(
+        "--http-port", type=int, metavar="PORT", help="serve the office scoreboard at / too"
     )
     add_model_options(sub)
     return parser

@@ -13,7 +13,7 @@ import asyncio
 import heapq
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -228,7 +228,10 @@ async def run_demo(
     say: Callable[[str], None] = print,
     first_kickoff_in: timedelta = FIRST_KICKOFF_IN,
     addressee: Addressee | None = None,
+    opened: Callable[[Running], Awaitable[None]] | None = None,
 ) -> tuple[Demo, Running]:
+    """The demo pool served and played to the end (or ``stop_after`` matches);
+    ``opened`` runs once the SSH server listens, before the first match."""
     directory = data_dir
     directory.mkdir(parents=True, exist_ok=True)
     database = directory / DEMO_DATABASE
@@ -263,6 +266,8 @@ async def run_demo(
     say(f"commentator: {commentator.keeper.model.name}")
     say(f"first kick-off: {demo.next_kickoff()}: join now and bet on it")
     running.frontend.hub.subscribe(CONSOLE, lambda notice: console_line(notice, demo, say))
+    if opened is not None:
+        await opened(running)
     await demo.run(stop_after)
     if stop_after is None:
         say("the tournament is over; the pool stays open (Ctrl-C to leave)")

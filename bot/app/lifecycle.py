@@ -27,6 +27,7 @@ from game.frontends.discord.interactions import Interactions
 from game.frontends.discord.poster import WebhookPoster
 from game.frontends.discord.signature import Verifier
 from game.frontends.notices import Notices
+from game.frontends.scoreboard.live import Scoreboard
 from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.server import bound_port, start_server
 from game.frontends.web import DiscordEndpoint, WebServer, start_web, web_app
@@ -91,15 +92,17 @@ async def open_server(pool: Pool, data_dir: Path, config: ServerConfig) -> Runni
     return Running(acceptor, frontend)
 
 
-POSTER_KEY = 0  # the poster's place among the hub's subscribers (sessions count from 1)
+POSTER_KEY = "discord poster"  # among the hub's subscribers (sessions are numbers)
 
 
 @dataclass
 class Companion:
-    """The HTTP server (Discord's interactions) and the webhook poster, beside the SSH server."""
+    """The HTTP server (the scoreboard, Discord's interactions) and the webhook poster,
+    beside the SSH server."""
 
     api: DiscordApi
     web: WebServer | None = None
+    scoreboard: Scoreboard | None = None
     interactions: Interactions | None = None
     poster: WebhookPoster | None = None
     posting: asyncio.Task[None] | None = None
@@ -121,14 +124,15 @@ class Companion:
         if self.interactions is not None:
             await self.interactions.close()
         if self.web is not None:
-            await self.web.close()
+            await self.web.close()  # the scoreboard's streams end with it
         await self.api.close()
 
 
 async def open_companion(
     running: Running, discord: DiscordSettings, host: str, http_port: int | None
 ) -> Companion:
-    """The HTTP server on ``http_port`` (None: none), with Discord's endpoint when configured."""
+    """The HTTP server on ``http_port`` (None: none): the scoreboard, and Discord's endpoint
+    when configured."""
     frontend = running.frontend
     companion = Companion(DiscordApi(discord.api_url, discord.bot_token))
     if discord.webhook_url:
@@ -146,9 +150,13 @@ async def open_companion(
             frontend, companion.api, discord.application_id, frontend.config.addressee
         )
         endpoint = DiscordEndpoint(verifier, companion.interactions)
+    title = frontend.config.addressee.name
+    companion.scoreboard = Scoreboard(frontend.pool, frontend.hub, frontend.words, title)
+    await companion.scoreboard.start()
     try:
-        companion.web = await start_web(web_app(endpoint), host, http_port)
+        companion.web = await start_web(web_app(endpoint, companion.scoreboard), host, http_port)
     except OSError as error:
+        await companion.scoreboard.close()
         await companion.api.close()
         raise StartError(
             f"cannot listen on {host}:{http_port}: {error.strerror or error}"

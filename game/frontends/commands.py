@@ -438,18 +438,7 @@ class Commands:
         return Reply(f"{in_play_line(in_play, self.words)}\n{shown}" if in_play else shown)
 
     def race(self, call: Call) -> Reply:
-        finished = [
-            m.number
-            for m in sorted(self.pool.matches(), key=Match.time_order)
-            if m.status is MatchStatus.FINISHED
-        ]
-        leaders = [row.player for row in self.pool.standings()[:RACE_PLAYERS]]
-        series: dict[str, list[int]] = {handle: [] for handle in leaders}
-        for number in finished:
-            points = {row.player: row.points for row in self.pool.standings(up_to_match=number)}
-            for handle in leaders:
-                series[handle].append(points.get(handle, 0))
-        return Reply(race_chart(series if finished else {}, words=self.words))
+        return Reply(race_chart(self.pool.race(RACE_PLAYERS), words=self.words))
 
     def tz(self, call: Call) -> Reply:
         if not call.args:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from game.db.notify import Listener, can_listen
 from game.events import Event, LoggedEvent
@@ -35,7 +35,7 @@ class Hub:
         self.listener = Listener(pool.engine, self._wake_soon) if can_listen(pool.engine) else None
         # With the database's word for every commit, the poll is only a safety net.
         self.poll_interval = max(poll_interval, LISTENING_POLL) if self.listener else poll_interval
-        self.subscribers: dict[int, Deliver] = {}
+        self.subscribers: dict[Hashable, Deliver] = {}  # sessions by id; others by a name
         self.last_id = pool.last_event_id()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -53,10 +53,10 @@ class Hub:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._wake.set)
 
-    def subscribe(self, key: int, deliver: Deliver) -> None:
+    def subscribe(self, key: Hashable, deliver: Deliver) -> None:
         self.subscribers[key] = deliver
 
-    def unsubscribe(self, key: int) -> None:
+    def unsubscribe(self, key: Hashable) -> None:
         self.subscribers.pop(key, None)
 
     def start(self) -> None:

@@ -1,4 +1,5 @@
-"""The pool's HTTP server: Discord's interactions endpoint, in the SSH server's event loop.
+"""The pool's HTTP server: the office scoreboard at ``/`` and Discord's interactions
+endpoint, in the SSH server's event loop.
 
 aiohttp serves on the same loop as asyncssh, so a slash command runs its pool
 work exactly as an SSH session does (``waiting.promptly``). Bodies past
@@ -17,6 +18,7 @@ from aiohttp.typedefs import Handler
 
 from game.frontends.discord.interactions import Interactions
 from game.frontends.discord.signature import SignatureError, Verifier
+from game.frontends.scoreboard.live import Scoreboard
 
 MAX_BODY = 64 * 1024  # Discord's interactions are a few KB
 INTERACTIONS_PATH = "/discord/interactions"
@@ -29,8 +31,18 @@ class DiscordEndpoint:
     interactions: Interactions
 
 
-def web_app(discord: DiscordEndpoint | None = None) -> web.Application:
+def web_app(
+    discord: DiscordEndpoint | None = None, scoreboard: Scoreboard | None = None
+) -> web.Application:
     app = web.Application(client_max_size=MAX_BODY)
+    if scoreboard is not None:
+        app.router.add_get("/", scoreboard.page)
+        app.router.add_get("/events", scoreboard.events)
+
+        async def end_streams(_app: web.Application) -> None:
+            await scoreboard.close()  # open pages would hold the shutdown up
+
+        app.on_shutdown.append(end_streams)
     if discord is not None:
         app.router.add_post(INTERACTIONS_PATH, _interactions_handler(discord))
     return app

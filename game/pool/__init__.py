@@ -141,6 +141,21 @@ class Pool:
                 self._tables[key] = tuple(table)
         return table
 
+    def race(self, top: int) -> dict[str, list[int]]:
+        """Points after each finished match, in the order played, of the ``top`` players now."""
+        finished = [
+            m.number
+            for m in sorted(self.matches(), key=Match.time_order)
+            if m.status is MatchStatus.FINISHED
+        ]
+        leaders = [row.player for row in self.standings()[:top]]
+        series: dict[str, list[int]] = {handle: [] for handle in leaders}
+        for number in finished:
+            points = {row.player: row.points for row in self.standings(up_to_match=number)}
+            for handle in leaders:
+                series[handle].append(points.get(handle, 0))
+        return series if finished else {}
+
     def _table_mark(self, connection: Connection) -> int:
         """The log position of the last event that may have moved the table.
 

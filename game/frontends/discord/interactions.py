@@ -147,7 +147,7 @@ class Interactions:
     ) -> dict[str, Any]:
         answers: asyncio.Queue[Notice] = asyncio.Queue()
         self._asks += 1
-        key = -self._asks  # hub keys: SSH sessions use positive ids
+        key = ("discord ask", self._asks)
         # Listening starts before the line is posted: her answer cannot slip past.
         self.shared.hub.subscribe(key, answers.put_nowait)
         try:
@@ -163,7 +163,7 @@ class Interactions:
         return {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"allowed_mentions": {"parse": []}}}
 
     async def _deliver_answer(
-        self, key: int, line_id: int, answers: asyncio.Queue[Notice], asked: Asked
+        self, key: tuple[str, int], line_id: int, answers: asyncio.Queue[Notice], asked: Asked
     ) -> None:
         try:
             async with asyncio.timeout(self.answer_wait):

@@ -1,0 +1,76 @@
+"""What the scoreboard shows, read from the pool in one go: nothing private in it.
+
+Handles, team names, scores, picks of matches already kicked off, her remarks:
+what any player of the pool already sees. No keys, no invite or link codes, no
+facts players told her, no picks before kick-off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from game.events import RemarkPosted
+from game.model import Match, MatchStatus
+from game.pool import Pool
+from game.standings import StandingRow
+
+RACE_PLAYERS = 5
+UPCOMING = 5
+REMARKS = 2
+
+
+@dataclass(frozen=True)
+class InPlay:
+    match: Match
+    home: int
+    away: int
+    alive: tuple[str, ...]  # players whose pick can still be exact: no side past it yet
+
+
+@dataclass(frozen=True)
+class Remark:
+    at: datetime
+    speaker: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Board:
+    table: tuple[StandingRow, ...]
+    live: bool  # the table counts the matches in play at their running score
+    in_play: tuple[InPlay, ...]
+    upcoming: tuple[Match, ...]
+    remarks: tuple[Remark, ...]
+    race: dict[str, list[int]]
+
+
+def read_board(pool: Pool) -> Board:
+    in_play = tuple(_in_play(pool, match) for match in pool.in_play())
+    scheduled = [m for m in pool.matches() if m.status is MatchStatus.SCHEDULED]
+    upcoming = tuple(sorted(scheduled, key=Match.time_order)[:UPCOMING])
+    return Board(
+        table=tuple(pool.standings(live=True)),
+        live=bool(in_play),
+        in_play=in_play,
+        upcoming=upcoming,
+        remarks=_remarks(pool),
+        race=pool.race(RACE_PLAYERS),
+    )
+
+
+def _in_play(pool: Pool, match: Match) -> InPlay:
+    home = sum(goal.side == "home" for goal in match.goals)
+    away = len(match.goals) - home
+    picks = pool.predictions_on(match.number)  # shown only once the match has kicked off
+    alive = tuple(p.handle for p in picks if p.score.home >= home and p.score.away >= away)
+    return InPlay(match, home, away, alive)
+
+
+def _remarks(pool: Pool) -> tuple[Remark, ...]:
+    said = pool.events_of(RemarkPosted)[-REMARKS:]
+    names = {p.handle: p.display_name for p in pool.players()}
+    return tuple(
+        Remark(item.at, names.get(item.event.player, item.event.player), item.event.text)
+        for item in reversed(said)
+    )

@@ -1,0 +1,125 @@
+"""The scoreboard kept current: read and rendered once per change, pushed to every screen.
+
+The hub says when something a player would see happened (a goal, a result, a
+kick-off, a remark); the board is then read and rendered once, in a worker
+thread, and each open page gets it as a server-sent event. A screen that is
+slow to read only ever has the newest board waiting, never a queue of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from aiohttp import web
+
+from game.frontends.hub import Hub
+from game.frontends.scoreboard.board import read_board
+from game.frontends.scoreboard.page import render_board, render_page
+from game.pool import Pool
+from game.words import Words
+
+HUB_KEY = "scoreboard"
+REFRESH = 60.0  # seconds: the next kick-offs move on with the clock, events or not
+SETTLE = 0.1  # seconds to gather a burst of events into one new board
+KEEPALIVE = 15.0  # seconds between comments on a quiet stream, so proxies keep it open
+MOST_SCREENS = 100
+
+
+class Scoreboard:
+    def __init__(self, pool: Pool, hub: Hub, words: Words, title: str) -> None:
+        self.pool = pool
+        self.hub = hub
+        self.words = words
+        self.title = title
+        self.board_html = ""
+        self.page_html = ""
+        self.screens: set[asyncio.Queue[str | None]] = set()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self.refresh()
+        self.hub.subscribe(HUB_KEY, lambda _notice: self._wake.set())
+        self._task = asyncio.get_running_loop().create_task(self._follow())
+
+    async def close(self) -> None:
+        self.hub.unsubscribe(HUB_KEY)
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for screen in list(self.screens):
+            _replace(screen, None)  # each stream ends
+
+    async def refresh(self) -> bool:
+        """Read and render the board; True if it changed (and was pushed to every screen)."""
+        board_html, page_html = await asyncio.to_thread(self._render)
+        if board_html == self.board_html:
+            return False
+        self.board_html, self.page_html = board_html, page_html
+        for screen in list(self.screens):
+            _replace(screen, board_html)
+        return True
+
+    def _render(self) -> tuple[str, str]:
+        board = read_board(self.pool)
+        return (
+            render_board(board, self.words, self.title),
+            render_page(board, self.words, self.title),
+        )
+
+    async def _follow(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(REFRESH):
+                    await self._wake.wait()
+            await asyncio.sleep(SETTLE)
+            self._wake.clear()
+            await self.refresh()
+
+    # -- HTTP -----------------------------------------------------------------
+
+    async def page(self, _request: web.Request) -> web.Response:
+        return web.Response(text=self.page_html, content_type="text/html", charset="utf-8")
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        if len(self.screens) >= MOST_SCREENS:
+            return web.Response(status=503, text="too many screens on this scoreboard")
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+            }
+        )
+        await response.prepare(request)
+        screen: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
+        screen.put_nowait(self.board_html)  # what changed between the page and this stream
+        self.screens.add(screen)
+        try:
+            await response.write(b"retry: 2000\n\n")
+            while True:
+                try:
+                    async with asyncio.timeout(KEEPALIVE):
+                        board_html = await screen.get()
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                if board_html is None:
+                    break
+                data = json.dumps({"html": board_html}, ensure_ascii=False)
+                await response.write(f"event: board\ndata: {data}\n\n".encode())
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass  # the screen went away
+        finally:
+            self.screens.discard(screen)
+        return response
+
+
+def _replace(screen: asyncio.Queue[str | None], board_html: str | None) -> None:
+    """The newest board in ``screen``, in place of one it has not read yet."""
+    with contextlib.suppress(asyncio.QueueEmpty):
+        screen.get_nowait()
+    screen.put_nowait(board_html)

@@ -1,0 +1,158 @@
+"""The scoreboard as HTML: the whole page, and the board alone for live updates.
+
+Every value from the pool is escaped here (``html.escape``): a handle, a team
+or one of her remarks is text on the page, never markup.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from datetime import UTC
+from functools import cache
+from html import escape
+from importlib import resources
+from string import Template
+
+from game.frontends.scoreboard.board import Board, InPlay
+from game.words import Words
+
+CHART_WIDTH, CHART_HEIGHT = 800, 300
+COLOURS = ("#ffd24a", "#5ec8ff", "#ff8a5e", "#b48cff", "#7cf29a")
+
+
+@cache
+def _template() -> Template:
+    text = resources.files("game.frontends.scoreboard").joinpath("page.html").read_text("utf-8")
+    return Template(text)
+
+
+def render_page(board: Board, words: Words, title: str) -> str:
+    """The whole page, the current board already in it: it reads without JavaScript."""
+    return _template().substitute(
+        lang=escape(words.language), title=escape(title), main=render_board(board, words, title)
+    )
+
+
+def render_board(board: Board, words: Words, title: str) -> str:
+    """The board alone: what a live update replaces."""
+    return "\n".join(
+        (
+            f"<h1>{escape(title)}<small>{escape(_table_title(board, words))}</small></h1>",
+            _table(board, words),
+            _in_play(board.in_play, words),
+            _remarks(board, words),
+            _right_column(board, words),
+        )
+    )
+
+
+def _table_title(board: Board, words: Words) -> str:
+    return words("live table") if board.live else words("table")
+
+
+def _table(board: Board, words: Words) -> str:
+    if not board.table:
+        rows = f'<p class="empty">{escape(words("No players yet."))}</p>'
+    else:
+        head = "".join(
+            f'<th class="{cls}">{escape(words(name))}</th>'
+            for name, cls in (("#", "n"), ("player", ""), ("pts", "n"), ("exact", "n"))
+        )
+        body = "".join(
+            f'<tr class="{"top" if row.rank == 1 else ""}"><td class="n">{row.rank}</td>'
+            f'<td>{escape(row.player)}</td><td class="n">{row.points}</td>'
+            f'<td class="n">{row.exact}</td></tr>'
+            for row in board.table[:16]  # what a TV shows from across a room
+        )
+        rows = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<section id="table"><h2>{escape(words("Standings"))}</h2>{rows}</section>'
+
+
+def _in_play(in_play: Sequence[InPlay], words: Words) -> str:
+    if not in_play:
+        inner = f'<p class="empty">{escape(words("No match in play."))}</p>'
+    else:
+        inner = "".join(_one_match(m, words) for m in in_play)
+    return f'<section id="in-play"><h2>{escape(words("In play"))}</h2>{inner}</section>'
+
+
+def _one_match(live: InPlay, words: Words) -> str:
+    match = live.match
+    alive = ", ".join(live.alive) if live.alive else words("nobody")
+    return (
+        f'<div class="match" data-match="{match.number}">'
+        f'<span class="live">{escape(words("LIVE"))}</span> #{match.number} '
+        f'<span class="score">{escape(match.team1)} {live.home}-{live.away} {escape(match.team2)}</span>'
+        f'<p class="alive">{escape(words("picks still alive: {players}", players=alive))}</p></div>'
+    )
+
+
+def _right_column(board: Board, words: Words) -> str:
+    upcoming = (
+        "".join(
+            f"<li>#{m.number} {escape(m.team1)} v {escape(m.team2)}, "
+            f'<time datetime="{m.kickoff.isoformat()}">{escape(words.when(m.kickoff, UTC))} UTC</time></li>'
+            for m in board.upcoming
+        )
+        or f'<li class="empty">{escape(words("No matches to come."))}</li>'
+    )
+    return (
+        f'<section id="side"><h2>{escape(words("Next kick-offs"))}</h2><ul>{upcoming}</ul>'
+        f"<h2>{escape(words('The race'))}</h2>{race_svg(board.race, words)}</section>"
+    )
+
+
+def _remarks(board: Board, words: Words) -> str:
+    said = "".join(
+        f"<blockquote><cite>{escape(r.speaker)}</cite>: {escape(r.text)}</blockquote>"
+        for r in board.remarks
+    )
+    return f'<section id="remarks">{said}</section>' if said else ""
+
+
+def race_svg(series: Mapping[str, Sequence[int]], words: Words) -> str:
+    """Points after each match for the leaders, one line each, as an SVG chart."""
+    if not series or not any(series.values()):
+        return (
+            f'<p class="empty">{escape(words("The race starts at the first final whistle."))}</p>'
+        )
+    steps = max(len(points) for points in series.values())
+    top = max(max(points, default=0) for points in series.values()) or 1
+    left, right, bottom = 10, 170, 20
+
+    def x(i: int) -> float:
+        return left + (CHART_WIDTH - left - right) * (i / max(1, steps - 1))
+
+    def y(points: int) -> float:
+        return CHART_HEIGHT - bottom - (CHART_HEIGHT - 2 * bottom) * points / top
+
+    drawn = list(zip(COLOURS, series.items(), strict=False))
+    labels = _apart([y(points[-1] if points else 0) + 9 for _, (_, points) in drawn])
+    lines = []
+    for (colour, (name, points)), label_y in zip(drawn, labels, strict=True):
+        path = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in enumerate(points))
+        last = points[-1] if points else 0
+        lines.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="5" points="{path}"/>'
+            f'<text x="{x(len(points) - 1) + 12:.1f}" y="{label_y:.1f}" fill="{colour}" '
+            f'font-size="26">{escape(name)} {last}</text>'
+        )
+    label = escape(words("points after each match"))
+    return (
+        f'<svg viewBox="0 0 {CHART_WIDTH} {CHART_HEIGHT}" role="img" aria-label="{label}">'
+        + "".join(lines)
+        + "</svg>"
+    )
+
+
+LABEL_GAP = 28.0  # the chart's units between two names at its right edge
+
+
+def _apart(heights: Sequence[float]) -> list[float]:
+    """Label heights moved apart just enough that tied players' names do not overlap."""
+    order = sorted(range(len(heights)), key=lambda i: heights[i])
+    placed = list(heights)
+    for before, after in itertools.pairwise(order):
+        placed[after] = max(placed[after], placed[before] + LABEL_GAP)
+    return placed
