@@ -120,8 +120,8 @@ class Browser:
                 return result
         raise RuntimeError("the browser closed the connection")
 
-    async def open(self, url: str) -> Page:
-        """A new tab on ``url``, loaded."""
+    async def open(self, url: str, zone: str | None = None) -> Page:
+        """A new tab on ``url``, loaded; ``zone``: the viewer's time zone (IANA)."""
         target = await self._send("Target.createTarget", url="about:blank")
         attached = await self._send(
             "Target.attachToTarget", targetId=target["targetId"], flatten=True
@@ -134,6 +134,8 @@ class Browser:
             deviceScaleFactor=1,
             mobile=False,
         )  # a TV's 1080p
+        if zone is not None:
+            await page.send("Emulation.setTimezoneOverride", timezoneId=zone)
         await page.send("Page.enable")
         await page.send("Page.navigate", url=url)
         async with asyncio.timeout(15):

@@ -102,8 +102,10 @@ def test_a_goal_at_the_console_shows_in_a_real_browser_within_two_seconds(tmp_pa
             served.pool.fixtures.kick_off(2)
             served.pool.talk.remark("betania", "ana called it: 2-0, exactly.", trigger=1)
             await screen.scoreboard.refresh()
-            page = await browser.open(screen.url)
+            page = await browser.open(screen.url, zone="America/Sao_Paulo")
             assert "Argentina 0-0 Mexico" in await page.text("#in-play")
+            # Kick-offs in the viewer's zone: #3 is at 18:00 UTC, 15:00 in São Paulo.
+            assert "#3 Japan v Spain, Sat, Jun 13, 03:00 PM" in await page.text("#side")
             assert await page.evaluate("document.querySelectorAll('svg polyline').length") == 5
             assert "ana" in await page.text("#table")
 

@@ -45,9 +45,32 @@ class Board:
     race: dict[str, list[int]]
 
 
-def read_board(pool: Pool) -> Board:
+class RaceCache:
+    """The race is a table per finished match: read again only when it can differ.
+
+    A goal in a match in play moves the live table, not the race: the race
+    changes with a result (or a correction) and with the table of finished
+    matches, which is what the key holds.
+    """
+
+    def __init__(self) -> None:
+        self.key: object = None
+        self.race: dict[str, list[int]] = {}
+
+    def read(self, pool: Pool, matches: list[Match]) -> dict[str, list[int]]:
+        finished = tuple(
+            (m.number, str(m.result)) for m in matches if m.status is MatchStatus.FINISHED
+        )
+        key = (finished, tuple(pool.standings()))
+        if key != self.key:
+            self.race, self.key = pool.race(RACE_PLAYERS), key
+        return self.race
+
+
+def read_board(pool: Pool, races: RaceCache | None = None) -> Board:
     in_play = tuple(_in_play(pool, match) for match in pool.in_play())
-    scheduled = [m for m in pool.matches() if m.status is MatchStatus.SCHEDULED]
+    matches = pool.matches()
+    scheduled = [m for m in matches if m.status is MatchStatus.SCHEDULED]
     upcoming = tuple(sorted(scheduled, key=Match.time_order)[:UPCOMING])
     return Board(
         table=tuple(pool.standings(live=True)),
@@ -55,7 +78,7 @@ def read_board(pool: Pool) -> Board:
         in_play=in_play,
         upcoming=upcoming,
         remarks=_remarks(pool),
-        race=pool.race(RACE_PLAYERS),
+        race=(races or RaceCache()).read(pool, matches),
     )
 
 

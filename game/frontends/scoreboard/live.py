@@ -15,7 +15,7 @@ import json
 from aiohttp import web
 
 from game.frontends.hub import Hub
-from game.frontends.scoreboard.board import read_board
+from game.frontends.scoreboard.board import RaceCache, read_board
 from game.frontends.scoreboard.page import render_board, render_page
 from game.pool import Pool
 from game.words import Words
@@ -36,6 +36,7 @@ class Scoreboard:
         self.board_html = ""
         self.page_html = ""
         self.screens: set[asyncio.Queue[str | None]] = set()
+        self.races = RaceCache()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -64,7 +65,7 @@ class Scoreboard:
         return True
 
     def _render(self) -> tuple[str, str]:
-        board = read_board(self.pool)
+        board = read_board(self.pool, self.races)
         return (
             render_board(board, self.words, self.title),
             render_page(board, self.words, self.title),
