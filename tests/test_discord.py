@@ -20,6 +20,7 @@ from game.frontends.discord.api import DiscordApi
 from game.frontends.discord.interactions import Interactions
 from game.frontends.discord.signature import Verifier
 from game.frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
+from tests.databases import write_lock_held
 from tests.discord_server import FakeDiscord, Signer, discord_server, interaction
 from tests.ssh_pool import ServedPool, served_pool
 
@@ -293,5 +294,26 @@ def test_a_long_answer_goes_in_parts_as_follow_ups(tmp_path: Path) -> None:
             shown = "".join(p[4:-4] + "\n" for p in parts)
             assert all(f"player{n:03d}" in shown for n in range(120))
             assert {token for token, _ in c.discord.follow_ups} == {"long-token"}
+
+    run(scenario)
+
+
+def test_a_bet_held_up_by_a_lock_elsewhere_is_deferred_then_confirmed(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            c.interactions.patience = 0.5
+            url = c.served.pool.engine.url.render_as_string(hide_password=False)
+            body = interaction("bet", ANA, token="slow-token", match=1, score="3-1")
+            with write_lock_held(url):  # a backup, a console command: the write must wait
+                answer = (await c.send(body)).json()
+                assert answer == {"type": 5, "data": {"flags": EPHEMERAL}}  # within Discord's 3 s
+                await asyncio.sleep(1.0)
+            async with asyncio.timeout(10):
+                while "slow-token" not in c.discord.edits:
+                    await asyncio.sleep(0.05)
+            assert c.discord.edits["slow-token"]["content"].endswith("your pick is 3-1")
+            assert [str(p.score) for p in c.served.pool.predictions_of("ana")] == ["3-1"]
 
     run(scenario)

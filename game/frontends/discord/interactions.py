@@ -3,8 +3,10 @@
 A Discord user acts only as the pool player who linked them with a one-time
 code made over SSH (``link discord``), never by a matching name. Answers a
 player alone should read (their picks, their errors, linking) are ephemeral.
-A question to her is answered at once with "thinking..." (Discord waits three
-seconds at most) and her answer replaces it when she gives it.
+Discord waits three seconds at most for an answer: a question to her is answered
+at once with "thinking..." and her answer replaces it when she gives it, and so
+is any command the pool cannot answer within ``PATIENCE`` (a write waiting on a
+lock held elsewhere).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from game.addressing import Addressee
 from game.errors import UserError
 from game.frontends.commands import Caller, CommandError, Commands, Job, Reply
 from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.messages import code_block, escape, message, split
+from game.frontends.discord.messages import EPHEMERAL, code_block, escape, message, split
 from game.frontends.discord.slash import line_for, options_of
 from game.frontends.hub import Hub, Notice
 from game.frontends.limits import ConnectionLimits
@@ -33,6 +35,7 @@ PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE = 1, 4, 5  # interaction callbac
 SERVICE = "discord"
 TABLES = ("matches", "mybets", "standings", "match")  # answers shown in monospace
 PUBLIC = ("standings", "ask")  # every other answer is for the asker's eyes only
+PATIENCE = 2.0  # seconds before a slow answer is deferred, inside Discord's three
 T = TypeVar("T")
 log = logging.getLogger("betania.discord")
 
@@ -71,12 +74,14 @@ class Interactions:
         application_id: str,
         addressee: Addressee | None = None,
         answer_wait: float = 60.0,
+        patience: float = PATIENCE,
     ) -> None:
         self.shared = shared
         self.api = api
         self.application_id = application_id
         self.addressee = addressee or Addressee()
         self.answer_wait = answer_wait  # within Discord's 15 minutes for a token
+        self.patience = patience
         self.words = shared.words
         self.pending: set[asyncio.Task[None]] = set()  # follow-ups still to send
         self._asks = 0
@@ -116,11 +121,19 @@ class Interactions:
         )
         if name == "ask":
             return await self._ask(prepared, payload, player, str(options["text"]))
-        reply = await self.shared.perform(prepared)
+        ephemeral = name not in PUBLIC
+        working = asyncio.ensure_future(self.shared.perform(prepared))
+        try:
+            async with asyncio.timeout(self.patience):
+                reply = await asyncio.shield(working)
+        except TimeoutError:
+            token = str(payload.get("token", ""))
+            self._later(self._deliver_late(working, token, name, ephemeral))
+            flags = {"flags": EPHEMERAL} if ephemeral else {}
+            return {"type": DEFERRED_CHANNEL_MESSAGE, "data": flags}
         if reply.error:
             return self._say(reply.text)
-        shown = code_block(reply.text) if name in TABLES else escape(reply.text)
-        return self._answer(payload, shown, ephemeral=name not in PUBLIC)
+        return self._answer(payload, _shown(name, reply.text), ephemeral)
 
     async def close(self) -> None:
         """Let the follow-ups in flight finish (or give up) before the server stops."""
@@ -185,6 +198,15 @@ class Interactions:
         for part in parts[1:]:
             await self.api.follow_up(self.application_id, asked.token, message(part))
 
+    async def _deliver_late(
+        self, working: asyncio.Future[Reply], token: str, name: str, ephemeral: bool
+    ) -> None:
+        """A deferred answer, in place of "thinking...", once the pool has it."""
+        reply = await working
+        first, *rest = split(escape(reply.text) if reply.error else _shown(name, reply.text))
+        await self.api.edit_original(self.application_id, token, message(first))
+        await self._follow_ups(token, rest, ephemeral)
+
     def _answer(self, payload: dict[str, Any], shown: str, ephemeral: bool) -> dict[str, Any]:
         first, *rest = split(shown)
         if rest:
@@ -218,6 +240,11 @@ def _account(payload: dict[str, Any]) -> str | None:
     user = member.get("user") if isinstance(member, dict) else payload.get("user")
     account = user.get("id") if isinstance(user, dict) else None
     return account if isinstance(account, str) and account.isdigit() else None
+
+
+def _shown(name: str, text: str) -> str:
+    """A reply as Discord shows it: tables in monospace, sentences escaped."""
+    return code_block(text) if name in TABLES else escape(text)
 
 
 def _caller(player: Player) -> Caller:
