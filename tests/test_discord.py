@@ -317,3 +317,20 @@ def test_a_bet_held_up_by_a_lock_elsewhere_is_deferred_then_confirmed(tmp_path: 
             assert [str(p.score) for p in c.served.pool.predictions_of("ana")] == ["3-1"]
 
     run(scenario)
+
+
+def test_in_a_direct_message_the_user_is_read_from_the_top_level(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            in_server = json.loads(interaction("bet", ANA, match=2, score="0-0"))
+            direct = {k: v for k, v in in_server.items() if k not in ("member", "guild_id")}
+            direct["user"] = in_server["member"]["user"]  # Discord's shape outside a server
+            answer = (await c.send(json.dumps(direct).encode())).json()
+            assert answer["data"]["content"].endswith("your pick is 0-0")
+            nobody = {**direct, "user": {"id": "not-a-snowflake"}}
+            refused = (await c.send(json.dumps(nobody).encode())).json()
+            assert refused["data"]["content"] == "that is not a command this pool knows"
+
+    run(scenario)

@@ -16,6 +16,7 @@ from game.frontends.discord.poster import WebhookPoster
 from game.frontends.notices import Notices
 from game.model import Goal, Result, Score
 from game.pool import Pool
+from game.words import Words
 from tests.conftest import FakeClock
 from tests.discord_server import FakeDiscord, discord_server
 
@@ -186,3 +187,21 @@ def test_long_text_is_split_at_line_boundaries_within_discords_limit() -> None:
     table = "```\n" + "\n".join(lines) + "\n```"
     fenced = split(table)
     assert all(p.startswith("```\n") and p.endswith("\n```") and len(p) <= 2000 for p in fenced)
+
+
+def test_posts_are_in_the_pools_language(tournament_pool: Pool, clock: FakeClock) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        poster = WebhookPoster(pool, api, discord.webhook_url(), Notices(pool, Words("pt")))
+        await poster.catch_up()
+        clock.now = pool.match(1).kickoff
+        pool.fixtures.kick_off(1)
+        pool.fixtures.record_goal(1, Goal("away", 90, 3, "Mitrović", penalty=True))
+        await poster.catch_up()
+        assert contents(discord)[0] == "Bola rolando! #1 Brazil v Serbia"
+        assert contents(discord)[1].startswith(
+            "GOL! #1 Brazil 0-1 Serbia (90+3' Mitrović (pênalti))"
+        )
+
+    with_discord(scenario)
