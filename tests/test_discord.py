@@ -179,6 +179,11 @@ def test_a_player_links_discord_with_a_one_time_code_made_over_ssh(tmp_path: Pat
                 "ana"
             ]
 
+            # Linking another account moves the link: the first one acts as nobody now.
+            await c.link("ana", BRUNO)
+            assert c.served.pool.members.linked_player("discord", ANA) is None
+            assert "not linked" in (await c.slash("mybets", ANA))["data"]["content"]
+
     run(scenario)
 
 
