@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import asyncssh
 import pytest
@@ -21,6 +23,9 @@ from game.openfootball import Tournament
 from game.pool import Pool
 from tests.conftest import FakeClock, small_tournament
 from tests.databases import database
+
+if TYPE_CHECKING:
+    from bot.agent.commentator import Commentator
 
 
 @dataclass
@@ -80,6 +85,35 @@ async def served_pool(
             acceptor.close()
             await acceptor.wait_closed()
             pool.engine.dispose()
+
+
+def offline_commentator(pool: Pool) -> Commentator:
+    """Her on ``pool``, memory on, with the offline model: no key, no network."""
+    from bot.agent.commentator import Commentator
+    from memory.keeper import MemoryKeeper
+    from memory.offline import OfflineModel
+
+    keeper = MemoryKeeper(pool, OfflineModel())
+    keeper.enable()
+    return Commentator(keeper)
+
+
+@asynccontextmanager
+async def answering(commentator: Commentator) -> AsyncIterator[None]:
+    """She runs as ``serve`` runs her: catching up in a worker thread, again and again."""
+
+    async def catching_up() -> None:
+        while True:
+            await asyncio.to_thread(commentator.catch_up)
+            await asyncio.sleep(0.1)
+
+    running = asyncio.get_running_loop().create_task(catching_up())
+    try:
+        yield
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
 
 
 # A terminal control sequence: CSI (cursor moves, erase, show/hide cursor) or a

@@ -22,7 +22,7 @@ from game.frontends.discord.signature import Verifier
 from game.frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
 from tests.databases import write_lock_held
 from tests.discord_server import FakeDiscord, Signer, discord_server, interaction
-from tests.ssh_pool import ServedPool, served_pool
+from tests.ssh_pool import ServedPool, answering, offline_commentator, served_pool
 
 ANA = "80351110224678912"  # Discord user ids: snowflakes, as text
 BRUNO = "80351110224678913"
@@ -243,33 +243,17 @@ def test_a_flood_of_slash_commands_meets_the_same_per_player_limit_as_ssh(tmp_pa
 def test_a_question_to_her_is_deferred_and_her_answer_replaces_the_thinking(
     tmp_path: Path,
 ) -> None:
-    from bot.agent.commentator import Commentator
-    from memory.keeper import MemoryKeeper
-    from memory.offline import OfflineModel
-
     async def scenario() -> None:
         async with companion(tmp_path, answer_wait=10.0) as c:
             c.served.player("ana")
             await c.link("ana", ANA)
-            keeper = MemoryKeeper(c.served.pool, OfflineModel())
-            keeper.enable()
-            commentator = Commentator(keeper)
-
-            async def her_scheduler() -> None:  # as `serve` runs her: catching up in a worker
-                while True:
-                    await asyncio.to_thread(commentator.catch_up)
-                    await asyncio.sleep(0.1)
-
-            running = asyncio.get_running_loop().create_task(her_scheduler())
-            try:
+            async with answering(offline_commentator(c.served.pool)):
                 body = interaction("ask", ANA, token="ask-token", text="quem está na *frente*?")
                 deferred = (await c.send(body)).json()
                 assert deferred["type"] == 5  # "thinking...", within Discord's three seconds
                 async with asyncio.timeout(15):
                     while "ask-token" not in c.discord.edits:
                         await asyncio.sleep(0.05)
-            finally:
-                running.cancel()
             edited = c.discord.edits["ask-token"]
             question, answer = edited["content"].split("\n", 1)
             assert question == "ana: quem está na \\*frente\\*?"

@@ -13,7 +13,14 @@ import pytest
 from game.frontends.limits import Limits
 from game.frontends.ssh.frontend import ServerConfig
 from game.frontends.ssh.server import HOST_KEY_FILE
-from tests.ssh_pool import needs_openssh, openssh_identity, read_until, served_pool
+from tests.ssh_pool import (
+    answering,
+    needs_openssh,
+    offline_commentator,
+    openssh_identity,
+    read_until,
+    served_pool,
+)
 
 
 def test_exec_mode_runs_one_command_and_exits(tmp_path: Path) -> None:
@@ -353,23 +360,12 @@ def test_the_openssh_client_in_exec_mode(tmp_path: Path) -> None:
 
 @needs_openssh
 def test_a_line_to_her_in_exec_mode_prints_her_answer(tmp_path: Path) -> None:
-    from bot.agent.commentator import Commentator
-    from memory.keeper import MemoryKeeper
-    from memory.offline import OfflineModel
-
     identity = openssh_identity(tmp_path)
 
     async def scenario() -> None:
         async with served_pool(tmp_path, ServerConfig(port=0, answer_wait=10.0)) as served:
             served.pool.members.add("ana", keys=[(tmp_path / "id.pub").read_text()])
-            keeper = MemoryKeeper(served.pool, OfflineModel())
-            keeper.enable()
-            commentator = Commentator(keeper)
-
-            async def her_scheduler() -> None:  # as `serve` runs her: catching up in a worker
-                while True:
-                    await asyncio.to_thread(commentator.catch_up)
-                    await asyncio.sleep(0.1)
+            commentator = offline_commentator(served.pool)
 
             async def ssh(*command: str) -> tuple[int, str, str]:
                 process = await asyncio.create_subprocess_exec(
@@ -390,8 +386,7 @@ def test_a_line_to_her_in_exec_mode_prints_her_answer(tmp_path: Path) -> None:
             )
 
             served.frontend.config = config
-            running = asyncio.get_running_loop().create_task(her_scheduler())
-            try:
+            async with answering(commentator):
                 code, out, err = await ssh("@betania", "quem", "está", "na", "frente?")
                 assert (code, err) == (0, "")
                 assert (
@@ -400,8 +395,6 @@ def test_a_line_to_her_in_exec_mode_prints_her_answer(tmp_path: Path) -> None:
                 )
                 code, out, _ = await ssh("@betania", "remember", "that", "I", "speak", "Japanese")
                 assert code == 0 and "ana: you speak Japanese" in out
-            finally:
-                running.cancel()
 
     asyncio.run(scenario())
 
