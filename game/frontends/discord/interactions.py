@@ -28,6 +28,7 @@ from game.frontends.hub import Hub, Notice
 from game.frontends.limits import ConnectionLimits
 from game.model import Player
 from game.pool import Pool
+from game.text import clean_line
 from game.words import Words
 
 PING, APPLICATION_COMMAND = 1, 2  # interaction types
@@ -136,7 +137,8 @@ class Interactions:
         return self._answer(payload, _shown(name, reply.text), ephemeral)
 
     async def close(self) -> None:
-        """Let the follow-ups in flight finish (or give up) before the server stops."""
+        """The server is stopping: follow-ups still in flight are dropped (their tokens
+        expire with the process's answers anyway)."""
         for task in list(self.pending):
             task.cancel()
         await asyncio.gather(*self.pending, return_exceptions=True)
@@ -171,7 +173,7 @@ class Interactions:
         if reply.error or reply.awaits is None:
             self.shared.hub.unsubscribe(key)
             return self._say(reply.text or self.words("say what?"))
-        asked = Asked(str(payload.get("token", "")), player.handle, question)
+        asked = Asked(str(payload.get("token", "")), player.handle, clean_line(question))
         self._later(self._deliver_answer(key, reply.awaits, answers, asked))
         return {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"allowed_mentions": {"parse": []}}}
 
