@@ -80,9 +80,12 @@ class WebServer:
         await self.runner.cleanup()
 
 
+BACKLOG = 1024  # connections waiting to be accepted: a burst past 128 would wait a second
+
+
 async def start_web(app: web.Application, host: str, port: int) -> WebServer:
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, backlog=BACKLOG)
     await site.start()
     return WebServer(runner, site)
