@@ -123,3 +123,37 @@ def test_a_goal_at_the_console_shows_in_a_real_browser_within_two_seconds(tmp_pa
             assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 10_000
 
     asyncio.run(scenario())
+
+
+def test_screens_past_the_limit_are_refused_and_open_streams_end_with_the_server(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with scoreboard_on(tmp_path) as screen:
+            screen.scoreboard.most_screens = 3
+            events = screen.url + "events"
+            async with httpx.AsyncClient(timeout=10) as client:
+                streams = [client.stream("GET", events) for _ in range(3)]
+                opened = [await stream.__aenter__() for stream in streams]
+                assert all(r.headers["content-type"] == "text/event-stream" for r in opened)
+                first = opened[0].aiter_lines()
+                assert await anext(first) == "retry: 2000"
+                assert await anext(first) == ""
+                assert await anext(first) == "event: board"  # the board as it is now, at once
+                refused = await client.get(events)
+                assert refused.status_code == 503
+                # A goal: every open screen gets the new board.
+                start_match_one(screen.served)
+                screen.served.pool.fixtures.record_goal(1, Goal("home", 3))
+                async with asyncio.timeout(5):
+                    async for line in first:
+                        if line.startswith("data: ") and "Brazil 1-0 Serbia" in line:
+                            break
+                await screen.scoreboard.close()  # the server stops: the streams end
+                async with asyncio.timeout(5):
+                    async for _ in first:
+                        pass
+                for stream in streams:
+                    await stream.__aexit__(None, None, None)
+
+    asyncio.run(scenario())

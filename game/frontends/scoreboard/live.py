@@ -36,6 +36,7 @@ class Scoreboard:
         self.board_html = ""
         self.page_html = ""
         self.screens: set[asyncio.Queue[str | None]] = set()
+        self.most_screens = MOST_SCREENS
         self.races = RaceCache()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -86,7 +87,7 @@ class Scoreboard:
         return web.Response(text=self.page_html, content_type="text/html", charset="utf-8")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        if len(self.screens) >= MOST_SCREENS:
+        if len(self.screens) >= self.most_screens:
             return web.Response(status=503, text="too many screens on this scoreboard")
         response = web.StreamResponse(
             headers={
