@@ -399,7 +399,8 @@ async def serve(
 
 @dataclass(frozen=True)
 class Web:
-    """What ``serve`` runs over HTTP: on ``http_port`` (None: no HTTP server), for Discord."""
+    """What ``serve`` runs beside SSH: the HTTP server on ``http_port`` (None: none) with
+    the scoreboard and Discord's endpoint, and the Discord settings (the poster too)."""
 
     discord: DiscordSettings = field(default_factory=DiscordSettings)
     http_port: int | None = None
@@ -663,7 +664,7 @@ def build_parser() -> Parser:
     sub.add_argument("--last", type=int, default=10, help="the last K calls (default 10)")
     sub.add_argument("--json", action="store_true", help="every field, as JSON")
 
-    sub = add(["serve"], cmd_serve, "run the pool's SSH server")
+    sub = add(["serve"], cmd_serve, "run the pool: its SSH server (and HTTP, with --http-port)")
     add_model_options(sub)
     sub.add_argument("--digest-hour", type=int, default=22, choices=range(24), metavar="HOUR")
     sub.add_argument(
