@@ -8,6 +8,7 @@ overwrite of application commands with a bot token, and rate limits: a 429 with
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import time
@@ -36,6 +37,13 @@ class FakeDiscord:
     retry_after: float = 0.05
     global_limit: bool = False
     down_with: int | None = None  # answer every request with this status (404: deleted)
+    # Every Nth success says its bucket is empty for ``bucket_reset`` seconds; a request
+    # inside that window gets a 429, as Discord's would.
+    bucket_every: int = 0
+    bucket_reset: float = 0.2
+    bucket_until: float = 0.0
+    hang: int = 0  # this many requests sit unanswered for ``hang_for`` before anything
+    hang_for: float = 2.0
     requests: int = 0
     limited: int = 0
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -45,6 +53,11 @@ class FakeDiscord:
 
     def _refusal(self) -> web.Response | None:
         self.requests += 1
+        if time.monotonic() < self.bucket_until:
+            self.limited += 1
+            wait = self.bucket_until - time.monotonic()
+            body = {"message": "You are being rate limited.", "retry_after": wait, "global": False}
+            return web.json_response(body, status=429, headers={"X-RateLimit-Remaining": "0"})
         if self.down_with is not None:
             return web.json_response(
                 {"message": "Unknown Webhook", "code": 10015}, status=self.down_with
@@ -77,6 +90,10 @@ class FakeDiscord:
         }
 
     async def execute(self, request: web.Request) -> web.Response:
+        if self.hang > 0:  # a slow network: the request has not reached Discord yet
+            self.hang -= 1
+            await asyncio.sleep(self.hang_for)
+            return web.json_response({"message": "too late"}, status=504)
         refused = self._refusal()
         if refused is not None:
             return refused
@@ -84,9 +101,15 @@ class FakeDiscord:
         if len(body.get("content", "")) > 2000:
             return web.json_response({"message": "Invalid Form Body", "code": 50035}, status=400)
         self.posts.append(body)
+        headers = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "3"}
+        if self.bucket_every and len(self.posts) % self.bucket_every == 0:
+            self.bucket_until = time.monotonic() + self.bucket_reset
+            headers.update(
+                {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(self.bucket_reset)}
+            )
         if request.query.get("wait") == "true":
-            return web.json_response(self._message(body))
-        return web.Response(status=204)
+            return web.json_response(self._message(body), headers=headers)
+        return web.Response(status=204, headers=headers)
 
     async def edit_original(self, request: web.Request) -> web.Response:
         refused = self._refusal()

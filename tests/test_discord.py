@@ -201,6 +201,12 @@ def test_slash_commands_act_as_the_linked_player_through_the_same_parser(tmp_pat
 
             mine = await c.slash("mybets", ANA)
             assert mine["data"]["content"].startswith("```\n") and "2-1" in mine["data"]["content"]
+            fixtures = await c.slash("matches", ANA)
+            assert fixtures["data"]["flags"] == EPHEMERAL  # it shows her picks
+            assert "Brazil" in fixtures["data"]["content"] and "2-1" in fixtures["data"]["content"]
+            one = await c.slash("match", ANA, number=1)
+            assert one["data"]["content"].startswith("```\n#1 Brazil v Serbia")
+            assert "yours: 2-1" in one["data"]["content"]
             table = await c.slash("standings", ANA)
             assert "flags" not in table["data"]  # the table is for the channel
             assert "ana" in table["data"]["content"]

@@ -11,14 +11,15 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from game.frontends.discord.api import DiscordApi
-from game.frontends.discord.messages import split
+from game.frontends.discord.messages import escape, split
 from game.frontends.discord.poster import WebhookPoster
 from game.frontends.notices import Notices
 from game.model import Goal, Result, Score
 from game.pool import Pool
 from game.words import Words
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, play
 from tests.discord_server import FakeDiscord, discord_server
+from tests.ssh_pool import offline_commentator
 
 
 @pytest.fixture
@@ -97,6 +98,64 @@ def test_a_burst_through_429s_arrives_whole_once_and_in_order(tournament_pool: P
         assert await poster.catch_up() == 30
         assert contents(discord) == [f"BETanIA: remark {n}" for n in range(30)]
         assert discord.limited >= 10 and api.rate_limited == discord.limited
+
+    with_discord(scenario)
+
+
+def test_an_empty_bucket_is_waited_out_before_discord_has_to_say_429(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        discord.bucket_every, discord.bucket_reset = 2, 0.2
+        poster = poster_for(pool, discord, api)
+        await poster.catch_up()
+        for n in range(6):
+            pool.talk.remark("betania", f"remark {n}", trigger=100 + n)
+        started = asyncio.get_running_loop().time()
+        await poster.catch_up()
+        took = asyncio.get_running_loop().time() - started
+        assert contents(discord) == [f"BETanIA: remark {n}" for n in range(6)]
+        assert discord.limited == 0  # the headers said wait, and it waited
+        assert took >= 2 * 0.2  # two empty buckets before the last post
+
+    with_discord(scenario)
+
+
+def test_a_request_that_times_out_is_tried_again_and_arrives_once(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, _api: DiscordApi) -> None:
+        impatient = DiscordApi(discord.base_url, timeout=0.3)
+        try:
+            poster = poster_for(pool, discord, impatient)
+            await poster.catch_up()
+            discord.hang, discord.hang_for = 2, 1.0
+            for n in range(3):
+                pool.talk.remark("betania", f"remark {n}", trigger=100 + n)
+            await poster.catch_up()
+            assert contents(discord) == [f"BETanIA: remark {n}" for n in range(3)]
+        finally:
+            await impatient.close()
+
+    with_discord(scenario)
+
+
+def test_the_daily_digest_reaches_the_channel(tournament_pool: Pool, clock: FakeClock) -> None:
+    pool = tournament_pool
+    commentator = offline_commentator(pool)
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        poster = poster_for(pool, discord, api)
+        await poster.catch_up()
+        play(pool, clock, 1, "2-0")
+        said = commentator.digest(pool.match(1).kickoff.date())
+        assert said is not None
+        await poster.catch_up()
+        assert contents(discord)[-1] == f"BETanIA: {escape(said.text)}"
 
     with_discord(scenario)
 
