@@ -329,3 +329,28 @@ def test_in_a_direct_message_the_user_is_read_from_the_top_level(tmp_path: Path)
             assert refused["data"]["content"] == "that is not a command this pool knows"
 
     run(scenario)
+
+
+def test_a_discord_name_changed_taken_or_removed_changes_nothing(tmp_path: Path) -> None:
+    """Links are by Discord's user id: names are never read, so renaming an account,
+    dropping its display name, or someone else taking the old name moves nothing."""
+
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+
+            def as_user(user: dict[str, object], **options: object) -> bytes:
+                body = json.loads(interaction("bet", ANA, **options))
+                body["member"]["user"] = user
+                return json.dumps(body).encode()
+
+            renamed = {"id": ANA, "username": "ana_renamed", "global_name": None}
+            answer = (await c.send(as_user(renamed, match=1, score="1-0"))).json()
+            assert answer["data"]["content"].endswith("your pick is 1-0")
+            impostor = {"id": BRUNO, "username": "someone", "global_name": "ana"}
+            refused = (await c.send(as_user(impostor, match=1, score="9-9"))).json()
+            assert "not linked" in refused["data"]["content"]
+            assert [str(p.score) for p in c.served.pool.predictions_of("ana")] == ["1-0"]
+
+    run(scenario)
