@@ -19,7 +19,7 @@ from game.addressing import Addressee
 from game.db.engine import is_locked, lock_waits_off
 from game.errors import UserError
 from game.frontends.limits import ConnectionLimits
-from game.model import Goal, Match, MatchStatus, Result, Score
+from game.model import Goal, Match, MatchStatus, Player, Result, Score
 from game.pool import Pool
 from game.render import (
     in_play_line,
@@ -46,6 +46,12 @@ class Caller:
     handle: str
     is_admin: bool = False
     zone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
+
+    @classmethod
+    def of(cls, player: Player) -> Caller:
+        """A player as the commands see them: admin or not, in the time zone they chose."""
+        zone = ZoneInfo(player.time_zone) if player.time_zone else ZoneInfo("UTC")
+        return cls(player.handle, player.is_admin, zone)
 
 
 @dataclass(frozen=True)

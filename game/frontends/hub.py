@@ -21,7 +21,7 @@ from game.frontends.waiting import promptly
 from game.pool import Pool
 from game.words import Words
 
-__all__ = ["Deliver", "Hub", "Notice"]
+__all__ = ["Deliver", "Hub", "Notice", "answer_to"]
 LISTENING_POLL = 30.0  # seconds between safety-net reads when the database gives word
 
 
@@ -95,3 +95,20 @@ class Hub:
 
     def notice(self, item: LoggedEvent[Event]) -> Notice | None:
         return self.notices.of(item)
+
+
+async def answer_to(
+    answers: asyncio.Queue[Notice], line_id: int, wait: float, words: Words, name: str
+) -> str:
+    """Her answer to the line logged as ``line_id``, as it arrives in ``answers``; after
+    ``wait`` seconds, a line saying it will come in the pool's chat instead."""
+    try:
+        async with asyncio.timeout(wait):
+            while True:
+                notice = await answers.get()
+                if notice.replies_to == line_id:
+                    return notice.text
+    except TimeoutError:
+        return words(
+            "{name} has not answered yet; her answer will be in the pool's chat", name=name
+        )

@@ -16,7 +16,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
-from zoneinfo import ZoneInfo
 
 from game.addressing import Addressee
 from game.errors import UserError
@@ -24,7 +23,7 @@ from game.frontends.commands import Caller, CommandError, Commands, Job, Reply
 from game.frontends.discord.api import DiscordApi, DiscordError
 from game.frontends.discord.messages import EPHEMERAL, code_block, escape, message, split
 from game.frontends.discord.slash import line_for, options_of
-from game.frontends.hub import Hub, Notice
+from game.frontends.hub import Hub, Notice, answer_to
 from game.frontends.limits import ConnectionLimits
 from game.model import Player
 from game.pool import Pool
@@ -115,7 +114,7 @@ class Interactions:
                     "type link discord, then here /link code:CODE"
                 )
             )
-        caller = _caller(player)
+        caller = Caller.of(player)
         line = line_for(name, options, self.addressee)
         prepared = self.shared.commands.prepare(
             caller, line, self.shared.limits_for(player.handle), chat_fallback=False
@@ -181,16 +180,8 @@ class Interactions:
         self, key: tuple[str, int], line_id: int, answers: asyncio.Queue[Notice], asked: Asked
     ) -> None:
         try:
-            async with asyncio.timeout(self.answer_wait):
-                while True:
-                    notice = await answers.get()
-                    if notice.replies_to == line_id:
-                        answer = notice.text
-                        break
-        except TimeoutError:
-            answer = self.words(
-                "{name} has not answered yet; her answer will be in the pool's chat",
-                name=self.addressee.name,
+            answer = await answer_to(
+                answers, line_id, self.answer_wait, self.words, self.addressee.name
             )
         finally:
             self.shared.hub.unsubscribe(key)
@@ -247,8 +238,3 @@ def _account(payload: dict[str, Any]) -> str | None:
 def _shown(name: str, text: str) -> str:
     """A reply as Discord shows it: tables in monospace, sentences escaped."""
     return code_block(text) if name in TABLES else escape(text)
-
-
-def _caller(player: Player) -> Caller:
-    zone = ZoneInfo(player.time_zone) if player.time_zone else ZoneInfo("UTC")
-    return Caller(player.handle, player.is_admin, zone)

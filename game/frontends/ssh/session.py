@@ -32,7 +32,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from sqlalchemy.exc import OperationalError
 
 from game.frontends.commands import Caller, database_trouble
-from game.frontends.hub import Notice
+from game.frontends.hub import Notice, answer_to
 from game.frontends.limits import ConnectionLimits
 from game.frontends.ssh.frontend import Frontend
 from game.frontends.ssh.terminal import ChannelInput, InputGate
@@ -269,23 +269,15 @@ class PoolSession(asyncssh.SSHServerSession[str]):
 
     async def _answer_to(self, line_id: int, answers: asyncio.Queue[Notice]) -> str:
         config = self.frontend.config
-        try:
-            async with asyncio.timeout(config.answer_wait):
-                while True:
-                    notice = await answers.get()
-                    if notice.replies_to == line_id:
-                        return notice.text
-        except TimeoutError:
-            return self.frontend.words(
-                "{name} has not answered yet; her answer will be in the pool's chat",
-                name=config.addressee.name,
-            )
+        return await answer_to(
+            answers, line_id, config.answer_wait, self.frontend.words, config.addressee.name
+        )
 
     def caller(self) -> Caller:
         player = self.frontend.pool.player(self.handle or "", with_keys=False)
-        self.zone = ZoneInfo(player.time_zone) if player and player.time_zone else ZoneInfo("UTC")
-        self.is_admin = bool(player and player.is_admin)
-        return Caller(self.handle or "", self.is_admin, self.zone)
+        caller = Caller.of(player) if player else Caller(self.handle or "")
+        self.zone, self.is_admin = caller.zone, caller.is_admin
+        return caller
 
     def welcome(self, caller: Caller) -> str:
         words = self.frontend.words
