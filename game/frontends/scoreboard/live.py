@@ -66,11 +66,8 @@ class Scoreboard:
         return True
 
     def _render(self) -> tuple[str, str]:
-        board = read_board(self.pool, self.races)
-        return (
-            render_board(board, self.words, self.title),
-            render_page(board, self.words, self.title),
-        )
+        board_html = render_board(read_board(self.pool, self.races), self.words, self.title)
+        return board_html, render_page(board_html, self.words, self.title)
 
     async def _follow(self) -> None:
         while True:

@@ -27,11 +27,9 @@ def _template() -> Template:
     return Template(text)
 
 
-def render_page(board: Board, words: Words, title: str) -> str:
-    """The whole page, the current board already in it: it reads without JavaScript."""
-    return _template().substitute(
-        lang=escape(words.language), title=escape(title), main=render_board(board, words, title)
-    )
+def render_page(board_html: str, words: Words, title: str) -> str:
+    """The whole page around a rendered board: it reads without JavaScript."""
+    return _template().substitute(lang=escape(words.language), title=escape(title), main=board_html)
 
 
 def render_board(board: Board, words: Words, title: str) -> str:
