@@ -9,7 +9,9 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import pytest
+from sqlalchemy import insert, select
 
+from game.db.schema import log_cursors
 from game.frontends.discord.api import DiscordApi
 from game.frontends.discord.messages import escape, split
 from game.frontends.discord.poster import WebhookPoster
@@ -211,20 +213,21 @@ def test_an_outage_delays_posts_loses_none_and_a_restart_doubles_none(
     with_discord(scenario)
 
 
+@pytest.mark.parametrize("status", [404, 403, 401])
 def test_a_deleted_webhook_is_told_once_and_the_posts_wait(
-    tournament_pool: Pool, caplog: pytest.LogCaptureFixture
+    tournament_pool: Pool, caplog: pytest.LogCaptureFixture, status: int
 ) -> None:
     pool = tournament_pool
 
     async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
         poster = poster_for(pool, discord, api)
         await poster.catch_up()
-        discord.down_with = 404
+        discord.down_with = status
         running = asyncio.get_running_loop().create_task(poster.run())
         pool.talk.remark("betania", "into the void?", trigger=1)
         poster.wake()
         await until(lambda: discord.requests >= 3)  # tried again after each pause
-        told = [r for r in caplog.records if "webhook answers 404" in r.getMessage()]
+        told = [r for r in caplog.records if f"webhook answers {status}" in r.getMessage()]
         assert len(told) == 1 and told[0].levelno == logging.ERROR
         pool.talk.chat("ana", "still playing")  # the pool is not held up
         discord.down_with = None  # (a new webhook, in real life)
@@ -262,5 +265,32 @@ def test_posts_are_in_the_pools_language(tournament_pool: Pool, clock: FakeClock
         assert contents(discord)[1].startswith(
             "GOL! #1 Brazil 0-1 Serbia (90+3' Mitrović (pênalti))"
         )
+
+    with_discord(scenario)
+
+
+def test_a_database_failure_is_logged_and_posting_goes_on_after(
+    tournament_pool: Pool, caplog: pytest.LogCaptureFixture
+) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        poster = poster_for(pool, discord, api)
+        await poster.catch_up()
+        with pool.engine.begin() as connection:  # the cursor's table is gone for a while
+            saved = connection.execute(select(log_cursors)).one()
+            log_cursors.drop(connection)
+        running = asyncio.get_running_loop().create_task(poster.run())
+        pool.talk.remark("betania", "still here?", trigger=1)
+        poster.wake()
+        await until(lambda: any("Discord failed" in r.getMessage() for r in caplog.records))
+        assert not running.done()  # the task lives on
+        with pool.engine.begin() as connection:
+            log_cursors.create(connection)
+            connection.execute(insert(log_cursors).values(**saved._asdict()))
+        await until(lambda: len(discord.posts) == 1)
+        await poster.stop()
+        await running
+        assert contents(discord) == ["BETanIA: still here?"]
 
     with_discord(scenario)

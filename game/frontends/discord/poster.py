@@ -7,8 +7,9 @@ so nothing is lost, and nothing confirmed is posted again. A long notice goes
 out in parts, and the cursor remembers how many parts went. An outage is waited
 out with growing pauses (``DiscordApi``); the pool never waits on it, since
 this runs as a task of its own and reads the database in a worker thread. A
-webhook that answers 404 was deleted: admins read it once in the log, and the
-posts wait, cursor kept, for the pool to be restarted with a new webhook.
+webhook that answers 404 (or 401, 403) was deleted: admins read it once in the
+log, and the posts wait, cursor kept, for the pool to be restarted with a new
+webhook.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ POSTED = {e.kind for e in (RemarkPosted, MatchKickedOff, GoalScored, ResultRecor
 CURSOR = "discord_webhook"
 IDLE = 5.0  # seconds between looks at the log when nothing wakes the poster
 GONE_PAUSE = 300.0  # seconds between tries of a webhook that answered 404
+GONE = (401, 403, 404)  # the webhook was deleted, or its token is no longer good
 log = logging.getLogger("betania.discord")
 
 
@@ -71,11 +73,15 @@ class WebhookPoster:
             try:
                 await self.catch_up()
             except DiscordError as error:
-                if error.status in (401, 404):
+                if error.status in GONE:
                     self._tell_gone(error)
                     await self._pause(self.gone_pause)
                     continue
                 raise
+            except Exception:  # a database that is down, say: the posts wait, the task lives
+                log.exception("posting the pool's news to Discord failed; trying again")
+                await self._pause(self.gone_pause)
+                continue
             await self._pause(self.idle)
 
     async def stop(self) -> None:
@@ -119,7 +125,7 @@ class WebhookPoster:
         try:
             await self.api.execute_webhook(self.webhook_url, message(content), patience=None)
         except DiscordError as error:
-            if error.status in (401, 403, 404):
+            if error.status in GONE:
                 raise
             # Discord refused this message itself (400): it cannot go, the rest can.
             log.error("Discord refused a post, skipped: %s", error)
