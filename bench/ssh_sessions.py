@@ -1,12 +1,12 @@
 """200 concurrent SSH sessions, each placing a bet and reading the standings.
 
-    python -m bench.ssh_sessions [--sessions 200] [--db URL] [--front-ends 2]
+    python -m bench.ssh_sessions [--sessions 200] [--rounds 3] [--db URL] [--front-ends 2]
 
 The pool's server and a bare asyncssh echo server (public-key auth, exec mode,
 the same work per session: connect, two commands) each run in a process of
-their own; the clients run here. Prints p50/p99 session latency and throughput
-for both, measured in the same run, their ratio, and checks that every bet
-reached the database. ``--db`` puts the pool in that (empty) database, e.g.
+their own; the clients run here. Each round loads one server, then the other:
+prints p50/p99 session latency and throughput for both, their ratio per round
+and the median of those ratios, and checks that every bet reached the database. ``--db`` puts the pool in that (empty) database, e.g.
 PostgreSQL; ``--front-ends 2`` also runs two pool servers on it, the clients
 split between them, and prints the throughput against one.
 """
@@ -109,6 +109,14 @@ def start(
     return process, int(port_file.read_text())
 
 
+def start_servers(
+    kind: str, copies: int, data_dir: Path, url: str
+) -> list[tuple[subprocess.Popen[bytes], int]]:
+    """``copies`` servers of ``kind``; an idle server costs the others nothing."""
+    first = 0 if kind == "echo" else copies  # the one pool front end and the pair: apart
+    return [start(kind, data_dir, url, first + copy) for copy in range(copies)]
+
+
 def percentiles(values: list[float]) -> tuple[float, float]:
     """p50 and p99 of ``values``."""
     ordered = sorted(values)
@@ -119,7 +127,7 @@ def report(label: str, latencies: list[float], elapsed: float) -> tuple[float, f
     p50, p99 = percentiles(latencies)
     throughput = len(latencies) / elapsed
     print(
-        f"{label:<12} p50 {p50 * 1000:7.0f} ms   p99 {p99 * 1000:7.0f} ms   {throughput:6.1f} sessions/s"
+        f"  {label:<12} p50 {p50 * 1000:7.0f} ms   p99 {p99 * 1000:7.0f} ms   {throughput:6.1f} sessions/s"
     )
     return p50, p99, throughput
 
@@ -129,6 +137,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--db", help="an empty database for the pool (default: a SQLite file)")
     parser.add_argument("--front-ends", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--serve", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -151,26 +160,47 @@ def main() -> None:
             pool.members.add(handle, keys=[key.export_public_key().decode()])
         host_key(data_dir / HOST_KEY_FILE)  # every server presents the same key
 
-        runs = [("echo", 1), ("pool", 1)] + ([("pool", 2)] if args.front_ends == 2 else [])
-        results = {}
-        for run, (kind, copies) in enumerate(runs):
-            servers = [start(kind, data_dir, url, copy) for copy in range(copies)]
-            try:
-                ports = [port for _, port in servers]
-                results[(kind, copies)] = asyncio.run(load(ports, keys, f"{run}-1"))
-            finally:
-                for process, _ in servers:
+        kinds = [("echo", 1), ("pool", 1)] + ([("pool", 2)] if args.front_ends == 2 else [])
+        servers = {kind: start_servers(kind[0], kind[1], data_dir, url) for kind in kinds}
+        rounds: list[dict[tuple[str, int], tuple[float, float, float]]] = []
+        bet = 0
+        try:
+            for number in range(1, args.rounds + 1):
+                # Each round loads every server in turn, close together in time: a burst
+                # of noise on this shared machine then falls within one round.
+                print(f"round {number}")
+                figures = {}
+                for kind, copies in kinds:
+                    ports = [port for _, port in servers[(kind, copies)]]
+                    bet += kind == "pool"  # a new pick in each pool run: every run writes
+                    label = "bare echo" if kind == "echo" else f"pool x{copies}"
+                    figures[(kind, copies)] = report(
+                        label, *asyncio.run(load(ports, keys, f"{bet}-1"))
+                    )
+                echo_p50, echo_p99, echo_rate = figures[("echo", 1)]
+                pool_p50, pool_p99, pool_rate = figures[("pool", 1)]
+                print(f"  ratio pool/echo: p50 {pool_p50 / echo_p50:.2f}  p99 {pool_p99 / echo_p99:.2f}  "
+                      f"throughput {echo_rate / pool_rate:.2f}")  # fmt: skip
+                if ("pool", 2) in figures:
+                    two_rate = figures[("pool", 2)][2]
+                    print(f"  sessions/s, two front ends against one: {two_rate / pool_rate:.2f}")
+                rounds.append(figures)
+        finally:
+            for processes in servers.values():
+                for process, _ in processes:
                     process.terminate()
                     process.wait()
-        echo_p50, echo_p99, echo_rate = report("bare echo", *results[("echo", 1)])
-        pool_p50, pool_p99, pool_rate = report("pool", *results[("pool", 1)])
-        print(f"ratio pool/echo: p50 {pool_p50 / echo_p50:.2f}  p99 {pool_p99 / echo_p99:.2f}  "
-              f"throughput {echo_rate / pool_rate:.2f}")  # fmt: skip
-        if ("pool", 2) in results:
-            _, _, two_rate = report("2 front ends", *results[("pool", 2)])
-            print(f"sessions/s, two front ends against one: {two_rate / pool_rate:.2f}")
+        ratios = [
+            (r[("pool", 1)][0] / r[("echo", 1)][0], r[("pool", 1)][1] / r[("echo", 1)][1])
+            for r in rounds
+        ]
+        print(
+            f"median of {len(rounds)} rounds, pool/echo: "
+            f"p50 {statistics.median(p50 for p50, _ in ratios):.2f}  "
+            f"p99 {statistics.median(p99 for _, p99 in ratios):.2f}"
+        )
         bets = [p for handle in keys for p in pool.predictions_of(handle)]
-        assert all(p.score == Score(len(runs) - 1, 1) for p in bets)
+        assert all(p.score == Score(bet, 1) for p in bets)
         pool.engine.dispose()
         print(f"bets in the database: {len(bets)} of {len(keys)}")
 

@@ -11,8 +11,8 @@ from tests.conftest import FakeClock
 def test_a_pick_can_change_until_kickoff_and_every_change_is_logged(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
-    first = tournament_pool.predictions.place("ana", 1, Score(1, 0))
-    changed = tournament_pool.predictions.place("ana", 1, Score(2, 0))
+    first = tournament_pool.predictions.place("ana", 1, Score(1, 0)).placed
+    changed = tournament_pool.predictions.place("ana", 1, Score(2, 0)).placed
     assert first is not None and first.previous is None
     assert changed is not None and changed.previous == "1-0"
     placed = [e.event for e in tournament_pool.events() if e.event.kind == "prediction_placed"]
@@ -22,7 +22,8 @@ def test_a_pick_can_change_until_kickoff_and_every_change_is_logged(
 def test_the_same_pick_again_logs_nothing(tournament_pool: Pool) -> None:
     tournament_pool.predictions.place("ana", 1, Score(1, 0))
     before = len(tournament_pool.events())
-    assert tournament_pool.predictions.place("ana", 1, Score(1, 0)) is None
+    again = tournament_pool.predictions.place("ana", 1, Score(1, 0))
+    assert again.placed is None and again.match.number == 1
     assert len(tournament_pool.events()) == before
 
 

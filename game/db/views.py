@@ -53,7 +53,7 @@ def _score(home: int | None, away: int | None) -> Score | None:
     return None if home is None or away is None else Score(home, away)
 
 
-def _match_from_row(row: Row[Any], match_goals: tuple[Goal, ...] = ()) -> Match:
+def match_from_row(row: Row[Any], match_goals: tuple[Goal, ...] = ()) -> Match:
     full_time = _score(row.ft_home, row.ft_away)
     result = None
     if full_time is not None:
@@ -92,7 +92,7 @@ def _goals_by_match(
 def all_matches(connection: Connection) -> list[Match]:
     by_match = _goals_by_match(connection)
     rows = connection.execute(select(matches).order_by(matches.c.number))
-    return [_match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
+    return [match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
 
 
 def in_play(connection: Connection) -> list[Match]:
@@ -102,7 +102,7 @@ def in_play(connection: Connection) -> list[Match]:
     if not rows:
         return []
     by_match = _goals_by_match(connection, [row.number for row in rows])
-    return [_match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
+    return [match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
 
 
 def match(connection: Connection, number: int, with_goals: bool = True) -> Match | None:
@@ -112,8 +112,8 @@ def match(connection: Connection, number: int, with_goals: bool = True) -> Match
     if row is None:
         return None
     if not with_goals:
-        return _match_from_row(row)
-    return _match_from_row(row, tuple(_goals_by_match(connection, [number]).get(number, ())))
+        return match_from_row(row)
+    return match_from_row(row, tuple(_goals_by_match(connection, [number]).get(number, ())))
 
 
 def player(connection: Connection, handle: str, with_keys: bool = True) -> Player | None:
@@ -133,14 +133,25 @@ def all_players(connection: Connection) -> list[Player]:
     return [Player(row.handle, row.display_name, row.is_admin, (), row.time_zone) for row in rows]
 
 
+def key_holder(connection: Connection, public_key: str) -> Player | None:
+    """The player a public key (``type base64``) belongs to, if any (without their keys)."""
+    row = connection.execute(_KEY_HOLDER, {"key": public_key}).one_or_none()
+    if row is None:
+        return None
+    return Player(row.handle, row.display_name, row.is_admin, (), row.time_zone)
+
+
 def key_owner(connection: Connection, public_key: str) -> str | None:
     """The handle a public key (``type base64``) belongs to, if any."""
-    query = (
-        select(players.c.handle)
-        .join(player_keys, player_keys.c.player_id == players.c.id)
-        .where(player_keys.c.public_key == public_key)
-    )
-    return connection.execute(query).scalar()
+    holder = key_holder(connection, public_key)
+    return holder.handle if holder else None
+
+
+_KEY_HOLDER = (  # built once: asked at every login
+    select(players)
+    .join(player_keys, player_keys.c.player_id == players.c.id)
+    .where(player_keys.c.public_key == bindparam("key"))
+)
 
 
 def predictions_of(connection: Connection, handle: str) -> list[Prediction]:
@@ -191,12 +202,6 @@ def standings(
         return [StandingRow(*row) for row in connection.execute(query)]
     query = _standings_query(rule, basis, bounded=True, live=live)
     return [StandingRow(*row) for row in connection.execute(query, {"counted": sorted(counted)})]
-
-
-def any_live(connection: Connection) -> bool:
-    """Is a match in play (so the provisional table differs from the final one)?"""
-    found = select(matches.c.number).where(matches.c.status == MatchStatus.LIVE.value).limit(1)
-    return connection.execute(found).first() is not None
 
 
 def kickoffs(connection: Connection) -> dict[int, datetime]:

@@ -365,8 +365,7 @@ class Commands:
         if len(call.args) not in (2, 3):
             raise CommandError("say which match and what score")
         number, score = _number(call.args[0]), _score(call.args[1:])
-        placed = self.pool.predictions.place(call.caller.handle, number, score)
-        match = self.pool.match(number, with_goals=False)
+        match, placed = self.pool.predictions.place(call.caller.handle, number, score)
         if placed is None:
             return Reply(
                 self.words("{match}: you already have {score}", match=match.label, score=score)
@@ -436,11 +435,13 @@ class Commands:
             after = _number(args[1])
             self.pool.check_finished(after)
         # The table now is the live one: a goal moves it before the whistle.
-        rows = self.pool.standings(up_to_match=after, live=after is None)
+        if after is None:
+            rows, in_play = self.pool.live_table()
+        else:
+            rows, in_play = self.pool.standings(up_to_match=after), []
         if as_json:
             return Reply(json.dumps([row.as_dict() for row in rows]))
         shown = standings_table(rows, self.words)
-        in_play = self.pool.in_play() if after is None else []
         return Reply(f"{in_play_line(in_play, self.words)}\n{shown}" if in_play else shown)
 
     def race(self, call: Call) -> Reply:

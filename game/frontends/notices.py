@@ -80,9 +80,8 @@ class Notices:
                 notices.append(notice)
         moved = [i for i, n in enumerate(notices) if n.kind in TABLE_NEWS]
         if moved:
-            live = bool(self.pool.in_play())
-            rows = self.pool.standings(live=live)
-            glance = TableGlance.of(rows, live, self.words)
+            rows, in_play = self.pool.live_table()
+            glance = TableGlance.of(rows, bool(in_play), self.words)
             notices[moved[-1]] = replace(notices[moved[-1]], table=glance)
         return after_id, notices
 

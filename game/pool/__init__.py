@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from sqlalchemy import Connection, Engine, func, select
 
@@ -40,6 +40,7 @@ __all__ = [
     "Fixtures",
     "FixturesReport",
     "Listener",
+    "LiveTable",
     "MatchNumbers",
     "Members",
     "NotFound",
@@ -50,6 +51,13 @@ __all__ = [
     "key_identity",
     "utc_now",
 ]
+
+
+class LiveTable(NamedTuple):
+    """The table as it stands, counting the matches in play, and those matches."""
+
+    rows: list[StandingRow]
+    in_play: list[Match]
 
 
 class Pool:
@@ -74,6 +82,7 @@ class Pool:
         self._tables_lock = threading.Lock()
         self._mark_seen: int | None = None  # the last event looked at for ``_table_mark``
         self._mark = 0
+        self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -88,8 +97,21 @@ class Pool:
             return require_match(connection, number, with_goals)
 
     def in_play(self) -> list[Match]:
+        """The matches being played now, with their goals so far."""
         with self.engine.connect() as connection:
-            return views.in_play(connection)
+            return list(self._in_play(connection, self._table_mark(connection)))
+
+    def _in_play(self, connection: Connection, mark: int) -> tuple[Match, ...]:
+        # What is in play changes only with events that move the table (a kick-off, a
+        # goal, a result): read once per table mark, like the tables.
+        with self._tables_lock:
+            if self._playing is not None and self._playing[0] == mark:
+                return self._playing[1]
+        playing = tuple(views.in_play(connection))
+        with self._tables_lock:
+            if self._playing is None or self._playing[0] <= mark:
+                self._playing = (mark, playing)
+        return playing
 
     def player(self, handle: str, with_keys: bool = True) -> Player | None:
         with self.engine.connect() as connection:
@@ -119,21 +141,40 @@ class Pool:
         with self.engine.connect() as connection:
             mark = self._table_mark(connection)
             live = live and up_to_match is None and before_match is None
-            live = live and views.any_live(connection)
-            key = (mark, up_to_match, before_match, live)
-            with self._tables_lock:
-                known = self._tables.get(key)
-            if known is not None:
-                return list(known)
-            match_mark = up_to_match if up_to_match is not None else before_match
-            if match_mark is None:
-                table = views.standings(connection, live=live)
-            else:
-                kickoffs = views.kickoffs(connection)
-                if match_mark not in kickoffs:
-                    raise NotFound("no match #{number}", number=match_mark)
-                counted = played_by(kickoffs, match_mark, inclusive=up_to_match is not None)
-                table = views.standings(connection, counted)
+            live = live and bool(self._in_play(connection, mark))
+            return self._table(connection, mark, up_to_match, before_match, live)
+
+    def live_table(self) -> LiveTable:
+        """The table now with the matches in play at their running score, and those
+        matches: what every session shows, read in one go."""
+        with self.engine.connect() as connection:
+            mark = self._table_mark(connection)
+            in_play = self._in_play(connection, mark)
+            rows = self._table(connection, mark, None, None, live=bool(in_play))
+            return LiveTable(rows, list(in_play))
+
+    def _table(
+        self,
+        connection: Connection,
+        mark: int,
+        up_to_match: int | None,
+        before_match: int | None,
+        live: bool,
+    ) -> list[StandingRow]:
+        key = (mark, up_to_match, before_match, live)
+        with self._tables_lock:
+            known = self._tables.get(key)
+        if known is not None:
+            return list(known)
+        match_mark = up_to_match if up_to_match is not None else before_match
+        if match_mark is None:
+            table = views.standings(connection, live=live)
+        else:
+            kickoffs = views.kickoffs(connection)
+            if match_mark not in kickoffs:
+                raise NotFound("no match #{number}", number=match_mark)
+            counted = played_by(kickoffs, match_mark, inclusive=up_to_match is not None)
+            table = views.standings(connection, counted)
         with self._tables_lock:
             if self._tables and max(k[0] for k in self._tables) < mark:
                 self._tables.clear()  # the table moved on: older ones are never asked again

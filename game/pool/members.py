@@ -90,8 +90,13 @@ class Members:
         )
 
     def key_owner(self, public_key: str) -> str | None:
+        holder = self.key_holder(public_key)
+        return holder.handle if holder else None
+
+    def key_holder(self, public_key: str) -> Player | None:
+        """The player a public key belongs to, if any: who a login is."""
         with self._work.engine.connect() as connection:
-            return views.key_owner(connection, key_identity(public_key))
+            return views.key_holder(connection, key_identity(public_key))
 
     def set_time_zone(self, handle: str, zone_name: str) -> None:
         def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> None:

@@ -6,11 +6,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
 from game import rules
 from game.bets_csv import BetRow, BetsFileError
+from game.db import views
 from game.db.schema import (
     matches,
     players,
@@ -25,6 +27,7 @@ from game.events import (
 )
 from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.model import (
+    Match,
     Score,
 )
 from game.pool.members import insert_player
@@ -51,22 +54,31 @@ class Predictions:
     def __init__(self, work: UnitOfWork) -> None:
         self._work = work
 
-    def place(self, handle: str, number: int, score: Score) -> PredictionPlaced | None:
+    def place(self, handle: str, number: int, score: Score) -> Pick:
         """A player's pick, accepted only before kick-off by this server's clock.
 
-        Returns the logged event, or ``None`` when the pick was already exactly that.
+        Returns the match and the logged event (``None`` when the pick was already
+        exactly that). The match, the player and their pick are read in one query:
+        a bet is most of what a pool writes.
         """
 
-        def work(
-            connection: Connection, logged: list[LoggedEvent[Event]]
-        ) -> PredictionPlaced | None:
-            match = require_match(connection, number, with_goals=False)
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Pick:
+            row = None
+            if 0 < number < views.ALL_MATCHES:  # else too large for the database to compare
+                found = connection.execute(_PICK_CONTEXT, {"number": number, "handle": handle})
+                row = found.one_or_none()
+            if row is None:  # which of the two is missing, in the error
+                require_match(connection, number, with_goals=False)
+                require_player_id(connection, handle)
+                raise AssertionError("an existing match and player always make a row")
+            match = views.match_from_row(row)
             now = self._work.clock()
             rules.check_can_predict(match, now)
-            player_id = require_player_id(connection, handle)
-            return self._upsert_prediction(
-                connection, logged, player_id, handle, number, score, now, "player"
+            current = None if row.pick_home is None else Score(row.pick_home, row.pick_away)
+            placed = self._write_pick(
+                connection, logged, row.player_id, handle, number, score, now, "player", current
             )
+            return Pick(match, placed)
 
         return self._work.commit(work)
 
@@ -83,20 +95,44 @@ class Predictions:
     ) -> PredictionPlaced | None:
         """Write one pick and log it; ``None`` when it was already exactly that."""
         key = (predictions.c.player_id == player_id) & (predictions.c.match_number == number)
-        current = connection.execute(
-            select(predictions.c.home, predictions.c.away).where(key)
-        ).one_or_none()
-        if current is not None and (current.home, current.away) == (score.home, score.away):
+        found = connection.execute(select(predictions.c.home, predictions.c.away).where(key))
+        current = found.one_or_none()
+        score_now = None if current is None else Score(current.home, current.away)
+        return self._write_pick(
+            connection, logged, player_id, handle, number, score, placed_at, source, score_now
+        )
+
+    def _write_pick(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent[Event]],
+        player_id: int,
+        handle: str,
+        number: int,
+        score: Score,
+        placed_at: datetime,
+        source: str,
+        current: Score | None,
+    ) -> PredictionPlaced | None:
+        """Write one pick over ``current`` and log it; ``None`` when it is already that."""
+        if current == score:
             return None
-        values = {"home": score.home, "away": score.away, "placed_at": placed_at}
         if current is None:
             connection.execute(
-                insert(predictions).values(player_id=player_id, match_number=number, **values)
+                insert(predictions),
+                {
+                    "player_id": player_id,
+                    "match_number": number,
+                    "home": score.home,
+                    "away": score.away,
+                    "placed_at": placed_at,
+                },
             )
-            previous = None
         else:
-            connection.execute(update(predictions).where(key).values(**values))
-            previous = str(Score(current.home, current.away))
+            changed = {"pick_player": player_id, "pick_match": number}
+            values = {"new_home": score.home, "new_away": score.away, "new_at": placed_at}
+            connection.execute(_UPDATE_PICK, changed | values)
+        previous = None if current is None else str(current)
         event = PredictionPlaced(
             handle, number, score.home, score.away, placed_at, previous, source
         )
@@ -199,3 +235,38 @@ class Predictions:
 def _line_number(problem: str) -> int:
     found = re.match(r"line (\d+)", problem)
     return int(found.group(1)) if found else 0
+
+
+class Pick(NamedTuple):
+    """A pick as placed: its match, and what the log recorded (``None``: unchanged)."""
+
+    match: Match
+    placed: PredictionPlaced | None
+
+
+# Built once, with their values bound at each bet: building a statement cost as much
+# as running it.
+_PICK_CONTEXT = (
+    select(
+        matches,
+        players.c.id.label("player_id"),
+        predictions.c.home.label("pick_home"),
+        predictions.c.away.label("pick_away"),
+    )
+    .select_from(
+        matches.join(players, players.c.handle == bindparam("handle")).outerjoin(
+            predictions,
+            (predictions.c.player_id == players.c.id)
+            & (predictions.c.match_number == matches.c.number),
+        )
+    )
+    .where(matches.c.number == bindparam("number"))
+)
+_UPDATE_PICK = (
+    update(predictions)
+    .where(
+        (predictions.c.player_id == bindparam("pick_player"))
+        & (predictions.c.match_number == bindparam("pick_match"))
+    )
+    .values(home=bindparam("new_home"), away=bindparam("new_away"), placed_at=bindparam("new_at"))
+)

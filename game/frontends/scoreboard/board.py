@@ -68,12 +68,13 @@ class RaceCache:
 
 
 def read_board(pool: Pool, races: RaceCache | None = None) -> Board:
-    in_play = tuple(_in_play(pool, match) for match in pool.in_play())
+    table, playing = pool.live_table()
+    in_play = tuple(_in_play(pool, match) for match in playing)
     matches = pool.matches()
     scheduled = [m for m in matches if m.status is MatchStatus.SCHEDULED]
     upcoming = tuple(sorted(scheduled, key=Match.time_order)[:UPCOMING])
     return Board(
-        table=tuple(pool.standings(live=True)),
+        table=tuple(table),
         live=bool(in_play),
         in_play=in_play,
         upcoming=upcoming,

@@ -10,6 +10,7 @@ import asyncssh
 
 from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.session import PoolSession
+from game.model import Player
 from game.pool import Pool
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
@@ -42,6 +43,7 @@ class PoolSSHServer(asyncssh.SSHServer):
     def __init__(self, frontend: Frontend) -> None:
         self.frontend = frontend
         self.handle: str | None = None
+        self.player: Player | None = None  # as the login found them: the first session's caller
         self.newcomer_key: str | None = None
         self.username = ""
         self._verdicts: dict[tuple[str, str], bool] = {}
@@ -85,11 +87,11 @@ class PoolSSHServer(asyncssh.SSHServer):
         return self._verdicts[(username, identity)]
 
     def _validate(self, username: str, identity: str) -> bool:
-        owner = self.frontend.pool.members.key_owner(identity)
-        if owner is not None:
-            if owner != username:
+        holder = self.frontend.pool.members.key_holder(identity)
+        if holder is not None:
+            if holder.handle != username:
                 return False  # a key never acts as another handle
-            self.handle, self.newcomer_key = owner, None
+            self.handle, self.player, self.newcomer_key = holder.handle, holder, None
             return True
         if self.frontend.pool.player(username) is not None:
             return False  # a taken handle needs one of its own keys; let the client try another
@@ -97,7 +99,10 @@ class PoolSSHServer(asyncssh.SSHServer):
         return True
 
     def session_requested(self) -> PoolSession:
-        return PoolSession(self.frontend, self.handle, self.username, self.newcomer_key)
+        # The login's reading of the player serves the first session only: a later one
+        # on this connection (multiplexed, maybe hours on) reads them afresh.
+        known, self.player = self.player, None
+        return PoolSession(self.frontend, self.handle, self.username, self.newcomer_key, known)
 
 
 async def start_server(

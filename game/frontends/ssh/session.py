@@ -36,7 +36,7 @@ from game.frontends.hub import Notice, answer_to
 from game.frontends.limits import ConnectionLimits
 from game.frontends.ssh.frontend import Frontend
 from game.frontends.ssh.terminal import ChannelInput, InputGate
-from game.model import MatchStatus
+from game.model import MatchStatus, Player
 from game.rules import RuleViolation
 from game.text import clean_block, clean_line
 
@@ -102,10 +102,16 @@ class ChannelOutput(Vt100_Output):
 
 class PoolSession(asyncssh.SSHServerSession[str]):
     def __init__(
-        self, frontend: Frontend, handle: str | None, username: str, newcomer_key: str | None
+        self,
+        frontend: Frontend,
+        handle: str | None,
+        username: str,
+        newcomer_key: str | None,
+        known: Player | None = None,
     ) -> None:
         self.frontend = frontend
         self.handle = handle
+        self.known = known  # the player as the login just read them, if it did
         self.username = username
         self.newcomer_key = newcomer_key
         self.id = next(_session_ids)
@@ -242,7 +248,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
             self.write(refused, stderr=True)
             self.exit(1)
             return
-        caller = await self.frontend.read(self.caller)
+        caller = self.caller_of(self.known) if self.known else await self.frontend.read(self.caller)
         if self.command is not None:
             await self._run_command(caller, self.command)
         elif self.keys is not None:
@@ -274,7 +280,9 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         )
 
     def caller(self) -> Caller:
-        player = self.frontend.pool.player(self.handle or "", with_keys=False)
+        return self.caller_of(self.frontend.pool.player(self.handle or "", with_keys=False))
+
+    def caller_of(self, player: Player | None) -> Caller:
         caller = Caller.of(player) if player else Caller(self.handle or "")
         self.zone, self.is_admin = caller.zone, caller.is_admin
         return caller
