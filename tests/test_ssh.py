@@ -3,12 +3,15 @@ import json
 import os
 import stat
 import subprocess
+import threading
+import time
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 import asyncssh
 import pytest
+from sqlalchemy import event
 
 from game.frontends.limits import Limits
 from game.frontends.ssh.frontend import ServerConfig
@@ -270,6 +273,13 @@ def test_the_interactive_prompt_with_a_terminal(tmp_path: Path) -> None:
                 assert "#2 Argentina v Mexico: your pick is 1-0" in await read_until(
                     process.stdout, "your pick"
                 )
+                # Tab lists the matches still open (read in a thread), Tab again takes #1.
+                process.stdin.write("bet \t")
+                await read_until(process.stdout, " 4 ")
+                process.stdin.write("\t 2-0\r")
+                assert "#1 Brazil v Serbia: your pick is 2-0" in await read_until(
+                    process.stdout, "your pick"
+                )
                 served.pool.talk.chat("ana", "hello from the console")
                 assert "ana: hello from the console" in await read_until(process.stdout, "console")
                 process.change_terminal_size(60, 20)
@@ -279,7 +289,7 @@ def test_the_interactive_prompt_with_a_terminal(tmp_path: Path) -> None:
                 )
                 process.stdin.write("quit\r")
                 await read_until(process.stdout, "bye!")
-            assert [p.score.home for p in served.pool.predictions_of("ana")] == [1]
+            assert [p.score.home for p in served.pool.predictions_of("ana")] == [2, 1]
 
     asyncio.run(scenario())
 
@@ -428,5 +438,45 @@ def test_a_portuguese_pool_speaks_portuguese_to_its_players(tmp_path: Path) -> N
                 assert "GOL! #1 Brazil 0-1 Serbia (90+3' Mitrović)" in seen
                 watcher.stdin.write("sair\n")
                 assert "tchau!" in await read_until(watcher.stdout, "tchau!")
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_database_call_stalls_no_one_else(tmp_path: Path) -> None:
+    """The event loop never runs the database: a login whose key check crawls (a slow
+    disk, a server a network away) leaves the loop and everyone else's commands alone."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            served.player("bia")
+            crawling = threading.Event()
+
+            def crawl(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+                if crawling.is_set() and "player_keys" in statement:
+                    time.sleep(1.0)  # in whichever thread runs it: never the loop, we check
+
+            event.listen(served.pool.engine, "before_cursor_execute", crawl)
+            loop = asyncio.get_running_loop()
+
+            async def timed(command: str, connection: asyncssh.SSHClientConnection) -> float:
+                started = loop.time()
+                assert "Brazil v Serbia" in (await connection.run(command, check=True)).stdout
+                return loop.time() - started
+
+            async with served.connect("bia") as bia:  # in before the database slows
+                crawling.set()
+                started = loop.time()
+                login = asyncio.create_task(served.run("ana", "standings"))
+                answered = asyncio.create_task(timed("matches", bia))
+                worst_lateness = 0.0
+                while not login.done():
+                    before = loop.time()
+                    await asyncio.sleep(0.01)
+                    worst_lateness = max(worst_lateness, loop.time() - before - 0.01)
+                assert (await login).exit_status == 0
+                assert loop.time() - started >= 1.0  # ana's login did crawl
+                assert await answered < 0.5
+                assert worst_lateness < 0.2
 
     asyncio.run(scenario())

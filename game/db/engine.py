@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
-from sqlalchemy import Engine, MetaData, PoolProxiedConnection, create_engine, event
+from sqlalchemy import Engine, MetaData, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError
@@ -39,21 +36,6 @@ def database_url(db: str | None, data_dir: Path) -> str:
 
 # How long a write waits for another writer's lock before the player hears "busy".
 BUSY_TIMEOUT = 5.0
-_lock_waits = threading.local()
-
-
-@contextmanager
-def without_lock_waits() -> Iterator[None]:
-    """In this thread, a locked database fails at once (``is_locked``) instead of waiting.
-
-    The SSH front end runs the pool's work like this on its event loop, where a
-    wait would stall every session, and only a locked attempt goes to a thread.
-    """
-    _lock_waits.off = True
-    try:
-        yield
-    finally:
-        _lock_waits.off = False
 
 
 def libpq_url(url: str | URL) -> str:
@@ -63,10 +45,6 @@ def libpq_url(url: str | URL) -> str:
     the one that holds the lead, which must not be handed to anyone else.
     """
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-def lock_waits_off() -> bool:
-    return bool(getattr(_lock_waits, "off", False))
 
 
 def is_locked(error: BaseException) -> bool:
@@ -83,44 +61,22 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
         raise DatabaseError(f"cannot open database {url!r}: {error}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout=busy_timeout))
-        event.listen(engine, "checkout", partial(_sqlite_lock_wait, busy_timeout=busy_timeout))
     elif engine.dialect.name == "postgresql":
-        event.listen(engine, "checkout", partial(_postgresql_lock_wait, busy_timeout=busy_timeout))
+        event.listen(engine, "connect", partial(_postgresql_lock_wait, busy_timeout=busy_timeout))
     migrate(engine)
     ensure_guards(engine)
     return engine
 
 
-def _sqlite_lock_wait(
-    dbapi_connection: DBAPIConnection,
-    record: ConnectionPoolEntry,
-    _proxy: PoolProxiedConnection,
-    busy_timeout: float,
-) -> None:
-    """Each use of a pooled connection waits for a lock as its thread asks (see above)."""
-    wanted = 0 if lock_waits_off() else int(busy_timeout * 1000)
-    if record.info.get("busy_timeout") != wanted:
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {wanted}")
-        cursor.close()
-        record.info["busy_timeout"] = wanted
-
-
 def _postgresql_lock_wait(
-    dbapi_connection: DBAPIConnection,
-    record: ConnectionPoolEntry,
-    _proxy: PoolProxiedConnection,
-    busy_timeout: float,
+    dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry, busy_timeout: float
 ) -> None:
     """PostgreSQL's writers wait for a lock without end unless told: as long as SQLite's
-    busy timeout, or 1 ms (0 would mean forever) where this thread must not wait."""
-    wanted = 1 if lock_waits_off() else int(busy_timeout * 1000)
-    if record.info.get("lock_timeout") != wanted:
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"SET lock_timeout = {wanted}")
-        cursor.close()
-        dbapi_connection.commit()  # a SET inside a transaction is undone by its rollback
-        record.info["lock_timeout"] = wanted
+    busy timeout."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"SET lock_timeout = {int(busy_timeout * 1000)}")
+    cursor.close()
+    dbapi_connection.commit()  # a SET inside a transaction is undone by its rollback
 
 
 def _sqlite_pragmas(

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlalchemy.exc import OperationalError
 
 from game.addressing import Addressee
-from game.db.engine import is_locked, lock_waits_off
+from game.db.engine import is_locked
 from game.errors import UserError
 from game.frontends.limits import ConnectionLimits
 from game.model import Goal, Match, MatchStatus, Player, Result, Score
@@ -253,8 +253,8 @@ class Commands:
     ) -> Reply | Job:
         """Limits and parsing, which touch no database: a reply at once, or a job to run.
 
-        The SSH server calls this on its event loop and runs the job through
-        ``game.frontends.waiting.promptly``, so a database that waits stalls nobody else.
+        The SSH server calls this on its event loop and runs the job in a worker
+        thread, so a database that waits stalls nobody else.
         """
         if limits is not None:
             refused = limits.check_line(line)
@@ -286,8 +286,6 @@ class Commands:
         except UserError as error:  # a bug is not a user error: it reaches the log, whole
             return Reply(self.words.error(error), error=True)
         except OperationalError as error:
-            if lock_waits_off() and is_locked(error):
-                raise  # a first try that must not wait: the front end tries again, waiting
             return Reply(database_trouble(error, self.words), error=True)
 
     def _chat(self, caller: Caller, text: str, limits: ConnectionLimits | None) -> Reply | Job:

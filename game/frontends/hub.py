@@ -17,7 +17,6 @@ from collections.abc import Callable, Hashable
 from game.db.notify import Listener, can_listen
 from game.events import Event, LoggedEvent
 from game.frontends.notices import Notice, Notices
-from game.frontends.waiting import promptly
 from game.pool import Pool
 from game.words import Words
 
@@ -82,8 +81,8 @@ class Hub:
                     await self._wake.wait()
             self._wake.clear()
             if not self._stopping:
-                # Reading the log never waits on the loop: promptly, or in a worker.
-                last_id, notices = await promptly(lambda: self.collect(self.last_id))
+                # Reading the log never runs on the loop: a worker reads it.
+                last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
                 self.last_id = last_id
                 for notice in notices:
                     for deliver in list(self.subscribers.values()):

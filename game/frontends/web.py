@@ -2,7 +2,7 @@
 endpoint, in the SSH server's event loop.
 
 aiohttp serves on the same loop as asyncssh, so a slash command runs its pool
-work exactly as an SSH session does (``waiting.promptly``). Bodies past
+work exactly as an SSH session does (in the front end's worker threads). Bodies past
 ``MAX_BODY`` are refused before they are read whole; an interaction is checked
 for Discord's signature before its JSON is even parsed.
 """

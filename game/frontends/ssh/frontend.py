@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -14,7 +15,6 @@ from game.addressing import Addressee
 from game.frontends.commands import Commands, Job, Reply
 from game.frontends.hub import Hub
 from game.frontends.limits import ConnectionLimits, Limits
-from game.frontends.waiting import promptly
 from game.pool import Pool
 from game.words import Words
 
@@ -55,12 +55,10 @@ class ServerConfig:
 class Frontend:
     """What every connection shares: the pool, the commands, the hub, who is connected.
 
-    The event loop that serves every session never waits on the database: the
-    pool's work runs here only as long as no lock is in the way (SQLite in WAL
-    mode: almost always, in about a millisecond), and an attempt that meets a
-    lock held elsewhere runs again in a worker thread, readers and writers apart,
-    where it waits up to the busy timeout and then answers "busy, try again".
-    A thread for every call was measured: the handoffs cost more than the work.
+    The event loop that serves every session never runs the database: every call
+    goes to a worker thread, readers and writers apart (one writer: SQLite has
+    one at a time), where a lock held elsewhere makes it wait up to the busy
+    timeout and then answer "busy, try again", while every session goes on.
     """
 
     def __init__(self, pool: Pool, config: ServerConfig, hub: Hub | None = None) -> None:
@@ -82,10 +80,10 @@ class Frontend:
         return self.player_limits[handle]
 
     async def read(self, work: Callable[[], T]) -> T:
-        return await promptly(work, self.readers)
+        return await asyncio.get_running_loop().run_in_executor(self.readers, work)
 
     async def write(self, work: Callable[[], T]) -> T:
-        return await promptly(work, self.writers)
+        return await asyncio.get_running_loop().run_in_executor(self.writers, work)
 
     async def perform(self, prepared: Reply | Job) -> Reply:
         if isinstance(prepared, Reply):

@@ -79,11 +79,12 @@ class PoolSSHServer(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # asyncssh asks twice per key (the offer, then the signature): answer from memory.
         identity = key.export_public_key("openssh").decode()
         if (username, identity) not in self._verdicts:
-            self._verdicts[(username, identity)] = self._validate(username, identity)
+            verdict = await self.frontend.read(lambda: self._validate(username, identity))
+            self._verdicts[(username, identity)] = verdict
         return self._verdicts[(username, identity)]
 
     def _validate(self, username: str, identity: str) -> bool:

@@ -24,7 +24,7 @@ import asyncssh
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.application.current import create_app_session, get_app_session
-from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.completion import Completer, Completion, ThreadedCompleter
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.history import InMemoryHistory
@@ -492,13 +492,16 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         """The pool at a prompt: history and completion."""
         prompt: PromptSession[str] = PromptSession(
             history=InMemoryHistory(),
-            completer=CommandCompleter(
-                lambda: self.frontend.commands.names(caller),
-                lambda: [
-                    m.number
-                    for m in self.frontend.pool.matches()
-                    if m.status is MatchStatus.SCHEDULED
-                ],
+            # In a thread: completing a match number reads the database.
+            completer=ThreadedCompleter(
+                CommandCompleter(
+                    lambda: self.frontend.commands.names(caller),
+                    lambda: [
+                        m.number
+                        for m in self.frontend.pool.matches()
+                        if m.status is MatchStatus.SCHEDULED
+                    ],
+                )
             ),
             complete_while_typing=False,
         )
