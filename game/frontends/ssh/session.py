@@ -100,6 +100,12 @@ class ChannelOutput(Vt100_Output):
         pass
 
 
+def _retrieved(future: asyncio.Future[Player | None]) -> None:
+    """A read nobody awaits (the client left first) must not log "never retrieved"."""
+    if not future.cancelled():
+        future.exception()
+
+
 class PoolSession(asyncssh.SSHServerSession[str]):
     def __init__(
         self,
@@ -112,6 +118,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         self.frontend = frontend
         self.handle = handle
         self.known = known  # the player as the login just read them, if it did
+        self.reading: asyncio.Future[Player | None] | None = None  # else: being read
         self.username = username
         self.newcomer_key = newcomer_key
         self.id = next(_session_ids)
@@ -140,6 +147,10 @@ class PoolSession(asyncssh.SSHServerSession[str]):
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         self.chan = chan
+        if self.handle is not None and self.known is None:
+            # Who this is, read while the client sends its request: one wait fewer.
+            self.reading = asyncio.ensure_future(self.frontend.read(self._player))
+            self.reading.add_done_callback(_retrieved)
 
     def pty_requested(self, term_type: str, _term_size: object, _term_modes: object) -> bool:
         self.pty, self.term_type = True, term_type or "xterm"
@@ -248,7 +259,9 @@ class PoolSession(asyncssh.SSHServerSession[str]):
             self.write(refused, stderr=True)
             self.exit(1)
             return
-        caller = self.caller_of(self.known) if self.known else await self.frontend.read(self.caller)
+        if self.known is None:
+            self.known = await (self.reading or self.frontend.read(self._player))
+        caller = self.caller_of(self.known)
         if self.command is not None:
             await self._run_command(caller, self.command)
         elif self.keys is not None:
@@ -279,8 +292,8 @@ class PoolSession(asyncssh.SSHServerSession[str]):
             answers, line_id, config.answer_wait, self.frontend.words, config.addressee.name
         )
 
-    def caller(self) -> Caller:
-        return self.caller_of(self.frontend.pool.player(self.handle or "", with_keys=False))
+    def _player(self) -> Player | None:
+        return self.frontend.pool.player(self.handle or "", with_keys=False)
 
     def caller_of(self, player: Player | None) -> Caller:
         caller = Caller.of(player) if player else Caller(self.handle or "")
