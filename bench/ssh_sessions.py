@@ -204,6 +204,9 @@ def main() -> None:
             f"p50 {statistics.median(p50 for p50, _ in ratios):.2f}  "
             f"p99 {statistics.median(p99 for _, p99 in ratios):.2f}"
         )
+        if args.front_ends == 2:
+            scaling = statistics.median(r[("pool", 2)][2] / r[("pool", 1)][2] for r in rounds)
+            print(f"median of {len(rounds)} rounds, two front ends against one: {scaling:.2f}")
         bets = [p for handle in keys for p in pool.predictions_of(handle)]
         assert all(p.score == Score(bet, 1) for p in bets)
         pool.engine.dispose()
