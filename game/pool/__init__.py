@@ -96,11 +96,6 @@ class Pool:
         with self.engine.connect() as connection:
             return require_match(connection, number, with_goals)
 
-    def in_play(self) -> list[Match]:
-        """The matches being played now, with their goals so far."""
-        with self.engine.connect() as connection:
-            return list(self._in_play(connection, self._table_mark(connection)))
-
     def _in_play(self, connection: Connection, mark: int) -> tuple[Match, ...]:
         # What is in play changes only with events that move the table (a kick-off, a
         # goal, a result): read once per table mark, like the tables.
