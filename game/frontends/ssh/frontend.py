@@ -20,7 +20,9 @@ from game.words import Words
 
 # Within the database's connection pool (5 + 10 overflow), with room for the commentator.
 READERS = 4
-WRITERS = 1  # SQLite has one writer at a time: more threads would only queue on its lock
+# SQLite has one writer at a time: more threads would only queue on its lock.
+# PostgreSQL takes writers side by side (the log's append serialises only itself).
+WRITERS = {"sqlite": 1, "postgresql": 4}
 T = TypeVar("T")
 log = logging.getLogger("betania.ssh")
 
@@ -56,8 +58,8 @@ class Frontend:
     """What every connection shares: the pool, the commands, the hub, who is connected.
 
     The event loop that serves every session never runs the database: every call
-    goes to a worker thread, readers and writers apart (one writer: SQLite has
-    one at a time), where a lock held elsewhere makes it wait up to the busy
+    goes to a worker thread, readers and writers apart (one writer on SQLite, which
+    has one at a time), where a lock held elsewhere makes it wait up to the busy
     timeout and then answer "busy, try again", while every session goes on.
     """
 
@@ -71,7 +73,8 @@ class Frontend:
         self.connections: Counter[str] = Counter()  # per handle (or SSH user name, for newcomers)
         self.player_limits: dict[str, ConnectionLimits] = {}
         self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="pool-read")
-        self.writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="pool-write")
+        writers = WRITERS.get(pool.engine.dialect.name, 1)
+        self.writers = ThreadPoolExecutor(writers, thread_name_prefix="pool-write")
 
     def limits_for(self, handle: str) -> ConnectionLimits:
         """One budget per player, whatever the number of connections, channels or modes."""
