@@ -82,26 +82,6 @@ class Predictions:
 
         return self._work.commit(work)
 
-    def _upsert_prediction(
-        self,
-        connection: Connection,
-        logged: list[LoggedEvent[Event]],
-        player_id: int,
-        handle: str,
-        number: int,
-        score: Score,
-        placed_at: datetime,
-        source: str,
-    ) -> PredictionPlaced | None:
-        """Write one pick and log it; ``None`` when it was already exactly that."""
-        key = (predictions.c.player_id == player_id) & (predictions.c.match_number == number)
-        found = connection.execute(select(predictions.c.home, predictions.c.away).where(key))
-        current = found.one_or_none()
-        score_now = None if current is None else Score(current.home, current.away)
-        return self._write_pick(
-            connection, logged, player_id, handle, number, score, placed_at, source, score_now
-        )
-
     def _write_pick(
         self,
         connection: Connection,
@@ -194,8 +174,17 @@ class Predictions:
                         "import",
                     )
                     report.players_created.append(handle)
-                event = self._upsert_prediction(
-                    connection, logged, player_id, handle, number, row.score, placed_at, "import"
+                current = _current_pick(connection, player_id, number)
+                event = self._write_pick(
+                    connection,
+                    logged,
+                    player_id,
+                    handle,
+                    number,
+                    row.score,
+                    placed_at,
+                    "import",
+                    current,
                 )
                 if event is None:
                     report.unchanged += 1
@@ -235,6 +224,13 @@ class Predictions:
 def _line_number(problem: str) -> int:
     found = re.match(r"line (\d+)", problem)
     return int(found.group(1)) if found else 0
+
+
+def _current_pick(connection: Connection, player_id: int, number: int) -> Score | None:
+    key = (predictions.c.player_id == player_id) & (predictions.c.match_number == number)
+    found = connection.execute(select(predictions.c.home, predictions.c.away).where(key))
+    row = found.one_or_none()
+    return None if row is None else Score(row.home, row.away)
 
 
 class Pick(NamedTuple):
