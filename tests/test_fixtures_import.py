@@ -10,6 +10,7 @@ from game.db.schema import players, predictions
 from game.model import Goal, MatchStatus, Result, Score
 from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
 from game.pool import Pool
+from game.rules import RuleViolation
 from game.sources import SourceError, read_json
 from tests.conftest import TEST_DATA
 from tests.http_server import canned_server
@@ -138,6 +139,29 @@ def test_import_from_a_url(pool: Pool) -> None:
             read_json(server.base_url + "/missing.json")
         with pytest.raises(SourceError, match="not valid JSON"):
             read_json(server.serve("/truncated.json", '{"matches": [{"round"'))
+
+
+def test_a_file_with_more_matches_than_the_table_can_count_is_refused_whole(pool: Pool) -> None:
+    day = datetime(2026, 6, 11, tzinfo=UTC)
+    fixtures = [
+        {
+            "round": "League",
+            "date": (day + timedelta(days=n // 8)).date().isoformat(),
+            "time": f"{10 + n % 8}:00 UTC+0",
+            "team1": f"Home {n}",
+            "team2": f"Away {n}",
+        }
+        for n in range(1024)
+    ]
+    pool.fixtures.import_tournament(parse_tournament(openfootball(*fixtures[:1000])))
+    with pytest.raises(RuleViolation, match="at most 1023 matches; this file would make it 1024"):
+        pool.fixtures.import_tournament(parse_tournament(openfootball(*fixtures)))
+    assert len(pool.matches()) == 1000
+    # The same file again, or one that only updates, still goes through.
+    assert (
+        pool.fixtures.import_tournament(parse_tournament(openfootball(*fixtures[:1000]))).created
+        == 0
+    )
 
 
 def test_a_missing_file_is_one_clear_error(tmp_path: Path) -> None:

@@ -184,7 +184,8 @@ def predictions_on(connection: Connection, number: int) -> list[Prediction]:
 # four is what keeps the table within a small factor of a bare scan of the picks.
 # A pick's value fits 32 bits, so PostgreSQL sums it as an integer into a bigint;
 # summing bigints would accumulate a numeric, slower by a tenth of the query.
-PACK = 1 << 10  # ten bits a tally: up to 1023 counted matches, and a World Cup has 104
+PACK = 1 << 10  # ten bits a tally: a World Cup has 104 matches, a league season 380
+MOST_MATCHES = PACK - 1  # what a pool may hold (the fixtures import refuses more)
 PICK = PACK**3  # the count sits above the tallies; the total is 64-bit everywhere
 ALL_MATCHES = 1 << 30
 

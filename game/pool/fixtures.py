@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, insert, select
 
 from game import matching
-from game.db import log
+from game.db import log, views
 from game.db.schema import (
     feed_links,
     goals,
@@ -95,6 +95,13 @@ class Fixtures:
             report = FixturesReport(tournament.name)
             known = dict(connection.execute(select(matches.c.source_key, matches.c.number)).all())
             numbers = MatchNumbers(set(known.values()), tournament.fixtures, set(known))
+            arriving = {f.source_key for f in tournament.fixtures} - set(known)
+            if len(known) + len(arriving) > views.MOST_MATCHES:
+                raise RuleViolation(
+                    "a pool holds at most {most} matches; this file would make it {total}",
+                    most=views.MOST_MATCHES,
+                    total=len(known) + len(arriving),
+                )
             for fixture in sorted(tournament.fixtures, key=lambda f: f.kickoff):
                 number = known.get(fixture.source_key)
                 if number is None:
