@@ -5,6 +5,7 @@ from datetime import timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from game.events import GoalScored, MatchKickedOff
 from game.frontends.commands import Caller, Commands
 from game.frontends.limits import ConnectionLimits, Limits, TokenBucket
 from game.pool import Pool
@@ -48,6 +49,23 @@ def test_admin_commands_are_for_admins(tournament_pool: Pool, clock: FakeClock) 
         "kickoff N" in commands.run(ADMIN, "help").text
         and "kickoff N" not in commands.run(ANA, "help").text
     )
+
+
+def test_a_goal_entered_before_the_kickoff_time_starts_the_match_and_closes_its_bets(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    commands = Commands(tournament_pool)
+    clock.now = tournament_pool.match(1).kickoff - timedelta(minutes=4)  # the schedule was late
+    assert commands.run(ANA, "bet 1 2-1").text == "#1 Brazil v Serbia: your pick is 2-1"
+    assert (
+        commands.run(ADMIN, "goal 1 home 3 Vini").text == "goal recorded in #1 Brazil v Serbia, 3'"
+    )
+    refused = commands.run(ANA, "bet 1 1-0")
+    assert refused.error and "has kicked off; predictions are closed" in refused.text
+    kinds = [type(e.event) for e in tournament_pool.events(match_number=1)][-2:]
+    assert kinds == [MatchKickedOff, GoalScored]
+    ana = next(row for row in tournament_pool.live_table().rows if row.player == "ana")
+    assert ana.outcome == 1  # 2-1 against a running 1-0: the outcome, provisionally
 
 
 def test_a_portuguese_pool_answers_in_portuguese(tournament_pool: Pool, clock: FakeClock) -> None:

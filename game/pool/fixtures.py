@@ -199,8 +199,13 @@ class Fixtures:
         self._work.append(connection, logged, MatchKickedOff(number))
 
     def record_goal(self, number: int, goal: Goal) -> None:
+        """A goal as it happens. A match still scheduled kicks off with it: a goal means
+        the ball is rolling, and bets must not stay open on a score already known."""
+
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
-            require_match(connection, number)
+            match = require_match(connection, number, with_goals=False)
+            if match.status is MatchStatus.SCHEDULED:
+                self._start(connection, logged, number)
             self._insert_goal(connection, logged, number, goal)
 
         self._work.commit(work)
