@@ -16,6 +16,7 @@ from game.db.schema import matches
 from game.feeds.football_data import parse_matches
 from game.frontends.limits import Limits
 from game.frontends.ssh.frontend import ServerConfig
+from game.model import Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.rules import RuleViolation, check_handle
@@ -419,8 +420,12 @@ def test_a_newcomer_registers_from_the_openssh_client_on_a_real_terminal(tmp_pat
                 await terminal.read_until("Welcome to the pool, elis!")
                 terminal.type("bet 1 2-1\r")
                 await terminal.read_until("your pick is 2-1")
-                terminal.type("quit\r")
-                await terminal.read_until("bye!")
+                terminal.type("bet 1 9-9")
+                await terminal.read_until("9-9")
+                terminal.type("\x03")  # Ctrl-C: the line typed is dropped, the session goes on
+                terminal.type("bet 1 3-1\r")
+                await terminal.read_until("your pick is 3-1 (was 2-1)")
+                terminal.type("\x04")  # Ctrl-D on an empty line leaves
                 async with asyncio.timeout(10):
                     assert await client.wait() == 0
             finally:
@@ -430,7 +435,7 @@ def test_a_newcomer_registers_from_the_openssh_client_on_a_real_terminal(tmp_pat
                 os.close(master)
             public_key = (tmp_path / "id.pub").read_text()
             assert served.pool.members.key_owner(public_key) == "elis"
-            assert [p.score.home for p in served.pool.predictions_of("elis")] == [2]
+            assert [p.score for p in served.pool.predictions_of("elis")] == [Score(3, 1)]
 
     asyncio.run(scenario())
 

@@ -461,7 +461,9 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                 except TimeoutError:
                     show(self._idle_message())
                     break
-                except (EOFError, KeyboardInterrupt):
+                except KeyboardInterrupt:  # Ctrl-C drops the line typed, as a shell does
+                    continue
+                except EOFError:  # Ctrl-D on an empty line leaves
                     break
                 finally:
                     self.gate.line_read()
