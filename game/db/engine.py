@@ -68,6 +68,19 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     return engine
 
 
+def for_reads(engine: Engine) -> Engine:
+    """``engine`` for reads outside a transaction of writes.
+
+    On PostgreSQL they run in autocommit: the driver would wrap each in a BEGIN and
+    a ROLLBACK, two more round trips to the server for every read a session makes,
+    and under READ COMMITTED they give a read nothing (each statement sees its own
+    snapshot either way). SQLite's driver begins no transaction for a read.
+    """
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return engine
+
+
 def _postgresql_lock_wait(
     dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry, busy_timeout: float
 ) -> None:

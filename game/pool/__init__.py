@@ -89,11 +89,11 @@ class Pool:
         self.work.subscribe(listener)
 
     def matches(self) -> list[Match]:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return views.all_matches(connection)
 
     def match(self, number: int, with_goals: bool = True) -> Match:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return require_match(connection, number, with_goals)
 
     def _in_play(self, connection: Connection, mark: int) -> tuple[Match, ...]:
@@ -109,19 +109,19 @@ class Pool:
         return playing
 
     def player(self, handle: str, with_keys: bool = True) -> Player | None:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return views.player(connection, handle, with_keys)
 
     def players(self) -> list[Player]:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return views.all_players(connection)
 
     def predictions_of(self, handle: str) -> list[Prediction]:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return views.predictions_of(connection, handle)
 
     def predictions_on(self, number: int) -> list[Prediction]:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return views.predictions_on(connection, number)
 
     def standings(
@@ -133,7 +133,7 @@ class Pool:
         ``live``: the provisional table, with the matches in play counted at their
         running score (the same as the table when none is in play).
         """
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             mark = self._table_mark(connection)
             live = live and up_to_match is None and before_match is None
             live = live and bool(self._in_play(connection, mark))
@@ -142,7 +142,7 @@ class Pool:
     def live_table(self) -> LiveTable:
         """The table now with the matches in play at their running score, and those
         matches: what every session shows, read in one go."""
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             mark = self._table_mark(connection)
             in_play = self._in_play(connection, mark)
             rows = self._table(connection, mark, None, None, live=bool(in_play))
@@ -224,7 +224,7 @@ class Pool:
         since: datetime | None = None,
         up_to_id: int | None = None,
     ) -> list[LoggedEvent[Event]]:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
 
     def events_of(
@@ -236,7 +236,7 @@ class Pool:
         up_to_id: int | None = None,
     ) -> list[LoggedEvent[E]]:
         """The events of one kind, typed as that kind."""
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return list(log.read_of(connection, kind, after_id, match_number, since, up_to_id))
 
     def check_finished(self, number: int) -> Match:
@@ -256,13 +256,13 @@ class Pool:
 
     def verify_log(self) -> chain.Verdict:
         """Whether every event still follows from the one before it (``game.db.chain``)."""
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return chain.verify(log.chain_rows(connection))
 
     def last_event_id(self) -> int:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return connection.execute(select(func.max(events.c.id))).scalar() or 0
 
     def scoring(self) -> tuple[ScoringRule, ScoreBasis]:
-        with self.engine.connect() as connection:
+        with self.work.read() as connection:
             return views.scoring(connection)

@@ -95,7 +95,7 @@ class Members:
 
     def key_holder(self, public_key: str) -> Player | None:
         """The player a public key belongs to, if any: who a login is."""
-        with self._work.engine.connect() as connection:
+        with self._work.read() as connection:
             return views.key_holder(connection, key_identity(public_key))
 
     def set_time_zone(self, handle: str, zone_name: str) -> None:
@@ -204,7 +204,7 @@ class Members:
 
     def linked_player(self, service: str, account: str) -> Player | None:
         """The player ``account`` on ``service`` acts as, if it was linked."""
-        with self._work.engine.connect() as connection:
+        with self._work.read() as connection:
             handle = connection.execute(
                 select(players.c.handle)
                 .join(account_links, account_links.c.player_id == players.c.id)

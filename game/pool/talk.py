@@ -72,7 +72,7 @@ class Talk:
 
     def said_on(self, trigger: int, topic: str = "") -> bool:
         """Whether a remark on ``trigger`` and ``topic`` was made: then no other may be."""
-        with self._work.engine.connect() as connection:
+        with self._work.read() as connection:
             return _said_on(connection, trigger, topic)
 
 

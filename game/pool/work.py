@@ -9,6 +9,7 @@ from typing import TypeVar
 from sqlalchemy import Connection, Engine, Update, select, update
 
 from game.db import log, views
+from game.db.engine import for_reads
 from game.db.schema import (
     matches,
     players,
@@ -44,6 +45,11 @@ class UnitOfWork:
         self.engine = engine
         self.clock = clock
         self._listeners: list[Listener] = []
+        self._reads = for_reads(engine)
+
+    def read(self) -> Connection:
+        """A connection for reads that change nothing (no transaction around them)."""
+        return self._reads.connect()
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
