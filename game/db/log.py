@@ -34,8 +34,10 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
         "payload": payload,
         "digest": content,
     }
-    new_id: int = connection.execute(_APPEND, values).scalar_one()
-    notify.announce(connection, new_id)
+    postgresql = connection.dialect.name == "postgresql"
+    new_id: int = connection.execute(
+        _APPEND_ANNOUNCED if postgresql else _APPEND, values
+    ).scalar_one()
     return new_id
 
 
@@ -61,6 +63,8 @@ def _append_statement() -> ReturningInsert[int]:
 
 
 _APPEND = _append_statement()
+# On PostgreSQL the append also tells every listener, at commit (game.db.notify).
+_APPEND_ANNOUNCED = _APPEND.returning(notify.word_of(events.c.id))
 _AFTER = select(events).where(events.c.id > bindparam("after_id")).order_by(events.c.id)
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import Any
 
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import ColumnElement, Engine, Text, cast, func
 
 from game.db.engine import libpq_url
 
@@ -21,12 +22,10 @@ CHANNEL = "betania_events"
 log = logging.getLogger("betania.db")
 
 
-def announce(connection: Connection, event_id: int) -> None:
-    """Tell every listener, at commit, that the log has grown to ``event_id``."""
-    if connection.dialect.name == "postgresql":
-        connection.execute(
-            text("SELECT pg_notify(:channel, :id)"), {"channel": CHANNEL, "id": str(event_id)}
-        )
+def word_of(event_id: ColumnElement[int]) -> ColumnElement[Any]:
+    """``NOTIFY betania_events, event_id`` as an expression: the statement that appends
+    an event returns it, so the word costs no round trip of its own. Sent at commit."""
+    return func.pg_notify(CHANNEL, cast(event_id, Text))
 
 
 def can_listen(engine: Engine) -> bool:
