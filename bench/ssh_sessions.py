@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
@@ -81,19 +82,24 @@ async def one_session(port: int, handle: str, key: asyncssh.SSHKey, commands: li
     return time.perf_counter() - started
 
 
-async def load(
-    ports: list[int], keys: dict[str, asyncssh.SSHKey], commands: list[str]
-) -> tuple[list[float], float]:
+@dataclass(frozen=True)
+class Load:
+    latencies: list[float]  # sorted
+    elapsed: float
+    client_cpu: float  # seconds of CPU the clients (this process) used meanwhile
+
+
+async def load(ports: list[int], keys: dict[str, asyncssh.SSHKey], commands: list[str]) -> Load:
     """Every session at once, spread over the servers' ports in turn, each running
     ``commands`` (a bet scores anew in each run, so that every run writes a change)."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     latencies = await asyncio.gather(
         *(
             one_session(ports[i % len(ports)], handle, key, commands)
             for i, (handle, key) in enumerate(keys.items())
         )
     )
-    return sorted(latencies), time.perf_counter() - started
+    return Load(sorted(latencies), time.perf_counter() - started, time.process_time() - cpu)
 
 
 def start(
@@ -114,7 +120,7 @@ def start(
 
 def measure(
     kind: str, copies: int, data_dir: Path, url: str, keys: dict[str, asyncssh.SSHKey], score: str
-) -> tuple[list[float], float]:
+) -> Load:
     """``copies`` fresh servers of ``kind``, warmed by a few sessions that only read,
     then loaded with every session betting ``score``; stopped after."""
     servers = [start(kind, data_dir, url, copy) for copy in range(copies)]
@@ -135,11 +141,14 @@ def percentiles(values: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def report(label: str, latencies: list[float], elapsed: float) -> tuple[float, float, float]:
-    p50, p99 = percentiles(latencies)
-    throughput = len(latencies) / elapsed
+def report(label: str, measured: Load) -> tuple[float, float, float]:
+    """Prints the load's figures, with the cores its clients took from the machine
+    (what is left is all the servers, and the database, could use)."""
+    p50, p99 = percentiles(measured.latencies)
+    throughput = len(measured.latencies) / measured.elapsed
     print(
-        f"  {label:<12} p50 {p50 * 1000:7.0f} ms   p99 {p99 * 1000:7.0f} ms   {throughput:6.1f} sessions/s"
+        f"  {label:<12} p50 {p50 * 1000:7.0f} ms   p99 {p99 * 1000:7.0f} ms   "
+        f"{throughput:6.1f} sessions/s   clients {measured.client_cpu / measured.elapsed:.2f} cores"
     )
     return p50, p99, throughput
 
@@ -185,7 +194,7 @@ def main() -> None:
                 bet += kind == "pool"  # a new pick in each pool run: every run writes
                 label = "bare echo" if kind == "echo" else f"pool x{copies}"
                 figures[(kind, copies)] = report(
-                    label, *measure(kind, copies, data_dir, url, keys, f"{bet}-1")
+                    label, measure(kind, copies, data_dir, url, keys, f"{bet}-1")
                 )
             echo_p50, echo_p99, echo_rate = figures[("echo", 1)]
             pool_p50, pool_p99, pool_rate = figures[("pool", 1)]
