@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -87,19 +88,34 @@ class Load:
     latencies: list[float]  # sorted
     elapsed: float
     client_cpu: float  # seconds of CPU the clients (this process) used meanwhile
+    machine_cpu: float | None  # seconds of CPU every process used meanwhile (Linux only)
+
+
+def machine_cpu_seconds() -> float | None:
+    """CPU time spent by the whole machine so far, from /proc/stat; None elsewhere."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return None
+    # user, nice, system, irq, softirq: not idle or iowait, nor steal (another guest's
+    # turn on a shared host), nor guest time (already counted in user and nice)
+    busy = sum(int(fields[i]) for i in (0, 1, 2, 5, 6))
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 async def load(ports: list[int], keys: dict[str, asyncssh.SSHKey], commands: list[str]) -> Load:
     """Every session at once, spread over the servers' ports in turn, each running
     ``commands`` (a bet scores anew in each run, so that every run writes a change)."""
-    started, cpu = time.perf_counter(), time.process_time()
+    started, cpu, machine = time.perf_counter(), time.process_time(), machine_cpu_seconds()
     latencies = await asyncio.gather(
         *(
             one_session(ports[i % len(ports)], handle, key, commands)
             for i, (handle, key) in enumerate(keys.items())
         )
     )
-    return Load(sorted(latencies), time.perf_counter() - started, time.process_time() - cpu)
+    elapsed, now = time.perf_counter() - started, machine_cpu_seconds()
+    machine_used = None if machine is None or now is None else now - machine
+    return Load(sorted(latencies), elapsed, time.process_time() - cpu, machine_used)
 
 
 def start(
@@ -142,13 +158,18 @@ def percentiles(values: list[float]) -> tuple[float, float]:
 
 
 def report(label: str, measured: Load) -> tuple[float, float, float]:
-    """Prints the load's figures, with the cores its clients took from the machine
-    (what is left is all the servers, and the database, could use)."""
+    """Prints the load's figures, with the cores its clients took and the cores the
+    whole machine was busy (of ``os.cpu_count()``): a server cannot go faster on
+    cores the machine does not have left."""
     p50, p99 = percentiles(measured.latencies)
     throughput = len(measured.latencies) / measured.elapsed
+    busy = ""
+    if measured.machine_cpu is not None:
+        busy = f", machine busy {measured.machine_cpu / measured.elapsed:.2f} of {os.cpu_count()}"
     print(
         f"  {label:<12} p50 {p50 * 1000:7.0f} ms   p99 {p99 * 1000:7.0f} ms   "
-        f"{throughput:6.1f} sessions/s   clients {measured.client_cpu / measured.elapsed:.2f} cores"
+        f"{throughput:6.1f} sessions/s   cores: clients {measured.client_cpu / measured.elapsed:.2f}"
+        f"{busy}"
     )
     return p50, p99, throughput
 
