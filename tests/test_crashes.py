@@ -75,6 +75,7 @@ def test_kill_9_while_50_players_bet_loses_no_confirmed_bet(
             for handle in handles
             for p in pool.predictions_of(handle)
         }
+        print(f"\nkill -9 mid-load: {len(confirmed)} bets confirmed, {len(stored)} stored")
         assert CLIENTS * MATCHES // 3 <= len(confirmed) < CLIENTS * MATCHES  # killed mid-load
         assert confirmed <= stored  # every confirmed bet is there
         placed = [
