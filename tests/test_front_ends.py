@@ -42,6 +42,7 @@ def test_an_event_written_elsewhere_reaches_this_front_ends_sessions_within_a_se
 
     try:
         took = asyncio.run(scenario())
+        print(f"\nfrom a chat line written elsewhere to this front end's sessions: {took:.3f} s")
         if here.engine.dialect.name == "postgresql":
             # The database's word, not the poll: the poll is half a minute apart.
             assert Hub(here).poll_interval == LISTENING_POLL and took < 1.0
