@@ -47,6 +47,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("@betania como estou indo?", "10 points"),
         ("@betania who is leading?", "bia"),
         ("@betania quem está na frente?", "15 points"),
+        ("@betania quem tá ganhando?", "15 points"),  # missed when tried over the stock ssh client
+        ("@betania who's winning?", "bia"),
         (
             "@betania what was the score of match 1?",
             "#1 Brazil 2-0 Serbia. Goals: Vini 2 (Brazil).",

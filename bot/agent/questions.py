@@ -41,8 +41,8 @@ HOW_AM_I = re.compile(
     CASELESS,
 )
 LEADING = re.compile(
-    r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning the pool)|\bwho leads"
-    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|em primeiro|no topo)|quem lidera",
+    r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning)|\bwho leads"
+    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera",
     CASELESS,
 )
 FORECAST = re.compile(
