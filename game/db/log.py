@@ -24,7 +24,8 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
     """
     payload = event.payload()
     content = chain.digest(at, event.kind, event.match_number, event.handle, payload)
-    if connection.dialect.name == "postgresql":  # SQLite's writer already holds the whole file
+    postgresql = connection.dialect.name == "postgresql"
+    if postgresql:  # SQLite's writer already holds the whole file
         connection.execute(text("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE"))
     values = {
         "at": at,
@@ -34,7 +35,6 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
         "payload": payload,
         "digest": content,
     }
-    postgresql = connection.dialect.name == "postgresql"
     new_id: int = connection.execute(
         _APPEND_ANNOUNCED if postgresql else _APPEND, values
     ).scalar_one()
