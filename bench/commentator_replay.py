@@ -48,7 +48,7 @@ def main() -> None:
             config,
         )
         systems = [request.body.get("system") for request in server.requests]
-        with report.pool.engine.connect() as connection:
+        with report.pool.work.read() as connection:
             logged = recorded(connection)
         table = report.pool.standings()
     per_match = Counter(record.match for record in report.calls if record.match is not None)

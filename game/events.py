@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
+from game.model import Result, Score
+
 
 @dataclass(frozen=True)
 class Event:
@@ -105,6 +107,28 @@ class ResultRecorded(Event):
     penalties: str | None = None
     previous: str | None = None
     source: str = "admin"
+
+    def result(self) -> Result:
+        return Result(
+            Score.parse(self.full_time),
+            None if self.extra_time is None else Score.parse(self.extra_time),
+            None if self.penalties is None else Score.parse(self.penalties),
+        )
+
+
+@dataclass(frozen=True)
+class LifecycleRepaired(Event):
+    """An admin's repair of an event that broke the match lifecycle (``game.lifecycle``).
+
+    The log keeps the breaking event, as it keeps everything; this one names it
+    (``event``, its log id) and the status the match has from now on.
+    """
+
+    kind: ClassVar[str] = "lifecycle_repaired"
+    match: int
+    event: int
+    status: str
+    by: str = "admin"
 
 
 @dataclass(frozen=True)

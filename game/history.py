@@ -20,17 +20,14 @@ from game.events import (
     ResultRecorded,
     SettingChanged,
 )
-from game.model import Prediction, Result, Score
+from game.lifecycle import LifecycleLog
+from game.model import MatchStatus, Prediction, Result, Score
 from game.scoring import DEFAULT_PRESET, ScoreBasis, preset
 from game.standings import StandingRow, compute_standings, played_by
 
 # The keys under which the pool's settings are stored and logged.
 SCORING_KEY = "scoring"
 SCORE_BASIS_KEY = "score_basis"
-
-
-def _optional_score(text: str | None) -> Score | None:
-    return None if text is None else Score.parse(text)
 
 
 @dataclass
@@ -40,24 +37,32 @@ class PoolHistory:
     results: dict[int, Result] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
     kickoffs: dict[int, datetime] = field(default_factory=dict)
+    lifecycle: LifecycleLog = field(default_factory=LifecycleLog)
 
     @classmethod
     def from_log(cls, events: Iterable[LoggedEvent[Event] | Event]) -> PoolHistory:
         history = cls()
         for item in events:
-            history.apply(item.event if isinstance(item, LoggedEvent) else item)
+            if isinstance(item, LoggedEvent):
+                history.apply(item.event, item.id)
+            else:
+                history.apply(item)
         return history
 
-    def apply(self, event: Event) -> None:
+    @property
+    def statuses(self) -> dict[int, MatchStatus]:
+        """Each match's status as the log tells it (``game.lifecycle``)."""
+        return self.lifecycle.statuses
+
+    def apply(self, event: Event, event_id: int = 0) -> None:
+        self.lifecycle.apply(event_id, event)
         match event:
             case PlayerJoined(player=handle):
                 self.players.append(handle)
             case PredictionPlaced(player=handle, match=number, home=home, away=away):
                 self.picks[(handle, number)] = Score(home, away)
-            case ResultRecorded(match=number, full_time=ft, extra_time=et, penalties=pens):
-                self.results[number] = Result(
-                    Score.parse(ft), _optional_score(et), _optional_score(pens)
-                )
+            case ResultRecorded(match=number):
+                self.results[number] = event.result()
             case SettingChanged(key=key, value=value):
                 self.settings[key] = value
             case MatchScheduled(match=number, kickoff=kickoff):

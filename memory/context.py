@@ -303,7 +303,7 @@ class ContextBuilder:
         ``told`` is a match the event itself tells in full (its final whistle): its
         entry, written a moment ago from the same notes, would say it twice.
         """
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             narrative, entries = diary.read(connection)
         entries = [entry for entry in entries if entry.covers != (told,)]
         items = []
@@ -323,7 +323,7 @@ class ContextBuilder:
         self, involved: list[str], suggestions: dict[str, list[str]], now: datetime, topic: str
     ) -> list[Item]:
         items = []
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             for rank, handle in enumerate(involved):
                 current = facts.for_prompt(connection, handle, now.astimezone(self.zone).date())
                 known = facts.fitting(current, topic, FACTS_SHOWN)

@@ -18,7 +18,7 @@ from prompts import persona
 
 
 def diary_text(pool: Pool) -> str:
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         narrative, entries = diary.read(connection)
     if narrative is None and not entries:
         return "The diary is empty."
@@ -33,7 +33,7 @@ def diary_text(pool: Pool) -> str:
 
 
 def facts_text(pool: Pool, today: date, handle: str | None = None) -> str:
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         known = facts.current(connection, handle)
     if not known:
         return f"No facts about {handle}." if handle else "No facts yet."
@@ -50,7 +50,7 @@ def facts_text(pool: Pool, today: date, handle: str | None = None) -> str:
 
 
 def stats(pool: Pool, today: date) -> dict[str, Any]:
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         narrative, entries = diary.read(connection)
         current = facts.current(connection)
         stored = facts.stored(connection)

@@ -130,7 +130,7 @@ class MemoryKeeper:
     # -- start-up -------------------------------------------------------------
 
     def enabled(self) -> bool:
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             return get_state(connection, CURSOR) is not None
 
     def enable(self) -> bool:
@@ -161,15 +161,15 @@ class MemoryKeeper:
 
     def started_after(self) -> int:
         """The last log id before memory was switched on."""
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             return int(get_state(connection, STARTED_AFTER) or 0)
 
     def cursor(self) -> int:
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             return int(get_state(connection, CURSOR) or 0)
 
     def resolved(self) -> set[int]:
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             return set(json.loads(get_state(connection, RESOLVED) or "[]"))
 
     # -- the loop -------------------------------------------------------------
@@ -215,7 +215,7 @@ class MemoryKeeper:
         self, item: LoggedEvent[ResultRecorded]
     ) -> Callable[[Connection], None] | None:
         number = item.event.match
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             already = number in diary.covered(connection)
         if already or number in self.resolved() or item.event.previous is not None:
             return None  # told once; a corrected score stays in the log, not a second story
@@ -249,7 +249,7 @@ class MemoryKeeper:
         if self.config.keep_calls is not None:
             with self.pool.engine.begin() as connection:
                 usage.prune(connection, self.pool.clock() - self.config.keep_calls)
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             narrative, entries = diary.read(connection)
             told = diary.covered(connection)
         # The tournament is over once every match is finished and told (or was
@@ -411,12 +411,12 @@ class MemoryKeeper:
             return []
 
     def _handles_with_facts(self) -> list[str]:
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             return sorted({fact.handle for fact in facts.current(connection)})
 
     def compact_facts_if_due(self, handle: str) -> None:
         today = self.pool.clock().astimezone(self.config.zone).date()
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             due = len(facts.candidates(connection, handle, today)) > self.config.fact_threshold
         if due:
             self.compact_facts(handle)
@@ -425,7 +425,7 @@ class MemoryKeeper:
         """Ask for a merge, verify it in code, apply it atomically or record the rejection."""
         today = self.pool.clock().astimezone(self.config.zone).date()
         now = self.pool.clock()
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             sources = facts.candidates(connection, handle, today)
         # Facts are the player's words: quoted as data, like anywhere else.
         listed = "\n".join(

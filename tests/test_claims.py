@@ -96,7 +96,7 @@ def test_a_lying_model_is_retried_once_then_replaced_by_the_offline_voice(
     assert posted and not any("9-7" in text or "999" in text for text in posted)
     retry = [c for c in model.calls if "was not posted" in c.prompt]
     assert retry and "score 9-7" in retry[0].prompt  # the reason goes back to the model
-    with tournament_pool.engine.connect() as connection:
+    with tournament_pool.work.read() as connection:
         outcomes = [call.outcome for call in recorded(connection)]
     stats = inspect.stats_text(inspect.stats(tournament_pool, clock.now.date()))
     assert any(o.startswith("refused: claim score 9-7") for o in outcomes)

@@ -61,7 +61,7 @@ def test_she_stays_silent_rather_than_repeat_herself(
     assert commentator.stats.refused_repeats == 3 and commentator.stats.silent == 1
     # the earlier remark was in the context of every retry, for the model to avoid
     assert 'you said about ana: "ana, what a pick.' in model.calls[-1].prompt
-    with tournament_pool.engine.connect() as connection:
+    with tournament_pool.work.read() as connection:
         outcomes = [c.outcome for c in recorded(connection) if c.task == "remark"]
     assert outcomes == ["posted", *["refused: repeats a recent remark"] * 3]
 
@@ -136,7 +136,7 @@ def test_a_fact_planted_about_another_player_is_refused_without_repeating_it(
         "Nice try, bia: facts about ana come from ana, not from you.",
     )
     assert "cheat" not in reply.text
-    with tournament_pool.engine.connect() as connection:
+    with tournament_pool.work.read() as connection:
         assert facts.current(connection) == []
 
 
@@ -232,7 +232,7 @@ def test_her_name_is_configuration_she_answers_to_it_and_signs_with_it(
     commentator.catch_up()
     (ack,) = tournament_pool.events(kinds=("remark",))
     assert ack.event.player == "juiza" and "juiza's jokes" in ack.event.text
-    with tournament_pool.engine.connect() as connection:
+    with tournament_pool.work.read() as connection:
         assert [f.text for f in facts.current(connection, "ana")] == ["ana likes juiza's jokes"]
     hub = Hub(tournament_pool)
     assert hub.notice(ack).text == f"A Juíza: {ack.event.text}"

@@ -182,7 +182,7 @@ def test_kill_9_during_a_diary_compaction_leaves_the_diary_whole(database_url: s
     play(pool, clock, 4, "0-0")  # the fourth entry makes a compaction due
 
     def diary_now() -> tuple[tuple[int, ...] | None, list[tuple[int, ...]]]:
-        with pool.engine.connect() as connection:
+        with pool.work.read() as connection:
             narrative, entries = diary.read(connection)
         return (narrative.covers if narrative else None), [e.covers for e in entries]
 
@@ -207,7 +207,7 @@ def test_kill_9_during_a_fact_merge_loses_no_fact(database_url: str) -> None:
         pool.talk.chat("ana", f"@betania remember {told}")
 
     def facts_now() -> list[str]:
-        with pool.engine.connect() as connection:
+        with pool.work.read() as connection:
             return sorted(f.text for f in facts.current(connection, "ana"))
 
     try:
@@ -219,7 +219,7 @@ def test_kill_9_during_a_fact_merge_loses_no_fact(database_url: str) -> None:
         assert facts_now() == merged
         _catch_up(database_url, clock.now)
         assert facts_now() == merged
-        with pool.engine.connect() as connection:
+        with pool.work.read() as connection:
             assert len([f for f in facts.stored(connection) if f.source == "merge"]) == 1
     finally:
         pool.engine.dispose()

@@ -59,7 +59,7 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
     assert len(finished) >= 4
     table = pool.standings()
     assert table[0].points > 0  # the table moved
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         _, entries = diary.read(connection)
     assert {e.covers[0] for e in entries} >= {m.number for m in finished[:4]}
     assert [p.match_number for p in pool.predictions_of("zeca")] == [5]
@@ -103,7 +103,7 @@ def test_a_whole_demo_tournament_ends_with_a_champion_and_a_closed_diary(tmp_pat
         and not final.team1.startswith("W")
         and not final.team2.startswith("W")
     )
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         narrative, entries = diary.read(connection)
     assert narrative is not None and len(entries) == 2
     assert set(narrative.covers) | {e.covers[0] for e in entries} == set(range(1, 32))

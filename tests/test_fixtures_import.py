@@ -243,7 +243,7 @@ def test_the_table_after_a_match_counts_what_was_played_before_it_not_a_lower_nu
 
 
 def pool_player_id(pool: Pool, handle: str) -> int:
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         return int(
             connection.execute(select(players.c.id).where(players.c.handle == handle)).scalar_one()
         )

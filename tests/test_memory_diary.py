@@ -27,7 +27,7 @@ def long_pool(pool: Pool) -> Pool:
 
 
 def read_diary(pool: Pool) -> tuple[diary.DiaryEntry | None, list[diary.DiaryEntry]]:
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         return diary.read(connection)
 
 
@@ -151,7 +151,7 @@ def test_a_failing_entry_is_written_by_the_offline_writer(
     keeper.catch_up()
     _, entries = read_diary(long_pool)
     assert len(entries) == 1 and "Team0 1-2 Team1" in entries[0].text
-    with long_pool.engine.connect() as connection:
+    with long_pool.work.read() as connection:
         (call,) = recorded(connection)
     assert (call.task, call.provider, call.fallback) == ("diary_entry", "scripted", True)
     assert call.outcome == "fallen back: the model is down" and call.response == entries[0].text
@@ -205,7 +205,7 @@ def test_a_crash_in_the_middle_of_a_rebuild_leaves_the_old_diary(
     crashing = MemoryKeeper(long_pool, ScriptedModel(diary_entry=dies_on_the_third_entry), SMALL)
     with pytest.raises(PowerCut):
         crashing.rebuild_diary()
-    with long_pool.engine.connect() as connection:
+    with long_pool.work.read() as connection:
         assert len(diary.snapshot(connection)) == 2  # half a diary on disk
     restarted = MemoryKeeper(long_pool, ScriptedModel(), SMALL)  # what serve does on start
     assert read_diary(long_pool) == before

@@ -29,12 +29,12 @@ def tell(keeper: MemoryKeeper, player: str, *lines: str) -> None:
 
 
 def current(keeper: MemoryKeeper, handle: str | None = None) -> list[facts.Fact]:
-    with keeper.pool.engine.connect() as connection:
+    with keeper.pool.work.read() as connection:
         return facts.current(connection, handle)
 
 
 def stored(keeper: MemoryKeeper) -> list[facts.Fact]:
-    with keeper.pool.engine.connect() as connection:
+    with keeper.pool.work.read() as connection:
         return facts.stored(connection)
 
 
@@ -103,7 +103,7 @@ def test_an_expired_fact_leaves_the_prompt_but_stays_stored(
         "@betania remember I support Vasco",
     )
     today = clock.now.date()
-    with keeper.pool.engine.connect() as connection:
+    with keeper.pool.work.read() as connection:
         assert len(facts.for_prompt(connection, "bia", today)) == 2
         assert [
             f.text for f in facts.for_prompt(connection, "bia", today + timedelta(days=10))
@@ -183,7 +183,7 @@ def test_a_bad_merge_is_rejected_and_nothing_is_lost(
         "ana hates penalties",
     ]
     assert sorted(f.text for f in current(keeper, "ana")) == sorted(stored_as)
-    with keeper.pool.engine.connect() as connection:
+    with keeper.pool.work.read() as connection:
         (row,) = connection.execute(
             text("SELECT accepted, reason, source_ids FROM fact_compactions")
         ).all()
@@ -261,7 +261,7 @@ def test_expiry_understands_how_people_say_it(said: str, ends: str | None) -> No
 
 def test_an_expired_fact_leaves_the_prompt_on_time(keeper: MemoryKeeper, clock: FakeClock) -> None:
     tell(keeper, "ana", "@betania remember that I am on holiday in Lisbon in early July")
-    with keeper.pool.engine.connect() as connection:
+    with keeper.pool.work.read() as connection:
         assert facts.for_prompt(connection, "ana", date(2026, 7, 10))
         assert not facts.for_prompt(connection, "ana", date(2026, 7, 11))
 

@@ -17,7 +17,7 @@ def setup(pool: Pool, count: int = 8) -> None:
 
 
 def entries(pool: Pool) -> list[tuple[int, ...]]:
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         narrative, rest = diary.read(connection)
     return ([narrative.covers] if narrative else []) + [e.covers for e in rest]
 
@@ -42,7 +42,7 @@ def test_a_restart_mid_tournament_handles_everything_once(pool: Pool, clock: Fak
     assert model.tasks().count("diary_entry") == 2  # #4 and #5, and nothing before
     told = sorted(n for covers in entries(pool) for n in covers)
     assert told == [1, 2, 3, 4, 5]
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         assert [f.text for f in facts.current(connection, "ana")] == ["ana never picks draws"]
     assert second.cursor() == pool.last_event_id()
 
@@ -82,7 +82,7 @@ def test_memory_switched_on_mid_tournament_keeps_what_players_told_her(
     keeper = MemoryKeeper(pool, model, CONFIG)
     assert keeper.enable() is True
     keeper.catch_up()
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         told = [(f.handle, f.text, f.learned_on.isoformat()) for f in facts.current(connection)]
     assert told == [
         ("ana", "ana keeps bees", "2026-06-01"),

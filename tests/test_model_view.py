@@ -138,7 +138,7 @@ def test_calls_are_forgotten_after_the_retention_and_outcomes_are_settled(
     tournament_pool.predictions.place("ana", 1, Score(2, 0))
     play(tournament_pool, clock, 1, "2-0")
     commentator.catch_up()
-    with tournament_pool.engine.connect() as connection:
+    with tournament_pool.work.read() as connection:
         first = recorded(connection)
     assert {(c.task, c.outcome) for c in first} >= {
         ("diary_entry", "answered"),
@@ -146,7 +146,7 @@ def test_calls_are_forgotten_after_the_retention_and_outcomes_are_settled(
     }
     play(tournament_pool, clock, 4, "1-1")  # three days later
     commentator.catch_up()
-    with tournament_pool.engine.connect() as connection:
+    with tournament_pool.work.read() as connection:
         kept = recorded(connection)
     assert kept and all(call.at >= clock.now - timedelta(days=1) for call in kept)
     assert all(call.at < clock.now - timedelta(days=1) for call in first)  # those are gone

@@ -107,7 +107,7 @@ def test_anthropic_overloaded_until_the_offline_writer_answers(pool: Pool) -> No
         asked = keeper.ask(Context(CALL.system, (Section("event", CALL.prompt, 0),)), LEADER)
         assert len(server.requests) == 3  # the first try and two retries
     assert asked.text == OfflineModel().complete(CALL)
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         (call,) = recorded(connection)  # one call, one record, one fallback path
     assert (call.provider, call.fallback, call.error) == (
         "anthropic",
@@ -195,7 +195,7 @@ def test_a_world_cup_through_the_sdk_reads_most_of_its_input_from_the_cache(
         options = ReplayOptions(tournament, players=6, seed=2)
         report = replay(options, database_url, config, clock=clock)
         systems = {json.dumps(r.body["system"]) for r in server.requests}
-    with report.pool.engine.connect() as connection:
+    with report.pool.work.read() as connection:
         kept = recorded(connection)  # memory's own record, not the game's log
         figures = totals(connection)
     assert len(kept) == len(server.requests) > 500

@@ -107,7 +107,7 @@ class Commentator:
     # -- the loop -------------------------------------------------------------
 
     def cursor(self) -> int:
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             value = get_state(connection, CURSOR)
         if value is None:  # she starts where memory started: no remarks about the past
             return self.keeper.started_after()
@@ -286,7 +286,7 @@ class Commentator:
         match), one told lately."""
         today = self.pool.clock().astimezone(self.keeper.config.zone).date()
         teams = f"{match.team1} {match.team2}"
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             for handle in about:
                 known = facts.for_prompt(connection, handle, today)
                 fitting = [fact for fact in known if facts.fits(fact, teams)]
@@ -442,7 +442,7 @@ class Commentator:
 
     def digest(self, day: date) -> RemarkPosted | None:
         """Once a day at most: the day's results, the leader, the quietest player."""
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             if get_state(connection, LAST_DIGEST) == day.isoformat():
                 return None
         zone = self.keeper.config.zone

@@ -83,7 +83,7 @@ class Questions:
                 return NotAFact(asker)
             return Remembered(asker, fact)
         if facts.told_to_forget(text, self.addressee) is not None:
-            with self.pool.engine.connect() as connection:
+            with self.pool.work.read() as connection:
                 gone = facts.withdrawn_by(connection, f"log:{line_id}")
             return Forgotten(asker, tuple(self._told_back(fact) for fact in gone))
         if HOW_AM_I.search(question):
@@ -218,7 +218,7 @@ class Questions:
                 return UnknownName(asker, name, tuple(facts.suggest(name, players)))
             who = by_name[who]
         today = self.pool.clock().astimezone(self.zone).date()
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             known = [
                 f"[{f.learned_on:%d %b}] {f.text}" for f in facts.for_prompt(connection, who, today)
             ]

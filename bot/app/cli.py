@@ -266,7 +266,7 @@ def print_context_as_it_stood(keeper: MemoryKeeper, number: int) -> None:
     Today's diary, table and date describe today: shown for a finished match
     they would put the present in the past's mouth.
     """
-    with keeper.pool.engine.connect() as connection:
+    with keeper.pool.work.read() as connection:
         calls = recorded(connection, match=number)
     if not calls:
         raise UsageError(
@@ -291,7 +291,7 @@ def cmd_memory_stats(args: argparse.Namespace) -> None:
 
 
 def cmd_memory_calls(args: argparse.Namespace) -> None:
-    with memory_keeper(args).pool.engine.connect() as connection:
+    with memory_keeper(args).pool.work.read() as connection:
         calls = recorded(connection, match=args.match, last=args.last)
     if args.json:
         print(json.dumps([call.as_dict() for call in calls], ensure_ascii=False))

@@ -81,11 +81,11 @@ class ReplayReport:
     @property
     def calls(self) -> list[CallRecord]:
         """Every model call of the replay, in order, as memory recorded it."""
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             return recorded(connection)
 
     def as_dict(self) -> dict[str, Any]:
-        with self.pool.engine.connect() as connection:
+        with self.pool.work.read() as connection:
             narrative, entries = diary.read(connection)
             kept = [*([narrative] if narrative else []), *entries]
             stored = facts.stored(connection)
@@ -290,7 +290,7 @@ def replay(
 
 def _entry_for(pool: Pool, number: int) -> diary.DiaryEntry | None:
     """The match's own entry, just written (the newest entries survive any compaction)."""
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         _, entries = diary.read(connection)
     return next((e for e in entries if e.covers == (number,)), None)
 

@@ -61,7 +61,7 @@ def measure(pool: Pool, her: Addressee | None = None) -> VoiceFigures:
     names = {p.handle: p.display_name for p in pool.players()}
     teams = {t for m in pool.matches() for t in (m.team1, m.team2)}
     masks = [*names, *names.values(), *teams]
-    with pool.engine.connect() as connection:
+    with pool.work.read() as connection:
         told = facts.stored(connection)
         totals = usage.totals(connection)
     return VoiceFigures(

@@ -8,7 +8,7 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
-from sqlalchemy import Engine, MetaData, create_engine, event
+from sqlalchemy import Connection, Engine, MetaData, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError
@@ -61,11 +61,16 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
         raise DatabaseError(f"cannot open database {url!r}: {error}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout=busy_timeout))
+        event.listen(engine, "begin", _sqlite_begin)
     elif engine.dialect.name == "postgresql":
         event.listen(engine, "connect", partial(_postgresql_lock_wait, busy_timeout=busy_timeout))
     migrate(engine)
     ensure_guards(engine)
     return engine
+
+
+# The execution option that marks a connection for reads alone (``for_reads``).
+READS_ONLY = "betania_reads_only"
 
 
 def for_reads(engine: Engine) -> Engine:
@@ -74,11 +79,13 @@ def for_reads(engine: Engine) -> Engine:
     On PostgreSQL they run in autocommit: the driver would wrap each in a BEGIN and
     a ROLLBACK, two more round trips to the server for every read a session makes,
     and under READ COMMITTED they give a read nothing (each statement sees its own
-    snapshot either way). SQLite's driver begins no transaction for a read.
+    snapshot either way). On SQLite they begin no transaction either: every other
+    transaction there takes the writer's lock at once (``_sqlite_begin``), and a
+    read must never wait for a writer.
     """
     if engine.dialect.name == "postgresql":
         return engine.execution_options(isolation_level="AUTOCOMMIT")
-    return engine
+    return engine.execution_options(**{READS_ONLY: True})
 
 
 def _postgresql_lock_wait(
@@ -109,6 +116,23 @@ def _sqlite_pragmas(
     cursor.execute("PRAGMA journal_mode = WAL")
     cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()
+    # SQLAlchemy, not the driver, says when a transaction begins (``_sqlite_begin``):
+    # the driver would begin one only at the first write, after the reads that
+    # decided it.
+    dbapi_connection.isolation_level = None
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    """A transaction on SQLite takes the writer's lock as it begins (BEGIN IMMEDIATE),
+    SQLAlchemy's documented pysqlite recipe.
+
+    A unit of work reads the state, checks a rule and writes: with the lock taken
+    at once, nothing can change what it read before it commits. Reads outside a
+    unit of work (``for_reads``) begin nothing, each statement on its own, and
+    never wait for a writer.
+    """
+    if not connection.get_execution_options().get(READS_ONLY):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def run_in_alembic(context: EnvironmentContext, metadata: MetaData) -> None:

@@ -16,6 +16,23 @@ from game.events import Event, LoggedEvent, event_from_payload
 E = TypeVar("E", bound=Event)
 
 
+_HOLD = text("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE")
+
+
+def hold_writes(connection: Connection) -> None:
+    """Make the caller's transaction the only one writing to the log until it commits.
+
+    SQLite's transactions take the one writer's lock as they begin (``BEGIN
+    IMMEDIATE``, ``game.db.engine``). On PostgreSQL this lock on the log does the
+    same: a unit of work takes it before it reads what its rules check, so no other
+    writer can change that state before it commits, and since every writer takes
+    it first, no two of them wait on each other's rows (no deadlock). Plain reads
+    are never blocked by it.
+    """
+    if connection.dialect.name == "postgresql":
+        connection.execute(_HOLD)
+
+
 def append(connection: Connection, event: Event, at: datetime) -> int:
     """Add ``event`` to the log inside the caller's transaction; returns its id.
 
@@ -24,9 +41,8 @@ def append(connection: Connection, event: Event, at: datetime) -> int:
     """
     payload = event.payload()
     content = chain.digest(at, event.kind, event.match_number, event.handle, payload)
+    hold_writes(connection)  # held already in a unit of work; one more costs nothing
     postgresql = connection.dialect.name == "postgresql"
-    if postgresql:  # SQLite's writer already holds the whole file
-        connection.execute(text("LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE"))
     values = {
         "at": at,
         "kind": event.kind,

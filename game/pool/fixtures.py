@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, insert, select
 
-from game import matching
+from game import lifecycle, matching
 from game.db import log, views
 from game.db.schema import (
     feed_links,
@@ -167,7 +167,10 @@ class Fixtures:
         """
         match = require_match(connection, number)
         added = 0
-        for goal in goals_seen or ():
+        # A finished match takes no goal (``game.lifecycle``): a file or a feed that
+        # shows more goals after the whistle can only correct the result.
+        seen = goals_seen if match.status in lifecycle.TAKES_GOALS else ()
+        for goal in seen or ():
             if goal not in match.goals:
                 self._insert_goal(connection, logged, number, goal)
                 added += 1
@@ -184,28 +187,45 @@ class Fixtures:
 
     def kick_off(self, number: int) -> None:
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
-            match = require_match(connection, number, with_goals=False)
-            if match.status is not MatchStatus.SCHEDULED:
-                raise RuleViolation(
-                    "{match} is already {status}", match=match.label, status=match.status
-                )
-            self._start(connection, logged, number)
+            self._start(connection, logged, require_match(connection, number, with_goals=False))
 
         self._work.commit(work)
 
-    def _start(self, connection: Connection, logged: list[LoggedEvent[Event]], number: int) -> None:
+    def _start(
+        self, connection: Connection, logged: list[LoggedEvent[Event]], match: Match
+    ) -> None:
         """A match goes live: its status and its kick-off event, together."""
-        connection.execute(update_statement(number, status=MatchStatus.LIVE.value))
-        self._work.append(connection, logged, MatchKickedOff(number))
+        self._move(connection, match, MatchStatus.LIVE)
+        self._work.append(connection, logged, MatchKickedOff(match.number))
+
+    def _move(
+        self, connection: Connection, match: Match, to: MatchStatus, **values: object
+    ) -> None:
+        """The one writer of a match's status: a move ``game.lifecycle`` allows, or a refusal.
+
+        The UPDATE itself says from which statuses it may move, and its row count
+        decides: a state read before the write can never send a match back.
+        """
+        moved = connection.execute(
+            update_statement(match.number, status=to.value, **values).where(
+                matches.c.status.in_(lifecycle.moving_to(to))
+            )
+        )
+        if moved.rowcount != 1:
+            now = require_match(connection, match.number, with_goals=False)
+            raise RuleViolation("{match} is already {status}", match=now.label, status=now.status)
 
     def record_goal(self, number: int, goal: Goal) -> None:
         """A goal as it happens. A match still scheduled kicks off with it: a goal means
-        the ball is rolling, and bets must not stay open on a score already known."""
+        the ball is rolling, and bets must not stay open on a score already known.
+        A finished match takes no goal: the whistle has gone."""
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
             match = require_match(connection, number, with_goals=False)
+            if match.status not in lifecycle.TAKES_GOALS:
+                raise RuleViolation("{match} is over: no goal after the whistle", match=match.label)
             if match.status is MatchStatus.SCHEDULED:
-                self._start(connection, logged, number)
+                self._start(connection, logged, match)
             self._insert_goal(connection, logged, number, goal)
 
         self._work.commit(work)
@@ -246,15 +266,14 @@ class Fixtures:
     ) -> bool:
         if match.result == result and match.status is MatchStatus.FINISHED:
             return False
-        connection.execute(
-            update_statement(
-                match.number,
-                status=MatchStatus.FINISHED.value,
-                result_source=source,
-                **_score_columns("ft", result.full_time),
-                **_score_columns("et", result.extra_time),
-                **_score_columns("pen", result.penalties),
-            )
+        self._move(
+            connection,
+            match,
+            MatchStatus.FINISHED,
+            result_source=source,
+            **_score_columns("ft", result.full_time),
+            **_score_columns("et", result.extra_time),
+            **_score_columns("pen", result.penalties),
         )
         event = ResultRecorded(
             match.number,
@@ -309,7 +328,7 @@ class Fixtures:
                     seen.status is not FeedStatus.SCHEDULED
                     and match.status is MatchStatus.SCHEDULED
                 ):
-                    self._start(connection, logged, number)
+                    self._start(connection, logged, match)
                     report.kicked_off += 1
                 if seen.problem is not None:
                     report.unmatched.append(f"#{number} {seen.label}: {seen.problem}")

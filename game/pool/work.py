@@ -55,9 +55,15 @@ class UnitOfWork:
         self._listeners.append(listener)
 
     def commit(self, work: Callable[[Connection, list[LoggedEvent[Event]]], T]) -> T:
-        """Run ``work`` in one transaction; tell listeners about its events once committed."""
+        """Run ``work`` in one transaction; tell listeners about its events once committed.
+
+        The transaction holds the writer's lock from its first statement
+        (``log.hold_writes``): what ``work`` reads to check a rule cannot change
+        before its writes commit.
+        """
         logged: list[LoggedEvent[Event]] = []
         with self.engine.begin() as connection:
+            log.hold_writes(connection)
             outcome = work(connection, logged)
         for item in logged:
             for listener in self._listeners:
