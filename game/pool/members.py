@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, Table, delete, insert, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from game import rules
 from game.db import views
@@ -56,8 +59,6 @@ class Members:
         name = clean_line(display_name or "") or handle
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Player:
-            if views.player(connection, handle) is not None:
-                raise RuleViolation("handle {handle!r} is taken", handle=handle)
             insert_player(self._work, connection, logged, handle, name, is_admin, via)
             for key in keys:
                 self._insert_key(connection, handle, key)
@@ -170,16 +171,20 @@ class Members:
         code = code.strip().lower()
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> str:
+            # The code is spent by the DELETE that finds it: of two racers for one code,
+            # only one gets its row back.
             found = connection.execute(
-                select(link_codes.c.player_id, link_codes.c.expires_at, players.c.handle)
-                .join(players, players.c.id == link_codes.c.player_id)
+                delete(link_codes)
                 .where((link_codes.c.code == code) & (link_codes.c.service == service))
+                .returning(link_codes.c.player_id, link_codes.c.expires_at)
             ).one_or_none()
             if found is None:
                 raise RuleViolation("that link code is not valid")
-            if found.expires_at <= self._work.clock():
+            if found.expires_at <= self._work.clock():  # the rollback keeps it, expired
                 raise RuleViolation("that link code has expired; make a new one over SSH")
-            connection.execute(delete(link_codes).where(link_codes.c.code == code))
+            handle = connection.execute(
+                select(players.c.handle).where(players.c.id == found.player_id)
+            ).scalar_one()
             connection.execute(
                 delete(account_links).where(
                     (account_links.c.service == service)
@@ -197,8 +202,8 @@ class Members:
                     linked_at=self._work.clock(),
                 )
             )
-            self._work.append(connection, logged, AccountLinked(found.handle, service, account))
-            return str(found.handle)
+            self._work.append(connection, logged, AccountLinked(handle, service, account))
+            return str(handle)
 
         return self._work.commit(work)
 
@@ -220,20 +225,7 @@ class Members:
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Player:
             if code is not None:
-                found = connection.execute(
-                    select(invites).where(invites.c.code == code.strip())
-                ).one_or_none()
-                if found is None or found.uses_left < 1:
-                    raise RuleViolation("that invite code is not valid")
-                if found.expires_at is not None and found.expires_at <= self._work.clock():
-                    raise RuleViolation("that invite code has expired")
-                connection.execute(
-                    update(invites)
-                    .where(invites.c.code == found.code)
-                    .values(uses_left=found.uses_left - 1)
-                )
-            if views.player(connection, handle) is not None:
-                raise RuleViolation("handle {handle!r} is taken", handle=handle)
+                self._use_invite(connection, code.strip())
             if views.key_owner(connection, key_identity(public_key)) is not None:
                 raise RuleViolation("that key already belongs to another player")
             insert_player(self._work, connection, logged, handle, handle, False, via)
@@ -241,6 +233,22 @@ class Members:
             return require_player(connection, handle)
 
         return self._work.commit(work)
+
+    def _use_invite(self, connection: Connection, code: str) -> None:
+        """One use of an invite, taken by a conditional UPDATE: its row count decides,
+        so N racers for the last use cannot all have it."""
+        expires_at = connection.execute(
+            select(invites.c.expires_at).where(invites.c.code == code)
+        ).scalar()
+        if expires_at is not None and expires_at <= self._work.clock():
+            raise RuleViolation("that invite code has expired")
+        used = connection.execute(
+            update(invites)
+            .where((invites.c.code == code) & (invites.c.uses_left > 0))
+            .values(uses_left=invites.c.uses_left - 1)
+        )
+        if used.rowcount != 1:
+            raise RuleViolation("that invite code is not valid")
 
 
 def insert_player(
@@ -252,14 +260,30 @@ def insert_player(
     is_admin: bool,
     via: str,
 ) -> int:
-    """A new player row and its ``PlayerJoined`` event; returns the row id."""
-    result = connection.execute(
-        insert(players).values(
-            handle=handle, display_name=display_name, is_admin=is_admin, created_at=work.clock()
-        )
-    )
+    """A new player row and its ``PlayerJoined`` event; returns the row id.
+
+    The handle's uniqueness is the table's: the INSERT does nothing on a handle
+    already there and returns no id, and that is the refusal.
+    """
+    values = {
+        "handle": handle,
+        "display_name": display_name,
+        "is_admin": is_admin,
+        "created_at": work.clock(),
+    }
+    statement = _upsert_for(connection)(players).values(**values)
+    new_id = connection.execute(
+        statement.on_conflict_do_nothing(index_elements=[players.c.handle]).returning(players.c.id)
+    ).scalar()
+    if new_id is None:
+        raise RuleViolation("handle {handle!r} is taken", handle=handle)
     work.append(connection, logged, PlayerJoined(handle, display_name, is_admin, via))
-    return int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
+    return int(new_id)
+
+
+def _upsert_for(connection: Connection) -> Callable[[Table], Any]:
+    """The dialect's own INSERT, the one with ON CONFLICT (both databases have it)."""
+    return postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert
 
 
 def key_identity(public_key: str) -> str:
