@@ -186,11 +186,19 @@ def cmd_pool_set(args: argparse.Namespace) -> None:
 
 def cmd_log(args: argparse.Namespace) -> None:
     pool = open_pool(args)
+    if args.repair:
+        repaired = pool.fixtures.repair_lifecycle()
+        for breach in repaired:
+            print(f"repaired: {breach.text()}")
+        print(f"{len(repaired)} repaired; the log keeps each breaking event and its repair")
+        return
     if args.verify:
         verdict = pool.verify_log()
         if not verdict.intact:
             raise UsageError(verdict.text())
         print(verdict.text())
+        check_lifecycle(pool)
+        print("the match lifecycle holds: no kick-off, goal or result out of turn")
         return
     for item in pool.events(after_id=args.after):
         if args.json:
@@ -207,6 +215,14 @@ def cmd_log(args: argparse.Namespace) -> None:
         else:
             stamp = f"{item.at:%Y-%m-%d %H:%M:%S}"
             print(f"{item.id:>6}  {stamp}  {item.event.kind:<18} {item.event.payload()}")
+
+
+def check_lifecycle(pool: Pool) -> None:
+    """Refuse, in one line, a log whose matches broke the lifecycle (``game.lifecycle``)."""
+    breaches = pool.lifecycle_breaches()
+    if breaches:
+        more = f" (and {len(breaches) - 1} more)" if len(breaches) > 1 else ""
+        raise UsageError(f"{breaches[0].text()}{more}; `betania log --repair` logs the correction")
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -313,6 +329,7 @@ def cmd_memory_rebuild(args: argparse.Namespace) -> None:
 def cmd_serve(args: argparse.Namespace) -> None:
     settings = settings_of(args)
     pool = open_pool(args)
+    check_lifecycle(pool)  # a pool that has broken its own rules does not run on them
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -629,7 +646,14 @@ def build_parser() -> Parser:
     sub.add_argument("--after", type=int, default=0, metavar="ID")
     sub.add_argument("--json", action="store_true")
     sub.add_argument(
-        "--verify", action="store_true", help="check the hash chain; name the first bad event"
+        "--verify",
+        action="store_true",
+        help="check the hash chain and the match lifecycle; name the first bad event",
+    )
+    sub.add_argument(
+        "--repair",
+        action="store_true",
+        help="log a correction for each event that breaks the match lifecycle",
     )
 
     sub = add(["replay"], cmd_replay, "play a whole tournament headless, with the commentator")

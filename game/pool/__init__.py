@@ -17,6 +17,7 @@ from sqlalchemy import Connection, Engine, func, select
 from game.db import chain, log, views
 from game.db.schema import events
 from game.events import Event, LoggedEvent, moves_table
+from game.lifecycle import Breach, LifecycleLog
 from game.model import Match, MatchStatus, Player, Prediction
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
@@ -258,6 +259,11 @@ class Pool:
         """Whether every event still follows from the one before it (``game.db.chain``)."""
         with self.work.read() as connection:
             return chain.verify(log.chain_rows(connection))
+
+    def lifecycle_breaches(self) -> list[Breach]:
+        """The events that break the match lifecycle and no repair has named yet."""
+        with self.work.read() as connection:
+            return LifecycleLog.from_log(log.read(connection)).open_breaches()
 
     def last_event_id(self) -> int:
         with self.work.read() as connection:

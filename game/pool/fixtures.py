@@ -18,6 +18,7 @@ from game.events import (
     Event,
     FeedProblem,
     GoalScored,
+    LifecycleRepaired,
     LoggedEvent,
     MatchKickedOff,
     MatchScheduled,
@@ -382,6 +383,31 @@ class Fixtures:
                 )
             )
         return found
+
+    def repair_lifecycle(self, by: str = "console") -> list[lifecycle.Breach]:
+        """An admin's repair of a log that breaks the lifecycle (an older version's race).
+
+        Each breach the log holds and no repair named yet gets one logged
+        correction, ``LifecycleRepaired``: the match takes the status the log tells
+        without the breaking event (a kick-off after its result leaves it finished).
+        The breaking events stay in the log, as everything does. Returns the
+        breaches repaired.
+        """
+
+        def work(
+            connection: Connection, logged: list[LoggedEvent[Event]]
+        ) -> list[lifecycle.Breach]:
+            folded = lifecycle.LifecycleLog.from_log(log.read(connection))
+            breaches = folded.open_breaches()
+            for breach in breaches:
+                status = folded.statuses.get(breach.match, MatchStatus.SCHEDULED)
+                # the one write of a status outside ``_move``: a correction, logged
+                connection.execute(update_statement(breach.match, status=status.value))
+                repaired = LifecycleRepaired(breach.match, breach.event_id, status.value, by)
+                self._work.append(connection, logged, repaired)
+            return breaches
+
+        return self._work.commit(work)
 
     def report_feed_problem(self, source: str, text: str, once: bool = True) -> bool:
         """Tell the admins (the log keeps it); with ``once``, False when it was said before."""
