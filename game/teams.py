@@ -35,6 +35,8 @@ def is_placeholder(name: str) -> bool:
 class TeamBook:
     by_spelling: dict[str, str]  # normalized spelling -> the fixtures' name
     by_code: dict[str, str]  # FIFA code -> the fixtures' name
+    # (spelling, the fixtures' name) for every name and alias as written: what text says
+    written: tuple[tuple[str, str], ...] = ()
 
     @staticmethod
     @cache
@@ -42,11 +44,13 @@ class TeamBook:
         data = json.loads(resources.files(__package__).joinpath("teams.json").read_text("utf-8"))
         spellings: dict[str, str] = {}
         codes: dict[str, str] = {}
+        written = []
         for team in data["teams"]:
             for spelling in (team["name"], team["code"], *team["aliases"]):
                 spellings[normalized(spelling)] = team["name"]
             codes[team["code"]] = team["name"]
-        return TeamBook(spellings, codes)
+            written += [(spelling, team["name"]) for spelling in (team["name"], *team["aliases"])]
+        return TeamBook(spellings, codes, tuple(written))
 
     def name_of(self, name: str, code: str | None = None) -> str | None:
         """The team as the fixtures name it, from any known spelling or code; else None."""

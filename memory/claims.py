@@ -33,9 +33,11 @@ from game.events import ResultRecorded
 from game.model import Match, Score
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
+from game.teams import TeamBook
 from memory.guard import named_in
 
-SCORE = re.compile(r"(?<![\d:/.])(\d{1,2})\s?(?:-|x|\u2013)\s?(\d{1,2})(?![\d:/])")
+# "2-1", "2 x 1", "2\u20131", and the Portuguese "2 a 1".
+SCORE = re.compile(r"(?<![\d:/.])(\d{1,2})(?:\s?(?:-|x|\u2013)\s?| a )(\d{1,2})(?![\d:/])")
 POINTS = re.compile(r"\b(\d{1,4})\s*(?:points?|pts|pontos?)\b", re.IGNORECASE)
 LEADS = re.compile(
     r"\b([a-z][\w.-]*)\s+(?:leads|is leading|is top|tops the table|is on top|is first"
@@ -73,6 +75,16 @@ SCORED = re.compile(
     r"\b(?:scored|points|got it|got something|pontuou|pontuaram|acertou|acertaram)\b",
     re.IGNORECASE,
 )
+# Results told in words, between two teams ("Spain beat Argentina", "o Brasil venceu a
+# Sérvia") or of one ("Spain won"); ``{a}`` and ``{b}`` stand for the pool's teams.
+BEAT = (
+    r"{a},? (?:beat|beats|defeated|defeats|thrashed|edged|stunned|knocked out|eliminated"
+    r"|won (?:against|over)|wins? (?:the (?:game|match) )?(?:against|over)|venceu|vence|bateu"
+    r"|derrotou|eliminou|goleou|ganhou d[aeo]|ganha d[aeo]|passou por)(?: the| o| a)? {b}"
+)
+LOST = r"{a},? (?:lost to|loses to|fell to|perdeu para|perdeu d[aeo]|caiu para)(?: the| o| a)? {b}"
+DREW = r"{a},? (?:drew with|draws with|tied with|held|empatou com|empata com)(?: the| o| a)? {b}"
+WON = r"{a},? (?:won|wins|venceu|ganhou)\b(?! (?:against|over|d[aeo]|the (?:game|match)))"
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
 
@@ -91,6 +103,15 @@ class Records:
     record: dict[str, list[tuple[int, int, bool]]] = field(default_factory=dict)
     # match -> player -> (points, exact): the same records, looked up by match
     picks: dict[int, dict[str, tuple[int, bool]]] = field(default_factory=dict)
+    # {team1, team2} -> each meeting's (winner, level at the end of play), finished or
+    # as it stands while live ("" wins a level one)
+    meetings: dict[frozenset[str], list[tuple[str, bool]]] = field(default_factory=dict)
+    figures: set[int] = field(default_factory=set)  # ranks, counts, minutes, match numbers
+
+    def numbers(self) -> set[int]:
+        """Every number the records hold: what a line may say without a context giving it."""
+        found = set(self.rule) | self.figures | {n for s in self.scores for n in s}
+        return found | {n for points in self.points.values() for n in points}
 
     def on(self, match: int) -> dict[str, tuple[int, bool]]:
         """Who picked ``match``: their points and whether they called it exactly."""
@@ -118,6 +139,12 @@ class Claims:
         matches = {m.number: m for m in self.pool.matches()}
         for match in matches.values():
             found.scores |= _scores_of(match)
+            meeting = _meeting(match)
+            if meeting is not None:
+                found.meetings.setdefault(frozenset((match.team1, match.team2)), []).append(meeting)
+            found.figures |= {match.number, *(goal.minute for goal in match.goals)}
+        finished = sum(1 for m in matches.values() if m.result is not None)
+        found.figures |= {len(found.players), len(matches), finished}
         # Every result ever recorded, corrected ones too: "Correction: 2-0, not 1-0".
         for item in self.pool.events_of(ResultRecorded):
             said = " ".join(
@@ -130,6 +157,7 @@ class Claims:
             found.leaders = {r.player for r in table if r.points == table[0].points}
         for row in table:
             found.points.setdefault(row.player, set()).add(row.points)
+            found.figures.add(row.rank)
         order = {m.number: Match.time_order(m) for m in matches.values()}
         for handle in found.players:
             for prediction in sorted(
@@ -171,6 +199,9 @@ class Claims:
                 if leader is not None and leader not in records.leaders:
                     top = ", ".join(sorted(records.leaders)) or "nobody yet"
                     return f"leader {leader}: the table's top is {top}"
+        told = _results(text, records, matches=self.pool.matches(), match=match)
+        if told is not None:
+            return told
         if match is None:
             return None
         if NOBODY_CALLED.search(text) and records.called.get(match):
@@ -220,6 +251,64 @@ def _before(text: str, records: Records, match: int) -> str | None:
             if again and exact and not blank and not (now_exact and before_exact):
                 return f"again: {handle} did not call #{match} and the one before exactly"
     return None
+
+
+def _meeting(match: Match) -> tuple[str, bool] | None:
+    """(winner, level at the end of play) of a finished match, or of a live one as it stands."""
+    if match.result is not None:
+        decided = match.decided()
+        level = match.result.end_of_play.outcome == 0
+        return (decided[0] if decided else ""), level
+    if match.status.value != "live":
+        return None
+    home = sum(goal.side == "home" for goal in match.goals)
+    away = len(match.goals) - home
+    return (match.team1 if home > away else match.team2 if away > home else ""), home == away
+
+
+def _results(text: str, records: Records, matches: list[Match], match: int | None) -> str | None:
+    """Results in words ("Spain beat Argentina", "Spain won"): true of a meeting in the log."""
+    teams = {t for m in matches for t in (m.team1, m.team2)}
+    spelled = _team_spellings(teams)
+    if not spelled:
+        return None
+    either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
+    a, b = f"(?P<a>{either})", f"(?P<b>{either})"
+    checks = ((BEAT, "beat"), (LOST, "lost to"), (DREW, "drew with"))
+    for pattern, said in checks:
+        for found in re.finditer(pattern.format(a=a, b=b), text, re.IGNORECASE):
+            one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
+            meetings = records.meetings.get(frozenset((one, two)), [])
+            if said == "beat" and (one, False) not in meetings and (one, True) not in meetings:
+                return f"result {one} beat {two}: no match between them says so"
+            if said == "lost to" and not any(w == two for w, _ in meetings):
+                return f"result {one} lost to {two}: no match between them says so"
+            if said == "drew with" and not any(level for _, level in meetings):
+                return f"result {one} drew with {two}: no match between them says so"
+    now = next((m for m in matches if m.number == match), None)
+    for found in re.finditer(WON.format(a=a), text, re.IGNORECASE):
+        team = spelled[found["a"].lower()]
+        if now is not None and team in (now.team1, now.team2):
+            meeting = _meeting(now)
+            won = meeting is not None and meeting[0] == team
+        else:
+            won = any(
+                w == team for key, ms in records.meetings.items() if team in key for w, _ in ms
+            )
+        if not won:
+            return f"result {team} won: the log does not say so"
+    return None
+
+
+def _team_spellings(teams: set[str]) -> dict[str, str]:
+    """Each way text may write one of ``teams`` (lowercased) -> the team."""
+    book = TeamBook.standard()
+    found = {team.lower(): team for team in teams}
+    for spelling, name in book.written:
+        for team in teams:
+            if book.same(team, name):
+                found[spelling.lower()] = team
+    return found
 
 
 def _scores_of(match: Match) -> set[tuple[int, int]]:

@@ -124,9 +124,9 @@ def stats_text(report: dict[str, Any]) -> str:
             f"written to the cache, {c['cache_read_tokens']} read from it "
             f"({c['cache_read_share']:.0%} of all input), {c['output_tokens']} out; "
             f"{c['errors']} failed, {c['fallbacks']} answered by the offline writer",
-            "claims refused by the check: "
+            "texts refused by the output contract, by rule: "
             + (
-                ", ".join(f"{kind} {n}" for kind, n in sorted(c["claims_refused"].items()))
+                ", ".join(f"{kind} {n}" for kind, n in sorted(c["refused_by_rule"].items()))
                 or "none"
             )
             + f"; {c['replaced_offline']} lines replaced by the offline voice",

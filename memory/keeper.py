@@ -25,8 +25,8 @@ from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.text import clean_block
 from memory import diary, facts, usage
-from memory.claims import Claims
 from memory.context import Context, ContextBuilder
+from memory.contract import SHAPES, Breach, Contract
 from memory.diary import DiaryConfig
 from memory.guard import named_in
 from memory.model import Model, ModelCall, ModelError
@@ -108,7 +108,7 @@ class MemoryKeeper:
         self.pool = pool
         self.model = model
         self.config = config or MemoryConfig()
-        self.fallback = fallback or OfflineModel()
+        self.fallback = fallback or OfflineModel(language=self.config.language)
         self.contexts = ContextBuilder(
             pool,
             self.config.zone,
@@ -116,7 +116,10 @@ class MemoryKeeper:
             name=self.config.addressee.name,
             language=self.config.language,
         )
-        self.claims = Claims(pool)  # what she says, checked
+        # What she says and what she keeps, held to one contract whoever wrote it.
+        self.contract = Contract(
+            pool, self.config.language, (self.config.addressee.handle, self.config.addressee.name)
+        )
         self.on_call = on_call  # told of every call as it is recorded (replays measure them)
         self.meter = meter or usage.UsageMeter()  # where the model's provider reports usage
         self._recovered = False
@@ -235,7 +238,7 @@ class MemoryKeeper:
         request = DiaryEntry(story)
         asked = self.ask(context, request, match=number, event_id=item.id)
         # The diary is checked like anything she says: it is what she will remember.
-        checked = self.truthful(asked, context, request, item.id, number)
+        checked = self.held(asked, context, request, item.id, number)
         text = checked.text if checked else f"{story.label} ({story.stage})."
         day = story.day
 
@@ -288,11 +291,18 @@ class MemoryKeeper:
             entries="\n".join(f"{entry.dates} {inert(entry.text)}" for entry in fused),
             ending=ending.notes() if ending else "",
         )
-        call = self._dated_call(prompt, DiaryFusion(tuple(stories), ending))
+        context = self.contexts.dated(prompt)
+        request = DiaryFusion(tuple(stories), ending)
+        call = ModelCall(request.task, context.system, context.prompt, request)
         try:
-            text = self._complete(call, match=None).text
+            asked = self._complete(call, match=None)
         except ModelError:
             return False  # the entries stay as they are; the next result tries again
+        # What she will remember of a whole stretch of the tournament: held like her lines.
+        kept = self.held(asked, context, request, 0, None)
+        if kept is None:
+            return False
+        text = kept.text
         with self.pool.engine.begin() as connection:
             diary.replace_with_narrative(connection, narrative, fused, text, self.pool.clock())
             set_state(connection, LAST_DIARY_COMPACTION, self.pool.clock().isoformat())
@@ -502,7 +512,7 @@ class MemoryKeeper:
         for attempt in range(attempts):
             context = self.contexts.build_context(item, self.config.budget, instruction, about)
             first = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
-            asked = self.truthful(first, context, request, item.id, match)
+            asked = self.held(first, context, request, item.id, match)
             if asked is None:
                 return Spoken(None, refused)
             # Whom it is about is what it says, not what was asked for.
@@ -516,35 +526,50 @@ class MemoryKeeper:
             return Spoken(asked, refused, tuple(named))
         return Spoken(None, refused)
 
-    def truthful(
+    def held(
         self, asked: Asked, context: Context, request: Request, event_id: int, match: int | None
     ) -> Asked | None:
-        """``asked`` if every claim in it holds; else one retry told why, else the offline voice.
+        """``asked`` if it keeps the output contract; else one retry told why, else the
+        offline voice's line, held to the same contract.
 
-        Each refusal is settled on its call ("refused: claim score 9-7: ..."), so
-        ``memory stats`` counts them by kind; None when even the offline line fails.
+        Each refusal is settled on its call ("refused: contract score 9-7: ..."), so
+        ``memory stats`` counts them by rule; None when even the offline line fails.
         """
-        reason = self.claims.check(asked.text, match)
-        if reason is None:
+        grounds = self.contract.grounds(context.system, context.prompt, request)
+
+        def breach(text: str) -> Breach | None:
+            return self.contract.check(text, request.text_kind, grounds, match)
+
+        found = breach(asked.text)
+        if found is None:
             return asked
-        self.settle(asked, f"refused: claim {reason}")
-        told = render("claim_refused", reason=reason)
+        self.settle(asked, f"refused: contract {found}")
         retry = ModelCall(
-            request.task, context.system, f"{context.prompt}\n\n{told}", request, (event_id, RETRY)
+            request.task,
+            context.system,
+            f"{context.prompt}\n\n{self._told_why(found, request)}",
+            request,
+            (event_id, RETRY),
         )
         again = self._complete(retry, match, context, event_id, fall_back=True)
-        reason = self.claims.check(again.text, match)
-        if reason is None:
+        found = breach(again.text)
+        if found is None:
             return again
-        self.settle(again, f"refused: claim {reason}")
+        self.settle(again, f"refused: contract {found}")
         call = ModelCall(request.task, context.system, context.prompt, request, (event_id, OFFLINE))
         self.meter.take()
         started = time.perf_counter()
         text = self._answer(self.fallback, call)
-        reason = self.claims.check(text, match)
-        outcome = "replaced by the offline voice" + (f"; refused: claim {reason}" if reason else "")
+        found = breach(text)
+        outcome = "replaced by the offline voice" + (
+            f"; refused: contract {found}" if found else ""
+        )
         call_id = self._record(call, match, context, event_id, started, text, outcome, None)
-        return None if reason else Asked(text, call_id, replaced=True)
+        return None if found else Asked(text, call_id, replaced=True)
+
+    def _told_why(self, breach: Breach, request: Request) -> str:
+        characters, _ = SHAPES.get(request.text_kind, SHAPES["remark"])
+        return render("contract_refused", reason=breach, characters=characters)
 
     def settle(self, asked: Asked, outcome: str) -> None:
         """What became of an answer: "posted", "refused: repeat", ..."""

@@ -18,6 +18,11 @@ from memory.stories import MatchStory
 @dataclass(frozen=True)
 class Request:
     task: ClassVar[str] = ""  # the task a model call is logged under
+    contract: ClassVar[str] = ""  # the kind memory.contract holds its text to, if not the task
+
+    @property
+    def text_kind(self) -> str:
+        return self.contract or self.task
 
 
 # -- memory work ------------------------------------------------------------------
@@ -167,6 +172,7 @@ class WrapUp(Remark):
     """After the final: the champion, the pool's winner and podium, her finish, the story."""
 
     kind: ClassVar[str] = "wrapup"
+    contract: ClassVar[str] = "wrap_up"
     champion: str
     runner_up: str
     final: str  # "Spain 2-1 Argentina"

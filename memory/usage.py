@@ -153,14 +153,14 @@ def totals(connection: Connection) -> dict[str, Any]:
         "fallbacks",
     )
     figures: dict[str, Any] = {name: int(v) for name, v in zip(names, row, strict=True)}
-    # Lines the claim check refused, by kind of claim ("score", "points", "leader", ...).
+    # Texts the output contract refused, by rule ("length", "echo", "name", "score", ...).
     refused: dict[str, int] = {}
     for (outcome,) in connection.execute(
-        select(c.outcome).where(c.outcome.like("%refused: claim %"))
+        select(c.outcome).where(c.outcome.like("%refused: contract %"))
     ):
-        kind = outcome.split("refused: claim ", 1)[1].split()[0]
-        refused[kind] = refused.get(kind, 0) + 1
-    figures["claims_refused"] = refused
+        rule = outcome.split("refused: contract ", 1)[1].split()[0]
+        refused[rule] = refused.get(rule, 0) + 1
+    figures["refused_by_rule"] = refused
     figures["replaced_offline"] = connection.execute(
         select(func.count()).where(c.outcome.like("replaced by the offline voice%"))
     ).scalar_one()

@@ -6,13 +6,13 @@ from bot.agent.commentator import Commentator
 from game.model import Goal, Score
 from game.pool import Pool
 from memory import facts
-from memory.keeper import MemoryKeeper
+from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.offline import OfflineModel
 from tests.conftest import FakeClock, play
 
 
 def pool_voice(pool: Pool, language: str = "en") -> Commentator:
-    keeper = MemoryKeeper(pool, OfflineModel(language=language))
+    keeper = MemoryKeeper(pool, OfflineModel(language=language), MemoryConfig(language=language))
     keeper.enable()
     return Commentator(keeper)
 

@@ -99,9 +99,11 @@ def test_a_lying_model_is_retried_once_then_replaced_by_the_offline_voice(
     with tournament_pool.work.read() as connection:
         outcomes = [call.outcome for call in recorded(connection)]
     stats = inspect.stats_text(inspect.stats(tournament_pool, clock.now.date()))
-    assert any(o.startswith("refused: claim score 9-7") for o in outcomes)
+    assert any(o.startswith("refused: contract score 9-7") for o in outcomes)
     assert any(o.startswith("replaced by the offline voice") for o in outcomes)
-    assert "claims refused by the check: points 1, score 1" in stats
+    assert (
+        "texts refused by the output contract, by rule: number 1, score 1" in stats
+    )  # 999: no record has it
     assert "1 lines replaced by the offline voice" in stats
 
 

@@ -35,7 +35,7 @@ def test_a_whole_world_cup_in_her_voice(database_url: str, language: str) -> Non
     assert figures.asked >= 60 and figures.answered == figures.asked
     assert figures.repeats == 0
     assert len(figures.tellers) >= 10 and figures.used == figures.tellers
-    assert figures.claims_refused == {} and figures.replaced_offline == 0
+    assert figures.refused_by_rule == {} and figures.replaced_offline == 0
     assert figures.wordings_per_100 > 30
 
     remarks = [r.event.text for r in pool.events_of(RemarkPosted)]

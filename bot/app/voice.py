@@ -3,7 +3,7 @@
 Lines to her answered / asked; remarks aimed at a player that repeat a wording
 said about them within 72 hours of tournament time (names, teams and numbers
 masked); players whose facts she used outside the acknowledgement / players who
-told her facts; claims refused by the check, by kind; distinct wordings per 100
+told her facts; texts the output contract refused, by rule; distinct wordings per 100
 remarks. ``bench/voice_report.py`` prints them for a full replay, and the tests
 hold a full replay to them in both languages.
 """
@@ -29,7 +29,7 @@ class VoiceFigures:
     repeats: int  # remarks about a player repeating an earlier wording about them, in 72 h
     tellers: frozenset[str]  # players who told her facts
     used: frozenset[str]  # ... whose facts she brought up outside the acknowledgement
-    claims_refused: dict[str, int] = field(default_factory=dict)
+    refused_by_rule: dict[str, int] = field(default_factory=dict)
     replaced_offline: int = 0
     remarks: int = 0
     wordings: int = 0  # distinct remark wordings, names, teams and numbers masked
@@ -40,13 +40,13 @@ class VoiceFigures:
 
     def lines(self) -> list[str]:
         unused = ", ".join(sorted(self.tellers - self.used))
-        refused = ", ".join(f"{k} {n}" for k, n in sorted(self.claims_refused.items()))
+        refused = ", ".join(f"{k} {n}" for k, n in sorted(self.refused_by_rule.items()))
         return [
             f"lines to her answered: {self.answered} / {self.asked}",
             f"remarks aimed at a player repeating a wording within 72 h: {self.repeats}",
             "players whose facts she used outside the acknowledgement: "
             f"{len(self.used)} / {len(self.tellers)}" + (f" (not: {unused})" if unused else ""),
-            f"claims refused by the check: {refused or 'none'}; "
+            f"texts refused by the output contract, by rule: {refused or 'none'}; "
             f"replaced by the offline voice: {self.replaced_offline}",
             f"remarks: {self.remarks}; distinct wordings per 100 remarks: "
             f"{self.wordings_per_100:.1f}",
@@ -70,7 +70,7 @@ def measure(pool: Pool, her: Addressee | None = None) -> VoiceFigures:
         repeats=_repeats(remarks, masks),
         tellers=frozenset(f.handle for f in told if f.source.startswith("log:")),
         used=frozenset(_used(told, remarks)),
-        claims_refused=dict(totals["claims_refused"]),
+        refused_by_rule=dict(totals["refused_by_rule"]),
         replaced_offline=totals["replaced_offline"],
         remarks=len(remarks),
         wordings=len({masked(r.event.text, masks) for r in remarks}),

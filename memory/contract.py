@@ -1,0 +1,363 @@
+"""The output contract: what any text must be before the pool sees it or memory keeps it.
+
+The model proposes, the code disposes. Whatever wrote a line (a real model, a
+scripted one, or the offline voice with a template bug), ``Contract.check``
+holds it to one contract per kind of text, in code, and names the first rule
+it breaks:
+
+- shape: at most ``SHAPES[kind]`` characters and sentences, one paragraph, no
+  markup or tags, no degenerate repetition ("Sydney Sydney Sydney"), in the
+  pool's language;
+- no echo of the prompt: none of its scaffolding (``prompts/contract.txt``) and
+  no run of ``ECHO_RUN`` words copied from an instruction template;
+- grounded: every capitalised name is a player, a team, a scorer or a word of
+  this call's context; a team of the team book outside this tournament is
+  refused by name; every ``#N`` is a match of the pool; every year is one the
+  context gave; every other number is one the context gave (its prompt, the
+  pool's records, or the request's own values) or a difference of two the
+  prompt gave;
+- true: the claims ``memory.claims`` reads (scores, points, leaders, results
+  in words) agree with the log.
+
+Examples of syntax ("bet N 2-1", "palpite 7 1-0") are instructions to the
+player, not claims, and are set aside before the checks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache
+
+from game.pool import Pool
+from game.teams import TeamBook, normalized
+from memory.claims import SCORE, Claims
+from prompts import load, sections
+
+# Per kind of text (a call's task): characters, then sentences of three words or more
+# (her "Suspicious. Very suspicious." is a beat, not two sentences). A remark and an
+# answer are asked for in one or two sentences.
+SHAPES: dict[str, tuple[int, int]] = {
+    # A line, a storyline and an aside: her offline voice at its longest is six short ones.
+    "remark": (280, 6),
+    "answer": (280, 3),
+    "wrap_up": (800, 8),  # the last word of a tournament: champion, podium, the story
+    "diary_entry": (480, 6),
+    "diary_fusion": (1200, 16),
+}
+ADVERB = ("ly", "mente")
+ECHO_RUN = 6  # words in a row copied from an instruction: an echo, not a coincidence
+SYNTAX = re.compile(
+    r"\b(?:bet|palpite|aposta)\s+(?:N|#?\d{1,4})\s+\d{1,2}\s?-\s?\d{1,2}\b", re.IGNORECASE
+)
+WORD = re.compile(r"[^\W\d_][\w'\u2019.-]*[^\W_]|[^\W\d_]")
+MARKUP = re.compile(
+    r"<\s*/?\s*[A-Za-z!][^>]*>|\*\*|__|`|^\s*#{1,6}\s|^\s*[-*]\s|\]\(|https?://|\{|\}|\$\w",
+    re.MULTILINE,
+)
+MATCH_REF = re.compile(r"#(\d+)")
+CLOCK = re.compile(r"\b\d{1,2}[:h]\d{2}\b")
+YEAR = re.compile(r"(?<![\d#])(1[89]\d{2}|20\d{2})(?!\d)")
+NUMBER = re.compile(r"(?<![\w#.,:/])(\d+)(?:[.,]\d+)?(?![\d:/])")
+SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
+# Everything an instruction template says; the voice files are her lines, not instructions.
+NOT_INSTRUCTIONS = ("voice_en", "voice_pt", "contract", "languages", "person")
+
+
+@dataclass(frozen=True)
+class Breach:
+    """The first rule a text breaks: ``rule`` counts it, ``detail`` says where."""
+
+    rule: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.rule} {self.detail}"
+
+
+@dataclass(frozen=True)
+class Grounds:
+    """What one call gave: its words and numbers, on top of the pool's own."""
+
+    words: frozenset[str]  # lowercased words of the context and the pool's names
+    numbers: frozenset[int]  # every number the context or the records gave
+    differences: frozenset[int]  # differences of two numbers its prompt gave
+    text: str  # the context, lowercased: times and quoted spans are looked up in it
+
+
+class Contract:
+    def __init__(self, pool: Pool, language: str = "en", names: tuple[str, ...] = ()) -> None:
+        self.pool = pool
+        self.language = language
+        self.claims = Claims(pool)
+        self.own_names = names  # hers: her handle and her display name
+
+    # -- grounds ------------------------------------------------------------------
+
+    def grounds(self, system: str, prompt: str, request: object = None) -> Grounds:
+        """The call's context (``system`` and ``prompt``) and its typed request, with the
+        pool's names: players, this tournament's teams (every spelling the team book
+        knows), scorers, stages and venues, and her own names."""
+        given = "\n".join([system, prompt, *_values(request)])
+        names: list[str] = list(self.own_names)
+        for player in self.pool.players():
+            names += [player.handle, player.display_name or ""]
+        book = TeamBook.standard()
+        teams = set()
+        for match in self.pool.matches():
+            teams |= {match.team1, match.team2}
+            names += [match.stage, match.group or "", match.venue or ""]
+            names += [goal.scorer or "" for goal in match.goals]
+        for team in teams:
+            names += [team, *_spellings(book, team)]
+        words = {w.lower() for w in WORD.findall(f"{given}\n{' '.join(names)}")}
+        words |= {part for w in list(words) for part in re.split(r"[-.'\u2019]", w) if part}
+        numbers = {int(n) for n in NUMBER.findall(given)} | self.claims.records().numbers()
+        told = [int(n) for n in NUMBER.findall(f"{prompt}\n{' '.join(_values(request))}")]
+        differences = {abs(a - b) for a in told for b in told}
+        return Grounds(frozenset(words), frozenset(numbers), frozenset(differences), given.lower())
+
+    # -- the check ----------------------------------------------------------------
+
+    def check(
+        self, text: str, kind: str, grounds: Grounds, match: int | None = None
+    ) -> Breach | None:
+        """The first rule ``text`` breaks as a ``kind`` of text, or None when it keeps them all."""
+        said = SYNTAX.sub(" ", text)
+        return (
+            _shape(text, kind)
+            or _markup(text)
+            or _repetition(said)
+            or self._language(said, grounds)
+            or _echo(said)
+            or self._teams(said, grounds)
+            or _names(said, grounds)
+            or self._numbers(said, grounds)
+            or self._claims(said, match)
+        )
+
+    def _language(self, text: str, grounds: Grounds) -> Breach | None:
+        foreign = sum(1 for c in text if c.isalpha() and not _latin(c))
+        if foreign > len(text) // 5:
+            return Breach("language", "not in the Latin script of the pool's language")
+        words = _own_words(_QUOTED.sub(" ", text), grounds)
+        ours = set(_listed(f"function.{self.language}"))
+        theirs = {w for name, ws in _function_words().items() if name != self.language for w in ws}
+        mine, other = sum(w in ours for w in words), sum(w in theirs - ours for w in words)
+        if other >= 3 and other > mine:
+            return Breach("language", f"not in the pool's language ({self.language})")
+        return None
+
+    def _teams(self, text: str, grounds: Grounds) -> Breach | None:
+        """A national team the book knows that plays no match of this pool."""
+        playing = {normalized(t) for m in self.pool.matches() for t in (m.team1, m.team2)}
+        for spelling, team in TeamBook.standard().written:
+            if normalized(team) in playing or spelling.lower() in grounds.text:
+                continue
+            if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE):
+                return Breach("team", f"{spelling}: not in this tournament")
+        return None
+
+    def _numbers(self, text: str, grounds: Grounds) -> Breach | None:
+        numbers = set(self.pool_matches())
+        for found in MATCH_REF.finditer(text):
+            if int(found[1]) not in numbers:
+                return Breach("match", f"#{found[1]}: no such match in the pool")
+        for found in CLOCK.finditer(text):
+            if found[0].replace("h", ":") not in grounds.text:
+                return Breach("number", f"{found[0]}: a time the context did not give")
+        rest = CLOCK.sub(" ", MATCH_REF.sub(" ", SCORE.sub(" ", text)))
+        for found in YEAR.finditer(rest):
+            if int(found[1]) not in grounds.numbers:
+                return Breach("year", f"{found[1]}: not this tournament's")
+        for found in NUMBER.finditer(YEAR.sub(" ", rest)):
+            value = int(found[1])
+            if value not in grounds.numbers and value not in grounds.differences:
+                return Breach("number", f"{value}: not a number the context gave")
+        return None
+
+    def pool_matches(self) -> list[int]:
+        return [m.number for m in self.pool.matches()]
+
+    def _claims(self, text: str, match: int | None) -> Breach | None:
+        reason = self.claims.check(text, match)
+        if reason is None:
+            return None
+        rule, _, detail = reason.partition(" ")
+        return Breach(rule, detail)
+
+
+_QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
+
+
+def _shape(text: str, kind: str) -> Breach | None:
+    characters, most = SHAPES.get(kind, SHAPES["remark"])
+    if len(text) > characters:
+        return Breach("length", f"{len(text)} characters, at most {characters} for a {kind}")
+    if "\n" in text.strip():
+        return Breach("paragraphs", "more than one paragraph")
+    # A sentence has a verb somewhere in three words; "Suspicious." is a beat, not one.
+    count = len([s for s in SENTENCE_END.split(text) if len(WORD.findall(s)) >= 3])
+    if count > most:
+        return Breach("sentences", f"{count} sentences, at most {most} for a {kind}")
+    return None
+
+
+def _markup(text: str) -> Breach | None:
+    found = MARKUP.search(text)
+    return None if found is None else Breach("markup", f"{found[0].strip()!r}")
+
+
+def _repetition(text: str) -> Breach | None:
+    """A word or a pair of words looping, or a phrase said again and again: a model stuck."""
+    words = re.findall(r"\w+", text.lower())  # numbers too: "28 Jun, 30 Jun" is no loop
+    for a, b, c in zip(words, words[1:], words[2:], strict=False):
+        if a == b == c:
+            return Breach("repetition", f"{a!r} three times in a row")
+    for i in range(len(words) - 5):
+        if words[i : i + 2] == words[i + 2 : i + 4] == words[i + 4 : i + 6]:
+            return Breach("repetition", f"{' '.join(words[i : i + 2])!r} three times in a row")
+    # A diary comes back to a phrase ("the sharpest eyes were", once a stage); a model in
+    # a loop says a whole clause again and again, until it is most of what it says.
+    runs: dict[tuple[str, ...], int] = {}
+    for i in range(len(words) - 4):
+        run = tuple(words[i : i + 5])
+        runs[run] = runs.get(run, 0) + 1
+        if runs[run] >= 3 and runs[run] * len(run) >= 0.3 * len(words):
+            return Breach("repetition", f"{' '.join(run)!r} {runs[run]} times")
+    if len(words) >= 15 and len(set(words)) < 0.4 * len(words):
+        return Breach("repetition", f"{len(set(words))} distinct words of {len(words)}")
+    return None
+
+
+def _echo(text: str) -> Breach | None:
+    lowered = text.lower()
+    for pattern in _scaffolding():
+        found = pattern.search(lowered)
+        if found is not None:
+            return Breach("echo", f"the prompt's own {found[0]!r}")
+    words = [w.lower() for w in WORD.findall(text)]
+    runs = _instruction_runs()
+    for i in range(len(words) - ECHO_RUN + 1):
+        run = tuple(words[i : i + ECHO_RUN])
+        if run in runs:
+            return Breach("echo", f"copies the instructions: {' '.join(run)!r}")
+    return None
+
+
+def _names(text: str, grounds: Grounds) -> Breach | None:
+    """Every capitalised word names something the pool or the call gave, or is common."""
+    for sentence in re.split(r"(?<=[.!?:;])\s+|\s+[-\u2013\u2014]\s+|\(", text):
+        for index, found in enumerate(WORD.finditer(sentence)):
+            word = re.sub(r"['\u2019]s$", "", found[0]).rstrip(".")
+            if not word or not word[0].isupper():
+                continue
+            lowered = word.lower()
+            known = grounds.words | _capitalised()
+            if index == 0:  # a sentence's first word is capitalised anyway
+                if lowered.endswith(ADVERB):  # "Truly", "Honestly", "Claramente"
+                    continue
+                known = known | _vocabulary()
+            parts = [p for p in re.split(r"[-.'\u2019]", lowered) if p]
+            if lowered in known or all(p in known for p in parts):
+                continue
+            return Breach("name", f"{word}: nobody and nothing in this pool or its notes")
+    return None
+
+
+def _own_words(text: str, grounds: Grounds) -> list[str]:
+    """``text``'s words, less the runs of four or more it copies from its context: a
+    player's fact in their own language is theirs ("o gato de elis se chama Pelé")."""
+    words = [w.lower() for w in WORD.findall(text)]
+    copied = set()
+    for i in range(len(words) - 3):
+        if " ".join(words[i : i + 4]) in grounds.text:
+            copied |= set(range(i, i + 4))
+    return [w for i, w in enumerate(words) if i not in copied]
+
+
+def _latin(character: str) -> bool:
+    return "LATIN" in unicodedata.name(character, "")
+
+
+def _spellings(book: TeamBook, team: str) -> list[str]:
+    """Every spelling the team book writes ``team`` with: its name and its aliases."""
+    ours = book.name_of(team)
+    return [spelling for spelling, name in book.written if name == ours]
+
+
+def _values(request: object) -> Iterator[str]:
+    """Every value a typed request carries, as text: what the code asked to be said."""
+    if request is None:
+        return
+    if isinstance(request, str):
+        yield request
+    elif isinstance(request, int | float | date | datetime):
+        yield str(request)
+    elif dataclasses.is_dataclass(request) and not isinstance(request, type):
+        for item in dataclasses.fields(request):
+            yield from _values(getattr(request, item.name))
+    elif isinstance(request, dict):
+        for key, value in request.items():
+            yield from _values(key)
+            yield from _values(value)
+    elif isinstance(request, list | tuple | set | frozenset):
+        for value in request:
+            yield from _values(value)
+    else:
+        yield str(request)
+
+
+@cache
+def _listed(section: str) -> tuple[str, ...]:
+    return tuple(word.lower() for word in sections("contract").get(section, ()))
+
+
+@cache
+def _function_words() -> dict[str, frozenset[str]]:
+    return {
+        name.split(".", 1)[1]: frozenset(_listed(name))
+        for name in sections("contract")
+        if name.startswith("function.")
+    }
+
+
+@cache
+def _capitalised() -> frozenset[str]:
+    return frozenset(_listed("capitalised"))
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    """Words that may open a sentence: the common ones, and every word of her prompts
+    and voice files in either language."""
+    words = set(_listed("common")) | {w for ws in _function_words().values() for w in ws}
+    for name in ("voice_en", "voice_pt", "persona", "context", "remark", "answer"):
+        words |= {w.lower() for w in WORD.findall(re.sub(r"\{\w+\}|\$\w+", " ", load(name)))}
+    return frozenset(words)
+
+
+@cache
+def _scaffolding() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(line.lower()) for line in sections("contract")["scaffolding"])
+
+
+@cache
+def _instruction_runs() -> frozenset[tuple[str, ...]]:
+    """Every run of ``ECHO_RUN`` words of an instruction template, placeholders apart."""
+    from importlib import resources
+
+    runs: set[tuple[str, ...]] = set()
+    for path in resources.files("prompts").iterdir():
+        name = path.name.removesuffix(".txt")
+        if not path.name.endswith(".txt") or name in NOT_INSTRUCTIONS:
+            continue
+        lines = [line for line in load(name).splitlines() if not line.startswith(("#", "["))]
+        for piece in re.split(r"\$\w+|\{\w+\}", " ".join(lines)):
+            words = [w.lower() for w in WORD.findall(piece)]
+            runs |= {tuple(words[i : i + ECHO_RUN]) for i in range(len(words) - ECHO_RUN + 1)}
+    return frozenset(runs)
