@@ -130,6 +130,8 @@ def stats_text(report: dict[str, Any]) -> str:
                 or "none"
             )
             + f"; {c['replaced_offline']} lines replaced by the offline voice",
+            f"calls sent straight to the offline voice while the provider was down (circuit "
+            f"open): {c['skipped_provider_down']}",
             f"estimated cost at {usage.PRICED_MODEL}'s published prices: ${c['cost_usd']:.2f} "
             f"(${c['cost_without_cache_usd']:.2f} without the cache), "
             f"${c['cost_per_match_usd']:.3f} per finished match",

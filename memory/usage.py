@@ -161,6 +161,10 @@ def totals(connection: Connection) -> dict[str, Any]:
         rule = outcome.split("refused: contract ", 1)[1].split()[0]
         refused[rule] = refused.get(rule, 0) + 1
     figures["refused_by_rule"] = refused
+    # Calls a circuit breaker answered at once while their provider was down.
+    figures["skipped_provider_down"] = connection.execute(
+        select(func.count()).where(c.error.like("%circuit open%"))
+    ).scalar_one()
     figures["replaced_offline"] = connection.execute(
         select(func.count()).where(c.outcome.like("replaced by the offline voice%"))
     ).scalar_one()

@@ -51,6 +51,7 @@ class Recorded:
 class ModelServer:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.replies: deque[Reply] = deque()
+        self.always: Reply | None = None  # the reply when none is queued (a provider down)
         self.requests: list[Recorded] = []
         self.url = ""
         self.clock = clock  # seconds; a replay passes its tournament clock
@@ -78,7 +79,7 @@ class ModelServer:
 
     def respond(self, path: str, body: dict[str, Any]) -> tuple[int, str, dict[str, str], float]:
         with self._lock:
-            reply = self.replies.popleft() if self.replies else Reply()
+            reply = self.replies.popleft() if self.replies else (self.always or Reply())
         if reply.body is not None or reply.status != 200:
             return (
                 reply.status,

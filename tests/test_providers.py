@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.agent.providers.anthropic_model import AnthropicModel
+from bot.agent.providers.breaker import Circuit, CircuitBreaker
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.app.cli import build_parser
 from bot.app.config import ConfigError, ModelConfig, make_model
@@ -216,3 +217,49 @@ def test_the_configuration_chooses_and_refuses() -> None:
         make_model(ModelConfig(provider="openai-compatible"), lambda _u: None)
     with pytest.raises(ConfigError, match="unknown language"):
         ModelConfig(language="fr").chosen()
+
+
+def test_a_provider_that_is_down_opens_the_circuit_and_costs_nothing(pool: Pool) -> None:
+    """Three calls in a row fail (each after the SDK's retries): the circuit opens, and calls
+    go to the offline voice without a request; after the cool-down one call probes."""
+    now = [0.0]
+    meter = UsageMeter()
+    with model_server() as server:
+        server.always = Reply(529, headers=RETRY_FAST)
+        provider = anthropic(server.url, [], max_retries=1)
+        provider.on_usage = meter.report
+        breaker = CircuitBreaker(provider, failures=3, cooldown=30, clock=lambda: now[0])
+        keeper = MemoryKeeper(pool, breaker, meter=meter)
+        context = Context(CALL.system, (Section("event", CALL.prompt, 0),))
+        for _ in range(3):
+            keeper.ask(context, LEADER)
+        assert len(server.requests) == 6 and breaker.state is Circuit.OPEN  # 3 calls, 1 retry each
+        for _ in range(20):
+            assert keeper.ask(context, LEADER).text == OfflineModel().complete(CALL)
+        assert len(server.requests) == 6  # open: not one request more
+        now[0] += 31
+        keeper.ask(context, LEADER)  # the probe fails: open again, for twice as long
+        assert len(server.requests) == 8 and breaker.state is Circuit.OPEN
+        now[0] += 31
+        keeper.ask(context, LEADER)
+        assert len(server.requests) == 8  # 60 s this time
+        server.always = None  # the provider is back
+        now[0] += 30
+        assert keeper.ask(context, LEADER).text == "What a time to be in this pool."
+        assert breaker.state is Circuit.CLOSED
+    assert [state for state, _ in breaker.changes] == [
+        Circuit.OPEN,
+        Circuit.PROBING,
+        Circuit.OPEN,
+        Circuit.PROBING,
+        Circuit.CLOSED,
+    ]
+    with pool.work.read() as connection:
+        figures = totals(connection)
+    assert figures["skipped_provider_down"] == 21 and figures["calls"] == 26
+
+
+def test_the_configured_provider_stands_behind_a_circuit_breaker() -> None:
+    config = ModelConfig(provider="openai-compatible", base_url="http://127.0.0.1:9", model="m")
+    model = make_model(config, lambda _u: None)
+    assert isinstance(model, CircuitBreaker) and model.name == "openai-compatible"

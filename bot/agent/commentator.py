@@ -9,6 +9,7 @@ talks per match and how often she picks on the same player.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -398,8 +399,10 @@ class Commentator:
     # -- her own picks --------------------------------------------------------
 
     def pick_for(self, match: Match) -> Score:
-        """The rating model's pick; a real model may overrule it with a proper score."""
-        suggestion = predictor.pick(match, predictor.ratings(self.pool.matches()))
+        """The rating model's pick; a real model may overrule it with a score the rating
+        model gives a real chance (``predictor.plausible``), never with any two numbers."""
+        table = predictor.ratings(self.pool.matches())
+        chance, suggestion = predictor.chances(match, table), predictor.pick(match, table)
         prompt = render(
             "prediction",
             suggestion=str(suggestion),
@@ -408,14 +411,17 @@ class Commentator:
         asked = self.keeper.ask(
             self.keeper.contexts.dated(prompt), Prediction(str(suggestion)), match=match.number
         )
-        found = SCORE_IN_ANSWER.search(asked.text)
-        try:
-            pick = None if found is None else Score(int(found[1]), int(found[2]))
-        except ValueError:  # a score no match has
-            pick = None
+        pick = read_pick(asked.text)
         if pick is None:
             self.keeper.settle(asked, f"refused: not a score; the rating pick {suggestion} stands")
             return suggestion  # nonsense from the model: the rating model's pick stands
+        if pick not in predictor.plausible(chance):
+            self.keeper.settle(
+                asked,
+                f"refused: implausible {pick}, outside the likeliest scores covering "
+                f"{predictor.PLAUSIBLE_MASS:.0%} of the chance; the rating pick {suggestion} stands",
+            )
+            return suggestion
         self.keeper.settle(asked, f"picked {pick}")
         return pick
 
@@ -488,6 +494,22 @@ class Commentator:
             None,
             capped=False,
         )
+
+
+def read_pick(text: str) -> Score | None:
+    """A pick in a model's answer: JSON ``{"home": 2, "away": 1}`` (structured output) or
+    the first score in its text ("2-1"); None when it holds neither."""
+    try:
+        found = json.loads(text)
+        if isinstance(found, dict):
+            return Score(int(found["home"]), int(found["away"]))
+    except (ValueError, KeyError, TypeError):
+        pass
+    score = SCORE_IN_ANSWER.search(text)
+    try:
+        return None if score is None else Score(int(score[1]), int(score[2]))
+    except ValueError:  # a score no match has
+        return None
 
 
 def _before(score: Score, side: str) -> Score:

@@ -16,6 +16,9 @@ K = 30.0
 GOALS_PER_TEAM = 1.3  # the average World Cup side scores about this much a match
 SPREAD = 600.0  # rating points that multiply a side's expected goals by e
 MAX_GOALS = 6
+# A model's pick stands only among the likeliest scores covering this much of the chance
+# (about the 15-20 likeliest of a World Cup match; 7-4 or 18-10 are never among them).
+PLAUSIBLE_MASS = 0.9
 
 
 def goal_weight(margin: int) -> float:
@@ -46,17 +49,36 @@ def _poisson(mean: float, goals: int) -> float:
     return math.exp(-mean) * mean**goals / math.factorial(goals)
 
 
-def pick(match: Match, table: dict[str, float]) -> Score:
-    """The most likely outcome first (it is worth most of the points), then its most
-    likely score, with each side's expected goals from the rating gap."""
+def chances(match: Match, table: dict[str, float]) -> dict[Score, float]:
+    """Every score up to ``MAX_GOALS`` a side, with its chance: each side's goals a
+    Poisson draw whose mean the rating gap moves."""
     gap = table.get(match.team1, START) - table.get(match.team2, START)
     home_mean = GOALS_PER_TEAM * math.exp(gap / SPREAD)
     away_mean = GOALS_PER_TEAM * math.exp(-gap / SPREAD)
-    chance = {
+    return {
         Score(h, a): _poisson(home_mean, h) * _poisson(away_mean, a)
         for h in range(MAX_GOALS + 1)
         for a in range(MAX_GOALS + 1)
     }
+
+
+def plausible(chance: dict[Score, float], mass: float = PLAUSIBLE_MASS) -> set[Score]:
+    """The likeliest scores that together cover ``mass`` of the chance: what a pick from
+    a model may be and still be a pick, not a number it made up."""
+    kept: set[Score] = set()
+    covered = 0.0
+    for score in sorted(chance, key=lambda s: (-chance[s], s.home, s.away)):
+        if covered >= mass:
+            break
+        kept.add(score)
+        covered += chance[score]
+    return kept
+
+
+def pick(match: Match, table: dict[str, float]) -> Score:
+    """The most likely outcome first (it is worth most of the points), then its most
+    likely score, with each side's expected goals from the rating gap."""
+    chance = chances(match, table)
     by_outcome: dict[int, float] = {}
     for score, p in chance.items():
         by_outcome[score.outcome] = by_outcome.get(score.outcome, 0.0) + p

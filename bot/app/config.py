@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
+from bot.agent.providers.breaker import CircuitBreaker
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.usage import UsageSink
 from game.errors import UserError
@@ -69,4 +70,5 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
             max_retries=config.max_retries,
             on_usage=on_usage,
         )
-    return primary
+    # A provider that is down is not asked again and again, each call waiting out retries.
+    return CircuitBreaker(primary)
