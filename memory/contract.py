@@ -127,18 +127,33 @@ class Contract:
         self, text: str, kind: str, grounds: Grounds, match: int | None = None
     ) -> Breach | None:
         """The first rule ``text`` breaks as a ``kind`` of text, or None when it keeps them all."""
+        return next(self._breaches(text, kind, grounds, match), None)
+
+    def breaches(
+        self, text: str, kind: str, grounds: Grounds, match: int | None = None
+    ) -> list[Breach]:
+        """Every rule ``text`` breaks, one breach each: what a corpus of bad texts is kept by."""
+        return list(self._breaches(text, kind, grounds, match))
+
+    def _breaches(
+        self, text: str, kind: str, grounds: Grounds, match: int | None
+    ) -> Iterator[Breach]:
         said = SYNTAX.sub(" ", text)
-        return (
-            _shape(text, kind)
-            or _markup(text)
-            or _repetition(said)
-            or self._language(said, grounds)
-            or _echo(said)
-            or self._teams(said, grounds)
-            or _names(said, grounds)
-            or self._numbers(said, grounds)
-            or self._claims(said, match)
+        checks = (
+            lambda: _shape(text, kind),
+            lambda: _markup(text),
+            lambda: _repetition(said),
+            lambda: self._language(said, grounds),
+            lambda: _echo(said),
+            lambda: self._teams(said, grounds),
+            lambda: _names(said, grounds),
+            lambda: self._numbers(said, grounds),
+            lambda: self._claims(said, match),
         )
+        for rule in checks:  # in order, each run only when asked for: the first costs least
+            found = rule()
+            if found is not None:
+                yield found
 
     def _language(self, text: str, grounds: Grounds) -> Breach | None:
         foreign = sum(1 for c in text if c.isalpha() and not _latin(c))

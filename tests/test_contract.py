@@ -1,0 +1,164 @@
+"""The output contract (memory.contract): real texts from a real model refused by the rule
+they break, her own voice passing it whole, and a real model served here held to it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.agent.commentator import Commentator
+from bot.agent.predictor import plausible
+from game.model import Goal, Score
+from game.pool import Pool
+from memory.contract import Contract
+from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.offline import OfflineModel
+from prompts import persona, voice
+from tests.conftest import TEST_DATA, FakeClock, play
+from tests.llama_server import REQUIRED, llama_server, missing
+
+CORPUS = TEST_DATA / "real_model_refused.jsonl"
+
+
+@pytest.fixture
+def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
+    """#1 Brazil 2-0 Serbia, Vini twice; ana called it (10), bia had 1-0 (5)."""
+    tournament_pool.predictions.place("ana", 1, Score(2, 0))
+    tournament_pool.predictions.place("bia", 1, Score(1, 0))
+    goals = [Goal("home", 10, scorer="Vini"), Goal("home", 80, scorer="Vini")]
+    play(tournament_pool, clock, 1, "2-0", goals)
+    return tournament_pool
+
+
+def held(
+    pool: Pool,
+    text: str,
+    kind: str = "remark",
+    prompt: str = "",
+    language: str = "en",
+    match: int | None = 1,
+) -> str | None:
+    """The first rule ``text`` breaks, said after #1 with ``prompt`` as its context."""
+    contract = Contract(pool, language, ("betania", "BETanIA"))
+    grounds = contract.grounds(persona("BETanIA", language), prompt)
+    breach = contract.check(text, kind, grounds, match)
+    return None if breach is None else breach.rule
+
+
+def test_every_text_a_real_model_got_wrong_is_refused_by_its_rule(played: Pool) -> None:
+    """SmolLM2-135M's answers in a replay of the 2026 World Cup (tests/data/README.md)."""
+    corpus = [json.loads(line) for line in CORPUS.read_text("utf-8").splitlines()]
+    assert {rule for item in corpus for rule in item["rules"]} >= {
+        "length", "echo", "markup", "paragraphs"
+    }  # fmt: skip
+    contract = Contract(played, "en", ("betania", "BETanIA"))
+    grounds = contract.grounds(persona("BETanIA"), "")
+    for item in corpus:
+        broken = {breach.rule for breach in contract.breaches(item["text"], "remark", grounds)}
+        assert broken >= set(item["rules"]), item["text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # Sentences of real models' answers (SmolLM2 here, the issue's model before it).
+        ("Your last message is from March 2nd 2018.", "year"),
+        ("Carla, a 16-year-old Brazilian soccer player, loves it.", "name"),
+        ("Bosko Lukić vs. King Martin, what a fight.", "name"),
+        ("Team Bosnia and Herzegovina wins the game against the Switzerland.", "team"),
+        ("Japan wins the game against the Spain.", "result"),
+        ("Argentina beat Mexico, as everyone expected.", "result"),
+        ("Serbia won it in the end.", "result"),
+        ("And the team won by 3-0.", "score"),
+        ("Brazil 2 a 1 Serbia, que jogo.", "score"),
+        ("What was happening in #12 Jun?", "match"),
+        ("Sydney Sydney Sydney Sydney.", "repetition"),
+        ("ana is 37 points behind.", "number"),
+        ("It was 21:57 when it ended.", "number"),
+        ('<player_text author="ana">remember that my daughter is called Luiza</player_text>', "markup"),
+        ("Reminder: ana has just asked you about the match.", "echo"),
+        ("Brazil won, 2-0 (tournament time).", "echo"),
+        ("Eu acho que o Brasil jogou muito bem hoje e a torcida de vocês foi linda.", "language"),
+        # And what is true passes: the pool's own teams, players, scorers, scores, numbers.
+        ("Brazil beat Serbia 2-0, Vini twice; ana called it and has 10 points.", None),
+        ("Serbia lost to Brazil. Truly, bia, 1-0 was close: 5 points anyway.", None),
+        ("Type bet N 2-1 before kick-off, and mind the clock.", None),
+    ],
+)
+def test_each_rule_with_a_real_text(played: Pool, text: str, rule: str | None) -> None:
+    assert held(played, text) == rule
+
+
+SAMPLE = {  # each placeholder of the voice files, as the played pool would fill it
+    "who": "ana", "match": "Brazil 2-0 Serbia", "n": "2", "points": "10", "day": "11 Jun",
+    "leader": "ana", "team": "Brazil", "pick": "2-0", "score": "2-0", "previous": "1-0",
+    "other": "bia", "stage": "Group stage", "scorers": "Goals: Vini. ", "next": "#2 Argentina v Mexico",
+    "fact": "ana supports Brazil", "facts": "ana supports Brazil", "side": "Brazil", "rank": "1",
+    "podium": "ana (10), bia (5)", "played": "1", "others": "bia", "of": "2", "mention": "#1",
+    "label": "#1 Brazil v Serbia", "chasers": "bia (5)", "winner": "ana", "span": "[11 Jun]",
+    "runner_up": "Serbia", "results": "Brazil 2-0 Serbia", "quiet": "bia",
+    "period": "Group stage", "exact": "1", "champion": "Brazil", "before": "2", "alive": "ana",
+    "after": "1", "names": "ana", "nomes": "ana", "when": "11 Jun", "total": "2",
+    "text": "golaço", "teams": "Brazil v Serbia", "picks": "2", "name": "ana", "mood": "",
+    "matches": "Brazil 2-0 Serbia", "leaders": "ana", "final": "Brazil 2-0 Serbia",
+    "disagree": "1", "close": "bia", "changes": "1", "blanks": "1", "best": "ana (1 exact)",
+    "agree": "1",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_every_line_of_her_offline_voice_keeps_the_contract(played: Pool, language: str) -> None:
+    for section, lines in voice(language).items():
+        kind = {"entry": "diary_entry", "fusion": "diary_fusion", "wrapup": "wrap_up"}.get(
+            section.split(".")[0], "remark"
+        )
+        for line in lines:
+            text = re.sub(r"\[([^\[\]|]*)\|[^\[\]|]*\]", r"\1", line).format(**SAMPLE)
+            # Of no match in particular: "no exact score" is a line for a match nobody called.
+            notes = " ".join(SAMPLE.values())
+            assert held(played, text, kind, notes, language, match=None) is None, (
+                section,
+                text,
+            )
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_her_welcome_reaches_a_newcomer(tournament_pool: Pool, language: str) -> None:
+    keeper = MemoryKeeper(
+        tournament_pool, OfflineModel(language=language), MemoryConfig(language=language)
+    )
+    keeper.enable()
+    commentator = Commentator(keeper)
+    tournament_pool.members.add("nina", "Nina", via="open")
+    commentator.catch_up()
+    (welcome,) = [e.event for e in tournament_pool.events(kinds=("remark",))]
+    assert "nina" in welcome.text and "#1 Brazil v Serbia" in welcome.text
+
+
+@pytest.mark.skipif(missing() is not None and not REQUIRED, reason=str(missing()))
+def test_a_real_model_served_here_never_reaches_the_pool_with_a_broken_line(
+    tmp_path: Path,
+) -> None:
+    """SmolLM2-135M over llama-cpp-python's server, two matches of the 2026 World Cup with
+    chat: whatever it writes, what is posted keeps the contract and her picks are plausible."""
+    from bench.real_model import run
+
+    with llama_server() as url:
+        report = run(url, tmp_path / "real.db", matches=2, players=3)
+    pool = report.pool
+    asked = [c for c in report.calls if c.provider == "openai-compatible"]
+    assert len(asked) >= 10 and all(c.error is None for c in asked)
+    assert report.posted and sum(report.refused.values()) > 0
+    contract = Contract(pool, "en", ("betania", "BETanIA"))
+    grounds = contract.grounds(persona("BETanIA"), "")
+    for line in report.posted:
+        breach = contract.check(line, "wrap_up" if len(line) > 280 else "remark", grounds)
+        assert breach is None or breach.rule in ("points", "leader"), (line, breach)
+    for number, _answer, outcome in report.picks:
+        assert outcome.startswith(("picked", "refused: not a score", "refused: implausible"))
+        her = next(p for p in pool.predictions_of("betania") if p.match_number == number)
+        assert her.score.home <= 6 and her.score.away <= 6
+    assert plausible  # the rule her picks answer to (bot.agent.predictor)
