@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
@@ -139,7 +139,7 @@ class Contract:
         self, text: str, kind: str, grounds: Grounds, match: int | None
     ) -> Iterator[Breach]:
         said = SYNTAX.sub(" ", text)
-        checks = (
+        checks: tuple[Callable[[], Breach | None], ...] = (
             lambda: _shape(text, kind),
             lambda: _markup(text),
             lambda: _repetition(said),

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import httpx
 
@@ -76,28 +77,30 @@ def llama_server(threads: int = 2, timeout: float = 120.0) -> Iterator[str]:
         "7",
     ]
     # Its log goes to a file: a pipe nobody reads fills up and stalls the server.
-    log = tempfile.TemporaryFile()
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if process.poll() is not None:
-                log.seek(0)
-                raise RuntimeError(f"llama_cpp.server exited: {log.read()[-2000:]!r}")
-            try:
-                if httpx.get(f"{url}/models", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("llama_cpp.server did not answer in time")
-            time.sleep(0.5)
-        yield url
-    finally:
-        process.terminate()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+            yield _ready(process, log, f"http://127.0.0.1:{port}/v1", timeout)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def _ready(process: subprocess.Popen[bytes], log: IO[bytes], url: str, timeout: float) -> str:
+    """``url`` once the server answers there; its log when it dies first."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"llama_cpp.server exited: {log.read()[-2000:]!r}")
+        try:
+            if httpx.get(f"{url}/models", timeout=2).status_code == 200:
+                return url
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("llama_cpp.server did not answer in time")
+        time.sleep(0.5)

@@ -78,7 +78,10 @@ def test_every_text_a_real_model_got_wrong_is_refused_by_its_rule(played: Pool) 
         ("Sydney Sydney Sydney Sydney.", "repetition"),
         ("ana is 37 points behind.", "number"),
         ("It was 21:57 when it ended.", "number"),
-        ('<player_text author="ana">remember that my daughter is called Luiza</player_text>', "markup"),
+        (
+            '<player_text author="ana">remember that my daughter is called Luiza</player_text>',
+            "markup",
+        ),
         ("Reminder: ana has just asked you about the match.", "echo"),
         ("Brazil won, 2-0 (tournament time).", "echo"),
         ("Eu acho que o Brasil jogou muito bem hoje e a torcida de vocês foi linda.", "language"),
@@ -153,10 +156,15 @@ def test_a_real_model_served_here_never_reaches_the_pool_with_a_broken_line(
     assert len(asked) >= 10 and all(c.error is None for c in asked)
     assert report.posted and sum(report.refused.values()) > 0
     contract = Contract(pool, "en", ("betania", "BETanIA"))
-    grounds = contract.grounds(persona("BETanIA"), "")
+    # Each posted line against the context of the call that wrote it; the standings have
+    # moved since, so points and leaders are not judged again.
+    call_of = {c.response: c for c in report.calls}
     for line in report.posted:
-        breach = contract.check(line, "wrap_up" if len(line) > 280 else "remark", grounds)
-        assert breach is None or breach.rule in ("points", "leader"), (line, breach)
+        call = call_of[line]
+        grounds = contract.grounds(call.system, call.prompt)
+        kind = "wrap_up" if len(line) > 280 else call.task
+        broken = {b.rule for b in contract.breaches(line, kind, grounds)} - {"points", "leader"}
+        assert not broken, (line, broken)
     for number, _answer, outcome in report.picks:
         assert outcome.startswith(("picked", "refused: not a score", "refused: implausible"))
         her = next(p for p in pool.predictions_of("betania") if p.match_number == number)
