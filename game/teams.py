@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -58,6 +59,16 @@ class TeamBook:
         if known is None and code:
             known = self.by_code.get(code.strip().upper())
         return known
+
+    def spellings(self, teams: Iterable[str]) -> dict[str, str]:
+        """Each way text may write one of ``teams`` (its name or an alias, lowercased) ->
+        the team as ``teams`` names it."""
+        found: dict[str, str] = {}
+        for team in teams:
+            ours = self.name_of(team)
+            found[team.lower()] = team
+            found |= {spelling.lower(): team for spelling, name in self.written if name == ours}
+        return found
 
     def key(self, name: str, code: str | None = None) -> str:
         """What two names of the same team have in common."""

@@ -107,6 +107,7 @@ class Records:
     # as it stands while live ("" wins a level one)
     meetings: dict[frozenset[str], list[tuple[str, bool]]] = field(default_factory=dict)
     figures: set[int] = field(default_factory=set)  # ranks, counts, minutes, match numbers
+    matches: dict[int, Match] = field(default_factory=dict)  # the pool's, as read with the rest
 
     def numbers(self) -> set[int]:
         """Every number the records hold: what a line may say without a context giving it."""
@@ -136,7 +137,7 @@ class Claims:
         rule, basis = self.pool.scoring()
         found.rule = {rule.exact, rule.difference, rule.outcome, 0}
         found.players = {p.handle: p.display_name for p in self.pool.players()}
-        matches = {m.number: m for m in self.pool.matches()}
+        matches = found.matches = {m.number: m for m in self.pool.matches()}
         for match in matches.values():
             found.scores |= _scores_of(match)
             meeting = _meeting(match)
@@ -176,9 +177,12 @@ class Claims:
                     found.called.setdefault(played.number, set()).add(handle)
         return found
 
-    def check(self, text: str, match: int | None = None) -> str | None:
-        """The first false claim in ``text`` as a reason ("score 9-7: no such score"), or None."""
-        records = self.records()
+    def check(
+        self, text: str, match: int | None = None, records: Records | None = None
+    ) -> str | None:
+        """The first false claim in ``text`` as a reason ("score 9-7: no such score"), or None;
+        against ``records`` when the caller has just read them."""
+        records = records or self.records()
         text = QUOTED.sub('""', text)  # a player's words, quoted, are theirs, not her claims
         for home, away in ((int(a), int(b)) for a, b in SCORE.findall(text)):
             if (home, away) not in records.scores:
@@ -199,7 +203,7 @@ class Claims:
                 if leader is not None and leader not in records.leaders:
                     top = ", ".join(sorted(records.leaders)) or "nobody yet"
                     return f"leader {leader}: the table's top is {top}"
-        told = _results(text, records, matches=self.pool.matches(), match=match)
+        told = _results(text, records, match)
         if told is not None:
             return told
         if match is None:
@@ -266,10 +270,11 @@ def _meeting(match: Match) -> tuple[str, bool] | None:
     return (match.team1 if home > away else match.team2 if away > home else ""), home == away
 
 
-def _results(text: str, records: Records, matches: list[Match], match: int | None) -> str | None:
+def _results(text: str, records: Records, match: int | None) -> str | None:
     """Results in words ("Spain beat Argentina", "Spain won"): true of a meeting in the log."""
-    teams = {t for m in matches for t in (m.team1, m.team2)}
-    spelled = _team_spellings(teams)
+    spelled = TeamBook.standard().spellings(
+        {t for m in records.matches.values() for t in (m.team1, m.team2)}
+    )
     if not spelled:
         return None
     either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
@@ -285,7 +290,7 @@ def _results(text: str, records: Records, matches: list[Match], match: int | Non
                 return f"result {one} lost to {two}: no match between them says so"
             if said == "drew with" and not any(level for _, level in meetings):
                 return f"result {one} drew with {two}: no match between them says so"
-    now = next((m for m in matches if m.number == match), None)
+    now = records.matches.get(match) if match is not None else None
     for found in re.finditer(WON.format(a=a), text, re.IGNORECASE):
         team = spelled[found["a"].lower()]
         if now is not None and team in (now.team1, now.team2):
@@ -298,17 +303,6 @@ def _results(text: str, records: Records, matches: list[Match], match: int | Non
         if not won:
             return f"result {team} won: the log does not say so"
     return None
-
-
-def _team_spellings(teams: set[str]) -> dict[str, str]:
-    """Each way text may write one of ``teams`` (lowercased) -> the team."""
-    book = TeamBook.standard()
-    found = {team.lower(): team for team in teams}
-    for spelling, name in book.written:
-        for team in teams:
-            if book.same(team, name):
-                found[spelling.lower()] = team
-    return found
 
 
 def _scores_of(match: Match) -> set[tuple[int, int]]:

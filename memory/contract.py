@@ -32,10 +32,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
+from importlib import resources
 
 from game.pool import Pool
 from game.teams import TeamBook, normalized
-from memory.claims import SCORE, Claims
+from memory.claims import SCORE, Claims, Records
 from prompts import load, sections
 
 # Per kind of text (a call's task): characters, then sentences of three words or more
@@ -81,12 +82,18 @@ class Breach:
 
 @dataclass(frozen=True)
 class Grounds:
-    """What one call gave: its words and numbers, on top of the pool's own."""
+    """What one call gave: its words and numbers, on top of the pool's own, read once."""
 
-    words: frozenset[str]  # lowercased words of the context and the pool's names
+    words: frozenset[str]  # lowercased: the context's, the pool's names, the common ones
     numbers: frozenset[int]  # every number the context or the records gave
     differences: frozenset[int]  # differences of two numbers its prompt gave
     text: str  # the context, lowercased: times and quoted spans are looked up in it
+    records: Records  # the pool's, for the claims and its matches
+
+
+def limits(kind: str) -> tuple[int, int]:
+    """The characters and sentences a ``kind`` of text may have (a remark's, if unknown)."""
+    return SHAPES.get(kind, SHAPES["remark"])
 
 
 class Contract:
@@ -103,23 +110,28 @@ class Contract:
         pool's names: players, this tournament's teams (every spelling the team book
         knows), scorers, stages and venues, and her own names."""
         given = "\n".join([system, prompt, *_values(request)])
+        records = self.claims.records()
         names: list[str] = list(self.own_names)
         for player in self.pool.players():
             names += [player.handle, player.display_name or ""]
-        book = TeamBook.standard()
         teams = set()
-        for match in self.pool.matches():
+        for match in records.matches.values():
             teams |= {match.team1, match.team2}
             names += [match.stage, match.group or "", match.venue or ""]
             names += [goal.scorer or "" for goal in match.goals]
-        for team in teams:
-            names += [team, *_spellings(book, team)]
+        names += TeamBook.standard().spellings(teams)
         words = {w.lower() for w in WORD.findall(f"{given}\n{' '.join(names)}")}
         words |= {part for w in list(words) for part in re.split(r"[-.'\u2019]", w) if part}
-        numbers = {int(n) for n in NUMBER.findall(given)} | self.claims.records().numbers()
+        numbers = {int(n) for n in NUMBER.findall(given)} | records.numbers()
         told = [int(n) for n in NUMBER.findall(f"{prompt}\n{' '.join(_values(request))}")]
         differences = {abs(a - b) for a in told for b in told}
-        return Grounds(frozenset(words), frozenset(numbers), frozenset(differences), given.lower())
+        return Grounds(
+            frozenset(words | _capitalised()),
+            frozenset(numbers),
+            frozenset(differences),
+            given.lower(),
+            records,
+        )
 
     # -- the check ----------------------------------------------------------------
 
@@ -145,10 +157,10 @@ class Contract:
             lambda: _repetition(said),
             lambda: self._language(said, grounds),
             lambda: _echo(said),
-            lambda: self._teams(said, grounds),
+            lambda: _teams(said, grounds),
             lambda: _names(said, grounds),
-            lambda: self._numbers(said, grounds),
-            lambda: self._claims(said, match),
+            lambda: _numbers(said, grounds),
+            lambda: _claims(self.claims, said, match, grounds),
         )
         for rule in checks:  # in order, each run only when asked for: the first costs least
             found = rule()
@@ -167,50 +179,49 @@ class Contract:
             return Breach("language", f"not in the pool's language ({self.language})")
         return None
 
-    def _teams(self, text: str, grounds: Grounds) -> Breach | None:
-        """A national team the book knows that plays no match of this pool."""
-        playing = {normalized(t) for m in self.pool.matches() for t in (m.team1, m.team2)}
-        for spelling, team in TeamBook.standard().written:
-            if normalized(team) in playing or spelling.lower() in grounds.text:
-                continue
-            if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE):
-                return Breach("team", f"{spelling}: not in this tournament")
-        return None
-
-    def _numbers(self, text: str, grounds: Grounds) -> Breach | None:
-        numbers = set(self.pool_matches())
-        for found in MATCH_REF.finditer(text):
-            if int(found[1]) not in numbers:
-                return Breach("match", f"#{found[1]}: no such match in the pool")
-        for found in CLOCK.finditer(text):
-            if found[0].replace("h", ":") not in grounds.text:
-                return Breach("number", f"{found[0]}: a time the context did not give")
-        rest = CLOCK.sub(" ", MATCH_REF.sub(" ", SCORE.sub(" ", text)))
-        for found in YEAR.finditer(rest):
-            if int(found[1]) not in grounds.numbers:
-                return Breach("year", f"{found[1]}: not this tournament's")
-        for found in NUMBER.finditer(YEAR.sub(" ", rest)):
-            value = int(found[1])
-            if value not in grounds.numbers and value not in grounds.differences:
-                return Breach("number", f"{value}: not a number the context gave")
-        return None
-
-    def pool_matches(self) -> list[int]:
-        return [m.number for m in self.pool.matches()]
-
-    def _claims(self, text: str, match: int | None) -> Breach | None:
-        reason = self.claims.check(text, match)
-        if reason is None:
-            return None
-        rule, _, detail = reason.partition(" ")
-        return Breach(rule, detail)
-
 
 _QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 
 
+def _teams(text: str, grounds: Grounds) -> Breach | None:
+    """A national team the book knows that plays no match of this pool."""
+    playing = {normalized(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)}
+    for spelling, team in TeamBook.standard().written:
+        if normalized(team) in playing or spelling.lower() in grounds.text:
+            continue
+        if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE):
+            return Breach("team", f"{spelling}: not in this tournament")
+    return None
+
+
+def _numbers(text: str, grounds: Grounds) -> Breach | None:
+    for found in MATCH_REF.finditer(text):
+        if int(found[1]) not in grounds.records.matches:
+            return Breach("match", f"#{found[1]}: no such match in the pool")
+    for found in CLOCK.finditer(text):
+        if found[0].replace("h", ":") not in grounds.text:
+            return Breach("number", f"{found[0]}: a time the context did not give")
+    rest = CLOCK.sub(" ", MATCH_REF.sub(" ", SCORE.sub(" ", text)))
+    for found in YEAR.finditer(rest):
+        if int(found[1]) not in grounds.numbers:
+            return Breach("year", f"{found[1]}: not this tournament's")
+    for found in NUMBER.finditer(YEAR.sub(" ", rest)):
+        value = int(found[1])
+        if value not in grounds.numbers and value not in grounds.differences:
+            return Breach("number", f"{value}: not a number the context gave")
+    return None
+
+
+def _claims(claims: Claims, text: str, match: int | None, grounds: Grounds) -> Breach | None:
+    reason = claims.check(text, match, grounds.records)
+    if reason is None:
+        return None
+    rule, _, detail = reason.partition(" ")
+    return Breach(rule, detail)
+
+
 def _shape(text: str, kind: str) -> Breach | None:
-    characters, most = SHAPES.get(kind, SHAPES["remark"])
+    characters, most = limits(kind)
     if len(text) > characters:
         return Breach("length", f"{len(text)} characters, at most {characters} for a {kind}")
     if "\n" in text.strip():
@@ -271,17 +282,20 @@ def _names(text: str, grounds: Grounds) -> Breach | None:
             word = re.sub(r"['\u2019]s$", "", found[0]).rstrip(".")
             if not word or not word[0].isupper():
                 continue
-            lowered = word.lower()
-            known = grounds.words | _capitalised()
-            if index == 0:  # a sentence's first word is capitalised anyway
-                if lowered.endswith(ADVERB):  # "Truly", "Honestly", "Claramente"
-                    continue
-                known = known | _vocabulary()
+            lowered, opening = word.lower(), index == 0
+            if opening and lowered.endswith(ADVERB):  # "Truly", "Honestly", "Claramente"
+                continue
             parts = [p for p in re.split(r"[-.'\u2019]", lowered) if p]
-            if lowered in known or all(p in known for p in parts):
+            if _known(lowered, grounds, opening) or all(_known(p, grounds, opening) for p in parts):
                 continue
             return Breach("name", f"{word}: nobody and nothing in this pool or its notes")
     return None
+
+
+def _known(word: str, grounds: Grounds, opening: bool) -> bool:
+    """A word the call or the pool gave, or a common one; a sentence's first word is
+    capitalised anyway, so any word of her prompts and voice may open one."""
+    return word in grounds.words or (opening and word in _vocabulary())
 
 
 def _own_words(text: str, grounds: Grounds) -> list[str]:
@@ -297,12 +311,6 @@ def _own_words(text: str, grounds: Grounds) -> list[str]:
 
 def _latin(character: str) -> bool:
     return "LATIN" in unicodedata.name(character, "")
-
-
-def _spellings(book: TeamBook, team: str) -> list[str]:
-    """Every spelling the team book writes ``team`` with: its name and its aliases."""
-    ours = book.name_of(team)
-    return [spelling for spelling, name in book.written if name == ours]
 
 
 def _values(request: object) -> Iterator[str]:
@@ -364,8 +372,6 @@ def _scaffolding() -> tuple[re.Pattern[str], ...]:
 @cache
 def _instruction_runs() -> frozenset[tuple[str, ...]]:
     """Every run of ``ECHO_RUN`` words of an instruction template, placeholders apart."""
-    from importlib import resources
-
     runs: set[tuple[str, ...]] = set()
     for path in resources.files("prompts").iterdir():
         name = path.name.removesuffix(".txt")

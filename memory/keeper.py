@@ -26,7 +26,7 @@ from game.pool import Pool
 from game.text import clean_block
 from memory import diary, facts, usage
 from memory.context import Context, ContextBuilder
-from memory.contract import SHAPES, Breach, Contract
+from memory.contract import Breach, Contract, limits
 from memory.diary import DiaryConfig
 from memory.guard import named_in
 from memory.model import Model, ModelCall, ModelError
@@ -568,7 +568,7 @@ class MemoryKeeper:
         return None if found else Asked(text, call_id, replaced=True)
 
     def _told_why(self, breach: Breach, request: Request) -> str:
-        characters, _ = SHAPES.get(request.text_kind, SHAPES["remark"])
+        characters, _ = limits(request.text_kind)
         return render("contract_refused", reason=breach, characters=characters)
 
     def settle(self, asked: Asked, outcome: str) -> None:

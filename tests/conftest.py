@@ -96,6 +96,16 @@ def tournament_pool(pool: Pool) -> Pool:
     return pool
 
 
+@pytest.fixture
+def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
+    """#1 Brazil 2-0 Serbia, Vini twice; ana called it (10), bia had 1-0 (5)."""
+    tournament_pool.predictions.place("ana", 1, Score(2, 0))
+    tournament_pool.predictions.place("bia", 1, Score(1, 0))
+    goals = [Goal("home", 10, scorer="Vini"), Goal("home", 80, scorer="Vini")]
+    play(tournament_pool, clock, 1, "2-0", goals)
+    return tournament_pool
+
+
 class ScriptedModel:
     """A model whose answers the test writes: per task, a function of the call.
 

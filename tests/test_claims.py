@@ -3,23 +3,13 @@
 import pytest
 
 from bot.agent.commentator import Commentator
-from game.model import Goal, Score
+from game.model import Score
 from game.pool import Pool
 from memory import facts, inspect
 from memory.claims import Claims
 from memory.keeper import MemoryKeeper
 from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, play
-
-
-@pytest.fixture
-def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
-    """#1 Brazil 2-0 Serbia, Vini twice; ana called it (10), bia had 1-0 (5)."""
-    tournament_pool.predictions.place("ana", 1, Score(2, 0))
-    tournament_pool.predictions.place("bia", 1, Score(1, 0))
-    goals = [Goal("home", 10, scorer="Vini"), Goal("home", 80, scorer="Vini")]
-    play(tournament_pool, clock, 1, "2-0", goals)
-    return tournament_pool
 
 
 @pytest.mark.parametrize(
