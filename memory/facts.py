@@ -266,7 +266,7 @@ def parse_extracted(
     text) is dropped, not stored.
     """
     try:
-        raw = json.loads(answer.strip().strip("`").removeprefix("json").strip())
+        raw = unlisted(json.loads(answer.strip().strip("`").removeprefix("json").strip()), "facts")
     except json.JSONDecodeError:
         return []
     if not isinstance(raw, list):
@@ -444,13 +444,21 @@ def candidates(connection: Connection, handle: str, today: date) -> list[Fact]:
     return [fact for fact in for_prompt(connection, handle, today) if fact.expires_on is None]
 
 
+def unlisted(raw: Any, key: str) -> Any:
+    """The list of a structured answer (``{key: [...]}``, the shape the request's schema
+    asks for), or the answer as it came (a bare list from the text path)."""
+    if isinstance(raw, dict) and set(raw) == {key}:
+        return raw[key]
+    return raw
+
+
 def parse_merge(answer: str) -> list[MergedFact]:
     """The model's JSON answer, or a rejection saying what is wrong with it."""
     text = answer.strip()
     if text.startswith("```"):
         text = text.strip("`").removeprefix("json").strip()
     try:
-        raw: Any = json.loads(text)
+        raw: Any = unlisted(json.loads(text), "merged")
     except json.JSONDecodeError as error:
         raise FactMergeRejected(f"the answer is not JSON ({error.msg})") from None
     if not isinstance(raw, list) or not raw:

@@ -9,16 +9,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from game.standings import StandingRow
 from memory.stories import MatchStory
+
+INTEGER: dict[str, Any] = {"type": "integer", "minimum": 0}
+
+
+def _object(properties: dict[str, Any]) -> dict[str, Any]:
+    """A JSON schema of an object with exactly these properties, all required."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def _listing(key: str, item: dict[str, Any]) -> dict[str, Any]:
+    """``{key: [item, ...]}``: APIs want an object at the top, so a list goes inside one."""
+    return _object({key: {"type": "array", "items": _object(item)}})
 
 
 @dataclass(frozen=True)
 class Request:
     task: ClassVar[str] = ""  # the task a model call is logged under
     contract: ClassVar[str] = ""  # the kind memory.contract holds its text to, if not the task
+    # The JSON schema of the answer, for a task that wants data, not words: a provider asks
+    # for it through the API's own mechanism (tool use, response_format) where it can.
+    schema: ClassVar[dict[str, Any] | None] = None
 
     @property
     def text_kind(self) -> str:
@@ -63,12 +83,18 @@ class Ending:
 @dataclass(frozen=True)
 class FactMerge(Request):
     task: ClassVar[str] = "fact_merge"
+    schema: ClassVar[dict[str, Any] | None] = _listing(
+        "merged", {"text": {"type": "string"}, "covers": {"type": "array", "items": INTEGER}}
+    )
     facts: tuple[tuple[int, str], ...]  # (id, text), every id to be covered
 
 
 @dataclass(frozen=True)
 class FactExtraction(Request):
     task: ClassVar[str] = "fact_extraction"
+    schema: ClassVar[dict[str, Any] | None] = _listing(
+        "facts", {"player": {"type": "string"}, "text": {"type": "string"}}
+    )
     author: str
     text: str
 
@@ -76,6 +102,9 @@ class FactExtraction(Request):
 @dataclass(frozen=True)
 class Prediction(Request):
     task: ClassVar[str] = "prediction"
+    schema: ClassVar[dict[str, Any] | None] = _object(
+        {"home": {**INTEGER, "maximum": 20}, "away": {**INTEGER, "maximum": 20}}
+    )
     suggestion: str  # the rating model's pick, as "2-1"
 
 

@@ -125,18 +125,34 @@ class ModelServer:
             "cache_read_input_tokens": read,
         }
 
+    def answer_data(self, prompt: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """The same answer as data, in the shape of the request's schema."""
+        text = self.answer_text(prompt)
+        if "home" in schema["properties"]:
+            home, away = (int(n) for n in text.split("-"))
+            return {"home": home, "away": away}
+        (key,) = schema["properties"]  # {"facts": [...]}, {"merged": [...]}
+        return {key: json.loads(text)}
+
     def _message(self, body: dict[str, Any]) -> str:
         prompt = "".join(text for text, _ in _blocks(body["messages"][-1]["content"]))
         usage = self._usage(body)
         text = self.answer_text(prompt)
+        content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+        if body.get("tool_choice", {}).get("type") == "tool":  # forced: the tool's input
+            (tool,) = body["tools"]
+            data = self.answer_data(prompt, tool["input_schema"])
+            content = [
+                {"type": "tool_use", "id": "toolu_local", "name": tool["name"], "input": data}
+            ]
         return json.dumps(
             {
                 "id": "msg_local",
                 "type": "message",
                 "role": "assistant",
                 "model": body.get("model", "local"),
-                "content": [{"type": "text", "text": text}],
-                "stop_reason": "end_turn",
+                "content": content,
+                "stop_reason": "tool_use" if content[0]["type"] == "tool_use" else "end_turn",
                 "stop_sequence": None,
                 "usage": {**usage, "output_tokens": len(text) // 4},
             }
@@ -145,6 +161,10 @@ class ModelServer:
     def _completion(self, body: dict[str, Any]) -> str:
         prompt = body["messages"][-1]["content"]
         text = self.answer_text(prompt)
+        form = body.get("response_format") or {}
+        schema = form.get("json_schema", {}).get("schema") or form.get("schema")
+        if schema is not None:
+            text = json.dumps(self.answer_data(prompt, schema))
         return json.dumps(
             {
                 "id": "chatcmpl-local",

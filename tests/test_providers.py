@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.agent.commentator import read_pick
 from bot.agent.providers.anthropic_model import AnthropicModel
 from bot.agent.providers.breaker import Circuit, CircuitBreaker
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
@@ -15,14 +16,16 @@ from bot.app.config import ConfigError, ModelConfig, make_model
 from bot.app.replay import ReplayOptions, replay
 from bot.app.settings import Settings
 from bot.app.simulation import SimulatedClock
+from game.model import Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
+from memory import facts
 from memory.context import Context, Section
 from memory.keeper import MemoryKeeper
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
-from memory.requests import NewLeader
+from memory.requests import FactMerge, NewLeader, Prediction
 from memory.usage import ModelUsage, UsageMeter, recorded, totals
 from prompts import persona
 from tests.conftest import TEST_DATA
@@ -263,3 +266,45 @@ def test_the_configured_provider_stands_behind_a_circuit_breaker() -> None:
     config = ModelConfig(provider="openai-compatible", base_url="http://127.0.0.1:9", model="m")
     model = make_model(config, lambda _u: None)
     assert isinstance(model, CircuitBreaker) and model.name == "openai-compatible"
+
+
+PICK = ModelCall(
+    "prediction",
+    persona("BETanIA"),
+    "Place your own prediction. Your rating model suggests 2-1.",
+    Prediction("2-1"),
+)
+MERGE = ModelCall(
+    "fact_merge",
+    persona("BETanIA"),
+    "PRESERVE EVERY DISTINCT FACT\n1: ana supports Brazil\n2: ana lives in Recife",
+    FactMerge(((1, "ana supports Brazil"), (2, "ana lives in Recife"))),
+)
+
+
+def test_anthropic_asks_for_data_with_a_forced_tool_and_reads_its_input() -> None:
+    with model_server() as server:
+        model = anthropic(server.url, [])
+        pick, merged = model.complete(PICK), model.complete(MERGE)
+        remark = model.complete(CALL)
+    asked = [request.body for request in server.requests]
+    assert asked[0]["tool_choice"] == {"type": "tool", "name": "answer"}
+    assert asked[0]["tools"][0]["input_schema"] == Prediction.schema
+    assert "tools" not in asked[2]  # words are asked for as words
+    assert read_pick(pick) == Score(2, 1) and json.loads(pick) == {"home": 2, "away": 1}
+    assert [m.covers for m in facts.parse_merge(merged)] == [(1,), (2,)]
+    assert remark == "What a time to be in this pool."
+
+
+def test_openai_compatible_asks_in_the_first_form_the_server_takes_then_as_text() -> None:
+    refused = Reply(400, body='{"error": {"message": "unknown response_format"}}')
+    with model_server() as server:
+        server.queue(refused)  # OpenAI's json_schema: not here
+        model = openai(server.url, [])
+        assert read_pick(model.complete(PICK)) == Score(2, 1)  # then llama.cpp's json_object
+        assert read_pick(model.complete(PICK)) == Score(2, 1)  # remembered: straight to it
+        server.queue(Reply(422, body='{"detail": "no"}'))  # nor that one
+        assert read_pick(model.complete(PICK)) == Score(2, 1)  # as text: "2-1"
+    forms = [r.body.get("response_format", {}).get("type") for r in server.requests]
+    assert forms == ["json_schema", "json_object", "json_object", "json_object", None]
+    assert model.formats == []

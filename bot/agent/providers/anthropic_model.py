@@ -3,11 +3,14 @@
 The immutable persona goes first as a system block marked with
 ``cache_control``, so the provider caches it; it is byte-identical on every
 call. The SDK retries 429, 5xx and overloaded (529) answers with backoff, and
-honours ``ANTHROPIC_BASE_URL``; what still fails becomes a ``ModelError``.
+honours ``ANTHROPIC_BASE_URL``; what still fails becomes a ``ModelError``. A call
+that wants data (a pick, facts, a merge: ``Request.schema``) forces one tool whose
+input schema is the answer's, and the tool's input comes back as JSON text.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anthropic
@@ -15,9 +18,11 @@ import anthropic
 from bot.agent.providers.usage import Stopwatch, UsageSink, discard
 from memory.model import ModelCall, ModelError
 from memory.usage import ModelUsage
+from prompts import load
 
 # claude-sonnet-4-5 reaches end-of-life on 30 November 2026 (the SDK says so).
 DEFAULT_MODEL = "claude-sonnet-5"
+ANSWER_TOOL = "answer"  # the one tool of a call that wants data (``Request.schema``)
 
 
 class AnthropicModel:
@@ -49,7 +54,7 @@ class AnthropicModel:
         calls are minutes to an hour apart and a 5-minute cache would be cold for most
         of them. A 1-hour write costs twice the input price and a read a tenth.
         """
-        return {
+        body: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_tokens,
             "system": [
@@ -61,6 +66,13 @@ class AnthropicModel:
             ],
             "messages": [{"role": "user", "content": call.prompt}],
         }
+        schema = call.request.schema if call.request is not None else None
+        if schema is not None:
+            # Data, not words: one tool whose input is the answer, and the model must use it.
+            tool = {"name": ANSWER_TOOL, "description": load("answer_tool"), "input_schema": schema}
+            body["tools"] = [tool]
+            body["tool_choice"] = {"type": "tool", "name": ANSWER_TOOL}
+        return body
 
     def complete(self, call: ModelCall) -> str:
         watch = Stopwatch()
@@ -69,6 +81,9 @@ class AnthropicModel:
             text = "".join(
                 block.text for block in response.content if getattr(block, "type", "") == "text"
             )
+            used = [b for b in response.content if getattr(b, "type", "") == "tool_use"]
+            if used:  # the structured answer: its input, as the JSON the parsers read
+                text = json.dumps(used[0].input)
         except anthropic.AnthropicError as error:
             self.on_usage(
                 ModelUsage(

@@ -1,7 +1,9 @@
 """Any server that speaks OpenAI's chat completions (Ollama, llama.cpp, vLLM), over httpx.
 
 Retries 429, 5xx and connection failures with exponential backoff, honouring
-``Retry-After``; the transport and the sleep are injectable, as in httpx.
+``Retry-After``; the transport and the sleep are injectable, as in httpx. A call
+that wants data (``Request.schema``) asks for it with ``response_format``, in the
+first form the server takes (``FORMATS``), and as text where it takes none.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from memory.model import ModelCall, ModelError
 from memory.usage import ModelUsage
 
 RETRYABLE = {408, 409, 429, 500, 502, 503, 504, 529}
+# How a call that wants data asks for it: OpenAI's ``json_schema``, then llama.cpp's
+# ``json_object`` with a schema (llama-cpp-python's server takes only that one).
+FORMATS = ("json_schema", "json_object")
 
 
 class OpenAICompatibleModel:
@@ -37,6 +42,7 @@ class OpenAICompatibleModel:
         on_usage: UsageSink = discard,
     ) -> None:
         self.model = model
+        self.formats = list(FORMATS)  # the structured forms this server may still take
         self.max_retries = max_retries
         self.max_tokens = max_tokens
         self.backoff = backoff
@@ -48,7 +54,7 @@ class OpenAICompatibleModel:
         )
 
     def request(self, call: ModelCall) -> dict[str, object]:
-        return {
+        body: dict[str, object] = {
             "model": self.model,
             "max_tokens": self.max_tokens,
             "messages": [
@@ -56,11 +62,36 @@ class OpenAICompatibleModel:
                 {"role": "user", "content": call.prompt},
             ],
         }
+        schema = self._schema(call)
+        if schema is not None:
+            body["response_format"] = (
+                {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+                if self.formats[0] == "json_schema"
+                else {"type": "json_object", "schema": schema}
+            )
+        return body
+
+    def _schema(self, call: ModelCall) -> dict[str, Any] | None:
+        """The answer's schema when the call wants data and this server still takes a form."""
+        schema = call.request.schema if call.request is not None else None
+        return schema if self.formats else None
+
+    def _post_structured(self, call: ModelCall) -> dict[str, Any]:
+        """Ask in OpenAI's form, then llama.cpp's, then as text: a server that refuses a form
+        (400, 422) is not asked in it again."""
+        while True:
+            try:
+                return self._post(call)
+            except httpx.HTTPStatusError as error:
+                refused = error.response.status_code in (400, 422)
+                if not refused or self._schema(call) is None:
+                    raise
+                self.formats.pop(0)
 
     def complete(self, call: ModelCall) -> str:
         watch = Stopwatch()
         try:
-            body = self._post(call)
+            body = self._post_structured(call)
             text = body["choices"][0]["message"]["content"]
             usage = body.get("usage") or {}
             if not isinstance(text, str):
