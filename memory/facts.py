@@ -259,11 +259,13 @@ def parse_extracted(
     players: Mapping[str, str] | None = None,
     listener: str | None = None,
     final: date | None = None,
+    line: str | None = None,
 ) -> list[Remembered]:
-    """Facts a model found in free chat, kept only if they are the author's own and short.
+    """Facts a model found in free chat, kept only if they are the author's own and short,
+    and, given the chat ``line`` they came from, say what it said (``keeps``).
 
     Anything else (prose, another player, a fact naming another player, an empty
-    text) is dropped, not stored.
+    text, a fact the line never told: a model's invention) is dropped, not stored.
     """
     try:
         raw = unlisted(json.loads(answer.strip().strip("`").removeprefix("json").strip()), "facts")
@@ -279,6 +281,8 @@ def parse_extracted(
         if isinstance(text, str) and 0 < len(text.strip()) <= MAX_FACT_LENGTH:
             fact = " ".join(text.split())
             if players and others_named(fact, author, players, listener):
+                continue
+            if line is not None and not keeps(fact.replace(author, ""), line):
                 continue
             found.append(Remembered(author, fact, expiry_in(fact, today, final)))
     return found

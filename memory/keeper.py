@@ -416,7 +416,9 @@ class MemoryKeeper:
             answer = self._complete(call, match=None).text
             players = {p.handle: p.display_name for p in self.pool.players()}
             handle = self.config.addressee.handle
-            return facts.parse_extracted(answer, author, today, players, handle, final)
+            return facts.parse_extracted(
+                answer, author, today, players, handle, final, line=item.event.text
+            )
         except ModelError:
             return []
 

@@ -270,3 +270,22 @@ def test_unknown_names_get_suggestions_not_guesses() -> None:
     players = {"ana": "Ana", "bia": "Bia", "caio": "Caio"}
     assert facts.suggest("anna", players) == ["ana"]
     assert facts.suggest("zeca", players) == []
+
+
+def test_a_fact_from_free_chat_says_only_what_the_line_said(tournament_pool: Pool) -> None:
+    """A model answering in the schema's shape ({"facts": [...]}) always parses; what it
+    invents beside what the line told is dropped (SmolLM2 did both)."""
+    found = {
+        "facts": [
+            {"player": "ana", "text": "ana keeps bees on her balcony"},
+            {"player": "ana", "text": "ana is a 16-year-old soccer player from Sydney"},
+        ]
+    }
+    model = ScriptedModel(fact_extraction=lambda _call: json.dumps(found))
+    keeper = MemoryKeeper(tournament_pool, model, MemoryConfig(learn_from_chat=True))
+    keeper.enable()
+    tell(keeper, "ana", "I keep bees on my balcony, by the way")
+    with tournament_pool.work.read() as connection:
+        assert [f.text for f in facts.current(connection, "ana")] == [
+            "ana keeps bees on her balcony"
+        ]

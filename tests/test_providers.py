@@ -297,9 +297,24 @@ def test_anthropic_asks_for_data_with_a_forced_tool_and_reads_its_input() -> Non
 
 
 def test_openai_compatible_asks_in_the_first_form_the_server_takes_then_as_text() -> None:
-    refused = Reply(400, body='{"error": {"message": "unknown response_format"}}')
+    # llama-cpp-python 0.3.36's answer to OpenAI's json_schema form, as it sends it: a 500
+    refused = Reply(
+        500,
+        body=json.dumps(
+            {
+                "error": {
+                    "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body',"
+                    " 'response_format', 'type'), 'msg': \"Input should be 'text' or "
+                    "'json_object'\", 'input': 'json_schema'}",
+                    "type": "internal_server_error",
+                    "param": None,
+                    "code": None,
+                }
+            }
+        ),
+    )
     with model_server() as server:
-        server.queue(refused)  # OpenAI's json_schema: not here
+        server.queue(refused)  # OpenAI's json_schema: not here, and not retried
         model = openai(server.url, [])
         assert read_pick(model.complete(PICK)) == Score(2, 1)  # then llama.cpp's json_object
         assert read_pick(model.complete(PICK)) == Score(2, 1)  # remembered: straight to it

@@ -78,13 +78,12 @@ class OpenAICompatibleModel:
 
     def _post_structured(self, call: ModelCall) -> dict[str, Any]:
         """Ask in OpenAI's form, then llama.cpp's, then as text: a server that refuses a form
-        (400, 422) is not asked in it again."""
+        is not asked in it again."""
         while True:
             try:
                 return self._post(call)
             except httpx.HTTPStatusError as error:
-                refused = error.response.status_code in (400, 422)
-                if not refused or self._schema(call) is None:
+                if not _refuses_form(error.response) or self._schema(call) is None:
                     raise
                 self.formats.pop(0)
 
@@ -126,13 +125,25 @@ class OpenAICompatibleModel:
                     raise
                 self.sleep(self.backoff * 2**attempt)
                 continue
-            if response.status_code in RETRYABLE and attempt < self.max_retries:
+            if (
+                response.status_code in RETRYABLE
+                and attempt < self.max_retries
+                and not _refuses_form(response)
+            ):
                 self.sleep(_retry_after(response) or self.backoff * 2**attempt)
                 continue
             response.raise_for_status()
             body: dict[str, Any] = response.json()
             return body
         raise AssertionError("the loop returns or raises")
+
+
+def _refuses_form(response: httpx.Response) -> bool:
+    """A server refusing the request's ``response_format``: a 400 or 422, or any error that
+    names it (llama-cpp-python's server answers 500 with its validation error)."""
+    if response.is_success:
+        return False
+    return response.status_code in (400, 422) or "response_format" in response.text
 
 
 def _retry_after(response: httpx.Response) -> float | None:
