@@ -9,7 +9,7 @@ import asyncssh
 from bot.app.config import ModelConfig
 from bot.app.demo import Demo, run_demo
 from memory import diary
-from tests.ssh_pool import read_until
+from tests.ssh_pool import printed, read_until
 
 
 def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
@@ -39,7 +39,14 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
                 await connection.create_process()
             )  # no question asked: the demo lets anyone in
             seen = await read_until(process.stdout, "BETanIA:", timeout=20)
-            assert "Welcome to the pool, zeca!" in seen
+            assert "Welcome to the pool, zeca!" in seen  # the pool's own greeting
+            # and hers, a line of her own that names the newcomer (her claim check had
+            # refused "Type bet N 2-1" as a false score, and she said nothing)
+            async with asyncio.timeout(20):
+                while not any(
+                    "zeca" in line.partition("BETanIA:")[2] for line in printed(seen).splitlines()
+                ):
+                    seen += await process.stdout.read(4096)
             process.stdin.write("bet 5 1-0\n")
             seen = await read_until(process.stdout, "Full time", timeout=30)
             process.stdin.write("quit\n")
