@@ -36,8 +36,9 @@ from game.scoring import Tier, classify, scored_score
 from game.teams import TeamBook
 from memory.guard import named_in
 
-# "2-1", "2 x 1", "2\u20131", and the Portuguese "2 a 1".
-SCORE = re.compile(r"(?<![\d:/.])(\d{1,2})(?:\s?(?:-|x|\u2013)\s?| a )(\d{1,2})(?![\d:/])")
+# "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
+# date's "12/06/2026" is not one.
+SCORE = re.compile(r"(?<![\d:/.])(\d{1,2})(?:\s?(?:-|x|\u2013|/)\s?| a )(\d{1,2})(?![\d:/])")
 POINTS = re.compile(r"\b(\d{1,4})\s*(?:points?|pts|pontos?)\b", re.IGNORECASE)
 LEADS = re.compile(
     r"\b([a-z][\w.-]*)\s+(?:leads|is leading|is top|tops the table|is on top|is first"
@@ -84,7 +85,35 @@ BEAT = (
 )
 LOST = r"{a},? (?:lost to|loses to|fell to|perdeu para|perdeu d[aeo]|caiu para)(?: the| o| a)? {b}"
 DREW = r"{a},? (?:drew with|draws with|tied with|held|empatou com|empata com)(?: the| o| a)? {b}"
-WON = r"{a},? (?:won|wins|venceu|ganhou)\b(?! (?:against|over|d[aeo]|the (?:game|match)))"
+# "A victory for Mexico", "Mexico's win", "vitória do México": a result as much as "Mexico won".
+WINS = (
+    r"{a},? (?:won|wins|venceu|ganhou)\b(?! (?:against|over|d[aeo]|the (?:game|match)))",
+    r"(?:victory|win|vit[oó]ria|triunfo) (?:for|of|d[aeo]s?) {a}",
+    r"{a}'s (?:victory|win)\b",
+)
+# A match over: "it ended 0-1", "the game has ended", "o jogo acabou", "final whistle".
+ENDED = re.compile(
+    r"\b(?:ended|ends|is over|was over|full[- ]time|final (?:whistle|score)|terminou|acabou"
+    r"|fim de jogo|apito final|placar final)\b",
+    re.IGNORECASE,
+)
+NOT_YET = re.compile(r"\b(?:not|never|yet|n[aã]o|nunca|ainda|if|se|when|quando)\b|n't", re.I)
+THE_MATCH = re.compile(
+    r"\b(?:the|this|that) (?:game|match)\b|\b(?:o|esse|este) jogo\b|\ba partida\b", re.I
+)
+# The cup won: "Brazil are champions", "Brazil lifted the cup", "o Brasil é campeão";
+# with no team, "the winner of the World Cup" says as much.
+CHAMPION = (
+    r"{a},? (?:(?:is|are|were|was|became|é|são|foi|foram|virou) (?:the |os |o |a )?"
+    r"(?:new |world |novos? )?(?:champions?|campe[aãõ]\w*)"
+    r"|(?:won|wins|lifted|lifts|levou|leva|ganhou|ergueu) (?:the |a )?"
+    r"(?:world cup|cup|trophy|title|taça|copa|título))"
+)
+CUP_WON = re.compile(
+    r"\bwinners? of the (?:world cup|tournament|cup)\b|\b(?:won|wins|lifted) the (?:world cup"
+    r"|tournament|trophy)\b|\bcampe[aã]o (?:do mundo|da copa)\b|\bworld champions?\b",
+    re.IGNORECASE,
+)
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
 
@@ -108,6 +137,8 @@ class Records:
     meetings: dict[frozenset[str], list[tuple[str, bool]]] = field(default_factory=dict)
     figures: set[int] = field(default_factory=set)  # ranks, counts, minutes, match numbers
     matches: dict[int, Match] = field(default_factory=dict)  # the pool's, as read with the rest
+    results: set[tuple[int, int]] = field(default_factory=set)  # what finished matches ended
+    champion: str | None = None  # the winner of the last match, once every match is finished
 
     def numbers(self) -> set[int]:
         """Every number the records hold: what a line may say without a context giving it."""
@@ -144,7 +175,11 @@ class Claims:
             if meeting is not None:
                 found.meetings.setdefault(frozenset((match.team1, match.team2)), []).append(meeting)
             found.figures |= {match.number, *(goal.minute for goal in match.goals)}
+            found.results |= _ends_of(match)
         finished = sum(1 for m in matches.values() if m.result is not None)
+        if matches and finished == len(matches):
+            decided = max(matches.values(), key=Match.time_order).decided()
+            found.champion = decided[0] if decided else None
         found.figures |= {len(found.players), len(matches), finished}
         # Every result ever recorded, corrected ones too: "Correction: 2-0, not 1-0".
         for item in self.pool.events_of(ResultRecorded):
@@ -203,7 +238,7 @@ class Claims:
                 if leader is not None and leader not in records.leaders:
                     top = ", ".join(sorted(records.leaders)) or "nobody yet"
                     return f"leader {leader}: the table's top is {top}"
-        told = _results(text, records, match)
+        told = _results(text, records, match) or _ended(text, records, match)
         if told is not None:
             return told
         if match is None:
@@ -272,9 +307,7 @@ def _meeting(match: Match) -> tuple[str, bool] | None:
 
 def _results(text: str, records: Records, match: int | None) -> str | None:
     """Results in words ("Spain beat Argentina", "Spain won"): true of a meeting in the log."""
-    spelled = TeamBook.standard().spellings(
-        {t for m in records.matches.values() for t in (m.team1, m.team2)}
-    )
+    spelled = _spelled(records)
     if not spelled:
         return None
     either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
@@ -290,8 +323,15 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
                 return f"result {one} lost to {two}: no match between them says so"
             if said == "drew with" and not any(level for _, level in meetings):
                 return f"result {one} drew with {two}: no match between them says so"
+    for found in re.finditer(CHAMPION.format(a=a), text, re.IGNORECASE):
+        team = spelled[found["a"].lower()]
+        if team != records.champion:
+            return f"champion {team}: {records.champion or 'the cup is not decided yet'}"
+    if records.champion is None and CUP_WON.search(text):
+        return "champion nobody: the cup is not decided yet"
     now = records.matches.get(match) if match is not None else None
-    for found in re.finditer(WON.format(a=a), text, re.IGNORECASE):
+    said_won = (f for p in WINS for f in re.finditer(p.format(a=a), text, re.IGNORECASE))
+    for found in said_won:
         team = spelled[found["a"].lower()]
         if now is not None and team in (now.team1, now.team2):
             meeting = _meeting(now)
@@ -303,6 +343,49 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
         if not won:
             return f"result {team} won: the log does not say so"
     return None
+
+
+def _ended(text: str, records: Records, match: int | None) -> str | None:
+    """ "It ended 0-1", "the game is over": a score a match ended at, and a match over only
+    once its result is in."""
+    now = records.matches.get(match) if match is not None else None
+    for sentence in SENTENCE.findall(text):
+        if not ENDED.search(sentence) or NOT_YET.search(sentence):
+            continue
+        for home, away in ((int(a), int(b)) for a, b in SCORE.findall(sentence)):
+            if (home, away) not in records.results:
+                return f"ended {home}-{away}: no finished match ended so"
+        if now is None or now.result is not None:
+            continue
+        named = _teams_in(sentence, records)
+        if named <= {now.team1, now.team2} and (named or THE_MATCH.search(sentence)):
+            return f"ended #{now.number}: it has not ended"
+    return None
+
+
+def _teams_in(text: str, records: Records) -> set[str]:
+    """The pool's teams ``text`` names, by any spelling the team book knows."""
+    return {
+        team
+        for spelling, team in _spelled(records).items()
+        if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE)
+    }
+
+
+def _spelled(records: Records) -> dict[str, str]:
+    """Every spelling of the pool's teams, lowercased, to the team's name."""
+    return TeamBook.standard().spellings(
+        {t for m in records.matches.values() for t in (m.team1, m.team2)}
+    )
+
+
+def _ends_of(match: Match) -> set[tuple[int, int]]:
+    """The scores a finished match ended at (full time, extra time, shoot-out), both ways."""
+    if match.result is None:
+        return set()
+    parts = (match.result.full_time, match.result.extra_time, match.result.penalties)
+    ends = {(part.home, part.away) for part in parts if isinstance(part, Score)}
+    return ends | {(b, a) for a, b in ends}
 
 
 def _scores_of(match: Match) -> set[tuple[int, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from memory.contract import Contract
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.offline import OfflineModel
 from prompts import persona, voice
-from tests.conftest import TEST_DATA
+from tests.conftest import TEST_DATA, FakeClock, play
 from tests.llama_server import REQUIRED, llama_server, missing
 
 CORPUS = TEST_DATA / "real_model_refused.jsonl"
@@ -84,6 +85,34 @@ def test_each_rule_with_a_real_text(played: Pool, text: str, rule: str | None) -
     assert held(played, text) == rule
 
 
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # The two lines SmolLM2 got past the contract in the 8-match run, said at the
+        # kick-off of a match (here #2 Argentina v Mexico, not played yet).
+        (
+            "The kick-off in Argentina vs. Mexico was an emotional event, a match that "
+            "ended 1/0 for the visitors and also a winner of the World Cup.",
+            "champion",
+        ),
+        ("The kick-off was an emotional event, a match that ended 1/0.", "ended"),
+        ("A team of players are celebrating a victory in Mexico. The game has ended.", "ended"),
+        ("Argentina is celebrating a victory already.", None),
+        ("A victory for Mexico is what bia needs.", "result"),
+        ("Mexico are the new champions!", "champion"),
+        ("O jogo acabou: Argentina 1 x 0.", "ended"),
+        ("Brazil's match ended 2-0, ana called it.", None),
+        ("Brazil's match ended 1-0, as bia said.", "ended"),
+        ("Argentina v Mexico has not ended yet: kick-off soon.", None),
+        ("Mexico's win over Argentina is a story for later.", "result"),
+    ],
+)
+def test_a_match_is_over_only_when_its_result_is_in(
+    played: Pool, text: str, rule: str | None
+) -> None:
+    assert held(played, text, match=2) == rule
+
+
 SAMPLE = {  # each placeholder of the voice files, as the played pool would fill it
     "who": "ana", "match": "Brazil 2-0 Serbia", "n": "2", "points": "10", "day": "11 Jun",
     "leader": "ana", "team": "Brazil", "pick": "2-0", "score": "2-0", "previous": "1-0",
@@ -99,22 +128,35 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "disagree": "1", "close": "bia", "changes": "1", "blanks": "1", "best": "ana (1 exact)",
     "agree": "1",
 }  # fmt: skip
+ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])
-def test_every_line_of_her_offline_voice_keeps_the_contract(played: Pool, language: str) -> None:
-    for section, lines in voice(language).items():
-        kind = {"entry": "diary_entry", "fusion": "diary_fusion", "wrapup": "wrap_up"}.get(
-            section.split(".")[0], "remark"
-        )
-        for line in lines:
-            text = re.sub(r"\[([^\[\]|]*)\|[^\[\]|]*\]", r"\1", line).format(**SAMPLE)
-            # Of no match in particular: "no exact score" is a line for a match nobody called.
-            notes = " ".join(SAMPLE.values())
-            assert held(played, text, kind, notes, language, match=None) is None, (
-                section,
-                text,
+def test_every_line_of_her_offline_voice_keeps_the_contract(
+    played: Pool, clock: FakeClock, language: str
+) -> None:
+    def lines(ending: bool) -> Iterator[tuple[str, str, str]]:
+        for section, said in voice(language).items():
+            if section.startswith(("wrapup", "fusion.ending")) != ending:
+                continue
+            kind = {"entry": "diary_entry", "fusion": "diary_fusion", "wrapup": "wrap_up"}.get(
+                section.split(".")[0], "remark"
             )
+            sample = SAMPLE | (ENDING if ending else {})
+            for line in said:
+                text = re.sub(r"\[([^\[\]|]*)\|[^\[\]|]*\]", r"\1", line).format(**sample)
+                yield section, kind, text
+
+    # Of no match in particular: "no exact score" is a line for a match nobody called.
+    notes = " ".join(SAMPLE.values())
+    for section, kind, text in lines(ending=False):
+        assert held(played, text, kind, notes, language, match=None) is None, (section, text)
+    # Her last word, once the cup is decided: France 1-0 Morocco in the last match.
+    for number, score in ((2, "1-1"), (3, "0-1"), (4, "1-0")):
+        play(played, clock, number, score)
+    notes = " ".join((SAMPLE | ENDING).values())
+    for section, kind, text in lines(ending=True):
+        assert held(played, text, kind, notes, language, match=None) is None, (section, text)
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])
