@@ -307,6 +307,11 @@ class OfflineModel:
             pick=request.pick,
             agree=request.agree,
             disagree=request.disagree,
+            team1=request.odds.team1,
+            team2=request.odds.team2,
+            win1=request.odds.win1,
+            draw=request.odds.draw,
+            win2=request.odds.win2,
         )
 
     def _goal(self, request: GoalMoment, variant: Variant) -> str:
@@ -510,15 +515,18 @@ class OfflineModel:
     def _forecast(self, request: Forecast, variant: Variant) -> str:
         rng = self._answer_rng(variant)
         if request.cup:
-            return self.say("answer.cup", rng, teams=self.names(list(request.cup), 3))
-        if request.match is None:
+            contenders = [self.say("word.chance", team=t, n=n) for t, n in request.cup]
+            return self.say("answer.cup", rng, teams=", ".join(contenders))
+        if request.match is None or request.odds is None:
             return self.say("answer.no_match_left", rng)
-        if request.pick is None:
-            return self.say(
-                "answer.forecast_nopick", rng, match=request.match, side=request.favourite
-            )
+        section = "answer.forecast" if request.pick else "answer.forecast_nopick"
         return self.say(
-            "answer.forecast", rng, match=request.match, pick=request.pick, side=request.favourite
+            section,
+            rng,
+            match=request.match,
+            pick=request.pick,
+            side=request.favourite or self.say("word.draw"),
+            **vars(request.odds),
         )
 
     def _match_told(self, request: MatchTold, variant: Variant) -> str:

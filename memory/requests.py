@@ -147,12 +147,24 @@ class FinalWhistle(Remark):
 
 
 @dataclass(frozen=True)
+class Odds:
+    """A match's chances as her ratings see them, in whole percentages summing to 100."""
+
+    team1: str
+    team2: str
+    win1: int
+    draw: int
+    win2: int
+
+
+@dataclass(frozen=True)
 class KickOff(Remark):
     kind: ClassVar[str] = "kickoff"
     match: str
     pick: str  # hers
     agree: int
     disagree: int
+    odds: Odds  # why she picked it
 
 
 @dataclass(frozen=True)
@@ -322,15 +334,28 @@ class Leading(Answer):
 class Forecast(Answer):
     match: str | None  # "#12 Brazil v Serbia", the match asked about (or the next one)
     pick: str | None  # her pick for it, when she has one
-    favourite: str | None  # the side her ratings prefer, or "a draw"
-    cup: tuple[str, ...] = ()  # the teams still in it her ratings like best, best first
+    favourite: str | None  # the side her ratings prefer, "" for a draw
+    # the likeliest winners of the cup, best first, with their chance in percent
+    cup: tuple[tuple[str, int], ...] = ()
+    odds: Odds | None = None  # of the match asked about
 
     def notes(self) -> str:
         if self.cup:
-            return "Your ratings' favourites for the cup, still in it: " + ", ".join(self.cup)
+            return "Your simulation of the rest of the cup gives: " + ", ".join(
+                f"{team} {chance}%" for team, chance in self.cup
+            )
         if self.match is None:
             return "No match left to play."
-        return f"{self.match}: your pick {self.pick or 'not made yet'}, ratings favour {self.favourite}"
+        odds = (
+            f" ({self.odds.team1} {self.odds.win1}%, draw {self.odds.draw}%, "
+            f"{self.odds.team2} {self.odds.win2}%)"
+            if self.odds
+            else ""
+        )
+        return (
+            f"{self.match}: your pick {self.pick or 'not made yet'}, "
+            f"ratings favour {self.favourite or 'a draw'}{odds}"
+        )
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
 """Every line to her gets an answer, in the pool's language, whichever language asked."""
 
+import re
+
 import pytest
 
 from bot.agent.commentator import Commentator
@@ -54,8 +56,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
             "#1 Brazil 2-0 Serbia. Goals: Vini 2 (Brazil).",
         ),
         ("@betania e o último jogo?", "#2 Argentina 1-1 Mexico"),
-        ("@betania who will win match 3?", "#3 Japan v Spain"),
-        ("@betania quem vai ganhar a copa?", "for the cup"),
+        ("@betania who will win match 3?", "#3 Japan v Spain: Japan "),
+        ("@betania quem vai ganhar a copa?", "simulation of the rest of the cup: "),
         ("@betania o que você lembra de mim?", "I know nothing about ana yet"),
         ("@betania what's the weather?", "I can tell you how you're doing, who's leading"),
     ],
@@ -65,6 +67,19 @@ def test_questions_in_either_language_get_an_english_pool_answer(
 ) -> None:
     commentator = pool_voice(played)
     assert says in ask(commentator, "ana", line)
+
+
+def test_who_will_win_is_answered_with_chances_that_sum_to_100(played: Pool) -> None:
+    commentator = pool_voice(played)
+    match = ask(commentator, "ana", "@betania who will win match 3?")
+    shares = [int(n) for n in re.findall(r"(\d+)%", match)]
+    assert len(shares) == 3 and sum(shares) == 100, match
+    cup = ask(commentator, "bia", "@betania who will win the cup?")
+    contenders = re.findall(r"(\w+) (\d+)%", cup)
+    assert 2 <= len(contenders) <= 5, cup
+    assert {team for team, _ in contenders} <= {"Japan", "Spain", "France", "Morocco", "Brazil",
+                                                 "Serbia", "Argentina", "Mexico"}  # fmt: skip
+    assert sum(int(n) for _, n in contenders) <= 100
 
 
 def test_a_portuguese_pool_answers_in_portuguese_whatever_the_question(played: Pool) -> None:

@@ -1,3 +1,4 @@
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -99,27 +100,27 @@ def test_a_model_that_answers_nonsense_leaves_her_the_rating_pick(
     assert tournament_pool.predictions_of("betania")[0].score == Score(1, 0)
 
 
-def test_ratings_follow_results() -> None:
+def test_ratings_start_from_history_and_follow_the_pool_s_results() -> None:
     from bot.agent import predictor
+    from game.elo import START
     from tests.conftest import small_tournament
 
     base = small_tournament().fixtures
-    matches = [
-        Match(
-            i + 1,
-            "G",
-            f.kickoff,
-            f.team1,
-            f.team2,
-            status=MatchStatus.FINISHED,
-            result=Result(Score(4, 0)),
-        )
-        for i, f in enumerate(base[:2])
+    scheduled = [Match(i + 1, "G", f.kickoff, f.team1, f.team2) for i, f in enumerate(base)]
+    before = predictor.outlook(scheduled).ratings
+    # The history before 11 Jun 2026 already rates Brazil above Serbia, as a pundit would.
+    assert before.of("Brazil") > before.of("Serbia") > START
+    played = [
+        dataclasses.replace(m, status=MatchStatus.FINISHED, result=Result(Score(0, 4)))
+        if m.number == 1
+        else m
+        for m in scheduled
     ]
-    table = predictor.ratings(matches)
-    assert table["Brazil"] > 1500 > table["Serbia"]
-    rematch = Match(9, "G", base[0].kickoff, "Brazil", "Serbia")
-    assert predictor.pick(rematch, table).outcome == 1
+    after = predictor.outlook(played).ratings
+    assert after.of("Serbia") - before.of("Serbia") == before.of("Brazil") - after.of("Brazil") > 0
+    rematch = Match(9, "G", base[0].kickoff, "Serbia", "Brazil")
+    now, then = (predictor.chances(rematch, predictor.outlook(m)) for m in (played, scheduled))
+    assert predictor.outcomes(now)[0] > predictor.outcomes(then)[0]
 
 
 def test_a_fact_planted_about_another_player_is_refused_without_repeating_it(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.agent.commentator import Commentator
-from bot.agent.predictor import chances, pick, plausible, ratings
+from bot.agent.predictor import chances, outlook, pick, plausible
 from game.pool import Pool
 from memory.contract import Contract
 from memory.keeper import MemoryConfig, MemoryKeeper
@@ -126,7 +126,7 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "text": "golaço", "teams": "Brazil v Serbia", "picks": "2", "name": "ana", "mood": "",
     "matches": "Brazil 2-0 Serbia", "leaders": "ana", "final": "Brazil 2-0 Serbia",
     "disagree": "1", "close": "bia", "changes": "1", "blanks": "1", "best": "ana (1 exact)",
-    "agree": "1",
+    "agree": "1", "team1": "Brazil", "team2": "Serbia", "win1": "58", "draw": "24", "win2": "18",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
 
@@ -198,11 +198,11 @@ def test_a_real_model_served_here_never_reaches_the_pool_with_a_broken_line(
         assert not broken, (line, broken)
     for number, _answer, outcome in report.picks:
         match = pool.match(number)
-        before = [m for m in pool.matches() if m.kickoff < match.kickoff]
-        chance = chances(match, ratings(before))  # as the ratings stood when she picked
+        seen = outlook(pool.matches(), at=match.kickoff)  # the ratings as she picked
+        chance = chances(match, seen)
         her = next(p for p in pool.predictions_of("betania") if p.match_number == number)
         if outcome.startswith("picked"):
             assert her.score in plausible(chance), outcome
         else:
             assert outcome.startswith(("refused: not a score", "refused: implausible"))
-            assert her.score == pick(match, ratings(before))  # the rating pick stood
+            assert her.score == pick(match, seen)  # the rating pick stood

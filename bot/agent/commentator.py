@@ -55,6 +55,7 @@ LAST_DIGEST = "last_digest_day"
 WRAP_UP = "wrap-up"  # the remark after the last whistle, beside the one on the final
 TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
 LATE_MINUTE = 85  # a goal this late always deserves a word
+LIKELIEST_SHOWN = 5  # the scores her pick prompt lists with their chances
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
 
 
@@ -216,9 +217,20 @@ class Commentator:
         if mine is None or agree * 2 >= len(others):
             return  # no pick, or she sides with the crowd: nothing worth saying at kick-off
         label = f"#{match.number} {match.team1} v {match.team2}"
-        request = KickOff(label, str(mine), agree, len(others) - agree)
+        _, basis = self.pool.scoring()
+        chance = predictor.chances(match, predictor.outlook(self.pool.matches()), basis)
+        odds = predictor.odds(match, chance)
+        request = KickOff(label, str(mine), agree, len(others) - agree, odds)
+        told = render(
+            "kickoff",
+            match=label,
+            pick=mine,
+            agree=agree,
+            disagree=len(others) - agree,
+            **vars(odds),
+        )
         self.speak(
-            item, request, [], render("remark", about="the kick-off", event=label), match.number
+            item, request, [], render("remark", about="the kick-off", event=told), match.number
         )
 
     def on_goal(self, item: LoggedEvent[GoalScored]) -> None:
@@ -401,10 +413,15 @@ class Commentator:
     def pick_for(self, match: Match) -> Score:
         """The rating model's pick; a real model may overrule it with a score the rating
         model gives a real chance (``predictor.plausible``), never with any two numbers."""
-        table = predictor.ratings(self.pool.matches())
-        chance, suggestion = predictor.chances(match, table), predictor.pick(match, table)
+        rule, basis = self.pool.scoring()
+        chance = predictor.chances(match, predictor.outlook(self.pool.matches()), basis)
+        suggestion = predictor.best_pick(chance, rule)
+        odds = predictor.odds(match, chance)
+        likeliest = sorted(chance, key=lambda s: -chance[s])[:LIKELIEST_SHOWN]
         prompt = render(
             "prediction",
+            **vars(odds),
+            likeliest=", ".join(f"{s} {chance[s]:.0%}" for s in likeliest),
             suggestion=str(suggestion),
             match=f"#{match.number} {match.team1} v {match.team2} ({match.stage})",
         )

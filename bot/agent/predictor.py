@@ -1,65 +1,139 @@
-"""Her own picks, offline: Elo-style ratings from the results so far, and a Poisson score.
+"""Her own picks, a pundit's: ratings from a century and a half of internationals, a
+chance for every score, and the pick worth the most points under the pool's rules.
 
-Ratings are derived, never stored: recomputed from the finished matches each
-time she picks, so a corrected result corrects her too.
+The ratings start from the history before the tournament's first day
+(``game.pundit``) and go on through the pool's own finished matches, so the
+pool's results win over the file for the tournament being played and nothing is
+counted twice. They are derived, never stored: recomputed each time she picks,
+so a corrected result corrects her too.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 
+from game.elo import WORLD_CUP, Ratings
+from game.goals import GoalModel, poisson
 from game.model import Match, MatchStatus, Score
+from game.pundit import known_before
+from game.scoring import PRESETS, ScoreBasis, ScoringRule, classify
+from memory.requests import Odds
 
-START = 1500.0
-K = 30.0
-GOALS_PER_TEAM = 1.3  # the average World Cup side scores about this much a match
-SPREAD = 600.0  # rating points that multiply a side's expected goals by e
-MAX_GOALS = 6
+MAX_GOALS = 6  # the most goals a side of her pick may have
+EXTRA_TIME = 1 / 3  # extra time is a third of ninety minutes, at the same rate of goals
 # A model's pick stands only among the likeliest scores covering this much of the chance
 # (about the 15-20 likeliest of a World Cup match; 7-4 or 18-10 are never among them).
 PLAUSIBLE_MASS = 0.9
 
 
-def goal_weight(margin: int) -> float:
-    """World Football Elo's multiplier: wins by more move ratings more."""
-    if margin <= 1:
-        return 1.0
-    if margin == 2:
-        return 1.5
-    return (11 + margin) / 8
+@dataclass(frozen=True)
+class Outlook:
+    """What she knows when she picks: the ratings so far and the goal model."""
+
+    ratings: Ratings
+    goals: GoalModel
+
+    def difference(self, match: Match) -> float:
+        """The rating difference of a match; the pool's matches count as on neutral ground."""
+        return self.ratings.difference(match.team1, match.team2)
 
 
-def ratings(matches: Iterable[Match]) -> dict[str, float]:
-    """Every team's rating after the finished matches, in kick-off order; shoot-outs are draws."""
-    rating: dict[str, float] = {}
-    for match in sorted(matches, key=lambda m: m.kickoff):
+def outlook(matches: Iterable[Match], at: datetime | None = None) -> Outlook:
+    """Her ratings: the history before the first day of the pool's ``matches``, then every
+    one of them finished (kicked off before ``at``, if given), in kick-off order."""
+    played = sorted(matches, key=Match.time_order)
+    if not played:
+        knowledge = known_before(datetime.max.date())
+        return Outlook(knowledge.ratings.copy(), knowledge.goals)
+    knowledge = known_before(min(m.kickoff for m in played).date())
+    ratings = knowledge.ratings.copy()
+    for match in played:
         if match.status is not MatchStatus.FINISHED or match.result is None:
             continue
-        home, away = rating.get(match.team1, START), rating.get(match.team2, START)
-        score = match.result.end_of_play
-        actual = 1.0 if score.outcome > 0 else 0.0 if score.outcome < 0 else 0.5
-        expected = 1 / (1 + 10 ** ((away - home) / 400))
-        change = K * goal_weight(abs(score.difference)) * (actual - expected)
-        rating[match.team1], rating[match.team2] = home + change, away - change
-    return rating
+        if at is not None and match.kickoff >= at:
+            continue
+        score = match.result.end_of_play  # a shoot-out is a draw
+        ratings.play(match.team1, match.team2, score.home, score.away, WORLD_CUP)
+    return Outlook(ratings, knowledge.goals)
 
 
-def _poisson(mean: float, goals: int) -> float:
-    return math.exp(-mean) * mean**goals / math.factorial(goals)
+def chances(
+    match: Match, seen: Outlook, basis: ScoreBasis = ScoreBasis.END_OF_PLAY
+) -> dict[Score, float]:
+    """Every score of ``match`` with its chance, as the pool will judge it."""
+    return judged_chances(seen.goals, seen.difference(match), match.is_knockout, basis)
 
 
-def chances(match: Match, table: dict[str, float]) -> dict[Score, float]:
-    """Every score up to ``MAX_GOALS`` a side, with its chance: each side's goals a
-    Poisson draw whose mean the rating gap moves."""
-    gap = table.get(match.team1, START) - table.get(match.team2, START)
-    home_mean = GOALS_PER_TEAM * math.exp(gap / SPREAD)
-    away_mean = GOALS_PER_TEAM * math.exp(-gap / SPREAD)
+def judged_chances(
+    goals: GoalModel,
+    difference: float,
+    knockout: bool,
+    basis: ScoreBasis = ScoreBasis.END_OF_PLAY,
+) -> dict[Score, float]:
+    """Every score with its chance at a rating ``difference``: after extra time in a
+    knock-out match judged at the end of play, the ninety minutes otherwise."""
+    ninety = goals.chances(difference)
+    if not knockout or basis is ScoreBasis.NINETY:
+        return ninety
+    home, away = (mean * EXTRA_TIME for mean in goals.means(difference))
+    judged: dict[Score, float] = {}
+    for score, p in ninety.items():
+        if score.outcome != 0:
+            judged[score] = judged.get(score, 0.0) + p
+            continue
+        for more_home in range(MAX_GOALS + 1):
+            for more_away in range(MAX_GOALS + 1):
+                after = Score(score.home + more_home, score.away + more_away)
+                chance = p * poisson(home, more_home) * poisson(away, more_away)
+                judged[after] = judged.get(after, 0.0) + chance
+    return judged
+
+
+def outcomes(chance: dict[Score, float]) -> tuple[float, float, float]:
+    """The chance of a home win, a draw and an away win."""
+    home = sum(p for s, p in chance.items() if s.outcome > 0)
+    draw = sum(p for s, p in chance.items() if s.outcome == 0)
+    return home, draw, 1 - home - draw
+
+
+def odds(match: Match, chance: dict[Score, float]) -> Odds:
+    """``chance`` as whole percentages of a win either way and a draw, summing to 100."""
+    shares = outcomes(chance)
+    whole = [int(share * 100) for share in shares]
+    # The largest remainders get the points rounding lost: 57.6/24.3/18.1 is 58/24/18.
+    for index in sorted(range(3), key=lambda i: whole[i] - shares[i] * 100)[: 100 - sum(whole)]:
+        whole[index] += 1
+    return Odds(match.team1, match.team2, *whole)
+
+
+def expected_points(chance: dict[Score, float], rule: ScoringRule) -> dict[Score, float]:
+    """What each pick up to ``MAX_GOALS`` a side is worth on average under ``rule``."""
     return {
-        Score(h, a): _poisson(home_mean, h) * _poisson(away_mean, a)
-        for h in range(MAX_GOALS + 1)
-        for a in range(MAX_GOALS + 1)
+        pick: sum(p * rule.points(classify(pick, actual)) for actual, p in chance.items())
+        for pick in (Score(h, a) for h in range(MAX_GOALS + 1) for a in range(MAX_GOALS + 1))
     }
+
+
+def best_pick(chance: dict[Score, float], rule: ScoringRule) -> Score:
+    """The pick worth the most points on average; the likelier score among equals."""
+    worth = expected_points(chance, rule)
+    return max(worth, key=lambda s: (round(worth[s], 9), chance.get(s, 0.0), -s.home, -s.away))
+
+
+def likeliest(chance: dict[Score, float]) -> Score:
+    return max(chance, key=lambda s: (chance[s], -s.home, -s.away))
+
+
+def pick(
+    match: Match,
+    seen: Outlook,
+    rule: ScoringRule = PRESETS["classic"],
+    basis: ScoreBasis = ScoreBasis.END_OF_PLAY,
+) -> Score:
+    """Her pick for ``match``: the score worth the most points under the pool's rules."""
+    return best_pick(chances(match, seen, basis), rule)
 
 
 def plausible(chance: dict[Score, float], mass: float = PLAUSIBLE_MASS) -> set[Score]:
@@ -73,15 +147,3 @@ def plausible(chance: dict[Score, float], mass: float = PLAUSIBLE_MASS) -> set[S
         kept.add(score)
         covered += chance[score]
     return kept
-
-
-def pick(match: Match, table: dict[str, float]) -> Score:
-    """The most likely outcome first (it is worth most of the points), then its most
-    likely score, with each side's expected goals from the rating gap."""
-    chance = chances(match, table)
-    by_outcome: dict[int, float] = {}
-    for score, p in chance.items():
-        by_outcome[score.outcome] = by_outcome.get(score.outcome, 0.0) + p
-    # Even odds go to the side listed first, as pools usually do.
-    outcome = max(by_outcome, key=lambda o: (round(by_outcome[o], 9), o))
-    return max((s for s in chance if s.outcome == outcome), key=chance.__getitem__)

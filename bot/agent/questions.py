@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, tzinfo
 
-from bot.agent import predictor
+from bot.agent import forecast, predictor
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
 from game.pool import Pool
@@ -50,6 +50,7 @@ FORECAST = re.compile(
     r"|quem (?:vai |ir[aá] )?gan(?:ha|har)\b(?P<resto>.*)",
     CASELESS,
 )
+CONTENDERS = 5  # the likeliest champions an answer about the cup names
 CUP = re.compile(r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title)\b", CASELESS)
 MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
 LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
@@ -137,11 +138,10 @@ class Questions:
 
     def _forecast(self, asker: str, question: str, rest: str) -> Forecast:
         matches = self.pool.matches()
-        table = predictor.ratings(matches)
+        seen = predictor.outlook(matches)
         if CUP.search(rest) or CUP.search(question):
-            alive = _still_in(matches)
-            best = sorted(alive, key=lambda t: -table.get(t, predictor.START))[:3]
-            return Forecast(asker, None, None, None, tuple(best))
+            champions = forecast.Cup(matches, seen).chances()
+            return Forecast(asker, None, None, None, forecast.percentages(champions, CONTENDERS))
         numbered = MATCH_NUMBER.search(rest)
         ahead = [m for m in matches if m.status is not MatchStatus.FINISHED]
         if numbered:
@@ -160,16 +160,14 @@ class Questions:
             ),
             None,
         )
-        suggestion = predictor.pick(chosen, table)
-        side = (
-            chosen.team1
-            if suggestion.outcome > 0
-            else chosen.team2
-            if suggestion.outcome < 0
-            else "a draw"
-        )
+        _, basis = self.pool.scoring()
+        odds = predictor.odds(chosen, predictor.chances(chosen, seen, basis))
+        side = max(  # "" for a draw
+            ((odds.win1, chosen.team1), (odds.draw, ""), (odds.win2, chosen.team2)),
+            key=lambda chance: chance[0],
+        )[1]
         label = f"#{chosen.number} {chosen.team1} v {chosen.team2}"
-        return Forecast(asker, label, str(pick) if pick else None, side)
+        return Forecast(asker, label, str(pick) if pick else None, side, odds=odds)
 
     def _match(self, asker: str, number: int | None) -> MatchTold:
         matches = self.pool.matches()
@@ -223,13 +221,6 @@ class Questions:
                 f"[{f.learned_on:%d %b}] {f.text}" for f in facts.for_prompt(connection, who, today)
             ]
         return KnownFacts(who, tuple(known), self.addressee.mention)
-
-
-def _still_in(matches: list[Match]) -> list[str]:
-    """The teams with a match still to play, or every team before the knock-outs are drawn."""
-    ahead = {t for m in matches if m.status is not MatchStatus.FINISHED for t in (m.team1, m.team2)}
-    real = {t for t in ahead if not re.match(r"^(?:[WL]\d+|\d[A-L]|[123][A-L/]+)$", t)}
-    return sorted(real or ahead)
 
 
 def _names_team(text: str, match: Match) -> bool:

@@ -1,0 +1,114 @@
+"""Team ratings by World Football Elo's published rules (eloratings.net).
+
+After each match both sides move by ``K * G * (W - We)``:
+
+- ``K`` by the kind of match: 60 a World Cup final tournament; 50 a continental
+  championship or a major intercontinental tournament; 40 a World Cup or
+  continental qualifier, or a nations league; 30 any other tournament; 20 a
+  friendly;
+- ``G`` by the goal margin: 1 for a draw or one goal, 1.5 for two, (11 + N) / 8
+  for N of three or more;
+- ``W`` is 1, 0.5 or 0 (a shoot-out is a draw: scores are after extra time);
+- ``We = 1 / (10^(-dr/400) + 1)``, ``dr`` the rating difference plus 100 for
+  the home side of a match not at a neutral venue.
+
+Teams are told apart by ``TeamBook.key``, so the file's "United States" and a
+feed's "USA" are one team. Ratings are derived, never stored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from game.teams import TeamBook
+
+START = 1500.0  # every team's rating before its first match
+HOME = 100.0  # a home side's advantage, in rating points, away from neutral venues
+WORLD_CUP = 60.0
+CONTINENTAL = re.compile(
+    r"^(?:UEFA Euro|Copa Am[eé]rica|African Cup of Nations|AFC Asian Cup|Gold Cup"
+    r"|CONCACAF Championship|Oceania Nations Cup|Confederations Cup)$"
+)
+QUALIFIER = re.compile(r"qualification|Nations League")
+
+
+def k_factor(tournament: str) -> float:
+    """The weight of a kind of match, by the tournament's name as the history writes it."""
+    if tournament == "FIFA World Cup":
+        return WORLD_CUP
+    if QUALIFIER.search(tournament):
+        return 40.0
+    if CONTINENTAL.match(tournament):
+        return 50.0
+    if tournament == "Friendly":
+        return 20.0
+    return 30.0
+
+
+def goal_weight(margin: int) -> float:
+    """``G``: a win by more moves the ratings more."""
+    margin = abs(margin)
+    if margin <= 1:
+        return 1.0
+    if margin == 2:
+        return 1.5
+    return (11 + margin) / 8
+
+
+def expected(difference: float) -> float:
+    """``We``: the first side's expected result (1 win, 0.5 draw) at a rating ``difference``."""
+    return 1 / (10 ** (-difference / 400) + 1)
+
+
+@dataclass
+class Ratings:
+    """Every team's rating so far; ``play`` moves it on by one match."""
+
+    table: dict[str, float] = field(default_factory=dict)  # TeamBook key -> rating
+    through: date | None = None  # the day of the last match counted
+    book: TeamBook = field(default_factory=TeamBook.standard)
+    keys: dict[str, str] = field(default_factory=dict, repr=False)  # name -> key, as met
+
+    def key(self, team: str) -> str:
+        found = self.keys.get(team)
+        if found is None:
+            found = self.keys[team] = self.book.key(team)
+        return found
+
+    def of(self, team: str) -> float:
+        return self.table.get(self.key(team), START)
+
+    def difference(self, home: str, away: str, neutral: bool = True) -> float:
+        """``dr``: ``home``'s rating less ``away``'s, with home advantage off neutral ground."""
+        return self.of(home) - self.of(away) + (0.0 if neutral else HOME)
+
+    def play(
+        self,
+        home: str,
+        away: str,
+        home_goals: int,
+        away_goals: int,
+        k: float,
+        neutral: bool = True,
+        day: date | None = None,
+    ) -> float:
+        """Counts one match; the points ``home`` gained (``away`` lost as many)."""
+        won = 1.0 if home_goals > away_goals else 0.0 if home_goals < away_goals else 0.5
+        change = (
+            k
+            * goal_weight(home_goals - away_goals)
+            * (won - expected(self.difference(home, away, neutral)))
+        )
+        self.table[self.key(home)] = self.of(home) + change
+        self.table[self.key(away)] = self.of(away) - change
+        self.through = day or self.through
+        return change
+
+    def copy(self) -> Ratings:
+        return Ratings(dict(self.table), self.through, self.book, self.keys)
+
+    def ranked(self, teams: list[str]) -> list[str]:
+        """``teams`` best first."""
+        return sorted(teams, key=lambda team: -self.of(team))
