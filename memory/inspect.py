@@ -150,4 +150,5 @@ def calls_text(call: usage.CallRecord) -> str:
         f"{call.provider} {call.model}, {call.input_tokens} tokens in{cache}, "
         f"{call.output_tokens} out, {call.latency_ms} ms; {call.outcome}"
     )
-    return "\n".join([head, "--- prompt", call.prompt, "--- answer", call.response])
+    searched = ["--- web search", call.sources] if call.sources else []
+    return "\n".join([head, "--- prompt", call.prompt, *searched, "--- answer", call.response])

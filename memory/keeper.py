@@ -651,6 +651,7 @@ class MemoryKeeper:
             latency_ms=round((time.perf_counter() - started) * 1000),
             error=error,
             fallback=outcome.startswith(("fallen back", "replaced by the offline")),
+            sources="; ".join(r.sources for r in reports if r.sources),
         )
         with self.pool.engine.begin() as connection:
             call_id = usage.record(connection, record)

@@ -96,6 +96,7 @@ model_calls = Table(
     Column("prompt", Text),
     Column("response", Text),
     Column("outcome", String(200)),
+    Column("sources", Text),  # a web search's queries and citations (m0006)
 )
 
 memory_state = Table(

@@ -35,6 +35,7 @@ class ModelUsage:
     latency_ms: int = 0
     error: str | None = None
     fallback: bool = False  # the offline writer answered instead
+    sources: str = ""  # what a web search looked up and what the answer cited
 
 
 class UsageMeter:
@@ -73,6 +74,7 @@ class CallRecord:
     latency_ms: int = 0
     error: str | None = None
     fallback: bool = False
+    sources: str = ""  # "searched 'Brazil injuries'; cited https://...": a web search's trail
     id: int | None = None
 
     @property
@@ -96,7 +98,13 @@ def settle(connection: Connection, call_id: int, outcome: str) -> None:
     )
 
 
-_TEXTS = ("system", "prompt", "response", "outcome")  # empty in rows kept before they were
+_TEXTS = (
+    "system",
+    "prompt",
+    "response",
+    "outcome",
+    "sources",
+)  # empty in rows kept before they were
 
 
 def recorded(

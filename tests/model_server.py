@@ -30,7 +30,8 @@ FACT_LINE = re.compile(r"^(\d+): (?:<player_text [^>]*>)?(.+?)(?:</player_text>)
 # Sonnet 4.x and 5 and Opus 4.x (1,024) and Haiku 4.5 (4,096); shorter is not cached.
 MINIMUM_CACHEABLE = {"haiku": 4096, "sonnet": 1024, "opus": 1024}
 TTL = {"5m": 300.0, "1h": 3600.0}
-SUGGESTION = re.compile(r"suggests (\d+-\d+)")
+# The pick her prompt (prompts/prediction.txt) says is worth the most points.
+SUGGESTION = re.compile(r"most points\s+under this pool's rules\s+is (\d+-\d+)")
 
 
 @dataclass
@@ -145,6 +146,10 @@ class ModelServer:
             content = [
                 {"type": "tool_use", "id": "toolu_local", "name": tool["name"], "input": data}
             ]
+        searching = [t for t in body.get("tools", []) if t.get("type", "").startswith("web_search")]
+        if searching:
+            content = _searched(prompt, text)
+            usage["server_tool_use"] = {"web_search_requests": 1, "web_fetch_requests": 0}
         return json.dumps(
             {
                 "id": "msg_local",
@@ -179,6 +184,29 @@ class ModelServer:
                 "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": len(text) // 4},
             }
         )
+
+
+MATCH_LINE = re.compile(r"^#\d+ (.+?) v (.+?) \(", re.MULTILINE)
+NEWS = "https://news.example/team-news"
+
+
+def _searched(prompt: str, text: str) -> list[dict[str, Any]]:
+    """One web search for the match's team news, as the Messages API answers it: the
+    query, the pages found, and the answer's text citing one of them."""
+    teams = MATCH_LINE.search(prompt)
+    query = f"{teams[1]} {teams[2]} team news" if teams else "team news"
+    return [
+        {"type": "server_tool_use", "id": "srvtoolu_local", "name": "web_search",
+         "input": {"query": query}},
+        {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_local", "content": [
+            {"type": "web_search_result", "url": NEWS, "title": "Team news",
+             "encrypted_content": "EqgfCioIARgB", "page_age": "1 day ago"},
+        ]},
+        {"type": "text", "text": text, "citations": [
+            {"type": "web_search_result_location", "url": NEWS, "title": "Team news",
+             "cited_text": "Both squads are fit.", "encrypted_index": "Eo8BCioIAhgB"},
+        ]},
+    ]  # fmt: skip
 
 
 def _blocks(content: str | list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, str] | None]]:

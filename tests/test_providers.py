@@ -2,15 +2,16 @@
 
 import json
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.agent.commentator import read_pick
+from bot.agent.commentator import Commentator, read_pick
 from bot.agent.providers.anthropic_model import AnthropicModel
 from bot.agent.providers.breaker import Circuit, CircuitBreaker
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
+from bot.agent.providers.web_search import WebSearch
 from bot.app.cli import build_parser
 from bot.app.config import ConfigError, ModelConfig, make_model
 from bot.app.replay import ReplayOptions, replay
@@ -22,6 +23,7 @@ from game.pool import Pool
 from game.sources import read_json
 from memory import facts
 from memory.context import Context, Section
+from memory.inspect import calls_text
 from memory.keeper import MemoryKeeper
 from memory.model import ModelCall, ModelError
 from memory.offline import OfflineModel
@@ -271,7 +273,7 @@ def test_the_configured_provider_stands_behind_a_circuit_breaker() -> None:
 PICK = ModelCall(
     "prediction",
     persona("BETanIA"),
-    "Place your own prediction. Your rating model suggests 2-1.",
+    "Place your own prediction. The pick worth the most points under this pool's rules is 2-1.",
     Prediction("2-1"),
 )
 MERGE = ModelCall(
@@ -294,6 +296,62 @@ def test_anthropic_asks_for_data_with_a_forced_tool_and_reads_its_input() -> Non
     assert read_pick(pick) == Score(2, 1) and json.loads(pick) == {"home": 2, "away": 1}
     assert [m.covers for m in facts.parse_merge(merged)] == [(1,), (2,)]
     assert remark == "What a time to be in this pool."
+
+
+def test_her_picks_may_search_the_web_within_their_caps_and_say_what_they_cited() -> None:
+    usage: list[ModelUsage] = []
+    day = [date(2026, 6, 11)]
+    searching = WebSearch(per_pick=2, per_day=2, today=lambda: day[0])
+    pick = replace(PICK, prompt=f"{PICK.prompt}\n\n#1 Mexico v South Africa (Group A)")
+    with model_server() as server:
+        model = anthropic(server.url, usage, web_search=searching)
+        answers = [model.complete(pick), model.complete(CALL), model.complete(pick)]
+        model.complete(pick)  # the day's two searches are spent (the API made one a pick)
+        day[0] = date(2026, 6, 12)
+        model.complete(pick)  # a new day
+    asked = [request.body for request in server.requests]
+    tool = {"type": "web_search_20250305", "name": "web_search", "max_uses": 2}
+    assert tool in asked[0]["tools"] and asked[0]["tool_choice"] == {"type": "auto"}
+    assert "tools" not in asked[1]  # a remark never searches
+    assert {**tool, "max_uses": 1} in asked[2]["tools"]  # one search left today: one allowed
+    assert all(t["name"] == "answer" for t in asked[3]["tools"])
+    assert asked[3]["tool_choice"] == {"type": "tool", "name": "answer"}
+    assert tool in asked[4]["tools"]
+    assert read_pick(answers[0]) == Score(2, 1)  # the pick, written as text beside its citation
+    assert usage[0].sources == (
+        "searched 'Mexico South Africa team news'; cited https://news.example/team-news"
+    )
+    assert usage[1].sources == "" and usage[3].sources == ""
+
+
+def test_what_her_pick_searched_and_cited_is_kept_in_its_call_record(
+    tournament_pool: Pool,
+) -> None:
+    meter = UsageMeter()
+    with model_server() as server:
+        model = anthropic(server.url, [], web_search=WebSearch())
+        model.on_usage = meter.report
+        keeper = MemoryKeeper(tournament_pool, model, meter=meter)
+        keeper.enable()
+        mine = Commentator(keeper).pick_for(tournament_pool.match(1))
+    with tournament_pool.work.read() as connection:
+        (call,) = [c for c in recorded(connection) if c.task == "prediction"]
+    assert call.outcome == f"picked {mine}"
+    assert call.sources == (
+        "searched 'Brazil Serbia team news'; cited https://news.example/team-news"
+    )
+    assert "--- web search\nsearched 'Brazil Serbia team news'" in calls_text(call)
+
+
+def test_web_search_needs_the_anthropic_provider() -> None:
+    config = ModelConfig(
+        provider="openai-compatible", base_url="http://127.0.0.1:9", model="m", web_search=True
+    )
+    with pytest.raises(ConfigError, match="--web-search needs the anthropic provider"):
+        make_model(config, lambda _u: None)
+    args = build_parser().parse_args(["serve", "--provider", "anthropic", "--web-search"])
+    chosen = Settings.read(args, {}).model
+    assert (chosen.web_search, chosen.searches_per_pick, chosen.searches_per_day) == (True, 3, 20)
 
 
 def test_openai_compatible_asks_in_the_first_form_the_server_takes_then_as_text() -> None:

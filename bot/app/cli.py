@@ -545,6 +545,15 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument(
         "--language", choices=LANGUAGES, default="en", help="the pool's language: hers and its own"
     )
+    sub.add_argument(
+        "--web-search",
+        action="store_true",
+        help="her picks may search the web for team news (anthropic's server tool; off by default)",
+    )
+    sub.add_argument(
+        "--searches-per-pick", type=int, default=3, help="web searches one pick may make"
+    )
+    sub.add_argument("--searches-per-day", type=int, default=20, help="web searches a day, at most")
 
 
 def installed_version() -> str:

@@ -8,6 +8,7 @@ from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
 from bot.agent.providers.breaker import CircuitBreaker
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.usage import UsageSink
+from bot.agent.providers.web_search import WebSearch
 from game.errors import UserError
 from game.words import LANGUAGES
 from memory.model import Model
@@ -30,6 +31,9 @@ class ModelConfig:
     timeout: float = 30.0
     max_retries: int = 3
     seed: int = 0
+    web_search: bool = False  # her picks may search the web for team news (anthropic only)
+    searches_per_pick: int = 3
+    searches_per_day: int = 20
 
     def chosen(self) -> str:
         if self.provider not in PROVIDERS:
@@ -58,8 +62,13 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
             timeout=config.timeout,
             max_retries=config.max_retries,
             on_usage=on_usage,
+            web_search=WebSearch(config.searches_per_pick, config.searches_per_day)
+            if config.web_search
+            else None,
         )
     else:
+        if config.web_search:
+            raise ConfigError("--web-search needs the anthropic provider (its server tool)")
         if not config.base_url or not config.model:
             raise ConfigError("the openai-compatible provider needs --base-url and --model")
         primary = OpenAICompatibleModel(

@@ -120,4 +120,7 @@ def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
         api_key=environ.get(key_name) or None,
         language=getattr(args, "language", None) or "en",
         seed=getattr(args, "seed", None) or 0,
+        web_search=bool(getattr(args, "web_search", False)),
+        searches_per_pick=getattr(args, "searches_per_pick", 3),
+        searches_per_day=getattr(args, "searches_per_day", 20),
     )

@@ -6,6 +6,8 @@ call. The SDK retries 429, 5xx and overloaded (529) answers with backoff, and
 honours ``ANTHROPIC_BASE_URL``; what still fails becomes a ``ModelError``. A call
 that wants data (a pick, facts, a merge: ``Request.schema``) forces one tool whose
 input schema is the answer's, and the tool's input comes back as JSON text.
+With ``web_search``, a pick may also search the web for team news
+(``bot.agent.providers.web_search``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import anthropic
 
 from bot.agent.providers.usage import Stopwatch, UsageSink, discard
+from bot.agent.providers.web_search import WebSearch, sources
 from memory.model import ModelCall, ModelError
 from memory.usage import ModelUsage
 from prompts import load
@@ -38,10 +41,12 @@ class AnthropicModel:
         max_retries: int = 3,
         max_tokens: int = 400,
         on_usage: UsageSink = discard,
+        web_search: WebSearch | None = None,
     ) -> None:
         self.model = model
         self.max_tokens = max_tokens
         self.on_usage = on_usage
+        self.web_search = web_search  # team news for her picks, when asked for
         self.client = anthropic.Anthropic(
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
         )
@@ -72,6 +77,14 @@ class AnthropicModel:
             tool = {"name": ANSWER_TOOL, "description": load("answer_tool"), "input_schema": schema}
             body["tools"] = [tool]
             body["tool_choice"] = {"type": "tool", "name": ANSWER_TOOL}
+        searching = (
+            self.web_search.tool() if self.web_search and call.task == "prediction" else None
+        )
+        if searching is not None:
+            # A forced tool would answer before searching: the model chooses, and a pick
+            # written as text ("2-1") is read as well as the tool's input.
+            body["tools"] = [*body.get("tools", []), searching]
+            body["tool_choice"] = {"type": "auto"}
         return body
 
     def complete(self, call: ModelCall) -> str:
@@ -84,6 +97,7 @@ class AnthropicModel:
             used = [b for b in response.content if getattr(b, "type", "") == "tool_use"]
             if used:  # the structured answer: its input, as the JSON the parsers read
                 text = json.dumps(used[0].input)
+            found = sources(response.content)
         except anthropic.AnthropicError as error:
             self.on_usage(
                 ModelUsage(
@@ -103,6 +117,9 @@ class AnthropicModel:
             )
             raise ModelError(f"anthropic: malformed answer: {error}") from error
         usage = response.usage
+        if self.web_search is not None:
+            server = getattr(usage, "server_tool_use", None)
+            self.web_search.spent(getattr(server, "web_search_requests", 0) or len(found.searches))
         self.on_usage(
             ModelUsage(
                 self.name,
@@ -113,6 +130,7 @@ class AnthropicModel:
                 cache_read_tokens=usage.cache_read_input_tokens or 0,
                 cache_write_tokens=usage.cache_creation_input_tokens or 0,
                 latency_ms=watch.ms,
+                sources=str(found),
             )
         )
         if not text.strip():
