@@ -307,11 +307,7 @@ class OfflineModel:
             pick=request.pick,
             agree=request.agree,
             disagree=request.disagree,
-            team1=request.odds.team1,
-            team2=request.odds.team2,
-            win1=request.odds.win1,
-            draw=request.odds.draw,
-            win2=request.odds.win2,
+            **vars(request.odds),
         )
 
     def _goal(self, request: GoalMoment, variant: Variant) -> str:

@@ -7,18 +7,24 @@ import gzip
 import io
 import math
 import random
+import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.agent import forecast, predictor
+from bot.agent.commentator import Commentator
 from game import internationals
 from game.elo import Ratings, k_factor
 from game.goals import GoalModel, fit
 from game.model import Match, MatchStatus, Result, Score
+from game.pool import Pool
 from game.pundit import learn
 from game.scoring import PRESETS, ScoreBasis
+from memory.keeper import MemoryKeeper
+from memory.offline import OfflineModel
+from tests.conftest import FakeClock, ScriptedModel
 
 KICKOFF = datetime(2026, 6, 11, 18, tzinfo=UTC)
 
@@ -199,3 +205,43 @@ def test_a_third_placed_team_goes_to_a_slot_that_names_its_group() -> None:
     )
     # Chile fits both; Peru only the first: one valid assignment, found.
     assert seats == {"3B/C": "Peru", "3A/C": "Chile"}
+
+
+def test_a_model_asked_for_her_pick_is_told_the_chances_and_the_pick_worth_most(
+    tournament_pool: Pool,
+) -> None:
+    model = ScriptedModel(prediction=lambda _call: "0-0")
+    keeper = MemoryKeeper(tournament_pool, model)
+    keeper.enable()
+    match = tournament_pool.match(1)
+    mine = Commentator(keeper).pick_for(match)
+    (asked,) = [call for call in model.calls if call.task == "prediction"]
+    seen = predictor.outlook(tournament_pool.matches())
+    chance = predictor.chances(match, seen)
+    odds = predictor.odds(match, chance)
+    assert f"Brazil {odds.win1}%, a draw {odds.draw}%, Serbia {odds.win2}%" in asked.prompt
+    best = predictor.best_pick(chance, PRESETS["classic"])
+    assert f"the most points under this pool's rules\nis {best}." in asked.prompt
+    assert f"likeliest\nscores are {predictor.likeliest(chance)} " in asked.prompt
+    assert mine == (Score(0, 0) if Score(0, 0) in predictor.plausible(chance) else best)
+
+
+def test_her_kick_off_remark_says_why_she_picked_it(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    keeper = MemoryKeeper(tournament_pool, OfflineModel())
+    keeper.enable()
+    commentator = Commentator(keeper)
+    clock.now = tournament_pool.match(1).kickoff - timedelta(minutes=30)
+    tournament_pool.predictions.place("betania", 1, Score(1, 0))
+    for handle in ("ana", "bia", "caio"):  # the crowd goes the other way: worth a word
+        tournament_pool.predictions.place(handle, 1, Score(0, 2))
+    commentator.catch_up()
+    clock.now = tournament_pool.match(1).kickoff
+    tournament_pool.fixtures.kick_off(1)
+    commentator.catch_up()
+    (said,) = [
+        e.event.text for e in tournament_pool.events(kinds=("remark",)) if "#1" in e.event.text
+    ]
+    shares = [int(n) for n in re.findall(r"(\d+)%", said)]
+    assert "1-0" in said and "Brazil" in said and len(shares) == 3 and sum(shares) == 100, said
