@@ -12,7 +12,7 @@ from __future__ import annotations
 import calendar
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from difflib import SequenceMatcher, get_close_matches
@@ -383,8 +383,11 @@ def withdraw(connection: Connection, handle: str, what: str, on: date, source: s
     the log line that withdrew them; the line itself stays in the log.
     """
     wanted = third_person(what, handle)
+    names = (handle,)
     named = [
-        f for f in current(connection, handle) if content_words(wanted) and keeps(wanted, f.text)
+        f
+        for f in current(connection, handle)
+        if content_words(wanted, names) and keeps(wanted, f.text, names)
     ]
     if named:
         connection.execute(
@@ -484,31 +487,52 @@ def parse_merge(answer: str) -> list[MergedFact]:
     return merged
 
 
-def content_words(text: str) -> set[str]:
-    """The words that carry a fact: letters only, three or more, not a common word."""
-    return {w for w in re.findall(r"[^\W\d_]+", text.lower()) if len(w) >= 3 and w not in COMMON}
+def content_words(text: str, names: Iterable[str] = ()) -> set[str]:
+    """The words that carry a fact: letters only, three or more, not a common word of
+    either language, and not the player's ``names`` (their handle and display name: a
+    fact about ana says "ana" whatever it says)."""
+    ignored = {w for name in names for w in re.findall(r"[^\W\d_]+", name.lower())}
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return {w for w in words if len(w) >= 3 and w not in COMMON and w not in ignored}
 
 
-def keeps(source: str, merged: str) -> bool:
+def objects(text: str, names: Iterable[str] = ()) -> set[str]:
+    """What a fact is about, beyond its verb: the names it gives (capitalised words
+    past a sentence's first) and its numbers, lowercased, less the player's ``names``."""
+    ignored = {w for name in names for w in re.findall(r"\w+", name.lower())}
+    found = set(re.findall(r"\d+", text))
+    for sentence in re.split(r"(?<=[.!?;:])\s+", text):
+        words = re.findall(r"[^\W\d_][\w'\u2019-]*", sentence)
+        found |= {w.lower() for w in words[1:] if w[0].isupper() and len(w) > 1}
+    return found - ignored
+
+
+def keeps(source: str, merged: str, names: Iterable[str] = ()) -> bool:
     """Whether ``merged`` still says what ``source`` said.
 
     Two thirds of the source's content words must be found in the merged text,
     a word counting as found when a merged word shares its first five letters
-    (so "marathons" keeps "marathon", "keeps" keeps "keep"). "ana has a few
-    hobbies" keeps nothing of "I keep bees" and is refused; "keeps bees and runs
-    marathons" keeps both facts it stands for. A rewording that keeps no word
-    ("beekeeper") is refused too: the code cannot check it, so it does not trust it.
+    (so "marathons" keeps "marathon", "keeps" keeps "keep"), and every object
+    of the source (a name, a number) must be in it as it was: "ana supports
+    Palmeiras" does not keep "ana supports Corinthians". The player's ``names``
+    count for nothing. "ana has a few hobbies" keeps nothing of "I keep bees" and
+    is refused; "keeps bees and runs marathons" keeps both facts it stands for. A
+    rewording that keeps no word ("beekeeper") is refused too: the code cannot
+    check it, so it does not trust it.
     """
-    words = content_words(source)
+    if not objects(source, names) <= objects(merged, names) | content_words(merged):
+        return False
+    words = content_words(source, names)
     if not words:
         return True
-    merged_stems = {w[:5] for w in content_words(merged)}
+    merged_stems = {w[:5] for w in content_words(merged, names)}
     found = sum(1 for w in words if w[:5] in merged_stems)
     return found * 3 >= len(words) * 2
 
 
-def verify_merge(sources: list[Fact], merged: list[MergedFact]) -> None:
-    """Every source covered, every citation real, every source's content kept."""
+def verify_merge(sources: list[Fact], merged: list[MergedFact], names: Iterable[str] = ()) -> None:
+    """Every source covered, every citation real, every source's content and objects
+    kept; the player's ``names`` (handle, display name) count as no content."""
     source_ids = {fact.id for fact in sources}
     cited = {i for fact in merged for i in fact.covers}
     invented = sorted(cited - source_ids)
@@ -522,7 +546,7 @@ def verify_merge(sources: list[Fact], merged: list[MergedFact]) -> None:
     by_id = {fact.id: fact for fact in sources}
     for fact in merged:
         for source_id in fact.covers:
-            if not keeps(by_id[source_id].text, fact.text):
+            if not keeps(by_id[source_id].text, fact.text, names):
                 raise FactMergeRejected(
                     f"loses what fact {source_id} said ({by_id[source_id].text!r})"
                 )
@@ -582,6 +606,17 @@ def record_compaction(
             output=output,
         )
     )
+
+
+def last_compaction(connection: Connection, handle: str) -> tuple[datetime, int] | None:
+    """When a merge of ``handle``'s facts was last tried, and over how many facts."""
+    row = connection.execute(
+        select(fact_compactions.c.at, fact_compactions.c.source_ids)
+        .where(fact_compactions.c.handle == handle)
+        .order_by(fact_compactions.c.id.desc())
+        .limit(1)
+    ).first()
+    return None if row is None else (row.at, len(row.source_ids))
 
 
 def rejected_count(connection: Connection) -> int:

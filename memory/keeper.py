@@ -210,7 +210,10 @@ class MemoryKeeper:
         return Taken(self._diary_entry_for(item), self.maintain)
 
     def _take_chat(self, item: LoggedEvent[ChatPosted]) -> Taken:
-        return Taken(self._fact_from(item), lambda: self.compact_facts_if_due(item.event.player))
+        write = self._fact_from(item)
+        if write is None:  # a line that told her nothing is no reason to merge
+            return Taken()
+        return Taken(write, lambda: self.compact_facts_if_due(item.event.player))
 
     # -- the diary ------------------------------------------------------------
 
@@ -427,11 +430,19 @@ class MemoryKeeper:
             return sorted({fact.handle for fact in facts.current(connection)})
 
     def compact_facts_if_due(self, handle: str) -> None:
+        """A merge when the player has more facts than the threshold: at most one try a
+        day, unless their facts have doubled since the last one."""
         today = self.pool.clock().astimezone(self.config.zone).date()
         with self.pool.work.read() as connection:
-            due = len(facts.candidates(connection, handle, today)) > self.config.fact_threshold
-        if due:
-            self.compact_facts(handle)
+            count = len(facts.candidates(connection, handle, today))
+            last = facts.last_compaction(connection, handle)
+        if count <= self.config.fact_threshold:
+            return
+        if last is not None:
+            tried_on, tried_with = last
+            if tried_on.astimezone(self.config.zone).date() == today and count < 2 * tried_with:
+                return
+        self.compact_facts(handle)
 
     def compact_facts(self, handle: str) -> bool:
         """Ask for a merge, verify it in code, apply it atomically or record the rejection."""
@@ -449,7 +460,8 @@ class MemoryKeeper:
         try:
             answer = self._complete(call, match=None)
             merged = facts.parse_merge(answer.text)
-            facts.verify_merge(sources, merged)
+            named = [p.display_name or "" for p in self.pool.players() if p.handle == handle]
+            facts.verify_merge(sources, merged, (handle, *named))
         except (ModelError, facts.FactMergeRejected) as error:
             with self.pool.engine.begin() as connection:
                 text = answer.text if answer else ""

@@ -289,3 +289,51 @@ def test_a_fact_from_free_chat_says_only_what_the_line_said(tournament_pool: Poo
         assert [f.text for f in facts.current(connection, "ana")] == [
             "ana keeps bees on her balcony"
         ]
+
+
+def test_a_merge_that_swaps_an_object_is_refused_whatever_the_words_it_keeps() -> None:
+    told = ("ana supports Corinthians", "ana lives in Recife", "ana has 2 cats")
+    sources = [
+        facts.Fact(i, "ana", text, date(2026, 6, 1), "admin") for i, text in enumerate(told, 1)
+    ]
+    names = ("ana", "Ana Paula")
+    kept = facts.MergedFact("ana supports Corinthians and lives in Recife", (1, 2))
+    facts.verify_merge(sources, [kept, facts.MergedFact("ana has 2 cats", (3,))], names)
+    # The handle and the verb are all that is left of fact 1: not its word kept.
+    swapped = facts.MergedFact("ana supports Palmeiras and lives in Recife", (1, 2))
+    with pytest.raises(facts.FactMergeRejected, match="loses what fact 1 said"):
+        facts.verify_merge(sources, [swapped, facts.MergedFact("ana has 2 cats", (3,))], names)
+    counted = facts.MergedFact("ana has 3 cats", (3,))
+    with pytest.raises(facts.FactMergeRejected, match="loses what fact 3 said"):
+        facts.verify_merge(sources, [kept, counted], names)
+    assert not facts.keeps("ana supports Brazil", "ana supports Argentina now", ("ana",))
+
+
+def test_forget_withdraws_what_it_names_and_not_the_fact_beside_it(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    tell(keeper, "ana", "@betania remember that I support Brazil")
+    clock.advance(days=3)
+    tell(keeper, "ana", "@betania remember that I support Argentina now")
+    tell(keeper, "ana", "@betania forget that I support Brazil")
+    assert [f.text for f in current(keeper, "ana")] == ["ana supports Argentina now"]
+
+
+def test_a_long_chat_asks_for_a_merge_only_after_a_fact_and_once_a_day(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    model = ScriptedModel(fact_merge=lambda _call: "not a merge")  # every merge refused
+    keeper = MemoryKeeper(tournament_pool, model, FEW)
+    keeper.enable()
+    told = ["I keep bees", "I run marathons", "I play chess", "I cook risotto"]
+    tell(keeper, "ana", *(f"@betania remember {line}" for line in told))
+    assert model.tasks().count("fact_merge") == 1  # four facts over a threshold of three
+    tell(keeper, "ana", *(f"what a match, number {n}" for n in range(30)))
+    tell(keeper, "ana", "@betania remember I grow tomatoes")
+    assert model.tasks().count("fact_merge") == 1  # chat is no reason; one try a day
+    more = ["I sing fado", "I surf", "I paint walls", "I fix bikes"]
+    tell(keeper, "ana", *(f"@betania remember {line}" for line in more))
+    assert model.tasks().count("fact_merge") == 2  # twice the facts of the last try: again
+    clock.advance(days=1)
+    tell(keeper, "ana", "@betania remember I knit scarves")
+    assert model.tasks().count("fact_merge") == 3  # a new day
