@@ -340,7 +340,11 @@ def cmd_serve(args: argparse.Namespace) -> None:
     )
     keep = settings.keep_calls_days
     commentator = commentator_for(
-        pool, settings.model, settings.addressee, None if keep is None else timedelta(days=keep)
+        pool,
+        settings.model,
+        settings.addressee,
+        None if keep is None else timedelta(days=keep),
+        zone=args.tz,
     )
     results = (
         ResultsPoller(
@@ -699,7 +703,20 @@ def build_parser() -> Parser:
 
     sub = add(["serve"], cmd_serve, "run the pool: its SSH server (and HTTP, with --http-port)")
     add_model_options(sub)
-    sub.add_argument("--digest-hour", type=int, default=22, choices=range(24), metavar="HOUR")
+    sub.add_argument(
+        "--tz",
+        type=zone,
+        default=UTC,
+        help="the pool's time zone: her 'today' and the digest hour (default UTC)",
+    )
+    sub.add_argument(
+        "--digest-hour",
+        type=int,
+        default=22,
+        choices=range(24),
+        metavar="HOUR",
+        help="when her daily digest is posted, in the pool's time zone (default 22)",
+    )
     sub.add_argument(
         "--results",
         metavar="SOURCE",

@@ -12,7 +12,7 @@ import contextlib
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, timedelta, tzinfo
 from pathlib import Path
 
 import asyncssh
@@ -46,8 +46,10 @@ def commentator_for(
     config: ModelConfig,
     addressee: Addressee | None = None,
     keep_calls: timedelta | None = None,
+    zone: tzinfo = UTC,
 ) -> Commentator:
-    """Her, wired to this pool: the model, memory switched on, every call recorded."""
+    """Her, wired to this pool: the model, memory switched on, every call recorded, her
+    "today" in the pool's ``zone``."""
     meter = UsageMeter()
     model = make_model(config, meter.report)
     memory = MemoryConfig(
@@ -55,6 +57,7 @@ def commentator_for(
         addressee=addressee or Addressee(),
         keep_calls=keep_calls,
         language=config.language,
+        zone=zone,
     )
     keeper = MemoryKeeper(
         pool, model, memory, fallback=OfflineModel(config.seed, config.language), meter=meter
