@@ -231,8 +231,10 @@ class ContextBuilder:
         today = self.today()
         told = self._describe(event)
         event_text = told + (f"\n\n{instruction}" if instruction else "")
-        # What facts should fit: the event as told (a question, a goal), the teams on the pitch.
-        topic = f"{told} {match.team1} {match.team2}" if match else told
+        # What facts should fit: a player's own words and the teams on the pitch, never the
+        # template that tells the event ("Just now", "final whistle" fit every fact of any).
+        said = event.event.text if event is not None and isinstance(event.event, ChatPosted) else ""
+        topic = f"{said} {match.team1} {match.team2}" if match else said
         shelves: dict[str, Callable[[], list[Item]]] = {
             "standings": lambda: self._standings_items(involved, now),
             "diary": lambda: self._diary_items(told=_result_of(event)),

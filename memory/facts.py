@@ -12,15 +12,18 @@ from __future__ import annotations
 import calendar
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from difflib import SequenceMatcher, get_close_matches
+from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, Row, insert, select, update
 
 from game.addressing import Addressee
+from game.teams import TeamBook
 from memory import claims
 from memory.guard import normalized
 from memory.person import third_person
@@ -428,12 +431,36 @@ def fits(fact: Fact, topic: str) -> bool:
 
 
 def _stems(text: str) -> set[str]:
-    return {w[:5] for w in content_words(text)}
+    """What a text is about, for fitting facts: its content words' first five letters, and
+    each team it names, however it spells it ("Brasil", "Seleção", "Brazil": one team)."""
+    return {w[:5] for w in content_words(text)} | _teams_named(text)
 
 
 def _shares(fact: Fact, stems: set[str]) -> bool:
     # The player's own name is in every fact about them ("ana keeps bees"): no clue.
-    return any(w[:5] in stems for w in content_words(fact.text) - {fact.handle})
+    own = {w[:5] for w in content_words(fact.text, (fact.handle,))} | _teams_named(fact.text)
+    return bool(own & stems)
+
+
+def _teams_named(text: str) -> set[str]:
+    """The teams ``text`` names, as "team:<key>", by any spelling of the team book."""
+    pattern, keys = _team_spellings()
+    return {f"team:{keys[found.lower()]}" for found in pattern.findall(_plain(text))}
+
+
+@cache
+def _team_spellings() -> tuple[re.Pattern[str], dict[str, str]]:
+    """Every spelling of the team book, plain and lowercased, to its team's key; and one
+    pattern that finds them as whole words."""
+    book = TeamBook.standard()
+    keys = {_plain(spelling).lower(): book.key(name) for spelling, name in book.written}
+    either = "|".join(re.escape(s) for s in sorted(keys, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{either})(?!\w)", re.IGNORECASE), keys
+
+
+def _plain(text: str) -> str:
+    """``text`` without accents: "Seleção" and "Selecao" are spelt alike."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def has_source(connection: Connection, source: str) -> bool:

@@ -434,7 +434,8 @@ class OfflineModel:
         rng = self._answer_rng(variant)
         if not request.facts:
             return self.say("answer.nofacts", rng, who=request.who, mention=request.mention)
-        return self.say("answer.facts", rng, who=request.who, facts="; ".join(request.facts))
+        told = self.say("answer.facts", rng, who=request.who, facts="; ".join(request.facts))
+        return f"{told} {self.say('answer.facts_more', n=request.more)}" if request.more else told
 
     def _who_called(self, request: WhoCalled, _variant: Variant) -> str:
         if request.match is None:

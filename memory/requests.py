@@ -275,8 +275,9 @@ class Standing(Answer):
 
 @dataclass(frozen=True)
 class KnownFacts(Answer):
-    facts: tuple[str, ...]
+    facts: tuple[str, ...]  # the newest few, a handful at most
     mention: str  # how to address her, for a player who has told her nothing yet
+    more: int = 0  # the current facts left out of the answer
 
 
 @dataclass(frozen=True)

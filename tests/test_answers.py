@@ -155,3 +155,13 @@ def test_when_she_wins_her_own_pool_she_says_so_in_the_first_person() -> None:
     assert "In our pool, I win with 364 points" in text and "betania wins" not in text
     pt = OfflineModel(language="pt").complete(ModelCall("remark", "", "", won, (1, 0)))
     assert "quem vence sou eu, com 364 pontos" in pt
+
+
+def test_what_she_remembers_is_a_handful_and_how_many_more(played: Pool) -> None:
+    commentator = pool_voice(played)
+    hobbies = ["chess", "surfing", "fado", "origami", "judo", "baking", "karaoke", "rowing"]
+    for hobby in hobbies:
+        ask(commentator, "ana", f"@betania remember that I practise {hobby}")
+    told = ask(commentator, "ana", "@betania what do you remember about me?")
+    assert sum(hobby in told for hobby in hobbies) == 5, told
+    assert "3 more besides" in told and "rowing" in told  # the newest first

@@ -337,3 +337,30 @@ def test_a_long_chat_asks_for_a_merge_only_after_a_fact_and_once_a_day(
     clock.advance(days=1)
     tell(keeper, "ana", "@betania remember I knit scarves")
     assert model.tasks().count("fact_merge") == 3  # a new day
+
+
+def test_facts_fit_a_match_by_its_teams_in_either_language_not_by_template_words() -> None:
+    told = ["ana torce pela Seleção", "ana supports Argentina now", "ana keeps bees"]
+    known = [facts.Fact(i, "ana", t, date(2026, 6, i), "admin") for i, t in enumerate(told, 1)]
+    assert [f.text for f in facts.fitting(known, "Brazil Serbia", 1)] == told[:1]
+    assert facts.fits(known[0], "EUA x Brasil") and not facts.fits(known[1], "Brazil Serbia")
+    assert facts.fits(
+        facts.Fact(4, "bia", "bia lives in the EUA", date(2026, 6, 1), "admin"), "USA Iran"
+    )
+
+
+def test_a_goal_told_just_now_does_not_pick_the_fact_that_says_now(tournament_pool: Pool) -> None:
+    from memory.context import ContextBuilder
+
+    keeper = MemoryKeeper(tournament_pool, ScriptedModel(), FEW)
+    keeper.enable()
+    tell(keeper, "ana", "@betania remember that I support Argentina now")
+    tell(keeper, "ana", "@betania remember that I keep bees")
+    tell(keeper, "ana", "@betania remember that I run marathons")
+    tell(keeper, "ana", "@betania remember that I love Japan's kit")
+    tournament_pool.fixtures.kick_off(3)  # Japan v Spain
+    builder = ContextBuilder(tournament_pool)
+    kicked = tournament_pool.events(kinds=("kickoff",))[-1]
+    shown = builder.build_context(kicked, 4000, involved=["ana"]).prompt
+    # The facts shelf (her own chat lines are shown apart, in the live match's memory).
+    assert "ana loves Japan's kit" in shown and "ana supports Argentina now" not in shown

@@ -51,6 +51,7 @@ FORECAST = re.compile(
     CASELESS,
 )
 CONTENDERS = 5  # the likeliest champions an answer about the cup names
+FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how many more
 CUP = re.compile(r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title)\b", CASELESS)
 MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
 LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
@@ -217,10 +218,10 @@ class Questions:
             who = by_name[who]
         today = self.pool.clock().astimezone(self.zone).date()
         with self.pool.work.read() as connection:
-            known = [
-                f"[{f.learned_on:%d %b}] {f.text}" for f in facts.for_prompt(connection, who, today)
-            ]
-        return KnownFacts(who, tuple(known), self.addressee.mention)
+            current = facts.for_prompt(connection, who, today)
+        newest = sorted(current, key=lambda f: (f.last_told, f.id))[-FACTS_ANSWERED:]
+        told = [f"[{f.learned_on:%d %b}] {f.text}" for f in sorted(newest, key=lambda f: f.id)]
+        return KnownFacts(who, tuple(told), self.addressee.mention, len(current) - len(newest))
 
 
 def _names_team(text: str, match: Match) -> bool:
