@@ -463,6 +463,33 @@ def _plain(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+# Words a question is made of, not what it is about: "what is my cat called?" is about "cat".
+QUESTION_WORDS = frozenset(
+    """
+    what whats where who whom how does did called call name named tell know live lives
+    qual quais onde quem como chama chamado chamada nome mora diz sabe sobre isso
+    """.split()  # noqa: SIM905  # a word list reads better as text
+)
+
+
+def asked_about(known: list[Fact], question: str, names: Iterable[str] = ()) -> list[Fact]:
+    """The facts a question asks after ("what is my cat called?" -> "ana's cat is called
+    Tom"; "where does bruno live?" -> "bruno lives in Recife"): those sharing a word of
+    what it asks (a word counting when one is the start of the other, "cat" and "cats")."""
+    wanted = content_words(question, names) - QUESTION_WORDS
+    asked_where = bool(re.search(r"\b(?:where|onde)\b", question, re.IGNORECASE))
+
+    def matches(fact: Fact) -> bool:
+        words = content_words(fact.text, (fact.handle, *names))
+        if asked_where and words & {"lives", "live", "mora", "moro", "based"}:
+            return True
+        return any(a.startswith(b[:5]) or b.startswith(a[:5]) for a in wanted for b in words)
+
+    if not wanted and not asked_where:
+        return []
+    return [fact for fact in known if matches(fact)]
+
+
 def has_source(connection: Connection, source: str) -> bool:
     return (
         connection.execute(select(player_facts.c.id).where(player_facts.c.source == source)).first()

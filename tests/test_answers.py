@@ -165,3 +165,19 @@ def test_what_she_remembers_is_a_handful_and_how_many_more(played: Pool) -> None
     told = ask(commentator, "ana", "@betania what do you remember about me?")
     assert sum(hobby in told for hobby in hobbies) == 5, told
     assert "3 more besides" in told and "rowing" in told  # the newest first
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_what_players_told_her_is_answered_from_their_facts(played: Pool, language: str) -> None:
+    played.members.add("bruno")
+    commentator = pool_voice(played, language)
+    ask(commentator, "ana", "@betania remember that my cat is called Tom")
+    ask(commentator, "bia", "@betania lembra que meu gato se chama Pelé")
+    ask(commentator, "bruno", "@betania remember that I live in Recife")
+    ask(commentator, "ana", "@betania remember that I keep bees")
+    cat = ask(commentator, "ana", "@betania what is my cat called?")
+    assert "Tom" in cat and "bees" not in cat
+    assert "Pelé" in ask(commentator, "bia", "@betania qual é o nome do meu gato?")
+    assert "Recife" in ask(commentator, "ana", "@betania where does bruno live?")
+    weather = ask(commentator, "ana", "@betania what's the weather?")  # no fact answers it
+    assert "Tom" not in weather and "Recife" not in weather

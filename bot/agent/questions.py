@@ -16,6 +16,7 @@ from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from memory import facts
+from memory.guard import named_in
 from memory.person import second_person
 from memory.requests import (
     Answer,
@@ -109,7 +110,7 @@ class Questions:
             return self._known(
                 asker, (about["who"] or about["quem"]).lower().rstrip("?.!"), players
             )
-        return Fallback(asker, self.addressee.mention)
+        return self._from_facts(asker, question, players) or Fallback(asker, self.addressee.mention)
 
     # -- the records ----------------------------------------------------------
 
@@ -208,6 +209,21 @@ class Questions:
         ]
         label = f"#{match.number} {match.team1} {match.result} {match.team2}"
         return WhoCalled(asker, team, label, tuple(exact))
+
+    def _from_facts(self, asker: str, question: str, players: dict[str, str]) -> KnownFacts | None:
+        """A question about what a player told her ("what is my cat called?", "where does
+        bruno live?"), answered from their current facts; None when no fact answers it."""
+        named = [h for h in named_in(question, players) if h != self.addressee.handle]
+        who = named[0] if named else asker
+        today = self.pool.clock().astimezone(self.zone).date()
+        with self.pool.work.read() as connection:
+            current = facts.for_prompt(connection, who, today)
+        names = (who, players.get(who) or "", self.addressee.handle, self.addressee.name)
+        found = facts.asked_about(current, question, names)[:FACTS_ANSWERED]
+        if not found:
+            return None
+        told = tuple(f"[{f.learned_on:%d %b}] {f.text}" for f in found)
+        return KnownFacts(who, told, self.addressee.mention)
 
     def _known(self, asker: str, name: str, players: dict[str, str]) -> Answer:
         who = asker if name in SELF else name
