@@ -85,6 +85,8 @@ BEAT = (
 )
 LOST = r"{a},? (?:lost to|loses to|fell to|perdeu para|perdeu d[aeo]|caiu para)(?: the| o| a)? {b}"
 DREW = r"{a},? (?:drew with|draws with|tied with|held|empatou com|empata com)(?: the| o| a)? {b}"
+# A fixture named: "Brazil v Paraguay", "Brazil vs. Paraguay", "Brasil x Paraguai".
+MEETS = r"{a} (?:v|vs|vs\.|versus|x) {b}"
 # "A victory for Mexico", "Mexico's win", "vitória do México": a result as much as "Mexico won".
 WINS = (
     r"{a},? (?:won|wins|venceu|ganhou)\b(?! (?:against|over|d[aeo]|the (?:game|match)))",
@@ -312,6 +314,11 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
         return None
     either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
     a, b = f"(?P<a>{either})", f"(?P<b>{either})"
+    pairs = {frozenset((m.team1, m.team2)) for m in records.matches.values()}
+    for found in re.finditer(MEETS.format(a=a, b=b), text, re.IGNORECASE):
+        one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
+        if frozenset((one, two)) not in pairs:
+            return f"match {one} v {two}: no such match in the pool"
     checks = ((BEAT, "beat"), (LOST, "lost to"), (DREW, "drew with"))
     for pattern, said in checks:
         for found in re.finditer(pattern.format(a=a, b=b), text, re.IGNORECASE):

@@ -11,8 +11,8 @@ it breaks:
 - no echo of the prompt: none of its scaffolding (``prompts/contract.txt``) and
   no run of ``ECHO_RUN`` words copied from an instruction template;
 - grounded: every capitalised name is a player, a team, a scorer or a word of
-  this call's context; a team of the team book outside this tournament is
-  refused by name; every ``#N`` is a match of the pool; every year is one the
+  this call's context; words in quotes are words the context holds; a team of
+  the team book outside this tournament is refused by name; every ``#N`` is a match of the pool; every year is one the
   context gave; every other number is one the context gave (its prompt, the
   pool's records, or the request's own values) or a difference of two the
   prompt gave;
@@ -159,6 +159,7 @@ class Contract:
             lambda: _echo(said),
             lambda: _teams(said, grounds),
             lambda: _names(said, grounds),
+            lambda: _quotes(said, grounds),
             lambda: _numbers(said, grounds),
             lambda: _claims(self.claims, said, match, grounds),
         )
@@ -191,6 +192,16 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
             continue
         if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE):
             return Breach("team", f"{spelling}: not in this tournament")
+    return None
+
+
+def _quotes(text: str, grounds: Grounds) -> Breach | None:
+    """Words in quotes are a player's, and the claim check leaves them to their author: so
+    they must be words somebody said, found in the call's context."""
+    for found in _QUOTED.finditer(text):
+        quoted = " ".join(found[0].strip('"\u201c\u201d').lower().split())
+        if len(WORD.findall(quoted)) >= 2 and quoted.rstrip(".!?") not in grounds.text:
+            return Breach("quote", f"{found[0][:60]}: nobody said it")
     return None
 
 

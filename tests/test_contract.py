@@ -104,6 +104,13 @@ def test_each_rule_with_a_real_text(played: Pool, text: str, rule: str | None) -
         ("Brazil's match ended 2-0, ana called it.", None),
         ("Brazil's match ended 1-0, as bia said.", "ended"),
         ("Argentina v Mexico has not ended yet: kick-off soon.", None),
+        ("Brazil v Mexico, what a game that will be.", "match"),
+        ('"Brazil were a great team in the match," bia says.', "quote"),
+        # Posted in the second 8-match run: quoted whole, so the claim check let it be.
+        (
+            '"Live on Saturday 11 June, Brazil v Mexico. Brazil came out with a great team."',
+            "quote",
+        ),
         ("Mexico's win over Argentina is a story for later.", "result"),
     ],
 )
