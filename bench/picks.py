@@ -27,16 +27,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from bot.agent import predictor
 from bot.agent.forecast import Cup
-from game import internationals
+from game import bracket, internationals
 from game.db.engine import open_database
 from game.elo import Ratings
 from game.goals import GoalModel, Sample, fit
-from game.model import Match, MatchStatus, Score
+from game.model import Match, Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
+from game.pool.fixtures import numbering
 from game.pundit import FIT_YEARS, count
 from game.scoring import PRESETS, ScoreBasis, ScoringRule, classify
 from game.sources import read_json
@@ -131,7 +133,7 @@ def pool_replay(file: Path, preset: str) -> tuple[int, int, int]:
     """A cup of tests/data through the real pool: she picks each match before kick-off
     (``Commentator``'s own rule: ``predictor.pick`` on the pool's matches), then its
     result is recorded. Her points, the pool's matches and her distinct picks."""
-    tournament = parse_tournament(read_json(str(file)))
+    tournament = parse_tournament(read_json(str(file)), _zone(file))
     results = {(f.kickoff, f.team1, f.team2): f.result for f in tournament.fixtures}
     blank = replace(
         tournament, fixtures=tuple(replace(f, result=None, goals=()) for f in tournament.fixtures)
@@ -163,55 +165,21 @@ def pool_replay(file: Path, preset: str) -> tuple[int, int, int]:
     return mine, count, len(picked)
 
 
-def blind(fixtures: list[Match]) -> list[Match]:
-    """The cup as known before its first match, from a file that knows how it went: no
-    result, and each knock-out side named by the slot the bracket gives it ("1A", "2B",
-    "3" and every group for a best third, "W74", "L101")."""
-    table: dict[str, dict[str, tuple[int, int, int]]] = defaultdict(dict)
-    for match in fixtures:
-        if match.is_knockout or match.result is None:
-            continue
-        score = match.result.end_of_play
-        for team, mine, theirs in ((match.team1, score.home, score.away),
-                                   (match.team2, score.away, score.home)):  # fmt: skip
-            points, difference, scored = table[match.group or ""].get(team, (0, 0, 0))
-            won = 3 if mine > theirs else 1 if mine == theirs else 0
-            table[match.group or ""][team] = (
-                points + won,
-                difference + mine - theirs,
-                scored + mine,
-            )
-    slot: dict[str, str] = {}
-    letters = sorted(group.split()[-1] for group in table)
-    for group, rows in table.items():
-        ranked = sorted(rows, key=lambda t: tuple(-n for n in rows[t]))
-        for place, team in enumerate(ranked[:3], start=1):
-            slot[team] = f"{place}{group.split()[-1]}" if place < 3 else "3" + "/".join(letters)
-    came_from: dict[str, str] = {}  # a team -> the slot its last knock-out match left it in
-    blinded = []
-    for match in sorted(fixtures, key=Match.time_order):
-        if not match.is_knockout:
-            blinded.append(replace(match, result=None, status=MatchStatus.SCHEDULED, goals=()))
-            continue
-        sides = [came_from.get(team, slot.get(team, team)) for team in (match.team1, match.team2)]
-        blinded.append(
-            replace(match, team1=sides[0], team2=sides[1], result=None,
-                    status=MatchStatus.SCHEDULED, goals=())
-        )  # fmt: skip
-        decided = match.decided()
-        if decided is not None:
-            came_from[decided[0]], came_from[decided[1]] = f"W{match.number}", f"L{match.number}"
-    return blinded
-
-
-def matches_of(file: Path) -> list[Match]:
-    """A tests/data cup as the pool numbers it: in kick-off order, from 1."""
-    fixtures = sorted(parse_tournament(read_json(str(file))).fixtures, key=lambda f: f.kickoff)
+def before_the_cup(file: Path) -> list[Match]:
+    """A tests/data cup as the pool knew it before its first match: numbered as the pool
+    numbers it, no result, knock-out sides as the bracket's slots (``game.bracket``)."""
+    fixtures = parse_tournament(read_json(str(file)), _zone(file)).fixtures
+    numbers = numbering(fixtures)
+    shown, _ = bracket.blind(fixtures, numbers)
     return [
-        Match(n, f.stage, f.kickoff, f.team1, f.team2, group=f.group,
-              status=MatchStatus.FINISHED if f.result else MatchStatus.SCHEDULED, result=f.result)
-        for n, f in enumerate(fixtures, start=1)
-    ]  # fmt: skip
+        Match(numbers[f.source_key], f.stage, f.kickoff, f.team1, f.team2, group=f.group)
+        for f in shown
+    ]
+
+
+def _zone(file: Path) -> ZoneInfo | None:
+    """The 2022 file writes Qatar's local times without an offset."""
+    return ZoneInfo("Asia/Qatar") if "2022" in file.name else None
 
 
 class _EqualModel:
@@ -275,7 +243,7 @@ def main(argv: list[str] | None = None) -> None:
         _table(f"{name}, in sample (fit on {FIT_YEARS} years)", rows, IN_SAMPLE)
         _table(f"{name}, out of sample", rows, (2018, 2022, 2026))
         print("  distinct picks (best):", distinct(picks, PRESETS[name]))
-    before = blind(matches_of(TEST_DATA / "worldcup-2026.json"))
+    before = before_the_cup(TEST_DATA / "worldcup-2026.json")
     champions = Cup(before, predictor.outlook(before)).chances()
     print("\n2026, before the first match: " + ", ".join(
         f"{team} {chance:.0%}" for team, chance in list(champions.items())[:5]

@@ -111,6 +111,15 @@ class Result:
         """The score when the ball stopped rolling: after extra time when it was played."""
         return self.extra_time or self.full_time
 
+    @property
+    def winner(self) -> int:
+        """Who won: 1 the home side, -1 the away side (after extra time, then on
+        penalties), 0 a draw that stood."""
+        score = self.end_of_play
+        if score.outcome == 0 and self.penalties is not None:
+            score = self.penalties
+        return score.outcome
+
     def __str__(self) -> str:
         text = str(self.full_time)
         if self.extra_time is not None:
@@ -181,14 +190,9 @@ class Match:
     def decided(self) -> tuple[str, str] | None:
         """(winner, loser) of a finished match: after extra time, then on penalties; None
         for a draw that stood, or no result."""
-        if self.result is None:
+        if self.result is None or self.result.winner == 0:
             return None
-        score = self.result.end_of_play
-        if score.outcome == 0 and self.result.penalties is not None:
-            score = self.result.penalties
-        if score.outcome == 0:
-            return None
-        return (self.team1, self.team2) if score.outcome > 0 else (self.team2, self.team1)
+        return (self.team1, self.team2) if self.result.winner > 0 else (self.team2, self.team1)
 
     @property
     def is_knockout(self) -> bool:

@@ -6,8 +6,11 @@ import pytest
 
 from bot.app.cli import main
 from bot.app.replay import ReplayError, ReplayOptions, read_chat, replay
+from game.db.engine import open_database
 from game.openfootball import parse_tournament
+from game.pool import Pool
 from game.sources import read_json
+from game.teams import is_placeholder
 from memory.offline import OfflineModel
 from tests.conftest import TEST_DATA
 
@@ -111,3 +114,31 @@ def test_the_whistle_never_comes_before_a_goal_in_added_time(cup: str) -> None:
             late += goal.minute == 90 and goal.added >= 10
     if cup != "worldcup-2018.json":
         assert late > 0  # real data: 90+13 (2022), 90+12 (2026), which the old whistle preceded
+
+
+def test_a_replay_knows_the_knockouts_only_as_they_are_decided(database_url: str) -> None:
+    """The file was written after the cup; at match 5 her schedule names no knock-out side."""
+    qatar = ZoneInfo("Asia/Qatar")  # that file's times are local
+    tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2022.json")), qatar)
+    seen: dict[int, dict[int, tuple[str, str]]] = {}
+
+    def look(number: int) -> None:  # what the pool knows as each result comes in
+        pool = Pool(open_database(database_url))
+        seen[number] = {m.number: (m.team1, m.team2) for m in pool.matches() if m.is_knockout}
+        pool.engine.dispose()
+
+    report = replay(
+        ReplayOptions(tournament, players=3), database_url, OfflineModel(), on_result=look
+    )
+    final = max(report.pool.matches(), key=lambda m: m.kickoff)
+    assert seen[5][final.number] == ("W61", "W62")  # was: Argentina v France
+    assert all(is_placeholder(a) and is_placeholder(b) for a, b in seen[5].values())
+    schedule = report.keeper.contexts.system
+    assert "Argentina v France" in schedule  # told by the end, once the semi-finals were over
+    # Once the groups are over the last 16 are told (16 sides), the later rounds are not.
+    groups = {m.number for m in report.pool.matches() if not m.is_knockout}
+    last_group = [number for number in seen if number in groups][-1]
+    sides = [t for pair in seen[last_group].values() for t in pair]
+    assert sum(not is_placeholder(t) for t in sides) == 16 and "Netherlands" in sides
+    # Every side is real at the end, as the file has it.
+    assert not any(is_placeholder(t) for m in report.pool.matches() for t in (m.team1, m.team2))

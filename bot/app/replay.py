@@ -26,11 +26,13 @@ from bot.app.simulation import (
     goal_time,
     simulated_handles,
 )
+from game import bracket
 from game.bets_csv import parse_bets
 from game.db.engine import open_database
 from game.errors import UserError
 from game.openfootball import Tournament
 from game.pool import Pool
+from game.pool.fixtures import numbering
 from game.sources import read_text
 from memory import diary, facts
 from memory.context import Context
@@ -170,9 +172,9 @@ def timeline(
     def add(at: datetime, run: Callable[[], object], result_of: int | None = None) -> None:
         actions.append(Action(at, len(actions), run, result_of))
 
-    numbers = {(m.kickoff, m.team1, m.team2): m.number for m in pool.matches()}
+    numbers = numbering(options.tournament.fixtures)
     for fixture in options.tournament.fixtures:
-        number = numbers[(fixture.kickoff, fixture.team1, fixture.team2)]
+        number = numbers[fixture.source_key]
 
         def picks(number: int = number) -> None:
             for bettor in bettors:
@@ -230,11 +232,24 @@ def replay(
         clock = SimulatedClock(start)
     clock.now = start
     pool = Pool(open_database(url), clock)
-    pool.fixtures.import_tournament(
-        Tournament(
-            options.tournament.name, tuple(replace(f, result=None, goals=()) for f in fixtures)
-        )
-    )
+    # The tournament as it was known: knock-out sides as the bracket named them, each
+    # told once the matches that decide it are over (a file written after the cup knows
+    # who reached the final; she must not).
+    numbers = numbering(fixtures)
+    shown, unknown = bracket.blind(fixtures, numbers)
+    pool.fixtures.import_tournament(Tournament(options.tournament.name, tuple(shown)))
+    over: set[str] = set()
+    key_of = {number: key for key, number in numbers.items()}
+
+    def reveal(number: int) -> None:
+        over.add(key_of[number])
+        told = [u for u in unknown if u.after <= over]
+        if told:
+            pool.fixtures.import_tournament(
+                Tournament(options.tournament.name, tuple(u.real for u in told))
+            )
+            unknown[:] = [u for u in unknown if u not in told]
+
     handles = simulated_handles(options.players)
     for handle in handles:
         pool.members.add(handle, handle.capitalize(), via="replay")
@@ -271,6 +286,8 @@ def replay(
     for action in timeline(pool, options, bettors, commentator):
         clock.advance_to(action.at)
         action.run()
+        if action.result_of is not None:
+            reveal(action.result_of)
         if action.result_of is not None and on_result is not None:
             on_result(action.result_of)
         if not keeper.enabled():

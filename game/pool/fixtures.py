@@ -79,6 +79,13 @@ class MatchNumbers:
         return self.next_free
 
 
+def numbering(fixtures: Iterable[Fixture]) -> dict[str, int]:
+    """The number an empty pool gives each fixture (by source key) when they are imported."""
+    ordered = sorted(fixtures, key=lambda f: f.kickoff)
+    numbers = MatchNumbers(set(), ordered, set())
+    return {fixture.source_key: numbers.assign(fixture) for fixture in ordered}
+
+
 class Fixtures:
     """The match lifecycle: fixtures imported, kick-offs, goals, results, and what feeds report."""
 

@@ -1,0 +1,120 @@
+"""The knock-out rounds as they were known before they were played.
+
+A fixtures file written after a tournament names every knock-out side; before
+it, the bracket only said "1A v 2B", "3A/B/C/D/F", "W74", "L101". A replay that
+imports the file as it is tells her on day one who reaches the final. ``blind``
+gives the fixtures as the bracket named them, and for each knock-out match the
+matches whose results decide its sides: once those are finished, the real
+fixture can be told.
+
+The slots are read from the results: a side that came from the groups is its
+group's winner or runner-up ("1A", "2B"), or one of the best third-placed teams
+("3" and every group's letter, since which groups' thirds meet whom is FIFA's
+table, not the file's); a side that came from a knock-out match is its winner
+or loser ("W74", "L101"), by the number the pool gives that match.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from game.openfootball import Fixture
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A knock-out match whose sides the bracket had not named yet."""
+
+    blind: Fixture  # as the bracket named it: placeholders, no result
+    real: Fixture  # as the file tells it, without its result
+    after: frozenset[str]  # the source keys of the matches that decide its sides
+
+
+def blind(
+    fixtures: Sequence[Fixture], numbers: Mapping[str, int]
+) -> tuple[list[Fixture], list[Unknown]]:
+    """Every fixture without its result, knock-out sides as slots; and the unknown ones.
+
+    ``numbers`` is the pool's number of each fixture (by source key), for "W74".
+    """
+    ordered = sorted(fixtures, key=lambda f: f.kickoff)
+    groups: dict[str, list[Fixture]] = defaultdict(list)
+    for fixture in ordered:
+        if not _knockout(fixture):
+            groups[fixture.group or fixture.stage].append(fixture)
+    letters = "/".join(sorted(_letter(group) for group in groups))
+    came_from: dict[str, tuple[str, frozenset[str]]] = {}  # team -> (slot, decided after)
+    for group, played in groups.items():
+        keys = frozenset(f.source_key for f in played)
+        ranked = _table(played)
+        for place, team in enumerate(ranked[:3], start=1):
+            slot = f"{place}{_letter(group)}" if place < 3 else f"3{letters}"
+            # A best third is known only when every group has finished.
+            after = (
+                keys if place < 3 else frozenset(f.source_key for f in ordered[: _last(ordered)])
+            )
+            came_from[team] = (slot, after)
+    shown: list[Fixture] = []
+    unknown: list[Unknown] = []
+    for fixture in ordered:
+        plain = replace(fixture, result=None, goals=())
+        if not _knockout(fixture):
+            shown.append(plain)
+            continue
+        sides = [
+            came_from.get(team, (team, frozenset())) for team in (fixture.team1, fixture.team2)
+        ]
+        blinded = replace(plain, team1=sides[0][0], team2=sides[1][0])
+        shown.append(blinded)
+        after = sides[0][1] | sides[1][1]
+        if after:
+            unknown.append(Unknown(blinded, plain, after))
+        decided = _decided(fixture)
+        if decided is not None:
+            number = numbers[fixture.source_key]
+            mine = frozenset({fixture.source_key})
+            came_from[decided[0]] = (f"W{number}", mine)
+            came_from[decided[1]] = (f"L{number}", mine)
+    return shown, unknown
+
+
+def _knockout(fixture: Fixture) -> bool:
+    return fixture.group is None and not fixture.stage.startswith(("Group", "Matchday"))
+
+
+def _letter(group: str) -> str:
+    return group.split()[-1]
+
+
+def _last(ordered: Sequence[Fixture]) -> int:
+    """How many fixtures there are up to the last group match, in kick-off order."""
+    return max((i + 1 for i, f in enumerate(ordered) if not _knockout(f)), default=0)
+
+
+def _table(played: Sequence[Fixture]) -> list[str]:
+    """A group's teams by points, goal difference and goals scored."""
+    rows: dict[str, tuple[int, int, int]] = {}
+    for fixture in played:
+        rows.setdefault(fixture.team1, (0, 0, 0))
+        rows.setdefault(fixture.team2, (0, 0, 0))
+        if fixture.result is None:
+            continue
+        score = fixture.result.end_of_play
+        for team, mine, theirs in (
+            (fixture.team1, score.home, score.away),
+            (fixture.team2, score.away, score.home),
+        ):
+            points, difference, scored = rows[team]
+            won = 3 if mine > theirs else 1 if mine == theirs else 0
+            rows[team] = (points + won, difference + mine - theirs, scored + mine)
+    return sorted(rows, key=lambda team: tuple(-n for n in rows[team]))
+
+
+def _decided(fixture: Fixture) -> tuple[str, str] | None:
+    """(winner, loser) of a knock-out fixture with a result."""
+    if fixture.result is None or fixture.result.winner == 0:
+        return None
+    one, two = fixture.team1, fixture.team2
+    return (one, two) if fixture.result.winner > 0 else (two, one)
