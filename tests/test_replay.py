@@ -7,8 +7,9 @@ import pytest
 from bot.app.cli import main
 from bot.app.replay import ReplayError, ReplayOptions, read_chat, replay
 from game.db.engine import open_database
-from game.openfootball import parse_tournament
+from game.openfootball import Tournament, parse_tournament
 from game.pool import Pool
+from game.pool.fixtures import numbering
 from game.sources import read_json
 from game.teams import is_placeholder
 from memory.offline import OfflineModel
@@ -142,3 +143,35 @@ def test_a_replay_knows_the_knockouts_only_as_they_are_decided(database_url: str
     assert sum(not is_placeholder(t) for t in sides) == 16 and "Netherlands" in sides
     # Every side is real at the end, as the file has it.
     assert not any(is_placeholder(t) for m in report.pool.matches() for t in (m.team1, m.team2))
+
+
+def test_resume_at_adopts_the_matches_kicking_off_with_it(database_url: str) -> None:
+    from bot.app.simulation import final_whistle
+
+    cup = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
+    groups = sorted(cup.fixtures, key=lambda f: f.kickoff)[:72]  # the group stage is enough
+    tournament = Tournament(cup.name, tuple(groups))
+    numbers = numbering(tournament.fixtures)
+    by_kickoff: dict[object, list[int]] = {}
+    for fixture in tournament.fixtures:
+        by_kickoff.setdefault(fixture.kickoff, []).append(numbers[fixture.source_key])
+    whistle = {
+        numbers[f.source_key]: final_whistle(f.kickoff, f.result, f.goals)
+        for f in tournament.fixtures
+        if f.result is not None
+    }
+    # Two matches at once (a group's last round), the one numbered first ending last (#59
+    # and #60): resuming at the second adopts the first too, its whistle still to come.
+    earlier, later = next(
+        sorted(pair)
+        for pair in by_kickoff.values()
+        if len(pair) == 2 and whistle[min(pair)] > whistle[max(pair)]
+    )
+    report = replay(
+        ReplayOptions(tournament, players=3, resume_at=later), database_url, OfflineModel()
+    )
+    remarked = {item.event.match for item in report.pool.events(kinds=("remark",))}
+    assert remarked and earlier not in remarked and later not in remarked
+    assert {earlier, later} <= report.keeper.resolved()
+    with pytest.raises(ReplayError, match="--resume-at 999: no such match"):
+        replay(ReplayOptions(tournament, resume_at=999), database_url, OfflineModel())

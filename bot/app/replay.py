@@ -278,6 +278,14 @@ def replay(
         if number not in samples or samples[number].tokens < tokens:
             samples[number] = ContextSample(number, tokens, naive)
 
+    # Resuming at #N adopts every match decided by then: #N and those kicking off with it
+    # or before (#59 kicked off with #60: a resume at 60 has no story to write for it).
+    adopted: set[str] | None = None
+    if options.resume_at is not None:
+        resumed = next((f for f in fixtures if numbers[f.source_key] == options.resume_at), None)
+        if resumed is None:
+            raise ReplayError(f"--resume-at {options.resume_at}: no such match")
+        adopted = {f.source_key for f in fixtures if f.kickoff <= resumed.kickoff}
     keeper = MemoryKeeper(pool, model, memory, on_call=measure, meter=meter)
     commentator = Commentator(keeper)
     if options.resume_at is None:
@@ -291,7 +299,7 @@ def replay(
         if action.result_of is not None and on_result is not None:
             on_result(action.result_of)
         if not keeper.enabled():
-            if options.resume_at is not None and action.result_of == options.resume_at:
+            if action.result_of is not None and adopted is not None and adopted <= over:
                 keeper.enable()  # from here on; what came before is adopted untold
             continue
         commentator.catch_up()
