@@ -101,6 +101,9 @@ class Fact:
     expires_on: date | None = None
     covers: tuple[int, ...] = ()
     confirmed_on: date | None = None  # when last told again; None: told once
+    superseded_by: int | None = None  # the merged fact that stands for it now
+    withdrawn_on: date | None = None  # when its player took it back
+    withdrawn_by: str | None = None  # the log line that did ("log:123")
 
     @property
     def last_told(self) -> date:
@@ -311,6 +314,9 @@ def _fact(row: Row[Any]) -> Fact:
         row.expires_on,
         tuple(row.covers),
         row.confirmed_on,
+        row.superseded_by,
+        row.withdrawn_on,
+        row.withdrawn_by,
     )
 
 

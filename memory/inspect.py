@@ -32,6 +32,57 @@ def diary_text(pool: Pool) -> str:
     return "\n\n".join(parts)
 
 
+def diary_json(pool: Pool) -> dict[str, Any]:
+    """The diary as data: the narrative and the entries, each with its dates and matches."""
+    with pool.work.read() as connection:
+        narrative, entries = diary.read(connection)
+
+    def told(entry: diary.DiaryEntry) -> dict[str, Any]:
+        return {
+            "kind": entry.kind,
+            "first_date": entry.first_date.isoformat(),
+            "last_date": entry.last_date.isoformat(),
+            "covers": list(entry.covers),
+            "text": entry.text,
+            "written_at": entry.written_at.isoformat(),
+        }
+
+    return {
+        "narrative": None if narrative is None else told(narrative),
+        "entries": [told(entry) for entry in entries],
+    }
+
+
+def facts_json(pool: Pool, today: date, handle: str | None = None) -> list[dict[str, Any]]:
+    """Every fact ever stored (merged-away and withdrawn ones too) with its whole story:
+    where it came from, when it was told and confirmed, until when, and what became of it."""
+    with pool.work.read() as connection:
+        known = facts.stored(connection)
+
+    def day(value: date | None) -> str | None:
+        return None if value is None else value.isoformat()
+
+    return [
+        {
+            "id": fact.id,
+            "player": fact.handle,
+            "text": fact.text,
+            "source": fact.source,
+            "first_told": fact.learned_on.isoformat(),
+            "last_confirmed": day(fact.confirmed_on),
+            "valid_until": day(fact.expires_on),
+            "expired": fact.expired(today),
+            "merged_from": list(fact.covers),
+            "superseded_by": fact.superseded_by,
+            "withdrawn_on": day(fact.withdrawn_on),
+            "withdrawn_by": fact.withdrawn_by,
+            "current": fact.superseded_by is None and fact.withdrawn_on is None,
+        }
+        for fact in known
+        if handle is None or fact.handle == handle
+    ]
+
+
 def facts_text(pool: Pool, today: date, handle: str | None = None) -> str:
     with pool.work.read() as connection:
         known = facts.current(connection, handle)

@@ -161,3 +161,35 @@ def test_version_is_the_installed_one(capsys: pytest.CaptureFixture[str]) -> Non
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"betania {metadata.version('betania')}\n"
+
+
+def test_memory_facts_and_diary_as_json_tell_each_fact_s_whole_story(
+    tmp_path: Path, betania
+) -> None:
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text(
+        '{"at": "2026-06-11T16:30:00Z", "player": "ana", "text": "@betania remember that I run Gentoo"}\n'
+        '{"at": "2026-06-11T16:31:00Z", "player": "ana", "text": "@betania remember that my cat is called Tom"}\n'
+        '{"at": "2026-06-12T09:00:00Z", "player": "ana", "text": "@betania forget that I run Gentoo"}\n',
+        encoding="utf-8",
+    )
+    sample = Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json"
+    assert betania("replay", str(sample), "--players", "2", "--chat", str(chat))[0] == 0
+    replayed = f"sqlite:///{tmp_path / 'data' / 'replay.db'}"
+    code, out, _ = betania("memory", "facts", "ana", "--json", "--db", replayed)
+    assert code == 0
+    gentoo, cat = json.loads(out)
+    assert (gentoo["text"], gentoo["current"], gentoo["withdrawn_on"]) == (
+        "ana runs Gentoo",
+        False,
+        "2026-06-12",
+    )
+    assert gentoo["withdrawn_by"].startswith("log:") and gentoo["first_told"] == "2026-06-11"
+    assert (cat["text"], cat["current"], cat["superseded_by"]) == (
+        "ana's cat is called Tom",
+        True,
+        None,
+    )
+    code, out, _ = betania("memory", "diary", "--json", "--db", replayed)
+    told = json.loads(out)
+    assert code == 0 and told["entries"] and all(e["covers"] for e in told["entries"])

@@ -55,7 +55,15 @@ from game.scoring import PRESETS, ScoreBasis
 from game.sources import read_json, read_text
 from game.text import clean_block
 from game.words import LANGUAGES
-from memory.inspect import calls_text, diary_text, facts_text, stats, stats_text
+from memory.inspect import (
+    calls_text,
+    diary_json,
+    diary_text,
+    facts_json,
+    facts_text,
+    stats,
+    stats_text,
+)
 from memory.keeper import MemoryKeeper
 from memory.model import estimate_tokens
 from memory.offline import OfflineModel
@@ -251,12 +259,19 @@ def memory_keeper(args: argparse.Namespace) -> MemoryKeeper:
 
 
 def cmd_memory_diary(args: argparse.Namespace) -> None:
+    pool = memory_keeper(args).pool
+    if args.json:  # escaped to ASCII: no control character of a model's reaches the terminal
+        print(json.dumps(diary_json(pool), indent=2))
+        return
     # What the model and the players wrote, on the operator's terminal: inert, like anywhere.
-    print(clean_block(diary_text(memory_keeper(args).pool)))
+    print(clean_block(diary_text(pool)))
 
 
 def cmd_memory_facts(args: argparse.Namespace) -> None:
     pool = memory_keeper(args).pool
+    if args.json:
+        print(json.dumps(facts_json(pool, pool.clock().date(), args.player), indent=2))
+        return
     print(clean_block(facts_text(pool, pool.clock().date(), args.player)))
 
 
@@ -682,9 +697,15 @@ def build_parser() -> Parser:
     sub.add_argument("--json", action="store_true")
     add_model_options(sub)
 
-    add(["memory", "diary"], cmd_memory_diary, "the diary: the narrative and the recent entries")
+    sub = add(
+        ["memory", "diary"], cmd_memory_diary, "the diary: the narrative and the recent entries"
+    )
+    sub.add_argument("--json", action="store_true", help="every entry, as JSON")
     sub = add(["memory", "facts"], cmd_memory_facts, "what she knows about the players")
     sub.add_argument("player", nargs="?")
+    sub.add_argument(
+        "--json", action="store_true", help="every fact ever stored, with its whole story"
+    )
     sub = add(["memory", "context"], cmd_memory_context, "the exact context she would send now")
     sub.add_argument(
         "--match",
