@@ -101,9 +101,20 @@ class Fact:
     expires_on: date | None = None
     covers: tuple[int, ...] = ()
     confirmed_on: date | None = None  # when last told again; None: told once
-    superseded_by: int | None = None  # the merged fact that stands for it now
+    superseded_by: int | None = None  # the merged or newer fact that stands for it now
     withdrawn_on: date | None = None  # when its player took it back
     withdrawn_by: str | None = None  # the log line that did ("log:123")
+    subject: str | None = None  # what it is about, when a rule knows ("team:club", "home")
+    replaced_on: date | None = None  # the day a newer fact on its subject replaced it
+
+    def held_on(self, day: date) -> bool:
+        """Whether the fact was true as far as she knew on ``day``: told by then, not yet
+        replaced, taken back or expired."""
+        if day < self.learned_on or (self.replaced_on is not None and day >= self.replaced_on):
+            return False
+        if self.withdrawn_on is not None and day >= self.withdrawn_on:
+            return False
+        return not self.expired(day)
 
     @property
     def last_told(self) -> date:
@@ -160,6 +171,42 @@ def expiry_in(text: str, today: date, final: date | None = None) -> date | None:
     if HOLIDAY.search(lowered):
         return today + HOLIDAY_LENGTH
     return None
+
+
+DAY = re.compile(r"\b(?P<day>\d{1,2})(?:\s+de)?\s+" + MONTH + r"\b", re.IGNORECASE)
+
+
+def day_in(text: str, today: date) -> date | None:
+    """The day ``text`` names ("12 Jun", "12 de junho"), in ``today``'s year; None if none."""
+    found = DAY.search(text)
+    if found is None:
+        return None
+    try:
+        return date(today.year, MONTHS[found["month"][:3].lower()], int(found["day"]))
+    except ValueError:
+        return None
+
+
+def held(connection: Connection, handle: str, about: str, day: date) -> list[Fact]:
+    """``handle``'s facts on a subject starting ``about`` ("team") as she knew them on
+    ``day``: told by then, not yet replaced, taken back or expired."""
+    query = (
+        select(player_facts)
+        .where(player_facts.c.handle == handle, player_facts.c.subject.startswith(about))
+        .order_by(player_facts.c.id)
+    )
+    return [f for f in map(_fact, connection.execute(query)) if f.held_on(day)]
+
+
+def replaced(connection: Connection, fact: Fact) -> Fact | None:
+    """The fact on the same subject that ``fact`` replaced, if it replaced one."""
+    query = (
+        select(player_facts)
+        .where(player_facts.c.superseded_by == fact.id, player_facts.c.replaced_on.is_not(None))
+        .order_by(player_facts.c.id.desc())
+    )
+    row = connection.execute(query).first()
+    return None if row is None else _fact(row)
 
 
 def _until(found: re.Match[str], today: date) -> date | None:
@@ -317,6 +364,8 @@ def _fact(row: Row[Any]) -> Fact:
         row.superseded_by,
         row.withdrawn_on,
         row.withdrawn_by,
+        row.subject,
+        row.replaced_on,
     )
 
 
@@ -331,6 +380,10 @@ def add(
     covers: tuple[int, ...] = (),
     confirmed_on: date | None = None,
 ) -> int:
+    """Stores a fact. A fact told on a subject the player had another fact on ("ana
+    supports Argentina now" after "ana supports Brazil") replaces it as of ``learned_on``:
+    the old one leaves every prompt and answer, and stays stored with its dates."""
+    about = None if covers else subject(text)
     result = connection.execute(
         insert(player_facts).values(
             handle=handle,
@@ -340,10 +393,53 @@ def add(
             source=source,
             expires_on=expires_on,
             covers=list(covers),
+            subject=about,
             created_at=now,
         )
     )
-    return int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
+    new_id = int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
+    if about is not None:
+        connection.execute(
+            update(player_facts)
+            .where(
+                player_facts.c.handle == handle,
+                player_facts.c.subject == about,
+                player_facts.c.id != new_id,
+                player_facts.c.superseded_by.is_(None),
+                player_facts.c.withdrawn_on.is_(None),
+            )
+            .values(superseded_by=new_id, replaced_on=learned_on)
+        )
+    return new_id
+
+
+# What a fact is about, by rules in both languages: a new fact on the same subject
+# replaces the old one. A team the team book knows is a national side; any other, a club
+# (a player supports one of each). The first rule that matches names the subject.
+SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("team", r"\b(?:supports?|roots? for|cheers? for|is a fan of|torce (?:pelo|pela|pro|pra|para)"
+         r"|torço (?:pelo|pela|pro|pra|para)|é torcedora? d[oa])\b"),
+        ("home", r"\b(?:lives? in|is based in|mora (?:em|no|na)|moro (?:em|no|na)|vive em)\b"),
+        ("work", r"\b(?:works? (?:at|for|as)|trabalha (?:na|no|em|como|para))\b"),
+        ("cat", r"\b(?:cat|gat[oa])\b.*\b(?:called|named|chama)\b"),
+        ("dog", r"\b(?:dog|cachorr[oa]|cadel[oa])\b.*\b(?:called|named|chama)\b"),
+    )
+)  # fmt: skip
+
+
+def subject(text: str) -> str | None:
+    """What ``text`` is about, when one of ``SUBJECTS`` says: "team:national", "team:club",
+    "home", "work", "cat", "dog"; None when no rule knows."""
+    for name, pattern in SUBJECTS:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        if name == "team":
+            return "team:national" if _teams_named(text[found.end() :]) else "team:club"
+        return name
+    return None
 
 
 def same_as(connection: Connection, handle: str, text: str) -> Fact | None:
@@ -507,8 +603,14 @@ def has_source(connection: Connection, source: str) -> bool:
 
 
 def candidates(connection: Connection, handle: str, today: date) -> list[Fact]:
-    """What a compaction may merge: current, lasting facts. Perishable ones are left to expire."""
-    return [fact for fact in for_prompt(connection, handle, today) if fact.expires_on is None]
+    """What a compaction may merge: current, lasting facts. Perishable ones are left to
+    expire; one on a subject is never a duplicate (a newer one replaces it) and stays apart,
+    so the next fact on its subject finds it."""
+    return [
+        fact
+        for fact in for_prompt(connection, handle, today)
+        if fact.expires_on is None and fact.subject is None
+    ]
 
 
 def unlisted(raw: Any, key: str) -> Any:

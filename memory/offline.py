@@ -34,6 +34,7 @@ from memory.requests import (
     Forecast,
     Forgotten,
     GoalMoment,
+    HeldThen,
     KickOff,
     KnownFacts,
     Leading,
@@ -106,6 +107,7 @@ class OfflineModel:
             Digest: self._digest,
             Standing: self._standing,
             KnownFacts: self._known_facts,
+            HeldThen: self._held_then,
             WhoCalled: self._who_called,
             UnknownName: self._unknown_name,
             Remembered: self._remembered,
@@ -434,8 +436,25 @@ class OfflineModel:
         rng = self._answer_rng(variant)
         if not request.facts:
             return self.say("answer.nofacts", rng, who=request.who, mention=request.mention)
-        told = self.say("answer.facts", rng, who=request.who, facts="; ".join(request.facts))
-        return f"{told} {self.say('answer.facts_more', n=request.more)}" if request.more else told
+        told = [self.say("answer.facts", rng, who=request.who, facts="; ".join(request.facts))]
+        told += [
+            self.say("answer.fact_changed", since=day, before=was) for day, was in request.changed
+        ]
+        if request.more:
+            told.append(self.say("answer.facts_more", n=request.more))
+        return " ".join(told)
+
+    def _held_then(self, request: HeldThen, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        if not request.facts:
+            return self.say("answer.held_then_none", rng, who=request.who, day=request.day)
+        return self.say(
+            "answer.held_then",
+            rng,
+            who=request.who,
+            day=request.day,
+            facts="; ".join(request.facts),
+        )
 
     def _who_called(self, request: WhoCalled, _variant: Variant) -> str:
         if request.match is None:

@@ -278,6 +278,16 @@ class KnownFacts(Answer):
     facts: tuple[str, ...]  # the newest few, a handful at most
     mention: str  # how to address her, for a player who has told her nothing yet
     more: int = 0  # the current facts left out of the answer
+    # a mind changed: (since when, what was held before) for facts that replaced another
+    changed: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class HeldThen(Answer):
+    """ "Whom did ana support on 12 Jun?": the facts on a subject as she knew them that day."""
+
+    day: str  # "12 Jun"
+    facts: tuple[str, ...]
 
 
 @dataclass(frozen=True)

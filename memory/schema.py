@@ -58,6 +58,10 @@ player_facts = Table(
     # with the log line that withdrew it.
     Column("withdrawn_on", Date),
     Column("withdrawn_by", String(100)),
+    # Facts with time (m0007): what it is about ("team:club", "home"), and the day a newer
+    # fact on the same subject replaced it (``superseded_by`` names that fact).
+    Column("subject", String(50)),
+    Column("replaced_on", Date),
     Column("created_at", UTCDateTime(), nullable=False),
 )
 

@@ -1,6 +1,7 @@
 """Every line to her gets an answer, in the pool's language, whichever language asked."""
 
 import re
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -181,3 +182,31 @@ def test_what_players_told_her_is_answered_from_their_facts(played: Pool, langua
     assert "Recife" in ask(commentator, "ana", "@betania where does bruno live?")
     weather = ask(commentator, "ana", "@betania what's the weather?")  # no fact answers it
     assert "Tom" not in weather and "Recife" not in weather
+
+
+def test_a_player_who_changes_team_twice_is_remembered_with_time(
+    played: Pool, clock: FakeClock
+) -> None:
+    commentator = pool_voice(played)
+    clock.now = datetime(2026, 6, 11, 9, tzinfo=UTC)
+    ask(commentator, "ana", "@betania remember that I support Brazil")
+    ask(commentator, "ana", "@betania remember that I support Corinthians")  # a club: apart
+    clock.now = datetime(2026, 6, 14, 9, tzinfo=UTC)
+    ask(commentator, "ana", "@betania remember that I support Argentina now")
+    clock.now = datetime(2026, 6, 18, 9, tzinfo=UTC)
+    ask(commentator, "ana", "@betania lembra que eu torço pela Espanha")
+    clock.now = datetime(2026, 6, 20, 9, tzinfo=UTC)
+    now = ask(commentator, "ana", "@betania what do you remember about me?")
+    assert "Espanha" in now and "Corinthians" in now
+    assert "supports Brazil" not in now.split("before that")[0]
+    assert "since 18 Jun; before that: ana supports Argentina now" in now
+    assert "ana supports Brazil" in ask(
+        commentator, "bia", "@betania whom did ana support on 12 Jun?"
+    )
+    then = ask(commentator, "bia", "@betania who did ana support on 15 Jun?")
+    assert "Argentina" in then and "Brazil" not in then and "Corinthians" in then
+    assert "Espanha" in ask(commentator, "ana", "@betania pra quem eu torcia em 19 de junho?")
+    assert "hadn't told me" in ask(commentator, "bia", "@betania whom did ana support on 2 Jun?")
+    with played.engine.connect() as connection:
+        brazil = next(f for f in facts.stored(connection) if f.text == "ana supports Brazil")
+    assert (brazil.subject, brazil.replaced_on) == ("team:national", date(2026, 6, 14))

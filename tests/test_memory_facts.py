@@ -135,7 +135,7 @@ def test_a_merge_that_covers_every_fact_is_applied(keeper: MemoryKeeper) -> None
         "ana",
         "@betania remember I compile my own kernel",
         "@betania remember I run Gentoo Linux",
-        "@betania remember I support Flamengo",
+        "@betania remember I collect Flamengo shirts",
         "@betania remember I run Gentoo",
     )
     assert len(current(keeper, "ana")) == 3  # merged: the two Gentoo facts are one now
@@ -174,12 +174,17 @@ def test_a_bad_merge_is_rejected_and_nothing_is_lost(
 ) -> None:
     keeper = MemoryKeeper(tournament_pool, ScriptedModel(fact_merge=script), FEW)
     keeper.enable()
-    lines = ["I compile my own kernel", "I run Gentoo", "I support Flamengo", "I hate penalties"]
+    lines = [
+        "I compile my own kernel",
+        "I run Gentoo",
+        "I collect Flamengo shirts",
+        "I hate penalties",
+    ]
     tell(keeper, "ana", *(f"@betania remember {line}" for line in lines))
     stored_as = [
         "ana compiles their own kernel",
         "ana runs Gentoo",
-        "ana supports Flamengo",
+        "ana collects Flamengo shirts",
         "ana hates penalties",
     ]
     assert sorted(f.text for f in current(keeper, "ana")) == sorted(stored_as)
@@ -200,7 +205,7 @@ def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: P
     fail_on(tournament_pool.engine, "player_facts", "UPDATE")
     tournament_pool.talk.chat("ana", "@betania remember I run Gentoo")
     tournament_pool.talk.chat("ana", "@betania remember I run Gentoo Linux")
-    tournament_pool.talk.chat("ana", "@betania remember I support Flamengo")
+    tournament_pool.talk.chat("ana", "@betania remember I collect Flamengo shirts")
     tournament_pool.talk.chat("ana", "@betania remember I hate penalties")
     with pytest.raises(DatabaseError, match="power cut"):
         keeper.catch_up()
@@ -210,9 +215,9 @@ def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: P
     stop_failing(tournament_pool.engine, "player_facts")
     MemoryKeeper(tournament_pool, ScriptedModel(), FEW).catch_up()  # the restart finishes the merge
     assert sorted(f.text for f in current(keeper, "ana")) == [
+        "ana collects Flamengo shirts",
         "ana hates penalties",
         "ana runs Gentoo Linux",
-        "ana supports Flamengo",
     ]
 
 

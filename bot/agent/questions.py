@@ -23,6 +23,7 @@ from memory.requests import (
     Fallback,
     Forecast,
     Forgotten,
+    HeldThen,
     KnownFacts,
     Leading,
     MatchTold,
@@ -62,7 +63,13 @@ KNOW_ABOUT = re.compile(
     r"|(?:sabe|lembra|lembre|conhece)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
     CASELESS,
 )
-SELF = ("me", "mim", "myself", "eu")
+SELF = ("me", "mim", "myself", "eu", "i")
+# "whom did ana support on 12 Jun?", "pra quem a ana torcia em 12 de junho?"
+SUPPORTED_THEN = re.compile(
+    r"\b(?:who|whom|which team)\s+did\s+@?(?P<who>[\w.-]+)\s+(?:support|root for|cheer for)\b"
+    r"|\b(?:pra|para|por)\s+quem\s+(?:o\s+|a\s+)?@?(?P<quem>[\w.-]+)\s+torcia\b",
+    CASELESS,
+)
 
 
 class Questions:
@@ -105,6 +112,14 @@ class Questions:
         called = WHO_CALLED.search(question)
         if called:
             return self._who_called(asker, called["team"].strip())
+        then = SUPPORTED_THEN.search(question)
+        day = facts.day_in(question, self.pool.clock().astimezone(self.zone).date())
+        if then and day is not None:
+            named = (then["who"] or then["quem"]).lower()
+            who = asker if named in SELF else players_by_name(named, players) or named
+            with self.pool.work.read() as connection:
+                held = facts.held(connection, who, "team", day)
+            return HeldThen(who, f"{day:%d %b}", tuple(f.text for f in held))
         about = KNOW_ABOUT.search(question)
         if about:
             return self._known(
@@ -226,18 +241,32 @@ class Questions:
         return KnownFacts(who, told, self.addressee.mention)
 
     def _known(self, asker: str, name: str, players: dict[str, str]) -> Answer:
-        who = asker if name in SELF else name
-        if who not in players:
-            by_name = {n.lower(): h for h, n in players.items()}
-            if who not in by_name:
-                return UnknownName(asker, name, tuple(facts.suggest(name, players)))
-            who = by_name[who]
+        found = asker if name in SELF else players_by_name(name, players)
+        if found is None:
+            return UnknownName(asker, name, tuple(facts.suggest(name, players)))
+        who = found
         today = self.pool.clock().astimezone(self.zone).date()
         with self.pool.work.read() as connection:
             current = facts.for_prompt(connection, who, today)
-        newest = sorted(current, key=lambda f: (f.last_told, f.id))[-FACTS_ANSWERED:]
+            newest = sorted(current, key=lambda f: (f.last_told, f.id))[-FACTS_ANSWERED:]
+            before = {f.id: facts.replaced(connection, f) for f in newest}
         told = [f"[{f.learned_on:%d %b}] {f.text}" for f in sorted(newest, key=lambda f: f.id)]
-        return KnownFacts(who, tuple(told), self.addressee.mention, len(current) - len(newest))
+        changed = tuple(
+            (f"{fact.learned_on:%d %b}", was.text)
+            for fact in sorted(newest, key=lambda f: f.id)
+            if (was := before[fact.id]) is not None
+        )
+        return KnownFacts(
+            who, tuple(told), self.addressee.mention, len(current) - len(newest), changed
+        )
+
+
+def players_by_name(name: str, players: dict[str, str]) -> str | None:
+    """The handle of the player ``name`` is (a handle or a display name, any case)."""
+    lowered = name.lower()
+    return next(
+        (h for h, shown in players.items() if lowered in (h.lower(), (shown or "").lower())), None
+    )
 
 
 def _names_team(text: str, match: Match) -> bool:
