@@ -198,6 +198,8 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
 def _quotes(text: str, grounds: Grounds) -> Breach | None:
     """Words in quotes are a player's, and the claim check leaves them to their author: so
     they must be words somebody said, found in the call's context."""
+    if _QUOTED.fullmatch(text.strip()):
+        return Breach("quote", "the whole line is a quote: hers are her own words")
     for found in _QUOTED.finditer(text):
         quoted = " ".join(found[0].strip('"\u201c\u201d').lower().split())
         if len(WORD.findall(quoted)) >= 2 and quoted.rstrip(".!?") not in grounds.text:
@@ -241,6 +243,8 @@ def _shape(text: str, kind: str) -> Breach | None:
     count = len([s for s in SENTENCE_END.split(text) if len(WORD.findall(s)) >= 3])
     if count > most:
         return Breach("sentences", f"{count} sentences, at most {most} for a {kind}")
+    if count == 0:  # "2-1, 5 pts.": numbers and a word or two say nothing to anyone
+        return Breach("sentences", "no sentence: nothing said")
     return None
 
 

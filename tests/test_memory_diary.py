@@ -200,7 +200,7 @@ def test_a_crash_in_the_middle_of_a_rebuild_leaves_the_old_diary(
     def dies_on_the_third_entry(call: ModelCall) -> str:
         if next(entries) == 2:
             raise PowerCut
-        return f"entry for {call.request.story.number}"
+        return f"The entry for match {call.request.story.number}."
 
     crashing = MemoryKeeper(long_pool, ScriptedModel(diary_entry=dies_on_the_third_entry), SMALL)
     with pytest.raises(PowerCut):
