@@ -19,7 +19,8 @@ a fact (contradiction), and its size in tokens. The designs:
 
 - goldfish: the standings and the last match, nothing else;
 - Funes: every event of the log and every fact ever told, nothing condensed;
-- notebook: her own context (``ContextBuilder``), the question posted as a chat line.
+- notebook: her own context (``ContextBuilder``), the question posted as a chat line,
+  and the notes the code reads from the records for that question (``Questions``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.memory_replay import DEFAULT_FILE
+from bot.agent.commentator import Commentator
 from bot.app.replay import ChatLine, ReplayOptions, replay
 from game.events import Event, LoggedEvent, RemarkPosted, ResultRecorded
 from game.model import Match
@@ -39,7 +41,7 @@ from game.openfootball import parse_tournament
 from game.render import standings_table
 from game.sources import read_json
 from memory import facts
-from memory.keeper import MemoryKeeper
+from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.model import estimate_tokens
 from memory.offline import OfflineModel
 
@@ -60,6 +62,7 @@ CHAT = [  # (when, who, what): facts told, changed, taken back, in both language
 
 @dataclass(frozen=True)
 class Question:
+    kind: str  # "score", "fact", "no longer true", "said"
     asker: str
     text: str
     about: str  # the player it is about, or ""
@@ -72,6 +75,7 @@ class Score:
     hits: int = 0
     contradicted: int = 0
     tokens: list[int] = field(default_factory=list)
+    by_kind: dict[str, list[int]] = field(default_factory=dict)  # kind -> [found, asked]
 
 
 def questions(keeper: MemoryKeeper) -> list[Question]:
@@ -80,7 +84,7 @@ def questions(keeper: MemoryKeeper) -> list[Question]:
     finished = sorted((m for m in pool.matches() if m.result), key=Match.time_order)
     for match in finished[::8]:
         score = f"{match.team1} {match.result} {match.team2}"
-        asked.append(Question("ana", f"@betania what was the score of match {match.number}?",
+        asked.append(Question("score", "ana", f"@betania what was the score of match {match.number}?",
                               "", (score,)))  # fmt: skip
     with pool.work.read() as connection:
         stored = facts.stored(connection)
@@ -88,22 +92,24 @@ def questions(keeper: MemoryKeeper) -> list[Question]:
         gone = fact.superseded_by is not None and fact.replaced_on is not None
         question = f"@betania what do you know about {fact.handle}?"
         if fact.withdrawn_on is not None or gone:
-            asked.append(Question(fact.handle, question, fact.handle, (), (fact.text,)))
+            asked.append(
+                Question("no longer true", fact.handle, question, fact.handle, (), (fact.text,))
+            )
         elif fact.superseded_by is None:
-            asked.append(Question(fact.handle, question, fact.handle, (fact.text,)))
+            asked.append(Question("fact", fact.handle, question, fact.handle, (fact.text,)))
     said: dict[str, str] = {}
     for item in pool.events_of(RemarkPosted):
         for handle in item.event.about:
             said[handle] = item.event.text
     for handle, text in sorted(said.items())[:5]:
         asked.append(
-            Question(handle, f"@betania what did you say about {handle}?", handle, (text,))
+            Question("said", handle, f"@betania what did you say about {handle}?", handle, (text,))
         )
     return asked
 
 
-def contexts(keeper: MemoryKeeper, question: Question) -> dict[str, str]:
-    pool = keeper.pool
+def contexts(commentator: Commentator, question: Question) -> dict[str, str]:
+    keeper, pool = commentator.keeper, commentator.pool
     last = max((m for m in pool.matches() if m.result), key=Match.time_order)
     goldfish = "\n".join(
         [
@@ -127,7 +133,11 @@ def contexts(keeper: MemoryKeeper, question: Question) -> dict[str, str]:
     asked = pool.events(kinds=("chat",))[-1]
     about = [question.about] if question.about else []
     built = keeper.contexts.build_context(asked, keeper.config.budget, involved=about)
-    return {"goldfish": goldfish, "Funes": funes, "notebook": f"{built.system}\n{built.prompt}"}
+    # What the code reads from the records for this question goes into her prompt too.
+    wanted = question.text.removeprefix(f"@{commentator.handle} ")
+    notes = commentator.questions.read(question.asker, wanted, question.text, asked.id).notes()
+    notebook = f"{built.system}\n{built.prompt}\n{notes}"
+    return {"goldfish": goldfish, "Funes": funes, "notebook": notebook}
 
 
 def main() -> None:
@@ -135,6 +145,7 @@ def main() -> None:
     parser.add_argument("file", nargs="?", default=str(DEFAULT_FILE))
     parser.add_argument("--players", type=int, default=15)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--language", choices=("en", "pt"), default="en")
     args = parser.parse_args()
     tournament = parse_tournament(read_json(args.file))
     chat = [
@@ -143,19 +154,30 @@ def main() -> None:
     ]
     with tempfile.TemporaryDirectory() as folder:
         report = replay(
-            ReplayOptions(tournament, chat=chat, players=args.players, seed=args.seed),
+            ReplayOptions(
+                tournament,
+                chat=chat,
+                players=args.players,
+                seed=args.seed,
+                memory=MemoryConfig(language=args.language),
+            ),
             Path(folder) / "quiz.db",
-            OfflineModel(seed=args.seed),
+            OfflineModel(seed=args.seed, language=args.language),
         )
         asked = questions(report.keeper)
         scores = {design: Score() for design in DESIGNS}
         for question in asked:
-            for design, text in contexts(report.keeper, question).items():
+            for design, text in contexts(report.commentator, question).items():
                 lowered = text.lower()
                 score = scores[design]
-                score.hits += all(e.lower() in lowered for e in question.evidence)
+                found = all(e.lower() in lowered for e in question.evidence)
+                score.hits += found
                 score.contradicted += any(f.lower() in lowered for f in question.false)
                 score.tokens.append(estimate_tokens(text))
+                if question.evidence:
+                    tally = score.by_kind.setdefault(question.kind, [0, 0])
+                    tally[0] += found
+                    tally[1] += 1
     answerable = sum(1 for q in asked if q.evidence)
     false = sum(1 for q in asked if q.false)
     print(
@@ -166,7 +188,8 @@ def main() -> None:
         found = score.hits - (len(asked) - answerable)  # a question with no evidence always "hits"
         print(
             f"{design:>10} {found / answerable:>8.0%} {score.contradicted / false:>13.0%} "
-            f"{statistics.median(score.tokens):>16,.0f} {max(score.tokens):>8,}"
+            f"{statistics.median(score.tokens):>16,.0f} {max(score.tokens):>8,}  "
+            + ", ".join(f"{kind} {n}/{of}" for kind, (n, of) in score.by_kind.items())
         )
 
 

@@ -479,28 +479,38 @@ def stored(connection: Connection) -> list[Fact]:
     ]
 
 
-def withdraw(connection: Connection, handle: str, what: str, on: date, source: str) -> list[Fact]:
-    """The player's current facts that ``what`` names, withdrawn: out of every prompt.
-
-    ``what`` is as the player said it ("that I run Gentoo", "o gato"); a fact is
-    named when it keeps two thirds of the words of ``what`` told in the third
-    person (the test merges pass, ``keeps``). They stay stored, with ``source``,
-    the log line that withdrew them; the line itself stays in the log.
-    """
+def named(connection: Connection, handle: str, what: str) -> list[Fact]:
+    """The player's current facts that ``what`` names ("that I run Gentoo", "o gato"):
+    those that keep two thirds of its words, told in the third person, and every name
+    and number in it (the test merges pass, ``keeps``)."""
     wanted = third_person(what, handle)
     names = (handle,)
-    named = [
-        f
-        for f in current(connection, handle)
-        if content_words(wanted, names) and keeps(wanted, f.text, names)
-    ]
-    if named:
-        connection.execute(
-            update(player_facts)
-            .where(player_facts.c.id.in_([f.id for f in named]))
-            .values(withdrawn_on=on, withdrawn_by=source)
-        )
-    return named
+    words = {w[:5] for w in content_words(wanted, names)}
+    if not words:
+        return []
+    found = [f for f in current(connection, handle) if keeps(wanted, f.text, names)]
+    # Those holding every word named win: "forget that I run Gentoo on my laptop" names
+    # the laptop fact, not "ana runs Gentoo" beside it.
+    whole = [f for f in found if words <= {w[:5] for w in content_words(f.text, names)}]
+    return whole or found
+
+
+def withdraw(connection: Connection, handle: str, what: str, on: date, source: str) -> list[Fact]:
+    """The one current fact ``what`` names, withdrawn: out of every prompt. When it names
+    several, none is: she asks which (an ambiguous "forget" must not take two).
+
+    Withdrawn facts stay stored, with ``source``, the log line that withdrew them; the
+    line itself stays in the log.
+    """
+    found = named(connection, handle, what)
+    if len(found) != 1:
+        return []
+    connection.execute(
+        update(player_facts)
+        .where(player_facts.c.id == found[0].id)
+        .values(withdrawn_on=on, withdrawn_by=source)
+    )
+    return found
 
 
 def withdrawn_by(connection: Connection, source: str) -> list[Fact]:

@@ -511,7 +511,8 @@ class OfflineModel:
         rng = self._answer_rng(variant)
         if not request.facts:
             return self.say("answer.forgot_nothing", rng, who=request.who)
-        return self.say("answer.forgotten", rng, who=request.who, facts="; ".join(request.facts))
+        section = "answer.forget_which" if request.ambiguous else "answer.forgotten"
+        return self.say(section, rng, who=request.who, facts="; ".join(request.facts))
 
     def _leading(self, request: Leading, variant: Variant) -> str:
         rng = self._answer_rng(variant)

@@ -321,8 +321,11 @@ class NotAFact(Answer):
 @dataclass(frozen=True)
 class Forgotten(Answer):
     facts: tuple[str, ...]  # what was withdrawn, in the player's own person; () if nothing
+    ambiguous: bool = False  # ``facts`` are the several it named: nothing was withdrawn
 
     def notes(self) -> str:
+        if self.ambiguous:
+            return "Nothing withdrawn: it names several, ask which: " + "; ".join(self.facts)
         return "Withdrawn from your notes: " + ("; ".join(self.facts) or "nothing matched")
 
 

@@ -210,3 +210,16 @@ def test_a_player_who_changes_team_twice_is_remembered_with_time(
     with played.engine.connect() as connection:
         brazil = next(f for f in facts.stored(connection) if f.text == "ana supports Brazil")
     assert (brazil.subject, brazil.replaced_on) == ("team:national", date(2026, 6, 14))
+
+
+def test_a_forget_that_names_two_facts_asks_which_and_takes_neither(played: Pool) -> None:
+    commentator = pool_voice(played)
+    ask(commentator, "ana", "@betania remember that I run Gentoo")
+    ask(commentator, "ana", "@betania remember that I run Gentoo on my laptop too")
+    which = ask(commentator, "ana", "@betania forget that I run Gentoo")
+    assert which.startswith("Which one, ana?") and "laptop" in which
+    assert "laptop" in ask(commentator, "ana", "@betania what do you know about me?")
+    gone = ask(commentator, "ana", "@betania forget that I run Gentoo on my laptop")
+    assert "laptop" in gone and not gone.startswith("Which one")
+    left = ask(commentator, "ana", "@betania what do you know about me?")
+    assert "Gentoo" in left and "laptop" not in left

@@ -92,9 +92,13 @@ class Questions:
             if facts.about_the_game(fact):
                 return NotAFact(asker)
             return Remembered(asker, fact)
-        if facts.told_to_forget(text, self.addressee) is not None:
+        forget = facts.told_to_forget(text, self.addressee)
+        if forget is not None:
             with self.pool.work.read() as connection:
                 gone = facts.withdrawn_by(connection, f"log:{line_id}")
+                which = [] if gone else facts.named(connection, asker, forget)
+            if len(which) > 1:  # it named several: nothing withdrawn, she asks which
+                return Forgotten(asker, tuple(self._told_back(f) for f in which), ambiguous=True)
             return Forgotten(asker, tuple(self._told_back(fact) for fact in gone))
         if HOW_AM_I.search(question):
             table = self.pool.standings()
