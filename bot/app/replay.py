@@ -227,6 +227,15 @@ def replay(
     fixtures = tuple(sorted(options.tournament.fixtures, key=lambda f: f.kickoff))
     if not fixtures:
         raise ReplayError("the tournament has no matches")
+    numbers = numbering(fixtures)
+    # Resuming at #N adopts every match decided by then: #N and those kicking off with it
+    # or before (#59 kicked off with #60: a resume at 60 has no story to write for it).
+    adopted: set[str] | None = None
+    if options.resume_at is not None:
+        resumed = next((f for f in fixtures if numbers[f.source_key] == options.resume_at), None)
+        if resumed is None:
+            raise ReplayError(f"--resume-at {options.resume_at}: no such match")
+        adopted = {f.source_key for f in fixtures if f.kickoff <= resumed.kickoff}
     start = fixtures[0].kickoff - timedelta(days=1)
     if clock is None:
         clock = SimulatedClock(start)
@@ -235,7 +244,6 @@ def replay(
     # The tournament as it was known: knock-out sides as the bracket named them, each
     # told once the matches that decide it are over (a file written after the cup knows
     # who reached the final; she must not).
-    numbers = numbering(fixtures)
     shown, unknown = bracket.blind(fixtures, numbers)
     pool.fixtures.import_tournament(Tournament(options.tournament.name, tuple(shown)))
     over: set[str] = set()
@@ -278,14 +286,6 @@ def replay(
         if number not in samples or samples[number].tokens < tokens:
             samples[number] = ContextSample(number, tokens, naive)
 
-    # Resuming at #N adopts every match decided by then: #N and those kicking off with it
-    # or before (#59 kicked off with #60: a resume at 60 has no story to write for it).
-    adopted: set[str] | None = None
-    if options.resume_at is not None:
-        resumed = next((f for f in fixtures if numbers[f.source_key] == options.resume_at), None)
-        if resumed is None:
-            raise ReplayError(f"--resume-at {options.resume_at}: no such match")
-        adopted = {f.source_key for f in fixtures if f.kickoff <= resumed.kickoff}
     keeper = MemoryKeeper(pool, model, memory, on_call=measure, meter=meter)
     commentator = Commentator(keeper)
     if options.resume_at is None:
