@@ -13,6 +13,7 @@ from game.pool.fixtures import numbering
 from game.sources import read_json
 from game.teams import is_placeholder
 from memory.offline import OfflineModel
+from memory.usage import recorded
 from tests.conftest import TEST_DATA
 
 SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
@@ -136,6 +137,9 @@ def test_a_replay_knows_the_knockouts_only_as_they_are_decided(database_url: str
     assert all(is_placeholder(a) and is_placeholder(b) for a, b in seen[5].values())
     schedule = report.keeper.contexts.system
     assert "Argentina v France" in schedule  # told by the end, once the semi-finals were over
+    with report.pool.work.read() as connection:  # and the calls about #5 were sent without it
+        sent = [call.system for call in recorded(connection, match=5)]
+    assert sent and all("W61 v W62" in s and "Argentina v France" not in s for s in sent)
     # Once the groups are over the last 16 are told (16 sides), the later rounds are not.
     groups = {m.number for m in report.pool.matches() if not m.is_knockout}
     last_group = [number for number in seen if number in groups][-1]
