@@ -203,7 +203,12 @@ def test_kill_9_during_a_fact_merge_loses_no_fact(database_url: str) -> None:
     pool.fixtures.import_tournament(tournament(8))
     pool.members.add("ana")
     MemoryKeeper(pool, ScriptedModel(), CONFIG).enable()
-    for told in ("I run Gentoo", "I run Gentoo Linux", "I support Flamengo", "I hate penalties"):
+    for told in (
+        "I run Gentoo",
+        "I run Gentoo Linux",
+        "I collect Flamengo shirts",
+        "I hate penalties",
+    ):
         pool.talk.chat("ana", f"@betania remember {told}")
 
     def facts_now() -> list[str]:
@@ -213,9 +218,9 @@ def test_kill_9_during_a_fact_merge_loses_no_fact(database_url: str) -> None:
     try:
         _killed_before_commit(database_url, clock.now, "UPDATE player_facts")
         told = ["ana hates penalties", "ana runs Gentoo", "ana runs Gentoo Linux"]
-        assert facts_now() == [*told, "ana supports Flamengo"]  # each told, none merged
+        assert facts_now() == ["ana collects Flamengo shirts", *told]  # each told, none merged
         _catch_up(database_url, clock.now)
-        merged = ["ana hates penalties", "ana runs Gentoo Linux", "ana supports Flamengo"]
+        merged = ["ana collects Flamengo shirts", "ana hates penalties", "ana runs Gentoo Linux"]
         assert facts_now() == merged
         _catch_up(database_url, clock.now)
         assert facts_now() == merged
