@@ -17,9 +17,10 @@ or loser ("W74", "L101"), by the number the pool gives that match.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from game.model import Score, knockout_round
 from game.openfootball import Fixture
 
 
@@ -44,13 +45,13 @@ def blind(
     for fixture in ordered:
         if not _knockout(fixture):
             groups[fixture.group or fixture.stage].append(fixture)
-    letters = "/".join(sorted(_letter(group) for group in groups))
+    letters = "/".join(sorted(letter(group) for group in groups))
     came_from: dict[str, tuple[str, frozenset[str]]] = {}  # team -> (slot, decided after)
     for group, played in groups.items():
         keys = frozenset(f.source_key for f in played)
         ranked = _table(played)
         for place, team in enumerate(ranked[:3], start=1):
-            slot = f"{place}{_letter(group)}" if place < 3 else f"3{letters}"
+            slot = f"{place}{letter(group)}" if place < 3 else f"3{letters}"
             # A best third is known only when every group has finished.
             after = (
                 keys if place < 3 else frozenset(f.source_key for f in ordered[: _last(ordered)])
@@ -80,12 +81,41 @@ def blind(
     return shown, unknown
 
 
-def _knockout(fixture: Fixture) -> bool:
-    return fixture.group is None and not fixture.stage.startswith(("Group", "Matchday"))
+@dataclass
+class Row:
+    """A team's line in a group table."""
+
+    team: str
+    points: int = 0
+    difference: int = 0
+    scored: int = 0
 
 
-def _letter(group: str) -> str:
+def record(table: dict[str, Row], team1: str, team2: str, score: Score | None) -> None:
+    """One group match into ``table``; both teams have a line, played or not."""
+    one, two = table.setdefault(team1, Row(team1)), table.setdefault(team2, Row(team2))
+    if score is None:
+        return
+    for row, mine, theirs in ((one, score.home, score.away), (two, score.away, score.home)):
+        row.points += 3 if mine > theirs else 1 if mine == theirs else 0
+        row.difference += mine - theirs
+        row.scored += mine
+
+
+def ranked(rows: Iterable[Row], lots: Mapping[str, float] | None = None) -> list[Row]:
+    """A group's order: points, goal difference, goals scored, then ``lots`` (a draw of
+    lots; head to head is not read)."""
+    drawn = lots or {}
+    return sorted(rows, key=lambda r: (-r.points, -r.difference, -r.scored, drawn.get(r.team, 0.0)))
+
+
+def letter(group: str) -> str:
+    """ "Group A" -> "A": the letter the knock-out slots name."""
     return group.split()[-1]
+
+
+def _knockout(fixture: Fixture) -> bool:
+    return knockout_round(fixture.stage, fixture.group)
 
 
 def _last(ordered: Sequence[Fixture]) -> int:
@@ -94,22 +124,12 @@ def _last(ordered: Sequence[Fixture]) -> int:
 
 
 def _table(played: Sequence[Fixture]) -> list[str]:
-    """A group's teams by points, goal difference and goals scored."""
-    rows: dict[str, tuple[int, int, int]] = {}
+    """A group's teams in order, from the results the file gives."""
+    table: dict[str, Row] = {}
     for fixture in played:
-        rows.setdefault(fixture.team1, (0, 0, 0))
-        rows.setdefault(fixture.team2, (0, 0, 0))
-        if fixture.result is None:
-            continue
-        score = fixture.result.end_of_play
-        for team, mine, theirs in (
-            (fixture.team1, score.home, score.away),
-            (fixture.team2, score.away, score.home),
-        ):
-            points, difference, scored = rows[team]
-            won = 3 if mine > theirs else 1 if mine == theirs else 0
-            rows[team] = (points + won, difference + mine - theirs, scored + mine)
-    return sorted(rows, key=lambda team: tuple(-n for n in rows[team]))
+        score = None if fixture.result is None else fixture.result.end_of_play
+        record(table, fixture.team1, fixture.team2, score)
+    return [row.team for row in ranked(table.values())]
 
 
 def _decided(fixture: Fixture) -> tuple[str, str] | None:

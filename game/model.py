@@ -129,6 +129,11 @@ class Result:
         return text
 
 
+def knockout_round(stage: str, group: str | None) -> bool:
+    """A match of the knock-out rounds: no group, and not a group stage's matchday."""
+    return group is None and not stage.startswith(("Group", "Matchday"))
+
+
 class MatchStatus(enum.StrEnum):
     SCHEDULED = "scheduled"
     LIVE = "live"
@@ -196,8 +201,7 @@ class Match:
 
     @property
     def is_knockout(self) -> bool:
-        """A match of the knock-out rounds: no group, and not a group stage's matchday."""
-        return self.group is None and not self.stage.startswith(("Group", "Matchday"))
+        return knockout_round(self.stage, self.group)
 
     def running_result(self) -> Result:
         """The goals so far as a result: how the provisional table scores a match in play.

@@ -15,7 +15,7 @@ import pytest
 
 from bot.agent import forecast, predictor
 from bot.agent.commentator import Commentator
-from game import internationals
+from game import bracket, internationals
 from game.elo import Ratings, k_factor
 from game.goals import GoalModel, fit
 from game.model import Match, MatchStatus, Result, Score
@@ -197,7 +197,7 @@ def test_a_decided_cup_gives_its_champion_every_chance() -> None:
 
 
 def test_a_third_placed_team_goes_to_a_slot_that_names_its_group() -> None:
-    row = forecast._Row
+    row = bracket.Row
     seats = forecast._assign(
         [("3B/C", {"B", "C"}), ("3A/C", {"A", "C"})],
         [row("Chile"), row("Peru")],  # the best thirds, best first: C's and B's

@@ -20,23 +20,15 @@ import random
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bot.agent import predictor
+from game import bracket
 from game.model import Match, Score
 
 RUNS = 2000  # a chance to about one percentage point
 GROUP_PLACE = re.compile(r"^([12])([A-L])$")
 THIRD_PLACE = re.compile(r"^3([A-L](?:/[A-L])*)$")
 WINNER_OF = re.compile(r"^([WL])(\d{1,3})$")
-
-
-@dataclass
-class _Row:
-    team: str
-    points: int = 0
-    difference: int = 0
-    scored: int = 0
 
 
 class _Run:
@@ -46,7 +38,7 @@ class _Run:
         self.cup, self.rng = cup, rng
         self.winner: dict[int, str] = {}
         self.loser: dict[int, str] = {}
-        self.tables: dict[str, dict[str, _Row]] = {}
+        self.tables: dict[str, dict[str, bracket.Row]] = {}
         self.thirds: dict[str, str] = {}  # a third-placed slot -> the team that fills it
 
     def play(self) -> str | None:
@@ -67,19 +59,11 @@ class _Run:
 
     def _group_match(self, match: Match) -> None:
         score = match.result.end_of_play if match.result else self.cup.sample(match, self.rng)
-        table = self.tables.setdefault(_letter(match.group or match.stage), {})
-        for team, mine, theirs in (
-            (match.team1, score.home, score.away),
-            (match.team2, score.away, score.home),
-        ):
-            row = table.setdefault(team, _Row(team))
-            row.points += 3 if mine > theirs else 1 if mine == theirs else 0
-            row.difference += mine - theirs
-            row.scored += mine
+        table = self.tables.setdefault(bracket.letter(match.group or match.stage), {})
+        bracket.record(table, match.team1, match.team2, score)
 
-    def _ranked(self, rows: Sequence[_Row]) -> list[_Row]:
-        lots = {row.team: self.rng.random() for row in rows}
-        return sorted(rows, key=lambda r: (-r.points, -r.difference, -r.scored, lots[r.team]))
+    def _ranked(self, rows: Sequence[bracket.Row]) -> list[bracket.Row]:
+        return bracket.ranked(rows, {row.team: self.rng.random() for row in rows})
 
     def _place_thirds(self) -> None:
         slots = [
@@ -157,7 +141,7 @@ class Cup:
 
 
 def _assign(
-    slots: list[tuple[str, set[str]]], teams: list[_Row], group_of: dict[str, str]
+    slots: list[tuple[str, set[str]]], teams: list[bracket.Row], group_of: dict[str, str]
 ) -> dict[str, str]:
     """Each third-placed slot its team, from a group the slot names (Kuhn's matching);
     slots no qualifier fits keep their placeholder."""
@@ -185,8 +169,3 @@ def percentages(chances: dict[str, float], most: int) -> tuple[tuple[str, int], 
         for team, chance in list(chances.items())[:most]
         if chance >= 0.005
     )
-
-
-def _letter(group: str) -> str:
-    """ "Group A" -> "A": the letter the knock-out slots name."""
-    return group.split()[-1]
