@@ -23,7 +23,7 @@ from bot.app.config import ModelConfig
 from bot.app.replay import ReplayOptions, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
-from memory.usage import recorded
+from memory.usage import recorded, totals
 from tests.model_server import model_server
 
 
@@ -50,8 +50,9 @@ def main() -> None:
         systems = [request.body.get("system") for request in server.requests]
         with report.pool.work.read() as connection:
             logged = recorded(connection)
+            cost = totals(connection)
         table = report.pool.standings()
-    per_match = Counter(record.match for record in report.calls if record.match is not None)
+    per_match = Counter(r.match_number for r in report.calls if r.match_number is not None)
     counts = [per_match.get(m.number, 0) for m in report.pool.matches()]
     inputs = [
         event.input_tokens + event.cache_read_tokens + event.cache_write_tokens for event in logged
@@ -69,6 +70,10 @@ def main() -> None:
         f"system prefix byte-identical to the previous call's: {same} of {len(systems) - 1} ({same / max(1, len(systems) - 1):.1%})"
     )
     print(f"fallbacks to the offline writer: {sum(event.fallback for event in logged)}")
+    print(
+        f"input read from the cache: {cost['cache_read_share']:.1%}; cost ${cost['cost_usd']:.2f}"
+        f" (${cost['cost_without_cache_usd']:.2f} without the cache)"
+    )
     print(
         f"her final rank: {her.rank} of {len(table)} with {her.points} points (leader: {table[0].player}, {table[0].points})"
     )
