@@ -241,7 +241,7 @@ class Questions:
         found = facts.asked_about(current, question, names)[:FACTS_ANSWERED]
         if not found:
             return None
-        told = tuple(f"[{f.learned_on:%d %b}] {f.text}" for f in found)
+        told = tuple(_dated(f) for f in found)
         return KnownFacts(who, told, self.addressee.mention)
 
     def _known(self, asker: str, name: str, players: dict[str, str]) -> Answer:
@@ -254,7 +254,7 @@ class Questions:
             current = facts.for_prompt(connection, who, today)
             newest = sorted(current, key=lambda f: (f.last_told, f.id))[-FACTS_ANSWERED:]
             before = {f.id: facts.replaced(connection, f) for f in newest}
-        told = [f"[{f.learned_on:%d %b}] {f.text}" for f in sorted(newest, key=lambda f: f.id)]
+        told = [_dated(f) for f in sorted(newest, key=lambda f: f.id)]
         changed = tuple(
             (f"{fact.learned_on:%d %b}", was.text)
             for fact in sorted(newest, key=lambda f: f.id)
@@ -263,6 +263,11 @@ class Questions:
         return KnownFacts(
             who, tuple(told), self.addressee.mention, len(current) - len(newest), changed
         )
+
+
+def _dated(fact: facts.Fact) -> str:
+    """A fact as an answer lists it: "[14 Jun] ana supports Argentina now"."""
+    return f"[{fact.learned_on:%d %b}] {fact.text}"
 
 
 def players_by_name(name: str, players: dict[str, str]) -> str | None:
