@@ -17,6 +17,15 @@ from game.db.engine import open_database
 from game.openfootball import parse_tournament
 from game.pool import Pool
 
+# A cup far enough ahead that the real clock of a real server lets everyone bet.
+FUTURE_CUP: dict[str, Any] = {
+    "name": "Future Cup",
+    "matches": [
+        {"num": 1, "round": "Matchday 1", "date": "2040-06-11", "time": "18:00 UTC+0",
+         "team1": "Brazil", "team2": "Serbia"},
+    ],
+}  # fmt: skip
+
 
 def prepare_pool(url: str, fixtures: dict[str, Any], handle: str) -> asyncssh.SSHKey:
     """A pool at ``url`` with the fixtures and one player; returns the player's key."""

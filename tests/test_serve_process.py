@@ -8,17 +8,8 @@ import pytest
 
 from game.db.engine import open_database
 from game.pool import Pool
-from tests.serve_process import connect, prepare_pool, serving
+from tests.serve_process import FUTURE_CUP, connect, prepare_pool, serving
 from tests.ssh_pool import read_until
-
-# A cup far enough ahead that the real clock of a real server lets everyone bet.
-CUP = {
-    "name": "Future Cup",
-    "matches": [
-        {"num": 1, "round": "Matchday 1", "date": "2040-06-11", "time": "18:00 UTC+0",
-         "team1": "Brazil", "team2": "Serbia"},
-    ],
-}  # fmt: skip
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
@@ -26,7 +17,7 @@ def test_a_signal_stops_serve_cleanly(
     tmp_path: Path, database_url: str, signum: signal.Signals
 ) -> None:
     data = tmp_path / "data"
-    key = prepare_pool(database_url, CUP, "ana")
+    key = prepare_pool(database_url, FUTURE_CUP, "ana")
 
     async def scenario() -> None:
         async with serving(data, database_url) as (server, port):

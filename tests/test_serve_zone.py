@@ -11,22 +11,15 @@ from zoneinfo import ZoneInfo
 from game.db.engine import open_database
 from game.pool import Pool
 from memory.usage import recorded
-from tests.serve_process import connect, prepare_pool, serving
+from tests.serve_process import FUTURE_CUP, connect, prepare_pool, serving
 
-CUP = {
-    "name": "Future Cup",
-    "matches": [
-        {"num": 1, "round": "Matchday 1", "date": "2040-06-11", "time": "18:00 UTC+0",
-         "team1": "Brazil", "team2": "Serbia"},
-    ],
-}  # fmt: skip
 SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 
 
 def test_serve_in_sao_paulo_time_tells_her_the_day_and_hour_there(
     tmp_path: Path, database_url: str
 ) -> None:
-    key = prepare_pool(database_url, CUP, "ana")
+    key = prepare_pool(database_url, FUTURE_CUP, "ana")
     before = datetime.now(UTC)
 
     async def scenario() -> None:
