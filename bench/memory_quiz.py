@@ -34,6 +34,7 @@ from pathlib import Path
 
 from bench.memory_replay import DEFAULT_FILE
 from bot.agent.commentator import Commentator
+from bot.agent.providers.offline import OfflineModel
 from bot.app.replay import ChatLine, ReplayOptions, replay
 from game.events import Event, LoggedEvent, RemarkPosted, ResultRecorded
 from game.model import Match
@@ -42,8 +43,7 @@ from game.render import standings_table
 from game.sources import read_json
 from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.model import estimate_tokens
-from memory.offline import OfflineModel
+from memory.tokens import estimate_tokens
 
 DESIGNS = ("goldfish", "Funes", "notebook")
 CHAT = [  # (when, who, what): facts told, changed, taken back, in both languages

@@ -20,12 +20,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.agent.providers.offline import OfflineModel
 from bot.app.replay import ReplayOptions, ReplayReport, read_chat, replay
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.keeper import MemoryConfig
-from memory.model import estimate_tokens
-from memory.offline import OfflineModel
+from memory.tokens import estimate_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = ROOT / "tests" / "data" / "worldcup-2026.json"

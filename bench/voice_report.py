@@ -19,6 +19,7 @@ import random
 import tempfile
 from pathlib import Path
 
+from bot.agent.providers.offline import OfflineModel
 from bot.app.replay import ReplayOptions, read_chat, replay
 from bot.app.voice import measure
 from game.events import RemarkPosted
@@ -26,7 +27,6 @@ from game.openfootball import parse_tournament
 from game.sources import read_json
 from game.words import LANGUAGES
 from memory.keeper import MemoryConfig
-from memory.offline import OfflineModel
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = ROOT / "tests" / "data" / "worldcup-2026.json"
@@ -51,8 +51,9 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as directory:
         model = OfflineModel(seed=args.seed, language=args.language)
-        pool = replay(options, Path(directory) / "replay.db", model).pool
-        print("\n".join(measure(pool).lines()))
+        report = replay(options, Path(directory) / "replay.db", model)
+        pool = report.pool
+        print("\n".join(measure(report.keeper.store).lines()))
         remarks = pool.events_of(RemarkPosted)
         print("\nsample of her lines:")
         for remark in random.Random(args.seed).sample(remarks, 12):

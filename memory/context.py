@@ -26,11 +26,11 @@ from game.events import (
 )
 from game.following import Handlers
 from game.model import Match
-from game.pool import Pool
 from memory import diary, facts
 from memory.guard import RepetitionGuard
-from memory.model import estimate_tokens
 from memory.quoting import inert, quote_player_text
+from memory.store import MemoryStore
+from memory.tokens import estimate_tokens
 from memory.working import WorkingMemory, working_memory
 from prompts import persona, phrase, render
 
@@ -133,14 +133,15 @@ def involved_players(
 class ContextBuilder:
     def __init__(
         self,
-        pool: Pool,
+        store: MemoryStore,
         zone: tzinfo = UTC,
         guard: RepetitionGuard | None = None,
         handle: str = DEFAULT_HANDLE,
         name: str = DEFAULT_NAME,
         language: str = "en",
     ) -> None:
-        self.pool = pool
+        self.store = store
+        self.pool = store.pool
         self.handle = handle
         self.zone = zone
         self.guard = guard or RepetitionGuard()
@@ -305,7 +306,7 @@ class ContextBuilder:
         ``told`` is a match the event itself tells in full (its final whistle): its
         entry, written a moment ago from the same notes, would say it twice.
         """
-        with self.pool.work.read() as connection:
+        with self.store.read() as connection:
             narrative, entries = diary.read(connection)
         entries = [entry for entry in entries if entry.covers != (told,)]
         items = []
@@ -325,7 +326,7 @@ class ContextBuilder:
         self, involved: list[str], suggestions: dict[str, list[str]], now: datetime, topic: str
     ) -> list[Item]:
         items = []
-        with self.pool.work.read() as connection:
+        with self.store.read() as connection:
             for rank, handle in enumerate(involved):
                 current = facts.for_prompt(connection, handle, now.astimezone(self.zone).date())
                 known = facts.fitting(current, topic, FACTS_SHOWN)

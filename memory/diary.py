@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, delete, insert, select
 
-from memory.model import estimate_tokens
 from memory.schema import diary_entries
+from memory.tokens import estimate_tokens
 
 MATCH = "match"
 NARRATIVE = "narrative"

@@ -125,7 +125,7 @@ class Fact:
 
 
 @dataclass(frozen=True)
-class Remembered:
+class Heard:
     """A fact as read from a chat line, before it is stored."""
 
     handle: str
@@ -253,6 +253,16 @@ def told_to_forget(text: str, listener: Addressee) -> str | None:
     return None if found is None else found["fact"].strip().rstrip(".!")
 
 
+@dataclass(frozen=True)
+class Told:
+    """A ``remember ...`` line to her, judged once: the fact to keep, or why it is refused."""
+
+    words: str  # as the player told it, spaces folded, no final dot
+    kept: Heard | None  # stored in the third person; None when refused
+    others: tuple[str, ...] = ()  # other players it names: not the speaker's to tell
+    about_the_game: bool = False  # a score, points or a match: the log keeps those
+
+
 def read_remember(
     text: str,
     speaker: str,
@@ -260,20 +270,22 @@ def read_remember(
     today: date,
     listener: Addressee,
     final: date | None = None,
-) -> Remembered | None:
-    """``@<her handle> remember ...``: a fact about the speaker, or ``None``.
+) -> Told | None:
+    """``@<her handle> remember ...``: what it told, or ``None`` when it is no such line.
 
     A fact that names another player is not the speaker's to tell (``ana cheats``):
-    it is refused, never stored under anyone.
+    it is refused, never stored under anyone; so is a "fact" about the game.
     """
     told = told_to_remember(text, listener)
     if told is None:
         return None
     fact = " ".join(told.split()).rstrip(".")
-    if not fact or others_named(fact, speaker, players, listener.handle) or about_the_game(fact):
-        return None
+    others = tuple(others_named(fact, speaker, players, listener.handle))
+    game = about_the_game(fact)
+    if not fact or others or game:
+        return Told(fact, None, others, game)
     # Stored in the third person ("ana speaks Japanese"); the line itself is the source.
-    return Remembered(speaker, third_person(fact, speaker), expiry_in(fact, today, final))
+    return Told(fact, Heard(speaker, third_person(fact, speaker), expiry_in(fact, today, final)))
 
 
 MATCH_NAMED = re.compile(r"\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\b", re.I)
@@ -313,7 +325,7 @@ def parse_extracted(
     listener: str | None = None,
     final: date | None = None,
     line: str | None = None,
-) -> list[Remembered]:
+) -> list[Heard]:
     """Facts a model found in free chat, kept only if they are the author's own and short,
     and, given the chat ``line`` they came from, say what it said (``keeps``).
 
@@ -337,7 +349,7 @@ def parse_extracted(
                 continue
             if line is not None and not keeps(fact.replace(author, ""), line):
                 continue
-            found.append(Remembered(author, fact, expiry_in(fact, today, final)))
+            found.append(Heard(author, fact, expiry_in(fact, today, final)))
     return found
 
 

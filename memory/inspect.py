@@ -11,14 +11,15 @@ from game.events import ResultRecorded
 from game.model import MatchStatus
 from game.pool import Pool
 from memory import diary, facts, usage
-from memory.keeper import CURSOR, LAST_DIARY_COMPACTION, RESOLVED, STARTED_AFTER
-from memory.model import estimate_tokens
-from memory.store import get_state
+from memory.diary_shelf import LAST_DIARY_COMPACTION
+from memory.progress import CURSOR, RESOLVED, STARTED_AFTER
+from memory.store import MEMORY_STATE, MemoryStore
+from memory.tokens import estimate_tokens
 from prompts import persona
 
 
-def diary_text(pool: Pool) -> str:
-    with pool.work.read() as connection:
+def diary_text(store: MemoryStore) -> str:
+    with store.read() as connection:
         narrative, entries = diary.read(connection)
     if narrative is None and not entries:
         return "The diary is empty."
@@ -32,9 +33,9 @@ def diary_text(pool: Pool) -> str:
     return "\n\n".join(parts)
 
 
-def diary_json(pool: Pool) -> dict[str, Any]:
+def diary_json(store: MemoryStore) -> dict[str, Any]:
     """The diary as data: the narrative and the entries, each with its dates and matches."""
-    with pool.work.read() as connection:
+    with store.read() as connection:
         narrative, entries = diary.read(connection)
 
     def told(entry: diary.DiaryEntry) -> dict[str, Any]:
@@ -53,10 +54,10 @@ def diary_json(pool: Pool) -> dict[str, Any]:
     }
 
 
-def facts_json(pool: Pool, today: date, handle: str | None = None) -> list[dict[str, Any]]:
+def facts_json(store: MemoryStore, today: date, handle: str | None = None) -> list[dict[str, Any]]:
     """Every fact ever stored (merged-away and withdrawn ones too) with its whole story:
     where it came from, when it was told and confirmed, until when, and what became of it."""
-    with pool.work.read() as connection:
+    with store.read() as connection:
         known = facts.stored(connection)
 
     def day(value: date | None) -> str | None:
@@ -83,8 +84,8 @@ def facts_json(pool: Pool, today: date, handle: str | None = None) -> list[dict[
     ]
 
 
-def facts_text(pool: Pool, today: date, handle: str | None = None) -> str:
-    with pool.work.read() as connection:
+def facts_text(store: MemoryStore, today: date, handle: str | None = None) -> str:
+    with store.read() as connection:
         known = facts.current(connection, handle)
     if not known:
         return f"No facts about {handle}." if handle else "No facts yet."
@@ -100,19 +101,20 @@ def facts_text(pool: Pool, today: date, handle: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def stats(pool: Pool, today: date) -> dict[str, Any]:
-    with pool.work.read() as connection:
+def stats(store: MemoryStore, today: date) -> dict[str, Any]:
+    with store.read() as connection:
         narrative, entries = diary.read(connection)
         current = facts.current(connection)
         stored = facts.stored(connection)
         rejected = facts.rejected_count(connection)
         calls = usage.totals(connection)
         state = {
-            key: get_state(connection, key)
+            key: MEMORY_STATE.get(connection, key)
             for key in (CURSOR, STARTED_AFTER, LAST_DIARY_COMPACTION, RESOLVED)
         }
     kept = [*([narrative] if narrative else []), *entries]
     covered = {n for e in kept for n in e.covers}
+    pool = store.pool
     finished = sum(1 for m in pool.matches() if m.status is MatchStatus.FINISHED)
     calls["cost_per_match_usd"] = calls["cost_usd"] / finished if finished else 0.0
     return {

@@ -1,6 +1,6 @@
 """What each model call asks, as typed data: the same request its prompt puts in words.
 
-A language model reads the prompt; a rule-based writer (``memory.offline``)
+A language model reads the prompt; a rule-based writer (``bot.agent.providers.offline``)
 reads these. One small frozen dataclass per kind of request: a new kind of
 remark is one class here and one rule in the offline writer's table.
 """
@@ -49,7 +49,7 @@ class Request:
 
 
 @dataclass(frozen=True)
-class DiaryEntry(Request):
+class MatchEntry(Request):
     task: ClassVar[str] = "diary_entry"
     story: MatchStory
 

@@ -109,3 +109,12 @@ memory_state = Table(
     Column("key", String(50), primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+# The agent's own bookkeeping (where her reactions stand, the last digest day):
+# not memory, so not in memory's table, but kept by the same store.
+agent_state = Table(
+    "agent_state",
+    metadata,
+    Column("key", String(50), primary_key=True),
+    Column("value", Text, nullable=False),
+)

@@ -1,37 +1,67 @@
-"""Opening the memory's tables and its small key-value state."""
+"""Memory's store: its tables, brought up to date, and the only transactions on them.
+
+Every shelf (diary, facts, the calls' record) and the agent's own bookkeeping
+read and write through one ``MemoryStore``, the way the game's desks go through
+its ``UnitOfWork``: ``read()`` for reads that change nothing, ``write()`` for one
+transaction that commits whole or not at all. Nothing else in memory/ or bot/
+opens a connection (tests/test_layers.py holds that).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Table, delete, insert, select, update
 
 from game.db.engine import migrate
-from memory.schema import memory_state
+from game.pool import Pool
+from memory.schema import agent_state, memory_state
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
-def open_memory(engine: Engine) -> Engine:
-    """Bring the memory's tables up to date in the game's database."""
-    migrate(engine, MIGRATIONS, version_table="memory_alembic_version")
-    return engine
+class MemoryStore:
+    def __init__(self, pool: Pool) -> None:
+        self.pool = pool
+        migrate(pool.engine, MIGRATIONS, version_table="memory_alembic_version")
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection for reads that change nothing: memory's tables and the game's."""
+        with self.pool.work.read() as connection:
+            yield connection
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """One transaction: every write inside it commits together, or none does."""
+        with self.pool.engine.begin() as connection:
+            yield connection
 
 
-def get_state(connection: Connection, key: str) -> str | None:
-    return connection.execute(
-        select(memory_state.c.value).where(memory_state.c.key == key)
-    ).scalar()
+class KeyValue:
+    """A small table of named values (a cursor, a day), read and written in a transaction."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def get(self, connection: Connection, key: str) -> str | None:
+        return connection.execute(
+            select(self.table.c.value).where(self.table.c.key == key)
+        ).scalar()
+
+    def set(self, connection: Connection, key: str, value: str) -> None:
+        if self.get(connection, key) is None:
+            connection.execute(insert(self.table).values(key=key, value=value))
+        else:
+            connection.execute(
+                update(self.table).where(self.table.c.key == key).values(value=value)
+            )
+
+    def clear(self, connection: Connection, key: str) -> None:
+        connection.execute(delete(self.table).where(self.table.c.key == key))
 
 
-def set_state(connection: Connection, key: str, value: str) -> None:
-    if get_state(connection, key) is None:
-        connection.execute(insert(memory_state).values(key=key, value=value))
-    else:
-        connection.execute(
-            update(memory_state).where(memory_state.c.key == key).values(value=value)
-        )
-
-
-def clear_state(connection: Connection, key: str) -> None:
-    connection.execute(delete(memory_state).where(memory_state.c.key == key))
+MEMORY_STATE = KeyValue(memory_state)  # memory's cursor, when it started, what it adopted
+AGENT_STATE = KeyValue(agent_state)  # her reactions' cursor, the last digest day

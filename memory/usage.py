@@ -17,8 +17,8 @@ from typing import Any
 
 from sqlalchemy import Connection, case, delete, func, insert, select, update
 
-from memory.model import estimate_tokens
 from memory.schema import model_calls
+from memory.tokens import estimate_tokens
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.agent.providers.base import ModelCall, ModelError
+from bot.agent.providers.offline import OfflineModel
 from game.db.engine import open_database
 from game.model import Goal, Result, Score
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
-from memory.model import ModelCall, ModelError
-from memory.offline import OfflineModel
 from tests.databases import database
 
 # Real tournaments, shipped with the tests (openfootball, CC0): see tests/data/README.md.

@@ -19,10 +19,11 @@ from typing import Any
 
 from sqlalchemy import event
 
+from bot.agent.gateway import remembering
 from game.db.engine import open_database
 from game.pool import Pool
 from memory.diary import DiaryConfig
-from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.keeper import MemoryConfig
 from tests.conftest import FakeClock, ScriptedModel
 
 # Compactions come early: a diary of three entries keeps one; four facts are merged.
@@ -50,7 +51,7 @@ def main() -> None:
 
         event.listen(pool.engine, "before_cursor_execute", watch)
         event.listen(pool.engine, "commit", stop)
-    MemoryKeeper(pool, ScriptedModel(), CONFIG).catch_up()
+    remembering(pool, ScriptedModel(), CONFIG)[0].catch_up()
     pool.engine.dispose()
     print("done", flush=True)
 

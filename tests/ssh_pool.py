@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 import pytest
 
+from bot.agent.gateway import remembering
 from game.db.engine import open_database
 from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.server import bound_port, start_server
@@ -90,12 +91,11 @@ async def served_pool(
 def offline_commentator(pool: Pool) -> Commentator:
     """Her on ``pool``, memory on, with the offline model: no key, no network."""
     from bot.agent.commentator import Commentator
-    from memory.keeper import MemoryKeeper
-    from memory.offline import OfflineModel
+    from bot.agent.providers.offline import OfflineModel
 
-    keeper = MemoryKeeper(pool, OfflineModel())
+    keeper, gateway = remembering(pool, OfflineModel())
     keeper.enable()
-    return Commentator(keeper)
+    return Commentator(keeper, gateway)
 
 
 @asynccontextmanager

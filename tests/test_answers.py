@@ -6,18 +6,21 @@ from datetime import UTC, date, datetime
 import pytest
 
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from game.model import Goal, Score
 from game.pool import Pool
 from memory import facts
-from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.offline import OfflineModel
+from memory.keeper import MemoryConfig
 from tests.conftest import FakeClock, play
 
 
 def pool_voice(pool: Pool, language: str = "en") -> Commentator:
-    keeper = MemoryKeeper(pool, OfflineModel(language=language), MemoryConfig(language=language))
+    keeper, gateway = remembering(
+        pool, OfflineModel(language=language), MemoryConfig(language=language)
+    )
     keeper.enable()
-    return Commentator(keeper)
+    return Commentator(keeper, gateway)
 
 
 def ask(commentator: Commentator, player: str, line: str) -> str:
@@ -144,7 +147,7 @@ def test_portuguese_agrees_in_number() -> None:
 
 
 def test_when_she_wins_her_own_pool_she_says_so_in_the_first_person() -> None:
-    from memory.model import ModelCall
+    from bot.agent.providers.base import ModelCall
     from memory.requests import WrapUp
 
     won = WrapUp(

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
 from bot.agent.predictor import chances, outlook, pick, plausible
+from bot.agent.providers.offline import OfflineModel
 from game.pool import Pool
 from memory.contract import Contract
-from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.offline import OfflineModel
+from memory.keeper import MemoryConfig
 from prompts import persona, voice
 from tests.conftest import TEST_DATA, FakeClock, play
 from tests.llama_server import REQUIRED, llama_server, missing
@@ -172,11 +173,11 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
 
 @pytest.mark.parametrize("language", ["en", "pt"])
 def test_her_welcome_reaches_a_newcomer(tournament_pool: Pool, language: str) -> None:
-    keeper = MemoryKeeper(
+    keeper, gateway = remembering(
         tournament_pool, OfflineModel(language=language), MemoryConfig(language=language)
     )
     keeper.enable()
-    commentator = Commentator(keeper)
+    commentator = Commentator(keeper, gateway)
     tournament_pool.members.add("nina", "Nina", via="open")
     commentator.catch_up()
     (welcome,) = [e.event for e in tournament_pool.events(kinds=("remark",))]

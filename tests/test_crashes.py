@@ -11,12 +11,12 @@ from pathlib import Path
 
 import asyncssh
 
+from bot.agent.gateway import remembering
 from game.db.engine import open_database
 from game.history import PoolHistory
 from game.model import Score
 from game.pool import Pool
 from memory import diary, facts
-from memory.keeper import MemoryKeeper
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 from tests.memory_worker import CONFIG
 from tests.serve_process import connect, prepare_players, serving
@@ -173,7 +173,7 @@ def test_kill_9_during_a_diary_compaction_leaves_the_diary_whole(database_url: s
     pool = Pool(open_database(database_url), clock)
     pool.fixtures.import_tournament(tournament(8))
     pool.members.add("ana")
-    keeper = MemoryKeeper(pool, ScriptedModel(), CONFIG)
+    keeper, _gateway = remembering(pool, ScriptedModel(), CONFIG)
     keeper.enable()
     for number in range(1, 4):
         pool.predictions.place("ana", number, Score(3, 1))
@@ -202,7 +202,7 @@ def test_kill_9_during_a_fact_merge_loses_no_fact(database_url: str) -> None:
     pool = Pool(open_database(database_url), clock)
     pool.fixtures.import_tournament(tournament(8))
     pool.members.add("ana")
-    MemoryKeeper(pool, ScriptedModel(), CONFIG).enable()
+    remembering(pool, ScriptedModel(), CONFIG)[0].enable()
     for told in (
         "I run Gentoo",
         "I run Gentoo Linux",

@@ -8,6 +8,8 @@ from alembic.config import Config
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DatabaseError
 
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import main
 from game.db import log
 from game.db.engine import MIGRATIONS, open_database
@@ -17,8 +19,6 @@ from game.model import Goal, Result, Score
 from game.pool import Pool
 from game.scoring import ScoreBasis
 from memory.inspect import stats, stats_text
-from memory.keeper import MemoryKeeper
-from memory.offline import OfflineModel
 from tests.conftest import FakeClock
 from tests.databases import drop_guards
 
@@ -235,9 +235,11 @@ def test_an_older_log_keeps_its_model_calls_and_memory_counts_them(tmp_path: Pat
     (item,) = pool.events()
     assert isinstance(item.event, Retired) and item.event.name == "model_call"
     assert pool.verify_log().intact
-    keeper = MemoryKeeper(pool, OfflineModel())  # memory's migration copies the figures over
+    keeper, _gateway = remembering(
+        pool, OfflineModel()
+    )  # memory's migration copies the figures over
     keeper.enable()
-    report = stats(keeper.pool, date(2026, 6, 12))
+    report = stats(keeper.store, date(2026, 6, 12))
     calls = report["model_calls"]
     assert {k: calls[k] for k in ("calls", "input_tokens", "output_tokens", "cache_read_tokens")} == {
         "calls": 1, "input_tokens": 1200, "output_tokens": 40, "cache_read_tokens": 900,

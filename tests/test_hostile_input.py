@@ -12,6 +12,7 @@ import asyncssh
 import pytest
 from sqlalchemy import update
 
+from bot.agent.gateway import remembering
 from game.db.schema import matches
 from game.feeds.football_data import parse_matches
 from game.frontends.limits import Limits
@@ -22,7 +23,6 @@ from game.pool import Pool
 from game.rules import RuleViolation, check_handle
 from game.text import clean, clean_block
 from memory.inspect import diary_text
-from memory.keeper import MemoryKeeper
 from tests.conftest import FakeClock, ScriptedModel, play
 from tests.databases import write_lock_held
 from tests.ssh_pool import (
@@ -445,12 +445,12 @@ def test_a_lying_model_cannot_put_escape_sequences_in_the_diary_or_her_prompts(
 ) -> None:
     attack = "".join(HOSTILE)
     model = ScriptedModel(diary_entry=lambda _call: f"Brazil won{attack}, as foretold")
-    keeper = MemoryKeeper(tournament_pool, model)
+    keeper, _gateway = remembering(tournament_pool, model)
     keeper.enable()
     tournament_pool.talk.chat("ana", f"@betania remember that I love{attack} penalties")
     play(tournament_pool, clock, 1, "1-0")
     keeper.catch_up()
-    written = diary_text(tournament_pool)
+    written = diary_text(keeper.store)
     assert "Brazil won" in written and "as foretold" in written and inert(written) == []
     for call in model.calls:
         assert inert(call.system) == [] and inert(call.prompt) == []

@@ -74,3 +74,24 @@ def test_no_module_imports_itself_back() -> None:
     # A package importing its own modules (``__init__`` re-exporting them) is no circle.
     real = [c for c in cycles if not all(m.startswith(c[0] + ".") or m == c[0] for m in c[1:])]
     assert real == []
+
+
+def test_memory_and_the_agent_open_no_connection_but_through_memorys_store() -> None:
+    """Memory owns its transactions: a shelf or the agent that opened its own would pick
+    its own isolation and commit point, and a write could be half-done beside the cursor."""
+    opened = []
+    for package in ("memory", "bot"):
+        for path in (ROOT / package).rglob("*.py"):
+            if path == ROOT / "memory" / "store.py" or "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr in ("connect", "begin", "read", "commit")
+                    and isinstance(node.value, ast.Attribute)
+                    and node.value.attr in ("engine", "work")
+                ):
+                    opened.append(
+                        f"{path.relative_to(ROOT)}:{node.lineno} .{node.value.attr}.{node.attr}"
+                    )
+    assert opened == []

@@ -2,6 +2,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.agent.gateway import Gateway, remembering
 from game.events import LoggedEvent
 from game.model import Goal, Score
 from game.pool import Pool
@@ -17,11 +18,17 @@ def keeper(pool: Pool, clock: FakeClock) -> MemoryKeeper:
     pool.fixtures.import_tournament(tournament(12))
     for handle in ("ana", "bia", "caio"):
         pool.members.add(handle)
-    keeper = MemoryKeeper(
+    keeper, _ = remembering(
         pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=4, keep=2))
     )
     keeper.enable()
     return keeper
+
+
+def scripted(keeper: MemoryKeeper) -> ScriptedModel:
+    """The scripted model behind the keeper's gateway, and the calls it was sent."""
+    assert isinstance(keeper.asker, Gateway) and isinstance(keeper.asker.model, ScriptedModel)
+    return keeper.asker.model
 
 
 def chat(keeper: MemoryKeeper, player: str, line: str) -> LoggedEvent:
@@ -74,7 +81,7 @@ def test_the_persona_is_the_same_bytes_on_every_call(
     assert first.system == second.system and first.system.startswith(prefix)
     assert "#12 Mon 22 Jun 18:00 Team22 v Team23" in first.system  # the schedule: stable
     assert "Today is" not in first.system  # the date goes after the cached prefix
-    assert {call.system for call in keeper.model.calls} == {first.system}
+    assert {call.system for call in scripted(keeper).calls} == {first.system}
 
 
 def test_facts_are_loaded_only_for_the_players_involved(keeper: MemoryKeeper) -> None:
@@ -182,7 +189,7 @@ def test_the_final_whistle_is_told_once_and_the_entry_reads_only_the_match(
     for number in range(1, 4):
         play(keeper.pool, clock, number, "1-0", [Goal("home", 30, scorer="Zé")])
         keeper.catch_up()
-    entry_call = [call for call in keeper.model.calls if call.task == "diary_entry"][-1]
+    entry_call = [call for call in scripted(keeper).calls if call.task == "diary_entry"][-1]
     assert "Standings" not in entry_call.prompt and "Your diary" not in entry_call.prompt
     assert "30' goal Team4 (Zé), 1-0" in entry_call.prompt  # the match itself: all it needs
 

@@ -4,13 +4,14 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
+from bot.agent.gateway import remembering
+from bot.agent.providers.base import ModelCall
 from game.model import Goal, Result, Score
 from game.pool import Pool
 from memory import diary, inspect
 from memory.diary import DiaryConfig
-from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.model import ModelCall
-from memory.store import open_memory
+from memory.keeper import MemoryConfig
+from memory.store import MemoryStore
 from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, fails, play, tournament
 from tests.databases import fail_on, stop_failing
@@ -35,7 +36,7 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
     long_pool: Pool, clock: FakeClock
 ) -> None:
     model = ScriptedModel()
-    keeper = MemoryKeeper(long_pool, model, SMALL)
+    keeper, _gateway = remembering(long_pool, model, SMALL)
     keeper.enable()
     long_pool.predictions.place("ana", 1, Score(2, 0))
     long_pool.predictions.place("bia", 1, Score(0, 0))
@@ -43,7 +44,7 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
     long_pool.talk.chat("ana", "told you!!")  # after the whistle: not a live line of match 1
     keeper.catch_up()
     keeper.catch_up()
-    MemoryKeeper(long_pool, model, SMALL).catch_up()  # a restart
+    remembering(long_pool, model, SMALL)[0].catch_up()  # a restart
 
     _, entries = read_diary(long_pool)
     assert [(e.covers, e.first_date.isoformat()) for e in entries] == [((1,), "2026-06-11")]
@@ -54,17 +55,17 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
 
 
 def test_the_database_refuses_a_second_entry_for_a_match(long_pool: Pool, clock: FakeClock) -> None:
-    open_memory(long_pool.engine)
-    with long_pool.engine.begin() as connection:
+    store = MemoryStore(long_pool)
+    with store.write() as connection:
         diary.add_match_entry(connection, 1, "one", clock.now.date(), clock.now, 1)
-    with pytest.raises(DatabaseError), long_pool.engine.begin() as connection:
+    with pytest.raises(DatabaseError), store.write() as connection:
         diary.add_match_entry(connection, 1, "two", clock.now.date(), clock.now, 2)
 
 
 def test_old_entries_fuse_into_a_narrative_and_the_newest_stay(
     long_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper, _gateway = remembering(long_pool, ScriptedModel(), SMALL)
     keeper.enable()
     for number in range(1, 4):
         play(long_pool, clock, number, "1-0")
@@ -81,7 +82,7 @@ def test_old_entries_fuse_into_a_narrative_and_the_newest_stay(
 
 
 def test_the_final_whistle_closes_the_diary(long_pool: Pool, clock: FakeClock) -> None:
-    keeper = MemoryKeeper(
+    keeper, _gateway = remembering(
         long_pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=3, keep=2))
     )
     keeper.enable()
@@ -104,7 +105,7 @@ def test_a_failing_fusion_keeps_every_entry_and_tries_again_later(
     long_pool: Pool, clock: FakeClock
 ) -> None:
     model = ScriptedModel(diary_fusion=fails())
-    keeper = MemoryKeeper(long_pool, model, SMALL)
+    keeper, _gateway = remembering(long_pool, model, SMALL)
     keeper.enable()
     for number in range(1, 6):
         play(long_pool, clock, number, "0-0")
@@ -123,7 +124,7 @@ def test_a_failing_fusion_keeps_every_entry_and_tries_again_later(
 def test_a_crash_in_the_middle_of_a_compaction_leaves_the_old_entries(
     long_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper, _gateway = remembering(long_pool, ScriptedModel(), SMALL)
     keeper.enable()
     for number in range(1, 4):
         play(long_pool, clock, number, "3-1")
@@ -137,7 +138,9 @@ def test_a_crash_in_the_middle_of_a_compaction_leaves_the_old_entries(
     assert narrative is None and [e.covers for e in entries] == [(1,), (2,), (3,), (4,)]
 
     stop_failing(long_pool.engine, "diary_entries")
-    MemoryKeeper(long_pool, ScriptedModel(), SMALL).catch_up()  # the restart finishes what was due
+    remembering(long_pool, ScriptedModel(), SMALL)[
+        0
+    ].catch_up()  # the restart finishes what was due
     narrative, entries = read_diary(long_pool)
     assert narrative is not None and [e.covers for e in entries] == [(4,)]
 
@@ -145,7 +148,7 @@ def test_a_crash_in_the_middle_of_a_compaction_leaves_the_old_entries(
 def test_a_failing_entry_is_written_by_the_offline_writer(
     long_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper = MemoryKeeper(long_pool, ScriptedModel(diary_entry=fails()), SMALL)
+    keeper, _gateway = remembering(long_pool, ScriptedModel(diary_entry=fails()), SMALL)
     keeper.enable()
     play(long_pool, clock, 1, "1-2")
     keeper.catch_up()
@@ -158,7 +161,7 @@ def test_a_failing_entry_is_written_by_the_offline_writer(
 
 
 def test_a_corrected_result_tells_no_second_story(long_pool: Pool, clock: FakeClock) -> None:
-    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper, _gateway = remembering(long_pool, ScriptedModel(), SMALL)
     keeper.enable()
     play(long_pool, clock, 1, "1-0")
     long_pool.fixtures.record_result(1, Result(Score(2, 0)))
@@ -168,7 +171,7 @@ def test_a_corrected_result_tells_no_second_story(long_pool: Pool, clock: FakeCl
 
 
 def test_the_diary_can_be_rebuilt_from_the_log(long_pool: Pool, clock: FakeClock) -> None:
-    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper, _gateway = remembering(long_pool, ScriptedModel(), SMALL)
     keeper.enable()
     for number in range(1, 6):
         play(long_pool, clock, number, "2-2")
@@ -188,13 +191,13 @@ class PowerCut(BaseException):
 def test_a_crash_in_the_middle_of_a_rebuild_leaves_the_old_diary(
     long_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper, _gateway = remembering(long_pool, ScriptedModel(), SMALL)
     keeper.enable()
     for number in range(1, 6):
         play(long_pool, clock, number, "1-0")
         keeper.catch_up()
     before = read_diary(long_pool)
-    assert inspect.stats(long_pool, clock.now.date())["diary"]["missing_matches"] == []
+    assert inspect.stats(keeper.store, clock.now.date())["diary"]["missing_matches"] == []
     entries = iter(range(100))
 
     def dies_on_the_third_entry(call: ModelCall) -> str:
@@ -202,28 +205,28 @@ def test_a_crash_in_the_middle_of_a_rebuild_leaves_the_old_diary(
             raise PowerCut
         return f"The entry for match {call.request.story.number}."
 
-    crashing = MemoryKeeper(long_pool, ScriptedModel(diary_entry=dies_on_the_third_entry), SMALL)
+    crashing, _ = remembering(long_pool, ScriptedModel(diary_entry=dies_on_the_third_entry), SMALL)
     with pytest.raises(PowerCut):
         crashing.rebuild_diary()
     with long_pool.work.read() as connection:
         assert len(diary.snapshot(connection)) == 2  # half a diary on disk
-    restarted = MemoryKeeper(long_pool, ScriptedModel(), SMALL)  # what serve does on start
+    restarted, _ = remembering(long_pool, ScriptedModel(), SMALL)  # what serve does on start
     assert read_diary(long_pool) == before
-    assert not restarted.recover_interrupted_rebuild()  # once is enough
+    assert not restarted.diary.recover_interrupted_rebuild()  # once is enough
     assert restarted.rebuild_diary() == 5
 
 
 def test_memory_stats_flags_a_diary_that_misses_a_finished_match(
     long_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper = MemoryKeeper(long_pool, ScriptedModel(), SMALL)
+    keeper, _gateway = remembering(long_pool, ScriptedModel(), SMALL)
     keeper.enable()
     for number in range(1, 4):
         play(long_pool, clock, number, "1-0")
         keeper.catch_up()
     with long_pool.engine.begin() as connection:
         connection.execute(text("DELETE FROM diary_entries WHERE match_number = 2"))
-    report = inspect.stats(long_pool, clock.now.date())
+    report = inspect.stats(keeper.store, clock.now.date())
     assert report["diary"]["missing_matches"] == [2]
     assert "WARNING: the diary has no story for 1 finished match(es) it has passed: #2" in (
         inspect.stats_text(report)

@@ -5,10 +5,12 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
+from bot.agent.gateway import remembering
+from bot.agent.providers.base import ModelCall
 from game.pool import Pool
 from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.model import ModelCall
+from memory.store import MemoryStore
 from tests.conftest import FakeClock, ScriptedModel, fails
 from tests.databases import fail_on, stop_failing
 
@@ -17,7 +19,7 @@ FEW = MemoryConfig(fact_threshold=3)
 
 @pytest.fixture
 def keeper(tournament_pool: Pool) -> MemoryKeeper:
-    keeper = MemoryKeeper(tournament_pool, ScriptedModel(), FEW)
+    keeper, _gateway = remembering(tournament_pool, ScriptedModel(), FEW)
     keeper.enable()
     return keeper
 
@@ -172,7 +174,7 @@ def merge_answer(transform):
 def test_a_bad_merge_is_rejected_and_nothing_is_lost(
     tournament_pool: Pool, script, reason: str
 ) -> None:
-    keeper = MemoryKeeper(tournament_pool, ScriptedModel(fact_merge=script), FEW)
+    keeper, _gateway = remembering(tournament_pool, ScriptedModel(fact_merge=script), FEW)
     keeper.enable()
     lines = [
         "I compile my own kernel",
@@ -200,7 +202,7 @@ def test_a_bad_merge_is_rejected_and_nothing_is_lost(
 
 
 def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: Pool) -> None:
-    keeper = MemoryKeeper(tournament_pool, ScriptedModel(), FEW)
+    keeper, _gateway = remembering(tournament_pool, ScriptedModel(), FEW)
     keeper.enable()
     fail_on(tournament_pool.engine, "player_facts", "UPDATE")
     tournament_pool.talk.chat("ana", "@betania remember I run Gentoo")
@@ -213,7 +215,9 @@ def test_a_crash_in_the_middle_of_a_merge_keeps_the_originals(tournament_pool: P
     assert all(not f.source.startswith("merge") for f in stored(keeper))
 
     stop_failing(tournament_pool.engine, "player_facts")
-    MemoryKeeper(tournament_pool, ScriptedModel(), FEW).catch_up()  # the restart finishes the merge
+    remembering(tournament_pool, ScriptedModel(), FEW)[
+        0
+    ].catch_up()  # the restart finishes the merge
     assert sorted(f.text for f in current(keeper, "ana")) == [
         "ana collects Flamengo shirts",
         "ana hates penalties",
@@ -287,7 +291,7 @@ def test_a_fact_from_free_chat_says_only_what_the_line_said(tournament_pool: Poo
         ]
     }
     model = ScriptedModel(fact_extraction=lambda _call: json.dumps(found))
-    keeper = MemoryKeeper(tournament_pool, model, MemoryConfig(learn_from_chat=True))
+    keeper, _gateway = remembering(tournament_pool, model, MemoryConfig(learn_from_chat=True))
     keeper.enable()
     tell(keeper, "ana", "I keep bees on my balcony, by the way")
     with tournament_pool.work.read() as connection:
@@ -328,7 +332,7 @@ def test_a_long_chat_asks_for_a_merge_only_after_a_fact_and_once_a_day(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
     model = ScriptedModel(fact_merge=lambda _call: "not a merge")  # every merge refused
-    keeper = MemoryKeeper(tournament_pool, model, FEW)
+    keeper, _gateway = remembering(tournament_pool, model, FEW)
     keeper.enable()
     told = ["I keep bees", "I run marathons", "I play chess", "I cook risotto"]
     tell(keeper, "ana", *(f"@betania remember {line}" for line in told))
@@ -357,14 +361,14 @@ def test_facts_fit_a_match_by_its_teams_in_either_language_not_by_template_words
 def test_a_goal_told_just_now_does_not_pick_the_fact_that_says_now(tournament_pool: Pool) -> None:
     from memory.context import ContextBuilder
 
-    keeper = MemoryKeeper(tournament_pool, ScriptedModel(), FEW)
+    keeper, _gateway = remembering(tournament_pool, ScriptedModel(), FEW)
     keeper.enable()
     tell(keeper, "ana", "@betania remember that I support Argentina now")
     tell(keeper, "ana", "@betania remember that I keep bees")
     tell(keeper, "ana", "@betania remember that I run marathons")
     tell(keeper, "ana", "@betania remember that I love Japan's kit")
     tournament_pool.fixtures.kick_off(3)  # Japan v Spain
-    builder = ContextBuilder(tournament_pool)
+    builder = ContextBuilder(MemoryStore(tournament_pool))
     kicked = tournament_pool.events(kinds=("kickoff",))[-1]
     shown = builder.build_context(kicked, 4000, involved=["ana"]).prompt
     # The facts shelf (her own chat lines are shown apart, in the live match's memory).

@@ -1,8 +1,9 @@
+from bot.agent.gateway import remembering
 from game.model import Score
 from game.pool import Pool
 from memory import diary, facts
 from memory.diary import DiaryConfig
-from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.keeper import MemoryConfig
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
 CONFIG = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
@@ -24,7 +25,7 @@ def entries(pool: Pool) -> list[tuple[int, ...]]:
 
 def test_a_restart_mid_tournament_handles_everything_once(pool: Pool, clock: FakeClock) -> None:
     setup(pool)
-    first = MemoryKeeper(pool, ScriptedModel(), CONFIG)
+    first, _ = remembering(pool, ScriptedModel(), CONFIG)
     first.enable()
     for number in range(1, 4):
         play(pool, clock, number, "1-1")
@@ -35,7 +36,7 @@ def test_a_restart_mid_tournament_handles_everything_once(pool: Pool, clock: Fak
     play(pool, clock, 5, "0-0")
 
     model = ScriptedModel()
-    second = MemoryKeeper(pool, model, CONFIG)
+    second, _ = remembering(pool, model, CONFIG)
     assert second.enable() is False  # already on: nothing is adopted again
     second.catch_up()
     second.catch_up()
@@ -54,7 +55,7 @@ def test_memory_switched_on_mid_tournament_writes_no_story_for_the_past(
     for number in range(1, 4):
         play(pool, clock, number, "3-0")
     model = ScriptedModel()
-    keeper = MemoryKeeper(pool, model, CONFIG)
+    keeper, _gateway = remembering(pool, model, CONFIG)
     assert keeper.enable() is True
     keeper.catch_up()
     assert entries(pool) == [] and model.calls == []
@@ -79,7 +80,7 @@ def test_memory_switched_on_mid_tournament_keeps_what_players_told_her(
     pool.talk.chat("bia", "@betania remember that I am in Lisbon until 20 jun")
     play(pool, clock, 2, "0-0")
     model = ScriptedModel()
-    keeper = MemoryKeeper(pool, model, CONFIG)
+    keeper, _gateway = remembering(pool, model, CONFIG)
     assert keeper.enable() is True
     keeper.catch_up()
     with pool.work.read() as connection:

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.base import ModelCall
 from bot.app.cli import main
 from bot.app.replay import ReplayOptions, replay
 from game.db.engine import open_database
@@ -16,8 +18,7 @@ from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
 from memory.diary import DiaryConfig
-from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.model import ModelCall
+from memory.keeper import MemoryConfig
 from memory.usage import prune, recorded
 from tests.conftest import FakeClock, ScriptedModel, play
 
@@ -28,9 +29,9 @@ QUOTED = re.compile(r"<player_text [^>]*>.*?</player_text>", re.DOTALL)
 
 def busy_tournament(pool: Pool, clock: FakeClock, model: ScriptedModel, *lines: str) -> None:
     """Every kind of call: picks, facts told and merged, free chat, entries, a fusion, answers."""
-    keeper = MemoryKeeper(pool, model, BUSY)
+    keeper, gateway = remembering(pool, model, BUSY)
     keeper.enable()
-    commentator = Commentator(keeper)
+    commentator = Commentator(keeper, gateway)
     commentator.pick_for(pool.match(1))
     pool.predictions.place("ana", 1, Score(2, 0))
     for line in lines:
@@ -130,11 +131,11 @@ def test_every_call_is_kept_whole_and_read_back_by_the_command_line(
 def test_calls_are_forgotten_after_the_retention_and_outcomes_are_settled(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper = MemoryKeeper(
+    keeper, gateway = remembering(
         tournament_pool, ScriptedModel(), MemoryConfig(keep_calls=timedelta(days=1))
     )
     keeper.enable()
-    commentator = Commentator(keeper)
+    commentator = Commentator(keeper, gateway)
     tournament_pool.predictions.place("ana", 1, Score(2, 0))
     play(tournament_pool, clock, 1, "2-0")
     commentator.catch_up()
@@ -175,14 +176,14 @@ def test_the_context_of_a_past_match_is_shown_as_it_was_sent_or_refused(
 def test_a_model_is_told_the_pools_language(tournament_pool: Pool, clock: FakeClock) -> None:
     """``--language pt``: the persona names the language, and every call carries it."""
     model = ScriptedModel()
-    keeper = MemoryKeeper(tournament_pool, model, MemoryConfig(language="pt"))
+    keeper, gateway = remembering(tournament_pool, model, MemoryConfig(language="pt"))
     keeper.enable()
-    commentator = Commentator(keeper)
+    commentator = Commentator(keeper, gateway)
     tournament_pool.talk.chat("ana", "@betania who is leading?")  # asked in English
     play(tournament_pool, clock, 1, "2-0")
     commentator.catch_up()
     assert {"answer", "remark"} <= set(model.tasks())
     assert all("The pool speaks Brazilian Portuguese (pt-BR)" in c.system for c in model.calls)
     english = ScriptedModel()
-    Commentator(MemoryKeeper(tournament_pool, english)).pick_for(tournament_pool.match(2))
+    Commentator(*remembering(tournament_pool, english)).pick_for(tournament_pool.match(2))
     assert "The pool speaks English: say everything in it" in english.calls[0].system

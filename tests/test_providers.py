@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 
 from bot.agent.commentator import Commentator, read_pick
+from bot.agent.gateway import remembering
 from bot.agent.providers.anthropic_model import AnthropicModel
+from bot.agent.providers.base import ModelCall, ModelError
 from bot.agent.providers.breaker import Circuit, CircuitBreaker
+from bot.agent.providers.offline import OfflineModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.web_search import WebSearch
 from bot.app.cli import build_parser
@@ -24,9 +27,6 @@ from game.sources import read_json
 from memory import facts
 from memory.context import Context, Section
 from memory.inspect import calls_text
-from memory.keeper import MemoryKeeper
-from memory.model import ModelCall, ModelError
-from memory.offline import OfflineModel
 from memory.requests import FactMerge, NewLeader, Prediction
 from memory.usage import ModelUsage, UsageMeter, recorded, totals
 from prompts import persona
@@ -109,8 +109,8 @@ def test_anthropic_overloaded_until_the_offline_writer_answers(pool: Pool) -> No
         server.queue(*[Reply(529, headers=RETRY_FAST)] * 3)
         primary = anthropic(server.url, [], max_retries=2)
         primary.on_usage = meter.report
-        keeper = MemoryKeeper(pool, primary, meter=meter)
-        asked = keeper.ask(Context(CALL.system, (Section("event", CALL.prompt, 0),)), LEADER)
+        _keeper, gateway = remembering(pool, primary, meter=meter)
+        asked = gateway.ask(Context(CALL.system, (Section("event", CALL.prompt, 0),)), LEADER)
         assert len(server.requests) == 3  # the first try and two retries
     assert asked.text == OfflineModel().complete(CALL)
     with pool.work.read() as connection:
@@ -240,23 +240,23 @@ def test_a_provider_that_is_down_opens_the_circuit_and_costs_nothing(pool: Pool)
         provider = anthropic(server.url, [], max_retries=1)
         provider.on_usage = meter.report
         breaker = CircuitBreaker(provider, failures=3, cooldown=30, clock=lambda: now[0])
-        keeper = MemoryKeeper(pool, breaker, meter=meter)
+        _keeper, gateway = remembering(pool, breaker, meter=meter)
         context = Context(CALL.system, (Section("event", CALL.prompt, 0),))
         for _ in range(3):
-            keeper.ask(context, LEADER)
+            gateway.ask(context, LEADER)
         assert len(server.requests) == 6 and breaker.state is Circuit.OPEN  # 3 calls, 1 retry each
         for _ in range(20):
-            assert keeper.ask(context, LEADER).text == OfflineModel().complete(CALL)
+            assert gateway.ask(context, LEADER).text == OfflineModel().complete(CALL)
         assert len(server.requests) == 6  # open: not one request more
         now[0] += 31
-        keeper.ask(context, LEADER)  # the probe fails: open again, for twice as long
+        gateway.ask(context, LEADER)  # the probe fails: open again, for twice as long
         assert len(server.requests) == 8 and breaker.state is Circuit.OPEN
         now[0] += 31
-        keeper.ask(context, LEADER)
+        gateway.ask(context, LEADER)
         assert len(server.requests) == 8  # 60 s this time
         server.always = None  # the provider is back
         now[0] += 30
-        assert keeper.ask(context, LEADER).text == "What a time to be in this pool."
+        assert gateway.ask(context, LEADER).text == "What a time to be in this pool."
         assert breaker.state is Circuit.CLOSED
     assert [state for state, _ in breaker.changes] == [
         Circuit.OPEN,
@@ -337,9 +337,9 @@ def test_what_her_pick_searched_and_cited_is_kept_in_its_call_record(
     with model_server() as server:
         model = anthropic(server.url, [], web_search=WebSearch())
         model.on_usage = meter.report
-        keeper = MemoryKeeper(tournament_pool, model, meter=meter)
+        keeper, gateway = remembering(tournament_pool, model, meter=meter)
         keeper.enable()
-        mine = Commentator(keeper).pick_for(tournament_pool.match(1))
+        mine = Commentator(keeper, gateway).pick_for(tournament_pool.match(1))
     with tournament_pool.work.read() as connection:
         (call,) = [c for c in recorded(connection) if c.task == "prediction"]
     assert call.outcome == f"picked {mine}"

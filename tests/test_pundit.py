@@ -15,6 +15,8 @@ import pytest
 
 from bot.agent import forecast, predictor
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from game import bracket, internationals
 from game.elo import Ratings, k_factor
 from game.goals import GoalModel, fit
@@ -22,8 +24,6 @@ from game.model import Match, MatchStatus, Result, Score
 from game.pool import Pool
 from game.pundit import learn
 from game.scoring import PRESETS, ScoreBasis
-from memory.keeper import MemoryKeeper
-from memory.offline import OfflineModel
 from tests.conftest import FakeClock, ScriptedModel
 
 KICKOFF = datetime(2026, 6, 11, 18, tzinfo=UTC)
@@ -211,10 +211,10 @@ def test_a_model_asked_for_her_pick_is_told_the_chances_and_the_pick_worth_most(
     tournament_pool: Pool,
 ) -> None:
     model = ScriptedModel(prediction=lambda _call: "0-0")
-    keeper = MemoryKeeper(tournament_pool, model)
+    keeper, gateway = remembering(tournament_pool, model)
     keeper.enable()
     match = tournament_pool.match(1)
-    mine = Commentator(keeper).pick_for(match)
+    mine = Commentator(keeper, gateway).pick_for(match)
     (asked,) = [call for call in model.calls if call.task == "prediction"]
     seen = predictor.outlook(tournament_pool.matches())
     chance = predictor.chances(match, seen)
@@ -229,9 +229,9 @@ def test_a_model_asked_for_her_pick_is_told_the_chances_and_the_pick_worth_most(
 def test_her_kick_off_remark_says_why_she_picked_it(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper = MemoryKeeper(tournament_pool, OfflineModel())
+    keeper, gateway = remembering(tournament_pool, OfflineModel())
     keeper.enable()
-    commentator = Commentator(keeper)
+    commentator = Commentator(keeper, gateway)
     clock.now = tournament_pool.match(1).kickoff - timedelta(minutes=30)
     tournament_pool.predictions.place("betania", 1, Score(1, 0))
     for handle in ("ana", "bia", "caio"):  # the crowd goes the other way: worth a word

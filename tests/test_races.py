@@ -18,6 +18,8 @@ import pytest
 from sqlalchemy import select
 
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from bot.agent.scheduler import PoolScheduler
 from game.db.engine import open_database
 from game.db.schema import account_links, invites, players
@@ -33,8 +35,6 @@ from game.feeds.poller import ResultsPoller
 from game.history import PoolHistory
 from game.model import MatchStatus, Result, Score
 from game.pool import Pool
-from memory.keeper import MemoryKeeper
-from memory.offline import OfflineModel
 from tests import football_data_v4 as v4
 from tests import racers
 from tests.http_server import canned_server
@@ -225,8 +225,10 @@ def test_the_2022_world_cup_in_one_poll_while_the_overdue_kick_offs_fire(
     async def serve_for_a_while(base_url: str) -> None:
         source = FootballDataSource("token", base_url=base_url)
         poller = ResultsPoller(pool, source, interval=timedelta(seconds=2))
-        keeper = MemoryKeeper(pool, OfflineModel())
-        scheduler = PoolScheduler(Commentator(keeper), UTC, results=poller, results_tick=0.01)
+        keeper, gateway = remembering(pool, OfflineModel())
+        scheduler = PoolScheduler(
+            Commentator(keeper, gateway), UTC, results=poller, results_tick=0.01
+        )
         scheduler.start()
         deadline = datetime.now(UTC) + timedelta(seconds=30)
         while datetime.now(UTC) < deadline:

@@ -4,6 +4,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import main
 from bot.app.replay import ReplayError, ReplayOptions, read_chat, replay
 from game.db.engine import open_database
@@ -12,7 +13,6 @@ from game.pool import Pool
 from game.pool.fixtures import numbering
 from game.sources import read_json
 from game.teams import is_placeholder
-from memory.offline import OfflineModel
 from memory.usage import recorded
 from tests.conftest import TEST_DATA
 

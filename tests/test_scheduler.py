@@ -3,13 +3,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from bot.agent.scheduler import PoolScheduler
 from game.db.engine import open_database
 from game.model import MatchStatus
 from game.openfootball import Tournament
 from game.pool import Pool
-from memory.keeper import MemoryKeeper
-from memory.offline import OfflineModel
 from tests.conftest import fixture
 
 
@@ -24,9 +24,9 @@ def test_jobs_come_from_the_database_and_run_once(tmp_path: Path) -> None:
     )
 
     async def run_for(seconds: float) -> int:
-        keeper = MemoryKeeper(pool, OfflineModel())
+        keeper, gateway = remembering(pool, OfflineModel())
         keeper.enable()
-        scheduler = PoolScheduler(Commentator(keeper), UTC, catch_up_every=0.2)
+        scheduler = PoolScheduler(Commentator(keeper, gateway), UTC, catch_up_every=0.2)
         scheduler.start()
         jobs = len(scheduler.scheduler.get_jobs())
         await asyncio.sleep(seconds)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.agent.providers.offline import OfflineModel
 from bot.app.replay import ReplayOptions, read_chat, replay
 from bot.app.voice import measure
 from game.events import RemarkPosted
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from memory.keeper import MemoryConfig
-from memory.offline import OfflineModel
 from tests.conftest import TEST_DATA
 
 CHAT = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chat-2026.jsonl"
@@ -30,8 +30,9 @@ def test_a_whole_world_cup_in_her_voice(database_url: str, language: str) -> Non
         chat=read_chat(str(CHAT)),
         memory=MemoryConfig(language=language),
     )
-    pool = replay(options, database_url, OfflineModel(seed=1, language=language)).pool
-    figures = measure(pool)
+    report = replay(options, database_url, OfflineModel(seed=1, language=language))
+    pool = report.pool
+    figures = measure(report.keeper.store)
     assert figures.asked >= 60 and figures.answered == figures.asked
     assert figures.repeats == 0
     assert len(figures.tellers) >= 10 and figures.used == figures.tellers

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from bot.agent import predictor, storylines, wrapup
+from bot.agent.gateway import Gateway
 from bot.agent.questions import Questions
 from game.events import (
     ChatPosted,
@@ -46,7 +47,7 @@ from memory.requests import (
     Remark,
     Welcome,
 )
-from memory.store import get_state, set_state
+from memory.store import AGENT_STATE
 from memory.stories import match_story, shuffled_key
 from prompts import render
 
@@ -85,15 +86,18 @@ class Commentator:
     def __init__(
         self,
         keeper: MemoryKeeper,
+        gateway: Gateway,
         policy: Policy | None = None,
     ) -> None:
-        self.keeper = keeper
+        self.keeper = keeper  # what she remembers
+        self.gateway = gateway  # how she is heard: every model call
+        self.store = keeper.store
         self.pool = keeper.pool
         self.policy = policy or Policy()
         self.addressee = keeper.config.addressee  # who she is, from the one setting
         self.handle = self.addressee.handle
         self.stats = RemarkStats()
-        self.questions = Questions(self.pool, self.addressee, keeper.config.zone)
+        self.questions = Questions(self.store, self.addressee, keeper.config.zone)
         # What each event in the log means to her: the one place to add a reaction.
         self.reactions = (
             Handlers[None]()
@@ -109,8 +113,8 @@ class Commentator:
     # -- the loop -------------------------------------------------------------
 
     def cursor(self) -> int:
-        with self.pool.work.read() as connection:
-            value = get_state(connection, CURSOR)
+        with self.store.read() as connection:
+            value = AGENT_STATE.get(connection, CURSOR)
         if value is None:  # she starts where memory started: no remarks about the past
             return self.keeper.started_after()
         return int(value)
@@ -121,8 +125,8 @@ class Commentator:
         reacted = 0
         for item in self.pool.events(after_id=self.cursor(), up_to_id=self.keeper.cursor()):
             self.react(item)
-            with self.pool.engine.begin() as connection:
-                set_state(connection, CURSOR, str(item.id))
+            with self.store.write() as connection:
+                AGENT_STATE.set(connection, CURSOR, str(item.id))
             reacted += 1
         return reacted
 
@@ -195,7 +199,7 @@ class Commentator:
         ):
             self.stats.capped += 1
             return None
-        spoken = self.keeper.say(item, request, about, instruction, match, self.policy.attempts)
+        spoken = self.gateway.say(item, request, about, instruction, match, self.policy.attempts)
         self.stats.refused_repeats += spoken.refused
         if spoken.asked is None:
             self.stats.silent += 1
@@ -205,7 +209,7 @@ class Commentator:
         )
         if posted is not None:
             self.stats.count += 1
-        self.keeper.settle(spoken.asked, "posted" if posted else "refused: already said")
+        self.gateway.settle(spoken.asked, "posted" if posted else "refused: already said")
         return posted
 
     def on_kickoff(self, item: LoggedEvent[MatchKickedOff]) -> None:
@@ -299,7 +303,7 @@ class Commentator:
         match), one told lately."""
         today = self.pool.clock().astimezone(self.keeper.config.zone).date()
         teams = f"{match.team1} {match.team2}"
-        with self.pool.work.read() as connection:
+        with self.store.read() as connection:
             for handle in about:
                 known = facts.for_prompt(connection, handle, today)
                 fitting = [fact for fact in known if facts.fits(fact, teams)]
@@ -425,21 +429,21 @@ class Commentator:
             suggestion=str(suggestion),
             match=f"#{match.number} {match.team1} v {match.team2} ({match.stage})",
         )
-        asked = self.keeper.ask(
+        asked = self.gateway.ask(
             self.keeper.contexts.dated(prompt), Prediction(str(suggestion)), match=match.number
         )
         pick = read_pick(asked.text)
         if pick is None:
-            self.keeper.settle(asked, f"refused: not a score; the rating pick {suggestion} stands")
+            self.gateway.settle(asked, f"refused: not a score; the rating pick {suggestion} stands")
             return suggestion  # nonsense from the model: the rating model's pick stands
         if pick not in predictor.plausible(chance):
-            self.keeper.settle(
+            self.gateway.settle(
                 asked,
                 f"refused: implausible {pick}, outside the likeliest scores covering "
                 f"{predictor.PLAUSIBLE_MASS:.0%} of the chance; the rating pick {suggestion} stands",
             )
             return suggestion
-        self.keeper.settle(asked, f"picked {pick}")
+        self.gateway.settle(asked, f"picked {pick}")
         return pick
 
     def predict_upcoming(self) -> list[int]:
@@ -465,8 +469,8 @@ class Commentator:
 
     def digest(self, day: date) -> RemarkPosted | None:
         """Once a day at most: the day's results, the leader, the quietest player."""
-        with self.pool.work.read() as connection:
-            if get_state(connection, LAST_DIGEST) == day.isoformat():
+        with self.store.read() as connection:
+            if AGENT_STATE.get(connection, LAST_DIGEST) == day.isoformat():
                 return None
         zone = self.keeper.config.zone
         todays = [
@@ -499,8 +503,8 @@ class Commentator:
         )
         trigger = self.pool.last_event_id()
         item = self.pool.events(after_id=trigger - 1)[-1] if trigger else None
-        with self.pool.engine.begin() as connection:
-            set_state(connection, LAST_DIGEST, day.isoformat())
+        with self.store.write() as connection:
+            AGENT_STATE.set(connection, LAST_DIGEST, day.isoformat())
         if item is None:
             return None
         return self.speak(

@@ -13,7 +13,6 @@ from datetime import UTC, tzinfo
 from bot.agent import forecast, predictor
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
-from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from memory import facts
 from memory.guard import named_in
@@ -34,6 +33,7 @@ from memory.requests import (
     UnknownName,
     WhoCalled,
 )
+from memory.store import MemoryStore
 from memory.stories import match_story
 
 CASELESS = re.IGNORECASE
@@ -75,26 +75,26 @@ SUPPORTED_THEN = re.compile(
 class Questions:
     """Reads a question to her and gathers what answers it."""
 
-    def __init__(self, pool: Pool, addressee: Addressee, zone: tzinfo = UTC) -> None:
-        self.pool = pool
+    def __init__(self, store: MemoryStore, addressee: Addressee, zone: tzinfo = UTC) -> None:
+        self.store = store  # the facts players told her
+        self.pool = store.pool
         self.addressee = addressee
         self.zone = zone
 
     def read(self, asker: str, question: str, text: str, line_id: int) -> Answer:
         """What ``asker`` asked in ``question`` (the line ``text``, logged as ``line_id``)."""
         players = {p.handle: p.display_name for p in self.pool.players()}
-        told = facts.told_to_remember(text, self.addressee)
-        if told is not None:
-            fact = told.rstrip(".")
-            others = facts.others_named(fact, asker, players, self.addressee.handle)
-            if others:  # not stored: she says so, and does not repeat the claim
-                return NotYours(asker, ", ".join(others))
-            if facts.about_the_game(fact):
+        today = self.pool.clock().astimezone(self.zone).date()
+        told = facts.read_remember(text, asker, players, today, self.addressee)
+        if told is not None:  # judged as memory judged it when the line was logged
+            if told.others:  # not stored: she says so, and does not repeat the claim
+                return NotYours(asker, ", ".join(told.others))
+            if told.kept is None:
                 return NotAFact(asker)
-            return Remembered(asker, fact)
+            return Remembered(asker, told.words)
         forget = facts.told_to_forget(text, self.addressee)
         if forget is not None:
-            with self.pool.work.read() as connection:
+            with self.store.read() as connection:
                 gone = facts.withdrawn_by(connection, f"log:{line_id}")
                 which = [] if gone else facts.named(connection, asker, forget)
             if len(which) > 1:  # it named several: nothing withdrawn, she asks which
@@ -117,11 +117,11 @@ class Questions:
         if called:
             return self._who_called(asker, called["team"].strip())
         then = SUPPORTED_THEN.search(question)
-        day = facts.day_in(question, self.pool.clock().astimezone(self.zone).date())
+        day = facts.day_in(question, today)
         if then and day is not None:
             named = (then["who"] or then["quem"]).lower()
             who = asker if named in SELF else players_by_name(named, players) or named
-            with self.pool.work.read() as connection:
+            with self.store.read() as connection:
                 held = facts.held(connection, who, "team", day)
             return HeldThen(who, f"{day:%d %b}", tuple(f.text for f in held))
         about = KNOW_ABOUT.search(question)
@@ -235,7 +235,7 @@ class Questions:
         named = [h for h in named_in(question, players) if h != self.addressee.handle]
         who = named[0] if named else asker
         today = self.pool.clock().astimezone(self.zone).date()
-        with self.pool.work.read() as connection:
+        with self.store.read() as connection:
             current = facts.for_prompt(connection, who, today)
         names = (who, players.get(who) or "", self.addressee.handle, self.addressee.name)
         found = facts.asked_about(current, question, names)[:FACTS_ANSWERED]
@@ -250,7 +250,7 @@ class Questions:
             return UnknownName(asker, name, tuple(facts.suggest(name, players)))
         who = found
         today = self.pool.clock().astimezone(self.zone).date()
-        with self.pool.work.read() as connection:
+        with self.store.read() as connection:
             current = facts.for_prompt(connection, who, today)
             newest = sorted(current, key=lambda f: (f.last_told, f.id))[-FACTS_ANSWERED:]
             before = {f.id: facts.replaced(connection, f) for f in newest}

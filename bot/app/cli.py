@@ -22,6 +22,8 @@ from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from bot.agent.scheduler import PoolScheduler
 from bot.app.config import PROVIDERS
 from bot.app.demo import default_speed, run_demo
@@ -65,8 +67,8 @@ from memory.inspect import (
     stats_text,
 )
 from memory.keeper import MemoryKeeper
-from memory.model import estimate_tokens
-from memory.offline import OfflineModel
+from memory.store import MemoryStore
+from memory.tokens import estimate_tokens
 from memory.usage import recorded
 
 LEAD_RETRY = 2.0  # seconds between tries for the lead: a takeover within a few seconds
@@ -254,29 +256,30 @@ def cmd_replay(args: argparse.Namespace) -> None:
     print(json.dumps(report.as_dict(), ensure_ascii=False) if args.json else summary(report))
 
 
-def memory_keeper(args: argparse.Namespace) -> MemoryKeeper:
-    return MemoryKeeper(open_pool(args), OfflineModel())
+def memory_store(args: argparse.Namespace) -> MemoryStore:
+    return MemoryStore(open_pool(args))
 
 
 def cmd_memory_diary(args: argparse.Namespace) -> None:
-    pool = memory_keeper(args).pool
+    store = memory_store(args)
     if args.json:  # escaped to ASCII: no control character of a model's reaches the terminal
-        print(json.dumps(diary_json(pool), indent=2))
+        print(json.dumps(diary_json(store), indent=2))
         return
     # What the model and the players wrote, on the operator's terminal: inert, like anywhere.
-    print(clean_block(diary_text(pool)))
+    print(clean_block(diary_text(store)))
 
 
 def cmd_memory_facts(args: argparse.Namespace) -> None:
-    pool = memory_keeper(args).pool
+    store = memory_store(args)
+    today = store.pool.clock().date()
     if args.json:
-        print(json.dumps(facts_json(pool, pool.clock().date(), args.player), indent=2))
+        print(json.dumps(facts_json(store, today, args.player), indent=2))
         return
-    print(clean_block(facts_text(pool, pool.clock().date(), args.player)))
+    print(clean_block(facts_text(store, today, args.player)))
 
 
 def cmd_memory_context(args: argparse.Namespace) -> None:
-    keeper = memory_keeper(args)
+    keeper, _ = remembering(open_pool(args), OfflineModel())
     pool = keeper.pool
     event = None
     if args.match is not None:
@@ -297,7 +300,7 @@ def print_context_as_it_stood(keeper: MemoryKeeper, number: int) -> None:
     Today's diary, table and date describe today: shown for a finished match
     they would put the present in the past's mouth.
     """
-    with keeper.pool.work.read() as connection:
+    with keeper.store.read() as connection:
         calls = recorded(connection, match=number)
     if not calls:
         raise UsageError(
@@ -316,13 +319,13 @@ def print_context(system: str, prompt: str, when: str) -> None:
 
 
 def cmd_memory_stats(args: argparse.Namespace) -> None:
-    pool = memory_keeper(args).pool
-    report = stats(pool, pool.clock().date())
+    store = memory_store(args)
+    report = stats(store, store.pool.clock().date())
     print(json.dumps(report) if args.json else stats_text(report))
 
 
 def cmd_memory_calls(args: argparse.Namespace) -> None:
-    with memory_keeper(args).pool.work.read() as connection:
+    with memory_store(args).read() as connection:
         calls = recorded(connection, match=args.match, last=args.last)
     if args.json:
         print(json.dumps([call.as_dict() for call in calls], ensure_ascii=False))
@@ -332,7 +335,7 @@ def cmd_memory_calls(args: argparse.Namespace) -> None:
 
 
 def cmd_memory_rebuild(args: argparse.Namespace) -> None:
-    keeper = memory_keeper(args)
+    keeper, _ = remembering(open_pool(args), OfflineModel())
     if not keeper.enabled():
         raise UsageError("memory is off in this pool: nothing to rebuild")
     progress = Progress(len(keeper.pool.events(kinds=(ResultRecorded.kind,))), "rebuilding")
@@ -410,7 +413,7 @@ async def serve(
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
     print(f"BETanIA pool listening on {config.host}:{running.port} ({registration})")
     print(f"join with: {running.join_command(config.host)}")
-    print(f"commentator: {commentator.keeper.model.name}")
+    print(f"commentator: {commentator.gateway.model.name}")
     if results is not None:
         every = results.interval.total_seconds()
         print(f"results from: {results.source.name}, every {every:g} s")

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
+from bot.agent.providers.base import Model
 from bot.agent.providers.breaker import CircuitBreaker
+from bot.agent.providers.offline import OfflineModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.usage import UsageSink
 from bot.agent.providers.web_search import WebSearch
 from game.errors import UserError
 from game.words import LANGUAGES
-from memory.model import Model
-from memory.offline import OfflineModel
 
 PROVIDERS = ("auto", "offline", "anthropic", "openai-compatible")
 

@@ -263,7 +263,7 @@ async def run_demo(
         f"{TOURNAMENT}: 16 teams, {len(pool.matches())} matches, a match about every {SPACING.total_seconds() / speed:.0f} s"
     )
     say(f"join the pool: {running.join_command(host).replace('HANDLE', 'you')}")
-    say(f"commentator: {commentator.keeper.model.name}")
+    say(f"commentator: {commentator.gateway.model.name}")
     say(f"first kick-off: {demo.next_kickoff()}: join now and bet on it")
     running.frontend.hub.subscribe(CONSOLE, lambda notice: console_line(notice, demo, say))
     if opened is not None:

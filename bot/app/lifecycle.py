@@ -18,6 +18,8 @@ from pathlib import Path
 import asyncssh
 
 from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from bot.app.config import ModelConfig, make_model
 from bot.app.settings import DiscordSettings
 from game.addressing import Addressee
@@ -32,8 +34,7 @@ from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.server import bound_port, start_server
 from game.frontends.web import DiscordEndpoint, WebServer, start_web, web_app
 from game.pool import Pool
-from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.offline import OfflineModel
+from memory.keeper import MemoryConfig
 from memory.usage import UsageMeter
 
 
@@ -59,11 +60,11 @@ def commentator_for(
         language=config.language,
         zone=zone,
     )
-    keeper = MemoryKeeper(
+    keeper, gateway = remembering(
         pool, model, memory, fallback=OfflineModel(config.seed, config.language), meter=meter
     )
     keeper.enable()
-    return Commentator(keeper)
+    return Commentator(keeper, gateway)
 
 
 @dataclass

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.agent.commentator import Commentator, Policy
+from bot.agent.gateway import remembering
+from bot.agent.providers.base import Model
 from bot.app.config import ModelConfig, make_model
 from bot.app.simulation import (
     SimulatedBettor,
@@ -37,7 +39,8 @@ from game.sources import read_text
 from memory import diary, facts
 from memory.context import Context
 from memory.keeper import MemoryConfig, MemoryKeeper
-from memory.model import Model, estimate_tokens
+from memory.store import MemoryStore
+from memory.tokens import estimate_tokens
 from memory.usage import CallRecord, UsageMeter, recorded
 
 
@@ -83,11 +86,11 @@ class ReplayReport:
     @property
     def calls(self) -> list[CallRecord]:
         """Every model call of the replay, in order, as memory recorded it."""
-        with self.pool.work.read() as connection:
+        with self.keeper.store.read() as connection:
             return recorded(connection)
 
     def as_dict(self) -> dict[str, Any]:
-        with self.pool.work.read() as connection:
+        with self.keeper.store.read() as connection:
             narrative, entries = diary.read(connection)
             kept = [*([narrative] if narrative else []), *entries]
             stored = facts.stored(connection)
@@ -286,8 +289,8 @@ def replay(
         if number not in samples or samples[number].tokens < tokens:
             samples[number] = ContextSample(number, tokens, naive)
 
-    keeper = MemoryKeeper(pool, model, memory, on_call=measure, meter=meter)
-    commentator = Commentator(keeper)
+    keeper, gateway = remembering(pool, model, memory, on_call=measure, meter=meter)
+    commentator = Commentator(keeper, gateway)
     if options.resume_at is None:
         keeper.enable()
     bettors = [SimulatedBettor.make(handle, options.seed) for handle in handles]
@@ -304,7 +307,7 @@ def replay(
             continue
         commentator.catch_up()
         if action.result_of is not None:
-            entry = _entry_for(pool, action.result_of)
+            entry = _entry_for(keeper.store, action.result_of)
             if entry is not None:
                 all_entries.append(estimate_tokens(f"{entry.dates} {entry.text}") + 1)
     commentator.catch_up()
@@ -313,9 +316,9 @@ def replay(
     )
 
 
-def _entry_for(pool: Pool, number: int) -> diary.DiaryEntry | None:
+def _entry_for(store: MemoryStore, number: int) -> diary.DiaryEntry | None:
     """The match's own entry, just written (the newest entries survive any compaction)."""
-    with pool.work.read() as connection:
+    with store.read() as connection:
         _, entries = diary.read(connection)
     return next((e for e in entries if e.covers == (number,)), None)
 

@@ -15,9 +15,9 @@ from datetime import timedelta
 
 from game.addressing import Addressee
 from game.events import ChatPosted, LoggedEvent, RemarkPosted
-from game.pool import Pool
 from memory import facts, usage
 from memory.guard import RepetitionGuard, masked, similarity
+from memory.store import MemoryStore
 
 REPEAT_WINDOW = timedelta(hours=72)
 
@@ -53,15 +53,16 @@ class VoiceFigures:
         ]
 
 
-def measure(pool: Pool, her: Addressee | None = None) -> VoiceFigures:
-    her = her or Addressee()
+def measure(store: MemoryStore, her: Addressee | None = None) -> VoiceFigures:
+    """How she talked in the pool ``store`` keeps memory for."""
+    her, pool = her or Addressee(), store.pool
     remarks = pool.events_of(RemarkPosted)
     asked = [c for c in pool.events_of(ChatPosted) if her.message(c.event.text) is not None]
     answered = {r.event.trigger for r in remarks}
     names = {p.handle: p.display_name for p in pool.players()}
     teams = {t for m in pool.matches() for t in (m.team1, m.team2)}
     masks = [*names, *names.values(), *teams]
-    with pool.work.read() as connection:
+    with store.read() as connection:
         told = facts.stored(connection)
         totals = usage.totals(connection)
     return VoiceFigures(

@@ -1,6 +1,6 @@
 """Model providers behind one interface (``memory.model.Model``), chosen by configuration.
 
-``offline`` (the default: no key, no network) is ``memory.offline.OfflineModel``;
+``offline`` (the default: no key, no network) is ``bot.agent.providers.offline.OfflineModel``;
 ``anthropic`` uses the official SDK; ``openai-compatible`` speaks the chat
 completions API over httpx to a local server. After a provider's own retries, a
 failed call raises ``ModelError``; memory's keeper answers it with the offline

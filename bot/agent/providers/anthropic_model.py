@@ -17,9 +17,9 @@ from typing import Any
 
 import anthropic
 
+from bot.agent.providers.base import ModelCall, ModelError
 from bot.agent.providers.usage import Stopwatch, UsageSink, discard
 from bot.agent.providers.web_search import WebSearch, sources
-from memory.model import ModelCall, ModelError
 from memory.usage import ModelUsage
 from prompts import load
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from enum import Enum
 
-from memory.model import Model, ModelCall, ModelError
+from bot.agent.providers.base import Model, ModelCall, ModelError
 
 log = logging.getLogger("betania.providers")
 OPEN_ERROR = "circuit open"  # in a skipped call's error: memory stats counts them

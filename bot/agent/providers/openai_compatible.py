@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 
+from bot.agent.providers.base import ModelCall, ModelError
 from bot.agent.providers.usage import Stopwatch, UsageSink, discard
-from memory.model import ModelCall, ModelError
 from memory.usage import ModelUsage
 
 RETRYABLE = {408, 409, 429, 500, 502, 503, 504, 529}

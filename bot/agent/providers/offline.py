@@ -17,14 +17,13 @@ from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from bot.agent.providers.base import ModelCall, ModelError
 from game.words import Words
 from memory.guard import normalized
-from memory.model import ModelCall, ModelError
 from memory.person import second_person
 from memory.requests import (
     BigJump,
     Correction,
-    DiaryEntry,
     DiaryFusion,
     Digest,
     FactExtraction,
@@ -38,6 +37,7 @@ from memory.requests import (
     KickOff,
     KnownFacts,
     Leading,
+    MatchEntry,
     MatchTold,
     NewLeader,
     NotAFact,
@@ -92,7 +92,7 @@ class OfflineModel:
         self.words = Words(language)  # the game's own words: stages, extra time, penalties
         # One rule per kind of request: the one place to teach it a new one.
         self.rules: dict[type[Request], Callable[[Any, Variant], str]] = {
-            DiaryEntry: self._diary_entry,
+            MatchEntry: self._diary_entry,
             DiaryFusion: self._diary_fusion,
             FactMerge: self._fact_merge,
             FactExtraction: self._fact_extraction,
@@ -160,7 +160,7 @@ class OfflineModel:
 
     # -- the diary ------------------------------------------------------------
 
-    def _diary_entry(self, request: DiaryEntry, _variant: Variant) -> str:
+    def _diary_entry(self, request: MatchEntry, _variant: Variant) -> str:
         """A notebook line: score, scorers, who called it, who blanked, the best live line."""
         story = request.story
         rng = self._rng("entry", story.number)

@@ -1,21 +1,22 @@
-"""The one small interface between memory and any model.
+"""The one small interface between the gateway and any model provider.
 
 A ``ModelCall`` carries the same request two ways: as text (the immutable
 system prefix and the assembled prompt) for a language model, and as a typed
-``request`` (``memory.requests``) for a rule-based one such as ``memory.offline``. Tests
-drive memory with scripted models that implement ``complete``.
+``request`` (``memory.requests``) for a rule-based one such as the offline voice.
+Tests drive the gateway with scripted models that implement ``complete``.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Protocol
 
+from memory.asking import Unanswered
 from memory.requests import Request
+from memory.tokens import estimate_tokens
 
 
-class ModelError(RuntimeError):
+class ModelError(Unanswered):
     """The model failed or answered something unusable; the caller keeps what it had."""
 
 
@@ -40,8 +41,3 @@ class Model(Protocol):
     def complete(self, call: ModelCall) -> str:
         """The model's answer as text; raises ``ModelError`` when there is none."""
         ...
-
-
-def estimate_tokens(text: str) -> int:
-    """About four characters a token: close enough to budget with, and needs no tokenizer."""
-    return math.ceil(len(text) / 4)

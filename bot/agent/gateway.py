@@ -1,0 +1,270 @@
+"""The one door to a model: every request, hers or memory's, goes through ``Gateway``.
+
+A request arrives with its context already built by memory. The gateway cleans
+it, asks the provider (anthropic, openai-compatible, offline: one ``Model``
+protocol), holds the answer to the output contract and the claim check, asks
+once more told why, falls back to the offline voice, and records the call with
+what became of it. Memory's shelves reach it through ``memory.asking.Asker``;
+the commentator through ``say``, which also refuses a line that repeats one.
+
+``remembering`` wires one pool's memory to one model through one gateway.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from bot.agent.providers.base import Model, ModelCall, ModelError
+from bot.agent.providers.offline import OfflineModel
+from game.events import Event, LoggedEvent, RemarkPosted
+from game.pool import Pool
+from game.text import clean_block
+from memory import usage
+from memory.asking import Asked
+from memory.context import Context, ContextBuilder
+from memory.contract import Breach, Contract, limits
+from memory.guard import named_in
+from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
+from memory.requests import Answer, Request
+from memory.store import MemoryStore
+from prompts import render
+
+# Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
+RETRY, OFFLINE = -1, -2
+OnCall = Callable[[usage.CallRecord, Context | None], None]
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """What ``Gateway.say`` found to say (None: nothing new), and the repeats refused."""
+
+    asked: Asked | None
+    refused: int = 0
+    about: tuple[str, ...] = ()  # the players its final text names, her aside
+
+
+class Gateway:
+    def __init__(
+        self,
+        pool: Pool,
+        store: MemoryStore,
+        contexts: ContextBuilder,
+        model: Model,
+        config: MemoryConfig,
+        fallback: Model | None = None,
+        on_call: OnCall | None = None,
+        meter: usage.UsageMeter | None = None,
+    ) -> None:
+        self.pool = pool
+        self.store = store
+        self.contexts = contexts
+        self.model = model
+        self.config = config
+        self.fallback = fallback or OfflineModel(language=config.language)
+        # What she says and what she keeps, held to one contract whoever wrote it.
+        self.contract = Contract(
+            pool, config.language, (config.addressee.handle, config.addressee.name)
+        )
+        self.on_call = on_call  # told of every call as it is recorded (replays measure them)
+        self.meter = meter or usage.UsageMeter()  # where the model's provider reports usage
+
+    def ask(
+        self,
+        context: Context,
+        request: Request,
+        variant: tuple[int, int] = (0, 0),
+        match: int | None = None,
+        event_id: int | None = None,
+        fall_back: bool = True,
+    ) -> Asked:
+        """One recorded call with a built context (``settle`` says what became of it).
+
+        Calls that must be answered now (remarks, answers, entries, picks) fall
+        back to the offline writer; memory's upkeep (fusion, merges, facts in
+        chat) raises ``ModelError`` instead and is tried again with the next material.
+        """
+        call = ModelCall(request.task, context.system, context.prompt, request, variant)
+        return self._complete(call, match, context, event_id, fall_back)
+
+    def say(
+        self,
+        item: LoggedEvent[Event],
+        request: Request,
+        about: list[str],
+        instruction: str,
+        match: int | None = None,
+        attempts: int = 3,
+    ) -> Spoken:
+        """The commentator's door: she says what she wants said and about whom.
+
+        Memory builds the context; the answer is held to the contract and checked
+        against what she said lately about the same players; a line that repeats
+        one is refused in code and asked again, up to ``attempts`` times.
+        """
+        guard = self.contexts.guard
+        recent = self.pool.events_of(RemarkPosted, since=item.at - guard.window)
+        players = {
+            p.handle: p.display_name
+            for p in self.pool.players()
+            if p.handle != self.config.addressee.handle
+        }
+        teams = {team for m in self.pool.matches() for team in (m.team1, m.team2)}
+        masks = [*players, *players.values(), *teams]
+        refused = 0
+        for attempt in range(attempts):
+            context = self.contexts.build_context(item, self.config.budget, instruction, about)
+            first = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
+            asked = self.held(first, context, request, item.id, match)
+            if asked is None:
+                return Spoken(None, refused)
+            # Whom it is about is what it says, not what was asked for.
+            named = named_in(asked.text, players)
+            # An answer is owed: a repeat is asked again, but the last try is posted anyway.
+            owed = isinstance(request, Answer) and attempt == attempts - 1
+            if not owed and guard.repeats(asked.text, named, recent, item.at, masks) is not None:
+                refused += 1
+                self.settle(asked, "refused: repeats a recent remark")
+                continue
+            return Spoken(asked, refused, tuple(named))
+        return Spoken(None, refused)
+
+    def held(
+        self, asked: Asked, context: Context, request: Request, event_id: int, match: int | None
+    ) -> Asked | None:
+        """``asked`` if it keeps the output contract; else one retry told why, else the
+        offline voice's line, held to the same contract.
+
+        Each refusal is settled on its call ("refused: contract score 9-7: ..."), so
+        ``memory stats`` counts them by rule; None when even the offline line fails.
+        """
+        grounds = self.contract.grounds(context.system, context.prompt, request)
+
+        def breach(text: str) -> Breach | None:
+            return self.contract.check(text, request.text_kind, grounds, match)
+
+        found = breach(asked.text)
+        if found is None:
+            return asked
+        self.settle(asked, f"refused: contract {found}")
+        characters, _ = limits(request.text_kind)
+        told_why = render("contract_refused", reason=found, characters=characters)
+        retry = ModelCall(
+            request.task,
+            context.system,
+            f"{context.prompt}\n\n{told_why}",
+            request,
+            (event_id, RETRY),
+        )
+        again = self._complete(retry, match, context, event_id, fall_back=True)
+        found = breach(again.text)
+        if found is None:
+            return again
+        self.settle(again, f"refused: contract {found}")
+        call = ModelCall(request.task, context.system, context.prompt, request, (event_id, OFFLINE))
+        self.meter.take()
+        started = time.perf_counter()
+        text = self._answer(self.fallback, call)
+        found = breach(text)
+        outcome = "replaced by the offline voice" + (
+            f"; refused: contract {found}" if found else ""
+        )
+        call_id = self._record(call, match, context, event_id, started, text, outcome, None)
+        return None if found else Asked(text, call_id, replaced=True)
+
+    def settle(self, asked: Asked, outcome: str) -> None:
+        """What became of an answer: "posted", "refused: repeat", ..."""
+        if asked.replaced:
+            outcome = f"replaced by the offline voice; {outcome}"
+        with self.store.write() as connection:
+            usage.settle(connection, asked.call_id, outcome)
+
+    def _complete(
+        self,
+        call: ModelCall,
+        match: int | None,
+        context: Context | None,
+        event_id: int | None,
+        fall_back: bool,
+    ) -> Asked:
+        # Everything in a prompt came from someone (players, feeds, earlier answers):
+        # it reaches the model, and comes back from it, through the one sanitizer.
+        call = replace(call, system=clean_block(call.system), prompt=clean_block(call.prompt))
+        self.meter.take()  # reports of no call of ours (another tool's) are not this one's
+        started = time.perf_counter()
+        outcome, error = "answered", None
+        try:
+            answer = self._answer(self.model, call)
+        except ModelError as failure:
+            error, outcome = str(failure), f"fallen back: {failure}"
+            try:
+                if not fall_back:
+                    raise
+                answer = self._answer(self.fallback, call)
+            except ModelError as final:
+                self._record(call, match, context, event_id, started, "", f"failed: {final}", error)
+                raise
+        call_id = self._record(call, match, context, event_id, started, answer, outcome, error)
+        return Asked(answer, call_id)
+
+    def _answer(self, model: Model, call: ModelCall) -> str:
+        answer = clean_block(model.complete(call)).strip()
+        if not answer:
+            raise ModelError(f"{model.name} answered nothing for {call.task}")
+        return answer
+
+    def _record(
+        self,
+        call: ModelCall,
+        match: int | None,
+        context: Context | None,
+        event_id: int | None,
+        started: float,
+        answer: str,
+        outcome: str,
+        error: str | None,
+    ) -> int:
+        reports = self.meter.take()
+        first = reports[0] if reports else None
+        record = usage.CallRecord(
+            at=self.pool.clock(),
+            task=call.task,
+            provider=first.provider if first else self.model.name,
+            model=first.model if first else self.model.name,
+            system=call.system,
+            prompt=call.prompt,
+            response=answer,
+            outcome=outcome,
+            match_number=match,
+            event_id=event_id,
+            input_tokens=sum(r.input_tokens for r in reports),
+            output_tokens=sum(r.output_tokens for r in reports),
+            cache_read_tokens=sum(r.cache_read_tokens for r in reports),
+            cache_write_tokens=sum(r.cache_write_tokens for r in reports),
+            latency_ms=round((time.perf_counter() - started) * 1000),
+            error=error,
+            fallback=outcome.startswith(("fallen back", "replaced by the offline")),
+            sources="; ".join(r.sources for r in reports if r.sources),
+        )
+        with self.store.write() as connection:
+            call_id = usage.record(connection, record)
+        if self.on_call is not None:
+            self.on_call(record, context)
+        return call_id
+
+
+def remembering(
+    pool: Pool,
+    model: Model,
+    config: MemoryConfig | None = None,
+    fallback: Model | None = None,
+    on_call: OnCall | None = None,
+    meter: usage.UsageMeter | None = None,
+) -> tuple[MemoryKeeper, Gateway]:
+    """A pool's memory, talking to ``model`` through one gateway: the two, wired."""
+    config = config or MemoryConfig()
+    store = MemoryStore(pool)
+    contexts = contexts_for(store, config)
+    gateway = Gateway(pool, store, contexts, model, config, fallback, on_call, meter)
+    return MemoryKeeper(pool, gateway, config, store, contexts), gateway

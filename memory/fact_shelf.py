@@ -1,0 +1,176 @@
+"""The facts shelf: what players told her about themselves, kept, superseded, withdrawn, merged.
+
+A fact is written in the transaction that moves memory's cursor past the line
+that told it (``MemoryKeeper.handle``); a merge is asked for only after a line
+that told her something, and only when the player's count calls for one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, tzinfo
+
+from sqlalchemy import Connection
+
+from game.addressing import Addressee
+from game.events import ChatPosted, LoggedEvent
+from game.pool import Pool
+from memory import facts, usage
+from memory.asking import Asked, Asker, Unanswered
+from memory.context import ContextBuilder
+from memory.quoting import quote_player_text
+from memory.requests import FactExtraction, FactMerge
+from memory.store import MemoryStore
+from prompts import render
+
+Write = Callable[[Connection], None]
+
+
+class FactShelf:
+    def __init__(
+        self,
+        pool: Pool,
+        store: MemoryStore,
+        asker: Asker,
+        contexts: ContextBuilder,
+        listener: Addressee,
+        zone: tzinfo,
+        threshold: int,
+        learn_from_chat: bool = False,
+    ) -> None:
+        self.pool = pool
+        self.store = store
+        self.asker = asker
+        self.contexts = contexts
+        self.listener = listener
+        self.zone = zone
+        self.threshold = threshold  # merge a player's facts when more than this are current
+        self.learn_from_chat = learn_from_chat  # ask the model for facts in free chat
+
+    def _players(self) -> dict[str, str]:
+        return {p.handle: p.display_name for p in self.pool.players()}
+
+    def _today(self) -> date:
+        return self.pool.clock().astimezone(self.zone).date()
+
+    def write_for(self, item: LoggedEvent[ChatPosted], read_free_chat: bool = True) -> Write | None:
+        """A fact from ``@<her handle> remember ...`` always; from free chat when a model reads it.
+
+        ``@<her handle> forget ...`` withdraws the facts it names instead.
+        """
+        today = item.at.astimezone(self.zone).date()
+        source = f"log:{item.id}"
+        forget = facts.told_to_forget(item.event.text, self.listener)
+        if forget is not None:
+            player = item.event.player
+
+            def withdraw(connection: Connection) -> None:
+                facts.withdraw(connection, player, forget, today, source)
+
+            return withdraw
+        final = self._final_day()
+        told = facts.read_remember(
+            item.event.text, item.event.player, self._players(), today, self.listener, final
+        )
+        if told is not None:
+            learned = [] if told.kept is None else [told.kept]
+        elif (
+            read_free_chat
+            and self.learn_from_chat
+            and self.listener.message(item.event.text) is None
+        ):
+            learned = self._facts_in_chat(item, today, final)
+        else:
+            return None
+
+        def write(connection: Connection) -> None:
+            if facts.has_source(connection, source):
+                return
+            for fact in learned:
+                same = facts.same_as(connection, fact.handle, fact.text)
+                if same is not None:  # a duplicate merges at once, whatever the count
+                    facts.confirm(connection, same, today)
+                    continue
+                facts.add(
+                    connection, fact.handle, fact.text, today, source, item.at, fact.expires_on
+                )
+
+        return write if learned else None
+
+    def _final_day(self) -> date | None:
+        """The day of the tournament's last match, for "until the final"."""
+        last = max((m.kickoff for m in self.pool.matches()), default=None)
+        return None if last is None else last.astimezone(self.zone).date()
+
+    def _facts_in_chat(
+        self, item: LoggedEvent[ChatPosted], today: date, final: date | None
+    ) -> list[facts.Heard]:
+        author = item.event.player
+        prompt = render(
+            "fact_extraction", author=author, line=quote_player_text(author, item.event.text)
+        )
+        request = FactExtraction(author, item.event.text)
+        try:
+            answer = self.asker.ask(self.contexts.dated(prompt), request, fall_back=False).text
+        except Unanswered:
+            return []
+        return facts.parse_extracted(
+            answer,
+            author,
+            today,
+            self._players(),
+            self.listener.handle,
+            final,
+            line=item.event.text,
+        )
+
+    def handles(self) -> list[str]:
+        """The players with a current fact."""
+        with self.store.read() as connection:
+            return sorted({fact.handle for fact in facts.current(connection)})
+
+    def compact_if_due(self, handle: str) -> None:
+        """A merge when the player has more facts than the threshold: at most one try a
+        day, unless their facts have doubled since the last one."""
+        today = self._today()
+        with self.store.read() as connection:
+            count = len(facts.candidates(connection, handle, today))
+            last = facts.last_compaction(connection, handle)
+        if count <= self.threshold:
+            return
+        if last is not None:
+            tried_on, tried_with = last
+            if tried_on.astimezone(self.zone).date() == today and count < 2 * tried_with:
+                return
+        self.compact(handle)
+
+    def compact(self, handle: str) -> bool:
+        """Ask for a merge, verify it in code, apply it atomically or record the rejection."""
+        today, now = self._today(), self.pool.clock()
+        with self.store.read() as connection:
+            sources = facts.candidates(connection, handle, today)
+        # Facts are the player's words: quoted as data, like anywhere else.
+        listed = "\n".join(
+            f"{f.id}: {quote_player_text(handle, f.text, about=handle)}" for f in sources
+        )
+        prompt = render("fact_merge", player=handle, facts=listed)
+        request = FactMerge(tuple((f.id, f.text) for f in sources))
+        answer: Asked | None = None
+        try:
+            answer = self.asker.ask(self.contexts.dated(prompt), request, fall_back=False)
+            merged = facts.parse_merge(answer.text)
+            named = [p.display_name or "" for p in self.pool.players() if p.handle == handle]
+            facts.verify_merge(sources, merged, (handle, *named))
+        except (Unanswered, facts.FactMergeRejected) as error:
+            with self.store.write() as connection:
+                text = answer.text if answer else ""
+                facts.record_compaction(connection, handle, False, str(error), sources, text, now)
+                if answer is not None:
+                    usage.settle(connection, answer.call_id, f"refused: {error}")
+            return False
+        with self.store.write() as connection:
+            facts.apply_merge(connection, handle, sources, merged, now)
+            output = [{"text": m.text, "covers": list(m.covers)} for m in merged]
+            facts.record_compaction(connection, handle, True, "ok", sources, output, now)
+            usage.settle(connection, answer.call_id, "merged")
+        return True
