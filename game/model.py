@@ -7,6 +7,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Protocol
 
 from game.errors import UserError
 from game.text import clean_line
@@ -144,6 +145,19 @@ class InvalidGoal(UserError, ValueError):
     """A goal no match can have: the message says what is wrong with it."""
 
 
+class Sided(Protocol):
+    """A goal, as the pool keeps it or as the log told it."""
+
+    @property
+    def side(self) -> str: ...  # "home" or "away"
+
+
+def tally(goals: Iterable[Sided]) -> Score:
+    """The score the ``goals`` make: the one count of a running score."""
+    sides = [goal.side for goal in goals]
+    return Score(sides.count("home"), sides.count("away"))
+
+
 @dataclass(frozen=True)
 class Goal:
     side: str  # "home" or "away"
@@ -203,17 +217,17 @@ class Match:
     def is_knockout(self) -> bool:
         return knockout_round(self.stage, self.group)
 
+    def score_at(self, moment: tuple[int, int] | None = None) -> Score:
+        """The running score: every goal so far, or those up to ``moment`` (minute, added),
+        as a goal's own moment gives it. Every reader of a running score asks here."""
+        return tally(g for g in self.goals if moment is None or (g.minute, g.added) <= moment)
+
     def running_result(self) -> Result:
         """The goals so far as a result: how the provisional table scores a match in play.
 
         Goals after the 90th minute (stoppage is minute 90 plus added) are extra
         time, which only follows a level 90 minutes.
         """
-
-        def tally(goals: Iterable[Goal]) -> Score:
-            sides = [goal.side for goal in goals]
-            return Score(sides.count("home"), sides.count("away"))
-
         full_time = tally(g for g in self.goals if g.minute <= 90)
         if full_time.outcome != 0 or all(g.minute <= 90 for g in self.goals):
             return Result(full_time)

@@ -90,8 +90,7 @@ def match_score(match: Match, mark_live: bool = True, words: Words | None = None
     if match.result is not None:
         return words.result(match.result)
     if match.status is MatchStatus.LIVE:
-        home = sum(goal.side == "home" for goal in match.goals)
-        running = f"{home}-{len(match.goals) - home}"
+        running = str(match.score_at())
         return words("{score} (live)", score=running) if mark_live else running
     return ""
 

@@ -13,13 +13,16 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-# Teams not known yet in an openfootball file: group places (1A, 2B, 3A/B/C),
-# winners and losers of earlier matches (W74, L101).
-PLACEHOLDER = re.compile(r"(?:[123][A-L]|[WL]\d{1,3}|3[A-L](?:/[A-L])+|TBD|TBA|)", re.IGNORECASE)
+# Teams not known yet, as the sources write the slots: the one definition.
+GROUP_PLACE = re.compile(r"([12])([A-L])")  # "1A": group A's winner, "2B": B's runner-up
+THIRD_PLACE = re.compile(r"3([A-L](?:/[A-L])*)")  # "3A/B/C": a third from one of those
+WINNER_OF = re.compile(r"([WL])(\d{1,3})")  # "W74", "L101": of the pool's match 74, 101
+NOT_SET = re.compile(r"TBD|TBA|")  # a slot nobody has named yet
+SLOTS = (GROUP_PLACE, THIRD_PLACE, WINNER_OF, NOT_SET)
 
 
 def normalized(name: str) -> str:
@@ -28,8 +31,20 @@ def normalized(name: str) -> str:
     return "".join(c for c in plain.casefold() if c.isalnum())
 
 
+def unaccented(text: str) -> str:
+    """``text`` without accents: "Seleção" and "Selecao" are spelt alike."""
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+# A pattern that finds a set of spellings, and each spelling's team.
+Finder = tuple[re.Pattern[str] | None, dict[str, str]]
+
+
 def is_placeholder(name: str) -> bool:
-    return PLACEHOLDER.fullmatch(name.strip()) is not None
+    """A knock-out slot ("1A", "3A/B/C", "W74", "TBD"), not a team yet."""
+    written = name.strip().upper()
+    return any(slot.fullmatch(written) for slot in SLOTS)
 
 
 @dataclass(frozen=True)
@@ -38,6 +53,10 @@ class TeamBook:
     by_code: dict[str, str]  # FIFA code -> the fixtures' name
     # (spelling, the fixtures' name) for every name and alias as written: what text says
     written: tuple[tuple[str, str], ...] = ()
+    # named_in's patterns, by the teams asked about: built once, a line is read many times
+    _finders: dict[frozenset[str] | None, Finder] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @staticmethod
     @cache
@@ -69,6 +88,25 @@ class TeamBook:
             found[team.lower()] = team
             found |= {spelling.lower(): team for spelling, name in self.written if name == ours}
         return found
+
+    def named_in(self, text: str, teams: Iterable[str] | None = None) -> set[str]:
+        """The teams ``text`` names, as whole words, by any spelling of the book (accents
+        or none: "Seleção", "Selecao"): only ``teams``, named as they are, when given;
+        else any team of the book, named as the book names it."""
+        asked = None if teams is None else frozenset(teams)
+        if asked not in self._finders:
+            if asked is None:
+                spelled = {spelling.lower(): name for spelling, name in self.written}
+            else:
+                spelled = self.spellings(asked)
+            names = {unaccented(spelling): team for spelling, team in spelled.items()}
+            either = "|".join(re.escape(s) for s in sorted(names, key=len, reverse=True))
+            pattern = re.compile(rf"(?<!\w)(?:{either})(?!\w)", re.IGNORECASE) if names else None
+            self._finders[asked] = (pattern, names)
+        pattern, names = self._finders[asked]
+        if pattern is None:
+            return set()
+        return {names[found.lower()] for found in pattern.findall(unaccented(text))}
 
     def key(self, name: str, code: str | None = None) -> str:
         """What two names of the same team have in common."""

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from game.events import ResultRecorded
-from game.model import Match, Score
+from game.model import Match, Score, tally
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.teams import TeamBook
@@ -302,8 +302,8 @@ def _meeting(match: Match) -> tuple[str, bool] | None:
         return (decided[0] if decided else ""), level
     if match.status.value != "live":
         return None
-    home = sum(goal.side == "home" for goal in match.goals)
-    away = len(match.goals) - home
+    now = match.score_at()
+    home, away = now.home, now.away
     return (match.team1 if home > away else match.team2 if away > home else ""), home == away
 
 
@@ -372,18 +372,16 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
 
 def _teams_in(text: str, records: Records) -> set[str]:
     """The pool's teams ``text`` names, by any spelling the team book knows."""
-    return {
-        team
-        for spelling, team in _spelled(records).items()
-        if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE)
-    }
+    return TeamBook.standard().named_in(text, _teams(records))
+
+
+def _teams(records: Records) -> set[str]:
+    return {t for m in records.matches.values() for t in (m.team1, m.team2)}
 
 
 def _spelled(records: Records) -> dict[str, str]:
     """Every spelling of the pool's teams, lowercased, to the team's name."""
-    return TeamBook.standard().spellings(
-        {t for m in records.matches.values() for t in (m.team1, m.team2)}
-    )
+    return TeamBook.standard().spellings(_teams(records))
 
 
 def _ends_of(match: Match) -> set[tuple[int, int]]:
@@ -398,10 +396,9 @@ def _ends_of(match: Match) -> set[tuple[int, int]]:
 def _scores_of(match: Match) -> set[tuple[int, int]]:
     """Every score a match has stood at: each running score, and its results."""
     scores = {(0, 0)} if match.status.value != "scheduled" else set()
-    home = away = 0
-    for goal in match.goals:
-        home, away = (home + 1, away) if goal.side == "home" else (home, away + 1)
-        scores.add((home, away))
+    for upto in range(1, len(match.goals) + 1):
+        now = tally(match.goals[:upto])
+        scores.add((now.home, now.away))
     if match.result is not None:
         for part in (match.result.full_time, match.result.extra_time, match.result.penalties):
             if isinstance(part, Score):

@@ -12,12 +12,10 @@ from __future__ import annotations
 import calendar
 import json
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from difflib import SequenceMatcher, get_close_matches
-from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, Row, insert, select, update
@@ -568,23 +566,8 @@ def _shares(fact: Fact, stems: set[str]) -> bool:
 
 def _teams_named(text: str) -> set[str]:
     """The teams ``text`` names, as "team:<key>", by any spelling of the team book."""
-    pattern, keys = _team_spellings()
-    return {f"team:{keys[found.lower()]}" for found in pattern.findall(_plain(text))}
-
-
-@cache
-def _team_spellings() -> tuple[re.Pattern[str], dict[str, str]]:
-    """Every spelling of the team book, plain and lowercased, to its team's key; and one
-    pattern that finds them as whole words."""
     book = TeamBook.standard()
-    keys = {_plain(spelling).lower(): book.key(name) for spelling, name in book.written}
-    either = "|".join(re.escape(s) for s in sorted(keys, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{either})(?!\w)", re.IGNORECASE), keys
-
-
-def _plain(text: str) -> str:
-    """``text`` without accents: "Seleção" and "Selecao" are spelt alike."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return {f"team:{book.key(name)}" for name in book.named_in(text)}
 
 
 # Words a question is made of, not what it is about: "what is my cat called?" is about "cat".

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from game.events import ChatPosted, GoalScored, MatchKickedOff, RemarkPosted
-from game.model import Match
+from game.model import Match, tally
 from game.pool import Pool
 
 
@@ -30,9 +30,7 @@ class WorkingMemory:
     remarks: tuple[LiveLine, ...]
 
     def score_after(self, goal: GoalScored) -> str:
-        upto = self.goals[: self.goals.index(goal) + 1]
-        home = sum(g.side == "home" for g in upto)
-        return f"{home}-{len(upto) - home}"
+        return str(tally(self.goals[: self.goals.index(goal) + 1]))
 
     def best_lines(self, count: int = 2) -> list[LiveLine]:
         """The liveliest lines of chat: exclamations first, then the longer ones."""

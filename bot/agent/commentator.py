@@ -30,6 +30,7 @@ from game.events import (
 from game.following import Handlers
 from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
+from game.teams import is_placeholder
 from memory import facts
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
@@ -245,9 +246,7 @@ class Commentator:
             self.stats.capped += 1
             return
         match = self.pool.match(event.match)
-        upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
-        home = sum(g.side == "home" for g in upto)
-        now = Score(home, len(upto) - home)
+        now = match.score_at((event.minute, event.added))
         picks = [p for p in self.pool.predictions_on(match.number) if p.handle != self.handle]
         alive = sorted(
             (p.handle for p in picks if _still_possible(p.score, now)),
@@ -256,7 +255,7 @@ class Commentator:
         killed_the_last = not alive and any(
             _still_possible(p.score, _before(now, event.side)) for p in picks
         )
-        first, late = len(upto) == 1, event.minute >= LATE_MINUTE
+        first, late = now.home + now.away == 1, event.minute >= LATE_MINUTE
         if not picks or not (first or late or killed_the_last):
             return  # the score moved, but nothing changed for the pool
         team = match.team1 if event.side == "home" else match.team2
@@ -456,7 +455,7 @@ class Commentator:
                 continue
             if not now < match.kickoff <= now + self.policy.picks_ahead:
                 continue
-            if _placeholder(match.team1) or _placeholder(match.team2):
+            if is_placeholder(match.team1) or is_placeholder(match.team2):
                 continue
             try:
                 self.pool.predictions.place(self.handle, match.number, self.pick_for(match))
@@ -539,11 +538,6 @@ def _before(score: Score, side: str) -> Score:
 
 def _still_possible(pick: Score, now: Score) -> bool:
     return pick.home >= now.home and pick.away >= now.away
-
-
-def _placeholder(team: str) -> bool:
-    """Knock-out slots not filled yet: "1A", "W74", "L101"."""
-    return bool(re.fullmatch(r"[0-9][A-L]|[WL]\d+|3[A-L/]+", team))
 
 
 def _brought_up(fact: facts.Fact, said: list[RemarkPosted]) -> bool:

@@ -17,18 +17,15 @@ from __future__ import annotations
 import bisect
 import itertools
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
 
 from bot.agent import predictor
 from game import bracket
 from game.model import Match, Score
+from game.teams import GROUP_PLACE, THIRD_PLACE, WINNER_OF
 
 RUNS = 2000  # a chance to about one percentage point
-GROUP_PLACE = re.compile(r"^([12])([A-L])$")
-THIRD_PLACE = re.compile(r"^3([A-L](?:/[A-L])*)$")
-WINNER_OF = re.compile(r"^([WL])(\d{1,3})$")
 
 
 class _Run:
@@ -70,7 +67,7 @@ class _Run:
             (team, set(found[1].split("/")))
             for match in self.cup.matches
             for team in (match.team1, match.team2)
-            if (found := THIRD_PLACE.match(team))
+            if (found := THIRD_PLACE.fullmatch(team))
         ]
         if not slots:
             return
@@ -84,14 +81,14 @@ class _Run:
         self.thirds = _assign([(slot, allowed) for slot, allowed in slots], best, group_of)
 
     def _team(self, name: str) -> str:
-        if found := GROUP_PLACE.match(name):
+        if found := GROUP_PLACE.fullmatch(name):
             table = self.tables.get(found[2], {})
             ranked = self._ranked(list(table.values()))
             place = int(found[1]) - 1
             return ranked[place].team if len(ranked) > place else name
-        if THIRD_PLACE.match(name):
+        if THIRD_PLACE.fullmatch(name):
             return self.thirds.get(name, name)
-        if found := WINNER_OF.match(name):
+        if found := WINNER_OF.fullmatch(name):
             decided = self.winner if found[1] == "W" else self.loser
             return decided.get(int(found[2]), name)
         return name

@@ -16,7 +16,16 @@ from typing import Any
 
 import httpx
 
-from game.model import FeedReport, FeedResult, FeedStatus, Goal, InvalidScore, Result, Score
+from game.model import (
+    FeedReport,
+    FeedResult,
+    FeedStatus,
+    Goal,
+    InvalidScore,
+    Result,
+    Score,
+    tally,
+)
 from game.pool import Pool
 from game.sources import SourceError
 
@@ -74,12 +83,9 @@ def _ninety_from(goals: tuple[Goal, ...] | None, after_extra: Score) -> Score | 
     """The 90 minutes counted from the goals, when the goals add up to the final score."""
     if not goals:
         return None
-    home = sum(goal.side == "home" for goal in goals)
-    if Score(home, len(goals) - home) != after_extra:
+    if tally(goals) != after_extra:
         return None
-    regular = [goal for goal in goals if goal.minute <= 90]
-    home = sum(goal.side == "home" for goal in regular)
-    return Score(home, len(regular) - home)
+    return tally(goal for goal in goals if goal.minute <= 90)
 
 
 def _goal(raw: dict[str, Any], home_team: str) -> Goal:

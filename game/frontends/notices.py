@@ -106,8 +106,7 @@ class Notices:
     def _goal(self, item: LoggedEvent[GoalScored]) -> Notice:
         event = item.event
         match = self.pool.match(event.match)
-        upto = [g for g in match.goals if (g.minute, g.added) <= (event.minute, event.added)]
-        home = sum(g.side == "home" for g in upto)
+        now = match.score_at((event.minute, event.added))
         scorer = f" {event.scorer}" if event.scorer else ""
         # The side is the one that benefited; an own goal says whose player it was.
         if event.own_goal:
@@ -115,7 +114,7 @@ class Notices:
         elif event.penalty:
             scorer += self.words(" (pen)")
         clock = f"{event.minute}+{event.added}'" if event.added else f"{event.minute}'"
-        score = f"{match.team1} {home}-{len(upto) - home} {match.team2}"
+        score = f"{match.team1} {now} {match.team2}"
         return self._line(
             item,
             self.words(

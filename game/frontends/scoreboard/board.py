@@ -84,8 +84,8 @@ def read_board(pool: Pool, races: RaceCache | None = None) -> Board:
 
 
 def _in_play(pool: Pool, match: Match) -> InPlay:
-    home = sum(goal.side == "home" for goal in match.goals)
-    away = len(match.goals) - home
+    now = match.score_at()
+    home, away = now.home, now.away
     picks = pool.predictions_on(match.number)  # shown only once the match has kicked off
     alive = tuple(p.handle for p in picks if p.score.home >= home and p.score.away >= away)
     return InPlay(match, home, away, alive)

@@ -1,0 +1,38 @@
+"""The rules every reader shares, each defined once: the running score, a knock-out
+slot, the teams a line names. Readers call these; nobody recounts or re-matches."""
+
+from datetime import UTC, datetime
+
+from game.events import GoalScored
+from game.model import Goal, Match, MatchStatus, Score, tally
+from game.teams import TeamBook, is_placeholder
+
+KICKOFF = datetime(2026, 6, 11, 19, tzinfo=UTC)
+
+
+def test_the_running_score_counts_the_goals_up_to_a_moment() -> None:
+    goals = (Goal("home", 10), Goal("away", 45, added=2), Goal("home", 90, added=4))
+    match = Match(
+        1, "Group A", KICKOFF, "Mexico", "South Africa", "A", None, MatchStatus.LIVE, None, goals
+    )
+    assert match.score_at() == Score(2, 1)
+    assert match.score_at((45, 2)) == Score(1, 1)  # a goal's own moment counts it
+    assert match.score_at((45, 1)) == Score(1, 0)  # stoppage time comes after minute 45
+    # The log's goals count the same way as the pool's.
+    assert tally([GoalScored(1, "away", 3), GoalScored(1, "away", 7)]) == Score(0, 2)
+
+
+def test_a_knock_out_slot_is_told_from_a_team() -> None:
+    for slot in ("1A", "2L", "3C", "3A/B/C/D/F", "W74", "l101", "TBD", " "):
+        assert is_placeholder(slot), slot
+    for team in ("Brazil", "USA", "W", "1M", "Wales"):
+        assert not is_placeholder(team), team
+
+
+def test_a_line_names_teams_by_any_spelling_of_the_book() -> None:
+    book = TeamBook.standard()
+    assert book.named_in("a Seleção vai ganhar dos EUA") == {"Brazil", "USA"}
+    assert book.named_in("a Selecao vai ganhar") == {"Brazil"}  # accents or none
+    # Only the pool's teams, as the pool names them; a word inside another is no team.
+    assert book.named_in("Brasil x Alemanha", {"Brazil"}) == {"Brazil"}
+    assert book.named_in("Brazilians everywhere", {"Brazil"}) == set()
