@@ -58,7 +58,7 @@ def main() -> None:
         event.input_tokens + event.cache_read_tokens + event.cache_write_tokens for event in logged
     ]
     same = sum(1 for before, after in pairwise(systems) if before == after)
-    her = next(row for row in table if row.player == report.commentator.handle)
+    her = next(row for row in table if row.player == report.commentator.her)
     print(
         f"model calls: {len(systems)} to the Messages API, {len(report.calls)} asked by memory and her"
     )

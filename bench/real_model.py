@@ -85,7 +85,7 @@ def run(
     with pool.work.read() as connection:
         figures = totals(connection)
     calls = report.calls
-    her = report.commentator.handle
+    her = report.commentator.her
     return RealModelReport(
         pool,
         calls,

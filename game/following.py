@@ -2,7 +2,7 @@
 handles and the handler for each, the way a message bus maps events to handlers.
 
     notices = Handlers[Notice | None]().on(GoalScored, goal).on(ChatPosted, chat)
-    notice = notices.handle(item)  # None for a kind the table does not name
+    notice = notices.dispatch(item)  # None for a kind the table does not name
 
 A handler receives the logged event typed by its kind (``LoggedEvent[GoalScored]``),
 so it reads ``item.event.minute`` with the type checker's blessing. Readers keep
@@ -39,7 +39,7 @@ class Handlers(Generic[R]):
     def handles(self, item: LoggedEvent[Event]) -> bool:
         return type(item.event) in self._table
 
-    def handle(self, item: LoggedEvent[Event]) -> R | None:
+    def dispatch(self, item: LoggedEvent[Event]) -> R | None:
         """The handler's answer for ``item``, or None when its kind is not in the table."""
         handler = self._table.get(type(item.event))
         return None if handler is None else handler(item)

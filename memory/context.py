@@ -400,7 +400,7 @@ class ContextBuilder:
         """What just happened, as the context's last section tells it."""
         if event is None:
             return _say("event.none")
-        told = self.descriptions.handle(event)
+        told = self.descriptions.dispatch(event)
         return (
             told
             if told is not None

@@ -1,7 +1,7 @@
 """The diary shelf: one entry per match told, fused into a narrative as it ages.
 
 An entry is written in the transaction that moves memory's cursor past the
-result (``MemoryKeeper.handle``); fusions are decided from what is stored, not
+result (``MemoryKeeper.take``); fusions are decided from what is stored, not
 from the event that triggered them, so a restart finishes one that was due.
 """
 

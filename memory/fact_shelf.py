@@ -1,7 +1,7 @@
 """The facts shelf: what players told her about themselves, kept, superseded, withdrawn, merged.
 
 A fact is written in the transaction that moves memory's cursor past the line
-that told it (``MemoryKeeper.handle``); a merge is asked for only after a line
+that told it (``MemoryKeeper.take``); a merge is asked for only after a line
 that told her something, and only when the player's count calls for one.
 """
 

@@ -156,13 +156,13 @@ class MemoryKeeper:
                 self.facts.compact_if_due(handle)
             self._recovered = True
         for item in self.pool.events(after_id=self.cursor()):
-            self.handle(item)
+            self.take(item)
             handled += 1
         return handled
 
-    def handle(self, item: LoggedEvent[Event]) -> None:
+    def take(self, item: LoggedEvent[Event]) -> None:
         """Take in one event, exactly once: its write and the cursor move commit together."""
-        taken = self.reads.handle(item) or Taken()
+        taken = self.reads.dispatch(item) or Taken()
         with self.store.write() as connection:
             if progress.cursor_in(connection) >= item.id:
                 return  # handled by someone else meanwhile

@@ -1,7 +1,7 @@
 """How far memory has read the log: its cursor, where it started, what it adopted untold.
 
 Kept in ``memory_state``; the keeper moves the cursor in the same transaction as
-the shelves' writes for the event (``MemoryKeeper.handle``), and the shelves read
+the shelves' writes for the event (``MemoryKeeper.take``), and the shelves read
 here which matches were adopted at start-up, so that none tells a story about them.
 """
 

@@ -100,7 +100,7 @@ class FactExtraction(Request):
 
 
 @dataclass(frozen=True)
-class Prediction(Request):
+class PickWanted(Request):
     task: ClassVar[str] = "prediction"
     schema: ClassVar[dict[str, Any] | None] = _object(
         {"home": {**INTEGER, "maximum": 20}, "away": {**INTEGER, "maximum": 20}}

@@ -27,7 +27,7 @@ from game.sources import read_json
 from memory import facts
 from memory.context import Context, Section
 from memory.inspect import calls_text
-from memory.requests import FactMerge, NewLeader, Prediction
+from memory.requests import FactMerge, NewLeader, PickWanted
 from memory.usage import ModelUsage, UsageMeter, recorded, totals
 from prompts import persona
 from tests.conftest import TEST_DATA
@@ -280,7 +280,7 @@ PICK = ModelCall(
     "prediction",
     persona("BETanIA"),
     "Place your own prediction. The pick worth the most points under this pool's rules is 2-1.",
-    Prediction("2-1"),
+    PickWanted("2-1"),
 )
 MERGE = ModelCall(
     "fact_merge",
@@ -297,7 +297,7 @@ def test_anthropic_asks_for_data_with_a_forced_tool_and_reads_its_input() -> Non
         remark = model.complete(CALL)
     asked = [request.body for request in server.requests]
     assert asked[0]["tool_choice"] == {"type": "tool", "name": "answer"}
-    assert asked[0]["tools"][0]["input_schema"] == Prediction.schema
+    assert asked[0]["tools"][0]["input_schema"] == PickWanted.schema
     assert "tools" not in asked[2]  # words are asked for as words
     assert read_pick(pick) == Score(2, 1) and json.loads(pick) == {"home": 2, "away": 1}
     assert [m.covers for m in facts.parse_merge(merged)] == [(1,), (2,)]

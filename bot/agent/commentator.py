@@ -44,7 +44,7 @@ from memory.requests import (
     KickOff,
     NewLeader,
     NotYours,
-    Prediction,
+    PickWanted,
     Remark,
     Welcome,
 )
@@ -96,7 +96,7 @@ class Commentator:
         self.pool = keeper.pool
         self.policy = policy or Policy()
         self.addressee = keeper.config.addressee  # who she is, from the one setting
-        self.handle = self.addressee.handle
+        self.her = self.addressee.handle  # the handle she plays and talks under
         self.stats = RemarkStats()
         self.questions = Questions(self.store, self.addressee, keeper.config.zone)
         # What each event in the log means to her: the one place to add a reaction.
@@ -108,8 +108,8 @@ class Commentator:
             .on(ChatPosted, self.on_chat)
             .on(PlayerJoined, self.on_join)
         )
-        if self.pool.player(self.handle, with_keys=False) is None:
-            self.pool.members.add(self.handle, self.addressee.name, via="bot")
+        if self.pool.player(self.her, with_keys=False) is None:
+            self.pool.members.add(self.her, self.addressee.name, via="bot")
 
     # -- the loop -------------------------------------------------------------
 
@@ -132,8 +132,8 @@ class Commentator:
         return reacted
 
     def react(self, item: LoggedEvent[Event]) -> None:
-        if item.event.handle != self.handle:  # never to her own lines
-            self.reactions.handle(item)
+        if item.event.handle != self.her:  # never to her own lines
+            self.reactions.dispatch(item)
 
     def on_result(self, item: LoggedEvent[ResultRecorded]) -> None:
         if item.event.previous is None:
@@ -146,7 +146,7 @@ class Commentator:
 
     def wrap_up(self, item: LoggedEvent[ResultRecorded]) -> RemarkPosted | None:
         """After the last whistle: the champion, the pool's winner, her finish, the story."""
-        request = wrapup.wrap_up(self.pool, self.handle)
+        request = wrapup.wrap_up(self.pool, self.her)
         instruction = render("wrapup", notes=request.notes())
         return self.speak(item, request, [], instruction, None, capped=False, topic=WRAP_UP)
 
@@ -206,7 +206,7 @@ class Commentator:
             self.stats.silent += 1
             return None
         posted = self.pool.talk.remark(
-            self.handle, spoken.asked.text, spoken.about, match, trigger=item.id, topic=topic
+            self.her, spoken.asked.text, spoken.about, match, trigger=item.id, topic=topic
         )
         if posted is not None:
             self.stats.count += 1
@@ -216,8 +216,8 @@ class Commentator:
     def on_kickoff(self, item: LoggedEvent[MatchKickedOff]) -> None:
         match = self.pool.match(item.event.match, with_goals=False)
         picks = self.pool.predictions_on(match.number)
-        mine = next((p.score for p in picks if p.handle == self.handle), None)
-        others = [p for p in picks if p.handle != self.handle]
+        mine = next((p.score for p in picks if p.handle == self.her), None)
+        others = [p for p in picks if p.handle != self.her]
         agree = sum(1 for p in others if mine is not None and p.score.outcome == mine.outcome)
         if mine is None or agree * 2 >= len(others):
             return  # no pick, or she sides with the crowd: nothing worth saying at kick-off
@@ -247,7 +247,7 @@ class Commentator:
             return
         match = self.pool.match(event.match)
         now = match.score_at((event.minute, event.added))
-        picks = [p for p in self.pool.predictions_on(match.number) if p.handle != self.handle]
+        picks = [p for p in self.pool.predictions_on(match.number) if p.handle != self.her]
         alive = sorted(
             (p.handle for p in picks if _still_possible(p.score, now)),
             key=lambda h: shuffled_key(item.id, h),
@@ -272,16 +272,16 @@ class Commentator:
     def after_result(self, item: LoggedEvent[ResultRecorded]) -> RemarkPosted | None:
         """The remark on who scored and who did not, after the diary entry is written."""
         match = self.pool.match(item.event.match)
-        story = match_story(self.pool, match, self.keeper.config.zone).without(self.handle)
+        story = match_story(self.pool, match, self.keeper.config.zone).without(self.her)
         cooling = self._cooling([p.player for p in story.picks], item.at)
         candidates = (
             story.exact()
             or self._least_named([p for p in story.blanks() if p not in cooling], item.at)[:2]
             or story.scorers()[:2]
         )
-        about = [p for p in candidates if p != self.handle][:2]
+        about = [p for p in candidates if p != self.her][:2]
         aside = self._aside(about, match)
-        told = storylines.for_result(self.pool, match, about, self.handle)
+        told = storylines.for_result(self.pool, match, about, self.her)
         exact = [p for p in about if p in story.exact()]
         recalled = storylines.recall(self.pool, match, exact, self.keeper.config.zone)
         # The goals and the live lines are in the context's working memory: not twice.
@@ -429,7 +429,7 @@ class Commentator:
             match=f"#{match.number} {match.team1} v {match.team2} ({match.stage})",
         )
         asked = self.gateway.ask(
-            self.keeper.contexts.dated(prompt), Prediction(str(suggestion)), match=match.number
+            self.keeper.contexts.dated(prompt), PickWanted(str(suggestion)), match=match.number
         )
         pick = read_pick(asked.text)
         if pick is None:
@@ -448,7 +448,7 @@ class Commentator:
     def predict_upcoming(self) -> list[int]:
         """Her picks for every match kicking off within ``picks_ahead`` she has not picked yet."""
         now = self.pool.clock()
-        mine = {p.match_number for p in self.pool.predictions_of(self.handle)}
+        mine = {p.match_number for p in self.pool.predictions_of(self.her)}
         placed = []
         for match in self.pool.matches():
             if match.status is not MatchStatus.SCHEDULED or match.number in mine:
@@ -458,7 +458,7 @@ class Commentator:
             if is_placeholder(match.team1) or is_placeholder(match.team2):
                 continue
             try:
-                self.pool.predictions.place(self.handle, match.number, self.pick_for(match))
+                self.pool.predictions.place(self.her, match.number, self.pick_for(match))
                 placed.append(match.number)
             except PredictionLocked:
                 continue
@@ -489,7 +489,7 @@ class Commentator:
             (
                 r.player
                 for r in reversed(table)
-                if r.player not in chatty and r.player != self.handle
+                if r.player not in chatty and r.player != self.her
             ),
             None,
         )

@@ -87,7 +87,7 @@ class Notices:
 
     def of(self, item: LoggedEvent[Event]) -> Notice | None:
         """The line a player reads for ``item``; None for events players do not see."""
-        return self.notices.handle(item)
+        return self.notices.dispatch(item)
 
     def _line(self, item: LoggedEvent[Event], text: str) -> Notice:
         return Notice(item.at, text, item.event.kind, item.id)

@@ -42,7 +42,7 @@ from memory.requests import (
     NewLeader,
     NotAFact,
     NotYours,
-    Prediction,
+    PickWanted,
     Remark,
     Remembered,
     Request,
@@ -96,7 +96,7 @@ class OfflineModel:
             DiaryFusion: self._diary_fusion,
             FactMerge: self._fact_merge,
             FactExtraction: self._fact_extraction,
-            Prediction: self._prediction,
+            PickWanted: self._prediction,
             FinalWhistle: self._final_whistle,
             KickOff: self._kickoff,
             GoalMoment: self._goal,
@@ -571,7 +571,7 @@ class OfflineModel:
 
     # -- picks and free chat ----------------------------------------------------
 
-    def _prediction(self, request: Prediction, _variant: Variant) -> str:
+    def _prediction(self, request: PickWanted, _variant: Variant) -> str:
         """Her pick: the rating model's suggestion, as it stands."""
         return request.suggestion
 
