@@ -7,12 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.providers.base import ModelCall, ModelError
+from bot.agent.commentator import Commentator, Policy
+from bot.agent.gateway import remembering
+from bot.agent.providers.base import Model, ModelCall, ModelError
 from bot.agent.providers.offline import OfflineModel
 from game.db.engine import open_database
 from game.model import Goal, Result, Score
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
+from memory.keeper import MemoryConfig
 from tests.databases import database
 
 # Real tournaments, shipped with the tests (openfootball, CC0): see tests/data/README.md.
@@ -127,6 +130,19 @@ class ScriptedModel:
 
     def tasks(self) -> list[str]:
         return [call.task for call in self.calls]
+
+
+def her_in(
+    pool: Pool,
+    model: Model | None = None,
+    config: MemoryConfig | None = None,
+    policy: Policy | None = None,
+) -> Commentator:
+    """Her, playing in ``pool``: memory switched on, every call through one gateway to
+    ``model`` (a scripted one unless given). ``her.keeper`` and ``her.gateway`` are hers."""
+    keeper, gateway = remembering(pool, model or ScriptedModel(), config)
+    keeper.enable()
+    return Commentator(keeper, gateway, policy)
 
 
 def fails(message: str = "the model is down") -> Callable[[ModelCall], str]:

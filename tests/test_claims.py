@@ -2,14 +2,12 @@
 
 import pytest
 
-from bot.agent.commentator import Commentator
-from bot.agent.gateway import remembering
 from game.model import Score
 from game.pool import Pool
 from memory import facts, inspect
 from memory.claims import Claims
 from memory.usage import recorded
-from tests.conftest import FakeClock, ScriptedModel, play
+from tests.conftest import FakeClock, ScriptedModel, her_in, play
 
 
 @pytest.mark.parametrize(
@@ -76,9 +74,7 @@ def test_a_lying_model_is_retried_once_then_replaced_by_the_offline_voice(
 ) -> None:
     lies = iter(["What a match, 9-7!", "ana leads with 999 points."])
     model = ScriptedModel(remark=lambda call: next(lies, "ana leads with 999 points."))
-    keeper, gateway = remembering(tournament_pool, model)
-    keeper.enable()
-    commentator = Commentator(keeper, gateway)
+    commentator = her_in(tournament_pool, model)
     tournament_pool.predictions.place("ana", 1, Score(2, 0))
     play(tournament_pool, clock, 1, "2-0")
     commentator.catch_up()
@@ -88,7 +84,7 @@ def test_a_lying_model_is_retried_once_then_replaced_by_the_offline_voice(
     assert retry and "score 9-7" in retry[0].prompt  # the reason goes back to the model
     with tournament_pool.work.read() as connection:
         outcomes = [call.outcome for call in recorded(connection)]
-    stats = inspect.stats_text(inspect.stats(keeper.store, clock.now.date()))
+    stats = inspect.stats_text(inspect.stats(commentator.keeper.store, clock.now.date()))
     assert any(o.startswith("refused: contract score 9-7") for o in outcomes)
     assert any(o.startswith("replaced by the offline voice") for o in outcomes)
     assert (
@@ -106,11 +102,7 @@ def test_a_lying_model_is_retried_once_then_replaced_by_the_offline_voice(
     ],
 )
 def test_chat_that_tries_to_instruct_her_changes_nothing(played: Pool, line: str) -> None:
-    keeper, gateway = remembering(
-        played, ScriptedModel(answer=lambda call: "ana has 1000 points now!")
-    )
-    keeper.enable()
-    commentator = Commentator(keeper, gateway)
+    commentator = her_in(played, ScriptedModel(answer=lambda call: "ana has 1000 points now!"))
     before = played.standings()
     played.talk.chat("bia", line)
     commentator.catch_up()

@@ -10,15 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.agent.commentator import Commentator
-from bot.agent.gateway import remembering
 from bot.agent.predictor import chances, outlook, pick, plausible
 from bot.agent.providers.offline import OfflineModel
 from game.pool import Pool
 from memory.contract import Contract
 from memory.keeper import MemoryConfig
 from prompts import persona, voice
-from tests.conftest import TEST_DATA, FakeClock, play
+from tests.conftest import TEST_DATA, FakeClock, her_in, play
 from tests.llama_server import REQUIRED, llama_server, missing
 
 CORPUS = TEST_DATA / "real_model_refused.jsonl"
@@ -173,11 +171,9 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
 
 @pytest.mark.parametrize("language", ["en", "pt"])
 def test_her_welcome_reaches_a_newcomer(tournament_pool: Pool, language: str) -> None:
-    keeper, gateway = remembering(
-        tournament_pool, OfflineModel(language=language), MemoryConfig(language=language)
+    commentator = her_in(
+        tournament_pool, OfflineModel(language=language), config=MemoryConfig(language=language)
     )
-    keeper.enable()
-    commentator = Commentator(keeper, gateway)
     tournament_pool.members.add("nina", "Nina", via="open")
     commentator.catch_up()
     (welcome,) = [e.event for e in tournament_pool.events(kinds=("remark",))]

@@ -20,7 +20,7 @@ from game.sources import read_json
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig
 from memory.usage import prune, recorded
-from tests.conftest import FakeClock, ScriptedModel, play
+from tests.conftest import FakeClock, ScriptedModel, her_in, play
 
 SAMPLE = str(Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json")
 BUSY = MemoryConfig(fact_threshold=2, learn_from_chat=True, diary=DiaryConfig(threshold=3, keep=1))
@@ -29,9 +29,7 @@ QUOTED = re.compile(r"<player_text [^>]*>.*?</player_text>", re.DOTALL)
 
 def busy_tournament(pool: Pool, clock: FakeClock, model: ScriptedModel, *lines: str) -> None:
     """Every kind of call: picks, facts told and merged, free chat, entries, a fusion, answers."""
-    keeper, gateway = remembering(pool, model, BUSY)
-    keeper.enable()
-    commentator = Commentator(keeper, gateway)
+    commentator = her_in(pool, model, config=BUSY)
     commentator.pick_for(pool.match(1))
     pool.predictions.place("ana", 1, Score(2, 0))
     for line in lines:
@@ -131,11 +129,7 @@ def test_every_call_is_kept_whole_and_read_back_by_the_command_line(
 def test_calls_are_forgotten_after_the_retention_and_outcomes_are_settled(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper, gateway = remembering(
-        tournament_pool, ScriptedModel(), MemoryConfig(keep_calls=timedelta(days=1))
-    )
-    keeper.enable()
-    commentator = Commentator(keeper, gateway)
+    commentator = her_in(tournament_pool, config=MemoryConfig(keep_calls=timedelta(days=1)))
     tournament_pool.predictions.place("ana", 1, Score(2, 0))
     play(tournament_pool, clock, 1, "2-0")
     commentator.catch_up()
@@ -176,9 +170,7 @@ def test_the_context_of_a_past_match_is_shown_as_it_was_sent_or_refused(
 def test_a_model_is_told_the_pools_language(tournament_pool: Pool, clock: FakeClock) -> None:
     """``--language pt``: the persona names the language, and every call carries it."""
     model = ScriptedModel()
-    keeper, gateway = remembering(tournament_pool, model, MemoryConfig(language="pt"))
-    keeper.enable()
-    commentator = Commentator(keeper, gateway)
+    commentator = her_in(tournament_pool, model, config=MemoryConfig(language="pt"))
     tournament_pool.talk.chat("ana", "@betania who is leading?")  # asked in English
     play(tournament_pool, clock, 1, "2-0")
     commentator.catch_up()

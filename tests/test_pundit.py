@@ -24,7 +24,7 @@ from game.model import Match, MatchStatus, Result, Score
 from game.pool import Pool
 from game.pundit import learn
 from game.scoring import PRESETS, ScoreBasis
-from tests.conftest import FakeClock, ScriptedModel
+from tests.conftest import FakeClock, ScriptedModel, her_in
 
 KICKOFF = datetime(2026, 6, 11, 18, tzinfo=UTC)
 
@@ -229,9 +229,7 @@ def test_a_model_asked_for_her_pick_is_told_the_chances_and_the_pick_worth_most(
 def test_her_kick_off_remark_says_why_she_picked_it(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
-    keeper, gateway = remembering(tournament_pool, OfflineModel())
-    keeper.enable()
-    commentator = Commentator(keeper, gateway)
+    commentator = her_in(tournament_pool, OfflineModel())
     clock.now = tournament_pool.match(1).kickoff - timedelta(minutes=30)
     tournament_pool.predictions.place("betania", 1, Score(1, 0))
     for handle in ("ana", "bia", "caio"):  # the crowd goes the other way: worth a word
