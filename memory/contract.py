@@ -65,8 +65,18 @@ CLOCK = re.compile(r"\b\d{1,2}[:h]\d{2}\b")
 YEAR = re.compile(r"(?<![\d#])(1[89]\d{2}|20\d{2})(?!\d)")
 NUMBER = re.compile(r"(?<![\w#.,:/])(\d+)(?:[.,]\d+)?(?![\d:/])")
 SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
-# Everything an instruction template says; the voice files are her lines, not instructions.
-NOT_INSTRUCTIONS = ("voice_en", "voice_pt", "contract", "languages", "person")
+# Everything an instruction template says; the voice files are her lines, not instructions,
+# and the records and moments she is handed (notes, moments, lines) are hers to repeat.
+NOT_INSTRUCTIONS = (
+    "voice_en",
+    "voice_pt",
+    "contract",
+    "languages",
+    "person",
+    "notes",
+    "moments",
+    "lines",
+)
 
 
 @dataclass(frozen=True)
@@ -375,7 +385,7 @@ def _vocabulary() -> frozenset[str]:
     and voice files in either language."""
     words = set(_listed("common")) | {w for ws in _function_words().values() for w in ws}
     for name in ("voice_en", "voice_pt", "persona", "context", "remark", "answer"):
-        words |= {w.lower() for w in WORD.findall(re.sub(r"\{\w+\}|\$\w+", " ", load(name)))}
+        words |= {w.lower() for w in WORD.findall(re.sub(r"\$\{?\w+\}?", " ", load(name)))}
     return frozenset(words)
 
 
@@ -393,7 +403,7 @@ def _instruction_runs() -> frozenset[tuple[str, ...]]:
         if not path.name.endswith(".txt") or name in NOT_INSTRUCTIONS:
             continue
         lines = [line for line in load(name).splitlines() if not line.startswith(("#", "["))]
-        for piece in re.split(r"\$\w+|\{\w+\}", " ".join(lines)):
+        for piece in re.split(r"\$\{?\w+\}?", " ".join(lines)):
             words = [w.lower() for w in WORD.findall(piece)]
             runs |= {tuple(words[i : i + ECHO_RUN]) for i in range(len(words) - ECHO_RUN + 1)}
     return frozenset(runs)

@@ -13,8 +13,19 @@ from typing import Any, ClassVar
 
 from game.standings import StandingRow
 from memory.stories import MatchStory
+from prompts import phrase
 
 INTEGER: dict[str, Any] = {"type": "integer", "minimum": 0}
+
+
+def _note(section: str, **values: object) -> str:
+    """A line of the records handed to a model (prompts/notes.txt), filled."""
+    return phrase("notes", section, **values)
+
+
+def _scored(rows: tuple[tuple[str, int], ...]) -> str:
+    """ "ana 12, bia 10": players (or teams) with their points."""
+    return ", ".join(f"{who} {n}" for who, n in rows)
 
 
 def _object(properties: dict[str, Any]) -> dict[str, Any]:
@@ -72,11 +83,13 @@ class Ending:
     podium: tuple[tuple[str, int], ...]
 
     def notes(self) -> str:
-        podium = ", ".join(f"{p} {n}" for p, n in self.podium)
-        return (
-            f"This is your closing narrative: end it with {self.champion} champions (beating "
-            f"{self.runner_up} in the final) and the pool won by {' & '.join(self.winners)} with "
-            f"{self.points} points (podium: {podium})."
+        return _note(
+            "ending",
+            champion=self.champion,
+            runner_up=self.runner_up,
+            winners=" & ".join(self.winners),
+            points=self.points,
+            podium=_scored(self.podium),
         )
 
 
@@ -228,19 +241,28 @@ class WrapUp(Remark):
     worst_blank: tuple[str, int, int] | None  # (match, players on zero, players who picked)
 
     def notes(self) -> str:
-        podium = ", ".join(f"{p} {n}" for p, n in self.podium)
         lines = [
-            f"Champion: {self.champion} (final: {self.final}; runner-up {self.runner_up}).",
-            f"Pool winner: {' & '.join(self.winners)} with {self.points} points; podium: {podium}.",
-            f"You finished {self.her_rank} of {self.of}.",
-            f"The lead, in order: {' -> '.join(self.leaders) or 'nobody'}.",
+            _note(
+                "wrapup.champion",
+                champion=self.champion,
+                final=self.final,
+                runner_up=self.runner_up,
+            ),
+            _note(
+                "wrapup.pool",
+                winners=" & ".join(self.winners),
+                points=self.points,
+                podium=_scored(self.podium),
+            ),
+            _note("wrapup.her", rank=self.her_rank, of=self.of),
+            _note("wrapup.lead", leaders=" -> ".join(self.leaders) or _note("word.nobody")),
         ]
         if self.best_call:
             who, match, n = self.best_call
-            lines.append(f"Best call: {who}, exact on {match} ({n} of the pool).")
+            lines.append(_note("wrapup.best_call", who=who, match=match, n=n))
         if self.worst_blank:
             match, blanks, picks = self.worst_blank
-            lines.append(f"Worst blank: {match}, {blanks} of {picks} on zero.")
+            lines.append(_note("wrapup.worst_blank", match=match, blanks=blanks, picks=picks))
         return "\n".join(lines)
 
 
@@ -325,8 +347,8 @@ class Forgotten(Answer):
 
     def notes(self) -> str:
         if self.ambiguous:
-            return "Nothing withdrawn: it names several, ask which: " + "; ".join(self.facts)
-        return "Withdrawn from your notes: " + ("; ".join(self.facts) or "nothing matched")
+            return _note("forgotten.ambiguous", facts="; ".join(self.facts))
+        return _note("forgotten", facts="; ".join(self.facts) or _note("word.nothing_matched"))
 
 
 @dataclass(frozen=True)
@@ -337,10 +359,12 @@ class Leading(Answer):
     played: int  # finished matches
 
     def notes(self) -> str:
-        chasing = ", ".join(f"{p} {n}" for p, n in self.chasers)
-        return (
-            f"After {self.played} matches: {' and '.join(self.leaders)} lead with "
-            f"{self.points} points; then {chasing or 'nobody'}"
+        return _note(
+            "leading",
+            played=self.played,
+            leaders=" and ".join(self.leaders),
+            points=self.points,
+            chasers=_scored(self.chasers) or _note("word.nobody"),
         )
 
 
@@ -355,20 +379,19 @@ class Forecast(Answer):
 
     def notes(self) -> str:
         if self.cup:
-            return "Your simulation of the rest of the cup gives: " + ", ".join(
-                f"{team} {chance}%" for team, chance in self.cup
-            )
+            return _note("forecast.cup", chances=", ".join(f"{t} {c}%" for t, c in self.cup))
         if self.match is None:
-            return "No match left to play."
-        odds = (
-            f" ({self.odds.team1} {self.odds.win1}%, draw {self.odds.draw}%, "
-            f"{self.odds.team2} {self.odds.win2}%)"
-            if self.odds
-            else ""
-        )
-        return (
-            f"{self.match}: your pick {self.pick or 'not made yet'}, "
-            f"ratings favour {self.favourite or 'a draw'}{odds}"
+            return _note("forecast.none")
+        pick = self.pick or _note("word.not_made")
+        favourite = self.favourite or _note("word.a_draw")
+        if self.odds is None:
+            return _note("forecast.match", match=self.match, pick=pick, favourite=favourite)
+        return _note(
+            "forecast.match_odds",
+            match=self.match,
+            pick=pick,
+            favourite=favourite,
+            **vars(self.odds),
         )
 
 
@@ -382,9 +405,13 @@ class MatchTold(Answer):
 
     def notes(self) -> str:
         if not self.finished:
-            return f"{self.label}: not finished; kick-off {self.kickoff}"
-        called = ", ".join(self.exact) or "nobody"
-        return f"{self.label}; scorers: {self.scorers or 'none'}; exact score: {called}"
+            return _note("match.unfinished", label=self.label, kickoff=self.kickoff)
+        return _note(
+            "match.finished",
+            label=self.label,
+            scorers=self.scorers or _note("word.none"),
+            called=", ".join(self.exact) or _note("word.nobody"),
+        )
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from memory.quoting import quote_player_text
 from memory.working import LiveLine, WorkingMemory
+from prompts import phrase
 
 
 def shuffled_key(salt: int, player: str) -> str:
@@ -90,15 +91,14 @@ class MatchStory:
         """
         lines = [f"[{self.day:%d %b}] {self.label} ({self.stage})"]
         if live and self.goals:
-            lines.append("Goals: " + "; ".join(self.goals))
+            lines.append(phrase("moments", "story.goals", goals="; ".join(self.goals)))
         if self.picks:
-            lines.append("Picks: " + self.picks_by_points())
+            lines.append(phrase("moments", "story.picks", picks=self.picks_by_points()))
         else:
-            lines.append("Picks: nobody picked this one")
+            lines.append(phrase("moments", "story.no_picks"))
         for line in self.lines if live else ():
-            lines.append(
-                f"Live line at {line.at:%H:%M}: " + quote_player_text(line.player, line.text)
-            )
+            quoted = quote_player_text(line.player, line.text)
+            lines.append(phrase("moments", "live_line", at=f"{line.at:%H:%M}", line=quoted))
         return "\n".join(lines)
 
 

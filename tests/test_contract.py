@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from string import Template
 
 import pytest
 
@@ -154,7 +155,8 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
             )
             sample = SAMPLE | (ENDING if ending else {})
             for line in said:
-                text = re.sub(r"\[([^\[\]|]*)\|[^\[\]|]*\]", r"\1", line).format(**sample)
+                one = re.sub(r"\[([^\[\]|]*)\|[^\[\]|]*\]", r"\1", line)
+                text = Template(one).substitute({k: str(v) for k, v in sample.items()})
                 yield section, kind, text
 
     # Of no match in particular: "no exact score" is a line for a match nobody called.

@@ -97,5 +97,5 @@ def test_demo_goals_are_scored_by_players_of_the_scoring_team() -> None:
 def test_her_welcome_reads_right_whatever_the_handle() -> None:
     for language in ("en", "pt"):
         for line in voice(language)["welcome"]:
-            assert "{who} joins" not in line and "{who} chegou" not in line
+            assert "$who joins" not in line and "$who chegou" not in line
             assert "ahead of you" not in line  # before any match, that would be a lie

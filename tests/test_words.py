@@ -1,10 +1,13 @@
-"""Every line a player reads, in the pool's language: the catalogs against the code."""
+"""Every line a player reads, in the pool's language: the catalogs against the code, and
+her words in prompts/ in one syntax, both languages alike."""
 
 from __future__ import annotations
 
 import ast
+import re
 from datetime import UTC, datetime
 from pathlib import Path
+from string import Template
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -12,6 +15,7 @@ import pytest
 from game.frontends.limits import ConnectionLimits, Limits
 from game.model import InvalidScore, MatchStatus, Result, Score
 from game.words import DAYS, LANGUAGES, MONTHS, STAGES, Words, catalog
+from prompts import sections
 
 GAME = Path(__file__).resolve().parent.parent / "game"
 # Errors a player can meet, raised with a template and its values.
@@ -136,3 +140,41 @@ def test_errors_and_limits_are_said_in_the_pools_language() -> None:
 def test_an_unknown_language_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown language 'xx'"):
         Words("xx")
+
+
+# Her words: every template and voice line in prompts/, one placeholder syntax ($name,
+# ${name} before a letter) and one plural form ([one|many]), filled by string.Template.
+PROMPTS = Path(__file__).resolve().parent.parent / "prompts"
+PLACEHOLDER = re.compile(
+    r"\$(?:\{([_a-z][_a-z0-9]*)\}|([_a-z][_a-z0-9]*))", re.IGNORECASE | re.ASCII
+)
+
+
+def placeholders(lines: tuple[str, ...]) -> set[str]:
+    return {a or b for line in lines for a, b in PLACEHOLDER.findall(line)}
+
+
+def test_every_prompt_and_voice_line_speaks_one_placeholder_syntax() -> None:
+    for path in PROMPTS.glob("*.txt"):
+        text = "\n".join(
+            line for line in path.read_text("utf-8").splitlines() if not line.startswith("#")
+        )
+        assert re.findall(r"(?<!\$)\{\w+\}", text) == [], path.name  # no str.format left
+        # Every $ starts a placeholder Template can fill (a stray one would raise at run time).
+        for line in text.splitlines():
+            Template(line).substitute(dict.fromkeys(placeholders((line,)), "x"))
+
+
+def test_her_voice_has_the_same_sections_and_placeholders_in_both_languages() -> None:
+    english, portuguese = sections("voice_en"), sections("voice_pt")
+    assert set(english) == set(portuguese)
+    for section, lines in english.items():
+        assert placeholders(lines) == placeholders(portuguese[section]), section
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_plural_form_is_one_choice_between_two(language: str) -> None:
+    for section, lines in sections(f"voice_{language}").items():
+        for line in lines:
+            unpaired = re.sub(r"\[[^\[\]|]*\|[^\[\]|]*\]", "", line)
+            assert "|" not in unpaired, (section, line)

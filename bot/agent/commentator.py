@@ -50,7 +50,7 @@ from memory.requests import (
 )
 from memory.store import AGENT_STATE
 from memory.stories import match_story, shuffled_key
-from prompts import render
+from prompts import phrase, render
 
 CURSOR = "commentator_cursor"
 LAST_DIGEST = "last_digest_day"
@@ -234,9 +234,7 @@ class Commentator:
             disagree=len(others) - agree,
             **vars(odds),
         )
-        self.speak(
-            item, request, [], render("remark", about="the kick-off", event=told), match.number
-        )
+        self.speak(item, request, [], _moment(told, "kickoff.about"), match.number)
 
     def on_goal(self, item: LoggedEvent[GoalScored]) -> None:
         event = item.event
@@ -265,7 +263,7 @@ class Commentator:
             item,
             request,
             [],
-            render("remark", about="the goal", event=f"{team} scored, {now}"),
+            _moment(phrase("moments", "goal", team=team, score=now), "goal.about"),
             match.number,
         )
 
@@ -291,8 +289,11 @@ class Commentator:
         if recalled is not None:
             event += "\n" + storylines.recalled(recalled)
         if aside is not None:  # a player's words: data in the prompt, never instructions
-            event += "\nFits the moment: " + quote_player_text(aside[0], aside[1], about=aside[0])
-        instruction = render("remark", about=", ".join(about) or "the match", event=event)
+            fits = quote_player_text(aside[0], aside[1], about=aside[0])
+            event += "\n" + phrase("moments", "fits", line=fits)
+        instruction = render(
+            "remark", about=", ".join(about) or phrase("moments", "match.about"), event=event
+        )
         request = FinalWhistle(story, tuple(about), aside[1] if aside else None, told, recalled)
         return self.speak(item, request, about, instruction, match.number, capped=False)
 
@@ -327,8 +328,9 @@ class Commentator:
             item,
             request,
             [],
-            render(
-                "remark", about="the corrected score", event=f"{label}, was {item.event.previous}"
+            _moment(
+                phrase("moments", "correction", label=label, previous=item.event.previous),
+                "correction.about",
             ),
             match.number,
             capped=False,
@@ -352,7 +354,7 @@ class Commentator:
                 item,
                 NewLeader(leader.player, leader.points, previous_leader),
                 [leader.player],
-                render("remark", about=leader.player, event="a new leader"),
+                render("remark", about=leader.player, event=phrase("moments", "new_leader")),
                 None,
                 topic=TABLE,
             )
@@ -368,7 +370,7 @@ class Commentator:
                     item,
                     BigJump(row.player, old.rank, row.rank),
                     [row.player],
-                    render("remark", about=row.player, event="a big jump in the table"),
+                    render("remark", about=row.player, event=phrase("moments", "big_jump")),
                     None,
                     topic=TABLE,
                 )
@@ -387,9 +389,8 @@ class Commentator:
             if upcoming
             else None,
         )
-        instruction = render(
-            "remark", about=item.event.player, event=f"{item.event.player} just joined the pool"
-        )
+        joined = phrase("moments", "joined", who=item.event.player)
+        instruction = render("remark", about=item.event.player, event=joined)
         return self.speak(item, request, [item.event.player], instruction, None, capped=False)
 
     # -- answering --------------------------------------------------------------
@@ -486,11 +487,7 @@ class Commentator:
             )
         }
         quiet = next(
-            (
-                r.player
-                for r in reversed(table)
-                if r.player not in chatty and r.player != self.her
-            ),
+            (r.player for r in reversed(table) if r.player not in chatty and r.player != self.her),
             None,
         )
         request = Digest(
@@ -510,10 +507,15 @@ class Commentator:
             item,
             request,
             [],
-            render("remark", about="the day", event="; ".join(request.results) or "no matches"),
+            _moment("; ".join(request.results) or phrase("moments", "day.none"), "day.about"),
             None,
             capped=False,
         )
+
+
+def _moment(event: str, about: str) -> str:
+    """Her remark prompt for ``event``, about the moment ``about`` names (prompts/moments.txt)."""
+    return render("remark", about=phrase("moments", about), event=event)
 
 
 def read_pick(text: str) -> Score | None:

@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from difflib import SequenceMatcher
+from string import Template
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.agent.providers.base import ModelCall, ModelError
@@ -139,7 +140,7 @@ class OfflineModel:
         lines = self.voice[section]
         line = rng.choice(lines) if rng is not None else lines[0]
         line = AGREEMENT.sub(lambda m: m[2] if many else m[1], line)
-        return line.format(**values)
+        return Template(line).substitute({key: str(value) for key, value in values.items()})
 
     def names(self, players: Sequence[str], limit: int = 4) -> str:
         players = list(players)
