@@ -1,7 +1,9 @@
 """Who the commentator is in the pool: the handle she answers to and signs with.
 
-The name is configuration, set once (``bot.app.config``) and handed to the
-parser, memory and the agent; nothing below that setting spells it out.
+The name is configuration, set once (``bot.app.settings``, from ``BETANIA_HANDLE``
+and ``BETANIA_NAME``) and handed to the parser, memory and the agent; nothing
+below that setting spells it out. ``message`` is the one test of whether a line
+is addressed to her.
 """
 
 from __future__ import annotations

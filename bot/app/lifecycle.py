@@ -1,8 +1,10 @@
-"""The one place that wires the application: pool, commentator, SSH server, the HTTP
-server and the Discord companion, clock jobs.
+"""The wiring of the application: pool, commentator, SSH server, the HTTP server and
+the Discord companion, clock jobs, and the clean stop.
 
-``betania serve`` and ``betania demo`` both start here, so what a player meets
-in the demo is what a real pool runs.
+``betania serve`` and ``betania demo`` build her and the servers here, so what a
+player meets in the demo is what a real pool runs; the demo drives her with
+its own loop on an accelerated clock (``bot/app/demo.py``), serve with the
+scheduler's jobs (``bot/agent/scheduler.py``).
 """
 
 from __future__ import annotations
