@@ -1,9 +1,14 @@
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import text
+
 from bot.agent.gateway import remembering
 from game.model import Score
 from game.pool import Pool
 from memory import diary, facts
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig
+from memory.store import AGENT_STATE, MEMORY_STATE, MIGRATIONS, MemoryStore
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
 CONFIG = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
@@ -91,3 +96,26 @@ def test_memory_switched_on_mid_tournament_keeps_what_players_told_her(
     ]
     assert entries(pool) == [] and model.calls == []  # facts, but no story and no call
     assert keeper.enable() is False
+
+
+def test_an_upgraded_pool_keeps_where_her_reactions_stood(pool: Pool) -> None:
+    """Her cursor and digest day lived in memory's table before m0008; an upgrade moves
+    them to her own, so she neither reacts twice nor posts a second digest that day."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with pool.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        config.attributes["version_table"] = "memory_alembic_version"
+        command.upgrade(config, "m0007")
+        connection.execute(
+            text(
+                "INSERT INTO memory_state (key, value) VALUES ('commentator_cursor', '42'),"
+                " ('last_digest_day', '2026-06-12'), ('last_handled_event_id', '40')"
+            )
+        )
+    store = MemoryStore(pool)  # what serve does on start: brings memory up to date
+    with store.read() as connection:
+        assert AGENT_STATE.get(connection, "commentator_cursor") == "42"
+        assert AGENT_STATE.get(connection, "last_digest_day") == "2026-06-12"
+        assert MEMORY_STATE.get(connection, "commentator_cursor") is None
+        assert MEMORY_STATE.get(connection, "last_handled_event_id") == "40"  # memory's own stays
