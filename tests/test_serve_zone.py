@@ -8,8 +8,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from bot.agent.commentator import LAST_DIGEST
 from game.db.engine import open_database
 from game.pool import Pool
+from memory.store import AGENT_STATE, MemoryStore
 from memory.usage import recorded
 from tests.serve_process import FUTURE_CUP, connect, prepare_pool, serving
 
@@ -44,5 +46,46 @@ def _calls(url: str) -> list:
     try:
         with pool.work.read() as connection:
             return recorded(connection)
+    finally:
+        pool.engine.dispose()
+
+
+def test_her_digest_hour_is_the_pools_hour_in_a_serve_process(
+    tmp_path: Path, database_url: str
+) -> None:
+    """Her turn (picks, reactions, the digest once its hour has come) is the one loop serve
+    runs every few seconds; the hour is São Paulo's, not the server's UTC."""
+    key = prepare_pool(database_url, FUTURE_CUP, "ana")
+    here = datetime.now(SAO_PAULO)
+
+    async def serve_a_while(digest_hour: int) -> None:
+        hour = ("--digest-hour", str(digest_hour))
+        async with (
+            serving(tmp_path, database_url, "--tz", "America/Sao_Paulo", *hour) as (
+                _,
+                port,
+            ),
+            connect(port, "ana", key) as connection,
+        ):
+            assert (await connection.run("standings")).exit_status == 0
+            await asyncio.sleep(5)  # her turn runs every 2 s
+
+    if here.hour <= 20 and here.hour == datetime.now(SAO_PAULO).hour:
+        # The hour after São Paulo's: due by UTC's clock (three hours ahead), not by the pool's.
+        asyncio.run(serve_a_while(here.hour + 1))
+        assert _digest_day(database_url) is None
+    asyncio.run(serve_a_while(datetime.now(SAO_PAULO).hour))
+    assert _digest_day(database_url) in {
+        here.date().isoformat(),
+        datetime.now(SAO_PAULO).date().isoformat(),
+    }
+
+
+def _digest_day(url: str) -> str | None:
+    pool = Pool(open_database(url))
+    try:
+        store = MemoryStore(pool)
+        with store.read() as connection:
+            return AGENT_STATE.get(connection, LAST_DIGEST)
     finally:
         pool.engine.dispose()

@@ -31,6 +31,7 @@ from game.following import Handlers
 from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
 from game.teams import is_placeholder
+from game.words import Words
 from memory import facts
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
@@ -56,6 +57,7 @@ CURSOR = "commentator_cursor"
 LAST_DIGEST = "last_digest_day"
 WRAP_UP = "wrap-up"  # the remark after the last whistle, beside the one on the final
 TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
+DIGEST = "digest"  # the day's digest, beside whatever was said on its trigger
 LATE_MINUTE = 85  # a goal this late always deserves a word
 LIKELIEST_SHOWN = 5  # the scores her pick prompt lists with their chances
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
@@ -73,6 +75,7 @@ class Policy:
     # Before kick-off by less than the prompt cache's hour: the call for her pick keeps
     # the cached prefix warm for the kick-off's remark (at exactly an hour it is gone).
     picks_ahead: timedelta = timedelta(minutes=50)
+    digest_hour: int | None = 22  # the day's digest once this hour has come, pool time
 
 
 @dataclass
@@ -98,7 +101,8 @@ class Commentator:
         self.addressee = keeper.config.addressee  # who she is, from the one setting
         self.her = self.addressee.handle  # the handle she plays and talks under
         self.stats = RemarkStats()
-        self.questions = Questions(self.store, self.addressee, keeper.config.zone)
+        self.words = Words(keeper.config.language)  # the pool's: days and results she names
+        self.questions = Questions(self.store, self.addressee, keeper.config.zone, self.words)
         # What each event in the log means to her: the one place to add a reaction.
         self.reactions = (
             Handlers[None]()
@@ -112,6 +116,16 @@ class Commentator:
             self.pool.members.add(self.her, self.addressee.name, via="bot")
 
     # -- the loop -------------------------------------------------------------
+
+    def turn(self) -> None:
+        """Her turn on the pool's clock, whatever drives it (serve's scheduler, the demo,
+        a replay): her picks for matches about to start, her reactions to what happened,
+        and once the digest hour has come in the pool's time zone, the day's digest."""
+        self.predict_upcoming()
+        self.catch_up()
+        now = self.pool.clock().astimezone(self.keeper.config.zone)
+        if self.policy.digest_hour is not None and now.hour >= self.policy.digest_hour:
+            self.digest(now.date())
 
     def cursor(self) -> int:
         with self.store.read() as connection:
@@ -473,6 +487,7 @@ class Commentator:
             if AGENT_STATE.get(connection, LAST_DIGEST) == day.isoformat():
                 return None
         zone = self.keeper.config.zone
+        midnight = datetime.combine(day, datetime.min.time(), zone)
         todays = [
             m
             for m in self.pool.matches()
@@ -480,25 +495,25 @@ class Commentator:
         ]
         table = self.pool.standings()
         leader = table[0] if table else None
-        chatty = {
-            item.event.player
-            for item in self.pool.events_of(
-                ChatPosted, since=datetime.combine(day, datetime.min.time(), zone)
-            )
-        }
+        chatty = {item.event.player for item in self.pool.events_of(ChatPosted, since=midnight)}
         quiet = next(
             (r.player for r in reversed(table) if r.player not in chatty and r.player != self.her),
             None,
         )
         request = Digest(
-            f"{day:%d %b}",
-            tuple(f"{m.team1} {m.result} {m.team2}" for m in todays),
+            self.words.day(day),
+            tuple(f"{m.team1} {self.words.result(m.result)} {m.team2}" for m in todays if m.result),
             leader.player if leader else "",
             leader.points if leader else 0,
             quiet,
         )
-        trigger = self.pool.last_event_id()
-        item = self.pool.events(after_id=trigger - 1)[-1] if trigger else None
+        # Prompted by the clock, tied to the day's last final whistle (or, on a day
+        # without one, the log's last event) under a topic of its own: posted once.
+        whistles = self.pool.events_of(ResultRecorded, since=midnight)
+        last = self.pool.last_event_id()
+        item = (
+            whistles[-1] if whistles else self.pool.events(after_id=last - 1)[-1] if last else None
+        )
         with self.store.write() as connection:
             AGENT_STATE.set(connection, LAST_DIGEST, day.isoformat())
         if item is None:
@@ -510,6 +525,7 @@ class Commentator:
             _moment("; ".join(request.results) or phrase("moments", "day.none"), "day.about"),
             None,
             capped=False,
+            topic=DIGEST,
         )
 
 

@@ -14,6 +14,7 @@ from bot.agent import forecast, predictor
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
 from game.scoring import Tier, classify, scored_score
+from game.words import Words
 from memory import facts
 from memory.guard import named_in
 from memory.person import second_person
@@ -75,9 +76,16 @@ SUPPORTED_THEN = re.compile(
 class Questions:
     """Reads a question to her and gathers what answers it."""
 
-    def __init__(self, store: MemoryStore, addressee: Addressee, zone: tzinfo = UTC) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        addressee: Addressee,
+        zone: tzinfo = UTC,
+        words: Words | None = None,
+    ) -> None:
         self.store = store  # the facts players told her
         self.pool = store.pool
+        self.words = words or Words()  # the pool's: the days and months her answers name
         self.addressee = addressee
         self.zone = zone
 
@@ -123,7 +131,7 @@ class Questions:
             who = asker if named in SELF else players_by_name(named, players) or named
             with self.store.read() as connection:
                 held = facts.held(connection, who, "team", day)
-            return HeldThen(who, f"{day:%d %b}", tuple(f.text for f in held))
+            return HeldThen(who, self.words.day(day), tuple(f.text for f in held))
         about = KNOW_ABOUT.search(question)
         if about:
             return self._known(
@@ -204,7 +212,7 @@ class Questions:
             match = found
         if match.result is None:
             label = f"#{match.number} {match.team1} v {match.team2}"
-            when = f"{match.kickoff.astimezone(self.zone):%d %b %H:%M}"
+            when = self.words.when(match.kickoff, self.zone)
             return MatchTold(asker, label, False, kickoff=when)
         story = match_story(self.pool, match, self.zone)
         return MatchTold(asker, story.label, True, tuple(story.exact()), story.scorer_summary())
@@ -241,7 +249,7 @@ class Questions:
         found = facts.asked_about(current, question, names)[:FACTS_ANSWERED]
         if not found:
             return None
-        told = tuple(_dated(f) for f in found)
+        told = tuple(self._dated(f) for f in found)
         return KnownFacts(who, told, self.addressee.mention)
 
     def _known(self, asker: str, name: str, players: dict[str, str]) -> Answer:
@@ -254,9 +262,9 @@ class Questions:
             current = facts.for_prompt(connection, who, today)
             newest = sorted(current, key=lambda f: (f.last_told, f.id))[-FACTS_ANSWERED:]
             before = {f.id: facts.replaced(connection, f) for f in newest}
-        told = [_dated(f) for f in sorted(newest, key=lambda f: f.id)]
+        told = [self._dated(f) for f in sorted(newest, key=lambda f: f.id)]
         changed = tuple(
-            (f"{fact.learned_on:%d %b}", was.text)
+            (self.words.day(fact.learned_on), was.text)
             for fact in sorted(newest, key=lambda f: f.id)
             if (was := before[fact.id]) is not None
         )
@@ -264,10 +272,9 @@ class Questions:
             who, tuple(told), self.addressee.mention, len(current) - len(newest), changed
         )
 
-
-def _dated(fact: facts.Fact) -> str:
-    """A fact as an answer lists it: "[14 Jun] ana supports Argentina now"."""
-    return f"[{fact.learned_on:%d %b}] {fact.text}"
+    def _dated(self, fact: facts.Fact) -> str:
+        """A fact as an answer lists it: "[14 Jun] ana supports Argentina now"."""
+        return f"[{self.words.day(fact.learned_on)}] {fact.text}"
 
 
 def players_by_name(name: str, players: dict[str, str]) -> str | None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.agent.commentator import Commentator
+from bot.agent.commentator import Commentator, Policy
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
 from bot.agent.scheduler import PoolScheduler
@@ -363,6 +363,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         settings.addressee,
         None if keep is None else timedelta(days=keep),
         zone=args.tz,
+        policy=Policy(digest_hour=args.digest_hour),
     )
     results = (
         ResultsPoller(
@@ -379,7 +380,6 @@ def cmd_serve(args: argparse.Namespace) -> None:
             settings.data_dir,
             config,
             commentator,
-            args.digest_hour,
             results,
             Web(settings.discord, args.http_port),
         )
@@ -392,7 +392,6 @@ async def serve(
     data_dir: Path,
     config: ServerConfig,
     commentator: Commentator,
-    digest_hour: int,
     results: ResultsPoller | None = None,
     web: Web | None = None,
 ) -> None:
@@ -406,9 +405,7 @@ async def serve(
     except StartError:
         await running.close()
         raise
-    scheduler = PoolScheduler(
-        commentator, commentator.keeper.config.zone, digest_hour, results=results
-    )
+    scheduler = PoolScheduler(commentator, commentator.keeper.config.zone, results=results)
     leadership = Leadership(pool.engine)
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
     print(f"BETanIA pool listening on {config.host}:{running.port} ({registration})")

@@ -176,9 +176,8 @@ class Demo:
                 self.schedule(filled)
 
     def her_turn(self) -> None:
-        """What the scheduler does in a real pool: her picks when due, then her reactions."""
-        self.commentator.predict_upcoming()
-        self.commentator.catch_up()
+        """Her turn, the one a real pool's scheduler gives her."""
+        self.commentator.turn()
 
     def next_kickoff(self) -> str:
         match = self.pool.next_match()

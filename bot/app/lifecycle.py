@@ -19,7 +19,7 @@ from pathlib import Path
 
 import asyncssh
 
-from bot.agent.commentator import Commentator
+from bot.agent.commentator import Commentator, Policy
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
 from bot.app.config import ModelConfig, make_model
@@ -50,9 +50,10 @@ def commentator_for(
     addressee: Addressee | None = None,
     keep_calls: timedelta | None = None,
     zone: tzinfo = UTC,
+    policy: Policy | None = None,
 ) -> Commentator:
     """Her, wired to this pool: the model, memory switched on, every call recorded, her
-    "today" in the pool's ``zone``."""
+    "today" and her digest hour in the pool's ``zone``."""
     meter = UsageMeter()
     model = make_model(config, meter.report)
     memory = MemoryConfig(
@@ -66,7 +67,7 @@ def commentator_for(
         pool, model, memory, fallback=OfflineModel(config.seed, config.language), meter=meter
     )
     keeper.enable()
-    return Commentator(keeper, gateway)
+    return Commentator(keeper, gateway, policy)
 
 
 @dataclass

@@ -182,8 +182,6 @@ def timeline(
         def picks(number: int = number) -> None:
             for bettor in bettors:
                 pool.predictions.place(bettor.handle, number, bettor.pick(number, options.seed))
-            if commentator is not None:
-                commentator.predict_upcoming()
 
         add(fixture.kickoff - lead, picks)
         add(fixture.kickoff, partial(pool.fixtures.kick_off, number))
@@ -305,7 +303,7 @@ def replay(
             if action.result_of is not None and adopted is not None and adopted <= over:
                 keeper.enable()  # from here on; what came before is adopted untold
             continue
-        commentator.catch_up()
+        commentator.turn()  # the turn serve's scheduler gives her, on the replay's clock
         if action.result_of is not None:
             entry = _entry_for(keeper.store, action.result_of)
             if entry is not None:
