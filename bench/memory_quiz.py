@@ -7,6 +7,8 @@ both languages in which players tell her things, change their minds and take
 facts back, then asks questions whose answers the log knows:
 
 - the score of a match (one in every eight);
+- who called a match exactly (one in every eight with an exact call);
+- who led the pool after a match (one in every twelve);
 - a fact a player told her and still holds ("what is ana's cat called?");
 - whom a player supports now, after changing their mind (a fact replaced);
 - a fact a player took back ("forget that I run Gentoo");
@@ -40,6 +42,7 @@ from game.events import Event, LoggedEvent, RemarkPosted, ResultRecorded
 from game.model import Match
 from game.openfootball import parse_tournament
 from game.render import standings_table
+from game.scoring import Tier, classify, scored_score
 from game.sources import read_json
 from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
@@ -62,7 +65,7 @@ CHAT = [  # (when, who, what): facts told, changed, taken back, in both language
 
 @dataclass(frozen=True)
 class Question:
-    kind: str  # "score", "fact", "no longer true", "said"
+    kind: str  # "score", "called", "led", "fact", "no longer true", "said"
     asker: str
     text: str
     about: str  # the player it is about, or ""
@@ -82,11 +85,31 @@ def questions(keeper: MemoryKeeper) -> list[Question]:
     pool = keeper.pool
     asked: list[Question] = []
     finished = sorted((m for m in pool.matches() if m.result), key=Match.time_order)
+    pt = keeper.config.language == "pt"
     for match in finished[::8]:
         score = f"{match.team1} {match.result} {match.team2}"
         asked.append(Question("score", "ana", f"@betania what was the score of match {match.number}?",
                               "", (score,)))  # fmt: skip
-    with pool.work.read() as connection:
+    _, basis = pool.scoring()
+    called = [
+        (match, exact)
+        for match in finished
+        if (exact := tuple(
+            p.handle for p in pool.predictions_on(match.number)
+            if classify(p.score, scored_score(match.result, basis)) is Tier.EXACT
+        ))
+    ]  # fmt: skip
+    for match, exact in called[::8]:
+        text = (f"@betania quem cravou o jogo {match.number}?" if pt
+                else f"@betania who called match {match.number} exactly?")  # fmt: skip
+        asked.append(Question("called", "bruno", text, "", exact))
+    for match in finished[4::12]:
+        table = pool.standings(up_to_match=match.number)
+        leaders = tuple(row.player for row in table if row.rank == 1 and row.points > 0)
+        text = (f"@betania quem liderava depois do jogo {match.number}?" if pt
+                else f"@betania who led after match {match.number}?")  # fmt: skip
+        asked.append(Question("led", "carla", text, "", leaders))
+    with keeper.store.read() as connection:
         stored = facts.stored(connection)
     for fact in stored:
         gone = fact.superseded_by is not None and fact.replaced_on is not None
@@ -126,7 +149,7 @@ def contexts(commentator: Commentator, question: Question) -> dict[str, str]:
         return f"{item.at:%d %b %H:%M} {item.event}"
 
     events = [told(item) for item in pool.events()]
-    with pool.work.read() as connection:
+    with keeper.store.read() as connection:
         every = [f"{fact.handle}: {fact.text}" for fact in facts.stored(connection)]
     funes = "\n".join([*events, *every])
     pool.talk.chat(question.asker, question.text)

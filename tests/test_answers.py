@@ -55,6 +55,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("@betania quem está na frente?", "15 points"),
         ("@betania quem tá ganhando?", "15 points"),  # missed when tried over the stock ssh client
         ("@betania who's winning?", "bia"),
+        # The table as it stood after #1, not as it stands now (bia leads with 15).
+        ("@betania who led after match 1?", "1 match it's ana on top, 10 points"),
+        ("@betania quem liderava depois do jogo 1?", "1 match it's ana on top, 10 points"),
         (
             "@betania what was the score of match 1?",
             "#1 Brazil 2-0 Serbia. Goals: Vini 2 (Brazil).",

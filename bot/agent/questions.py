@@ -48,6 +48,12 @@ LEADING = re.compile(
     r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera",
     CASELESS,
 )
+# "who led after match 40?", "quem liderava depois do jogo 40?": the table as it stood then
+LED_AFTER = re.compile(
+    r"\bwho (?:led|was (?:leading|on top|first|ahead))\b.*\bafter\b"
+    r"|\bquem (?:liderava|estava (?:na frente|em primeiro|no topo))\b.*\bdepois\b",
+    CASELESS,
+)
 FORECAST = re.compile(
     r"\bwho(?:'ll| will|'s going to| is going to| gonna)? wins?\b(?P<rest>.*)"
     r"|quem (?:vai |ir[aá] )?gan(?:ha|har)\b(?P<resto>.*)",
@@ -113,12 +119,14 @@ class Questions:
             row = next((r for r in table if r.player == asker), None)
             played = any(r.predictions for r in table)
             return Standing(asker, row if played else None, len(table))
+        numbered = MATCH_NUMBER.search(question)
+        if numbered and LED_AFTER.search(question):
+            return self._leading(asker, after=int(numbered["n"]))
         if LEADING.search(question):
             return self._leading(asker)
         wins = FORECAST.search(question)
         if wins:
             return self._forecast(asker, question, wins["rest"] or wins["resto"] or "")
-        numbered = MATCH_NUMBER.search(question)
         if numbered or LAST_MATCH.search(question):
             return self._match(asker, int(numbered["n"]) if numbered else None)
         called = WHO_CALLED.search(question)
@@ -155,9 +163,16 @@ class Questions:
                 return second_person(told.rstrip("."))
         return fact.text
 
-    def _leading(self, asker: str) -> Leading:
-        table = self.pool.standings()
-        played = sum(1 for m in self.pool.matches() if m.result is not None)
+    def _leading(self, asker: str, after: int | None = None) -> Leading:
+        """Who leads now, or who led once match ``after`` was over (as the log has it)."""
+        finished = [m for m in self.pool.matches() if m.result is not None]
+        then = next((m for m in finished if m.number == after), None)
+        if then is None:
+            table = self.pool.standings()
+            played = len(finished)
+        else:
+            table = self.pool.standings(up_to_match=then.number)
+            played = sum(1 for m in finished if m.time_order() <= then.time_order())
         if not table:
             return Leading(asker, (), 0, (), played)
         top = table[0].points

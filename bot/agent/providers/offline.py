@@ -524,6 +524,7 @@ class OfflineModel:
         return self.say(
             section,
             rng,
+            many=request.played != 1,
             leader=self.names(list(request.leaders), 4),
             points=request.points,
             played=request.played,
