@@ -2,8 +2,8 @@
 
 The pool's log holds what happened in the game; what she asked a model, what
 came back, what it cost and what became of it is memory's business. A
-provider reports a ``ModelUsage`` per request to a ``UsageMeter``; the keeper
-writes one ``CallRecord`` row per call (``record``), settles its outcome
+provider reports a ``ModelUsage`` per request to a ``UsageMeter``; the agent's
+gateway writes one ``CallRecord`` row per call (``record``), settles its outcome
 when it is known (``settle``: posted, refused by which check, fallen back),
 and prunes rows older than the retention it is given. ``betania memory
 calls`` reads them; ``totals`` sums them for ``betania memory stats``.

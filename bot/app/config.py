@@ -48,8 +48,9 @@ class ModelConfig:
 def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
     """The configured provider; ``on_usage`` hears what each request cost.
 
-    A failed call is answered by the offline writer in one place, memory's
-    keeper, which also records it: there is no second fallback here.
+    A failed call is answered by the offline writer in one place, the agent's
+    gateway (``bot.agent.gateway``), which also records it: there is no second
+    fallback here.
     """
     provider = config.chosen()
     if provider == "offline":

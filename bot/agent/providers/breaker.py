@@ -1,8 +1,8 @@
 """A provider that is down costs nothing: a circuit breaker in front of it.
 
 After ``failures`` calls in a row fail (each after the provider's own retries),
-the circuit opens: calls fail at once with a ``ModelError``, which memory's
-keeper answers with the offline voice as it answers any failure, for a
+the circuit opens: calls fail at once with a ``ModelError``, which the
+gateway answers with the offline voice as it answers any failure, for a
 cool-down that doubles while failures last (``cooldown`` up to ``longest``).
 Then one call goes through as a probe: an answer closes the circuit, a failure
 opens it again for longer. Each change of state is logged once.
