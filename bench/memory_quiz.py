@@ -102,13 +102,18 @@ def questions(keeper: MemoryKeeper) -> list[Question]:
     for match, exact in called[::8]:
         text = (f"@betania quem cravou o jogo {match.number}?" if pt
                 else f"@betania who called match {match.number} exactly?")  # fmt: skip
-        asked.append(Question("called", "bruno", text, "", exact))
+        # The match named, and who called it: handles alone are in any table.
+        asked.append(Question("called", "bruno", text, "", (f"#{match.number}", *exact)))
     for match in finished[4::12]:
         table = pool.standings(up_to_match=match.number)
         leaders = tuple(row.player for row in table if row.rank == 1 and row.points > 0)
+        if not leaders:
+            continue
         text = (f"@betania quem liderava depois do jogo {match.number}?" if pt
                 else f"@betania who led after match {match.number}?")  # fmt: skip
-        asked.append(Question("led", "carla", text, "", leaders))
+        # The leader and their points then: the table now names everyone, with other points.
+        evidence = (*leaders, f"{table[0].points} points")
+        asked.append(Question("led", "carla", text, "", evidence))
     with keeper.store.read() as connection:
         stored = facts.stored(connection)
     for fact in stored:
@@ -145,7 +150,9 @@ def contexts(commentator: Commentator, question: Question) -> dict[str, str]:
     def told(item: LoggedEvent[Event]) -> str:
         if isinstance(item.event, ResultRecorded):  # a result as her records write it
             match = matches[item.event.match]
-            return f"{item.at:%d %b %H:%M} {match.team1} {match.result} {match.team2}"
+            return (
+                f"{item.at:%d %b %H:%M} #{match.number} {match.team1} {match.result} {match.team2}"
+            )
         return f"{item.at:%d %b %H:%M} {item.event}"
 
     events = [told(item) for item in pool.events()]

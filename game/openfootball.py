@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
 
 from game.errors import UserError
-from game.model import Goal, InvalidScore, Result, Score
+from game.model import Goal, InvalidScore, Result, Score, knockout_round
 from game.text import clean_line
 
 TIME_PATTERN = re.compile(
@@ -46,6 +46,8 @@ class Fixture:
     result: Result | None = None
     goals: tuple[Goal, ...] = ()
     number: int | None = None  # the official match number, when the file gives one ("num")
+    # Keys earlier versions gave the same match: a pool imported then adopts the new key.
+    former_keys: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # A fixtures file is written by someone else: its names reach every terminal.
@@ -61,13 +63,21 @@ class Tournament:
     fixtures: tuple[Fixture, ...]
 
 
-def parse_kickoff(day: str, clock: str, zone: tzinfo | None) -> datetime:
-    """``2026-06-11`` + ``13:00 UTC-6`` -> an aware UTC instant; no offset needs ``zone``."""
+def parse_kickoff(day: str, clock: str | None, zone: tzinfo | None) -> datetime:
+    """``2026-06-11`` + ``13:00 UTC-6`` -> an aware UTC instant; no offset needs ``zone``.
+
+    A match whose time is not set yet (a league's postponed or rearranged match:
+    no ``time``) kicks off at the start of its day, so that picks close before
+    any time it may be given; a later file with the time moves it (its key
+    holds no time).
+    """
     try:
         local_day = date.fromisoformat(day)
     except (TypeError, ValueError):
         raise FixtureError(f"bad date {day!r}") from None
-    found = TIME_PATTERN.match(clock or "")
+    if clock is None or not clock.strip():
+        clock = "00:00"
+    found = TIME_PATTERN.match(clock)
     if not found:
         raise FixtureError(f"bad time {clock!r} (expected like '13:00 UTC-6')")
     hours, minutes, sign, offset_hours, offset_minutes = found.groups()
@@ -131,7 +141,7 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
         raise FixtureError(f"a match needs team1 and team2 ({raw.get('date')})")
     label = f"{raw.get('date')} {team1} v {team2}"
     try:
-        kickoff = parse_kickoff(raw.get("date", ""), raw.get("time", ""), zone)
+        kickoff = parse_kickoff(raw.get("date", ""), raw.get("time"), zone)
         result = parse_result(raw.get("score"))
         goals = tuple(
             parse_goal(goal, side)
@@ -143,27 +153,36 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
     except (FixtureError, InvalidScore, ValueError, TypeError, AttributeError) as error:
         raise FixtureError(f"{label}: {error}") from None
     venue = raw.get("ground")
-    # Knock-out teams change from placeholders ("1A", "W74") to names; the key must not.
+    stage, group = str(raw.get("round") or "Match"), raw.get("group")
     number = raw.get("num")
     if number is not None and (
         isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_NUMBER
     ):
         raise FixtureError(f"{label}: 'num' must be a match number from 1 to {MAX_NUMBER}")
-    source_key = (
-        f"num:{number}" if number is not None else f"at:{kickoff.isoformat()}|{venue or ''}"
-    )
+    timed = f"at:{kickoff.isoformat()}|{venue or ''}"
+    former: tuple[str, ...]
+    if number is not None:
+        source_key, former = f"num:{number}", ()
+    elif knockout_round(stage, group):
+        # Knock-out teams change from placeholders ("1A", "W74") to names; the key must not.
+        source_key, former = timed, ()
+    else:
+        # A league's or a group's match: its teams are known and its kick-off may move
+        # (postponed, rearranged, many at one hour), so its round and teams name it.
+        source_key, former = f"round:{stage}|{team1} v {team2}", (timed,)
     return Fixture(
         source_key=source_key,
-        stage=str(raw.get("round") or "Match"),
+        stage=stage,
         kickoff=kickoff,
         local_date=raw["date"],
         team1=team1,
         team2=team2,
-        group=raw.get("group"),
+        group=group,
         venue=venue,
         result=result,
         goals=goals,
         number=number,
+        former_keys=former,
     )
 
 

@@ -1,4 +1,5 @@
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -12,7 +13,7 @@ from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, pars
 from game.pool import Pool
 from game.rules import RuleViolation
 from game.sources import SourceError, read_json
-from tests.conftest import TEST_DATA
+from tests.conftest import TEST_DATA, FakeClock
 from tests.http_server import canned_server
 
 
@@ -247,3 +248,72 @@ def pool_player_id(pool: Pool, handle: str) -> int:
         return int(
             connection.execute(select(players.c.id).where(players.c.handle == handle)).scalar_one()
         )
+
+
+# -- a league season ---------------------------------------------------------------
+
+SAO_PAULO = ZoneInfo("America/Sao_Paulo")
+LONDON = ZoneInfo("Europe/London")
+
+
+def league_match(team1: str, team2: str, day: str, time: str | None, round_: int = 1) -> dict:
+    """A match as openfootball's league files write it: a round, a local time or none."""
+    match = {"round": f"Matchday {round_}", "date": day, "team1": team1, "team2": team2}
+    return match if time is None else {**match, "time": time}
+
+
+def test_a_league_plays_many_matches_at_one_kickoff(pool: Pool) -> None:
+    """Ten matches of a round at the same hour, no ground: each is its own match."""
+    season = openfootball(
+        league_match("SE Palmeiras", "CR Flamengo", "2025-03-29", "18:30"),
+        league_match("São Paulo FC", "SC Recife", "2025-03-29", "18:30"),
+    )
+    report = pool.fixtures.import_tournament(parse_tournament(season, SAO_PAULO))
+    assert report.created == 2
+    assert {m.team1 for m in pool.matches()} == {"SE Palmeiras", "São Paulo FC"}
+
+
+def test_a_match_without_a_time_keeps_its_number_and_picks_when_it_gets_one(
+    pool: Pool, clock: FakeClock
+) -> None:
+    clock.now = datetime(2026, 3, 1, tzinfo=UTC)
+    pool.members.add("ana")
+    unset = league_match("Manchester City FC", "Crystal Palace FC", "2026-03-21", None, 31)
+    pool.fixtures.import_tournament(parse_tournament(openfootball(unset), LONDON))
+    (match,) = pool.matches()
+    # No time yet: it kicks off, for the pool, at the start of its day, so picks close in time.
+    assert match.kickoff == datetime(2026, 3, 21, 0, 0, tzinfo=UTC)
+    pool.predictions.place("ana", match.number, Score(1, 0))
+    rearranged = {**unset, "date": "2026-04-14", "time": "20:00"}
+    report = pool.fixtures.import_tournament(parse_tournament(openfootball(rearranged), LONDON))
+    (moved,) = pool.matches()
+    assert report.created == 0 and report.updated == 1
+    assert moved.number == match.number
+    assert moved.kickoff == datetime(2026, 4, 14, 19, 0, tzinfo=UTC)  # BST
+    assert [p.score for p in pool.predictions_of("ana")] == [Score(1, 0)]
+    # Postponed: the pick stays open until the new kick-off, as for any match to come.
+    clock.now = datetime(2026, 3, 22, tzinfo=UTC)
+    pool.predictions.place("ana", match.number, Score(2, 2))
+    assert [p.score for p in pool.predictions_of("ana")] == [Score(2, 2)]
+
+
+def test_a_pool_imported_under_the_older_key_adopts_the_new_one(pool: Pool) -> None:
+    """Group matches were once known by kick-off and ground; a re-import renames, never
+    duplicates them."""
+    cup = parse_tournament(openfootball(GROUP_MATCH))
+    (fixture,) = cup.fixtures
+    older = type(cup)(cup.name, (replace(fixture, source_key=fixture.former_keys[0]),))
+    pool.fixtures.import_tournament(older)
+    report = pool.fixtures.import_tournament(cup)
+    assert report.created == 0 and len(pool.matches()) == 1
+    assert pool.fixtures.import_tournament(cup).updated == 0  # and it stays known
+
+
+def test_a_whole_brasileirao_and_a_premier_league_season_in_progress(pool: Pool) -> None:
+    brasileirao = parse_tournament(read_json(str(TEST_DATA / "br.1-2025.json")), SAO_PAULO)
+    report = pool.fixtures.import_tournament(brasileirao)
+    assert report.created == 380 and report.results == 380
+    assert len({m.kickoff for m in pool.matches()}) < 380  # many share an hour
+    premier = parse_tournament(read_json(str(TEST_DATA / "en.1-2025-26.json")), LONDON)
+    assert sum(f.result is not None for f in premier.fixtures) == 291
+    assert len(premier.fixtures) == 380

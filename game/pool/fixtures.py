@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, insert, select, update
 
 from game import lifecycle, matching
 from game.db import log, views
@@ -103,7 +103,11 @@ class Fixtures:
             report = FixturesReport(tournament.name)
             known = dict(connection.execute(select(matches.c.source_key, matches.c.number)).all())
             numbers = MatchNumbers(set(known.values()), tournament.fixtures, set(known))
-            arriving = {f.source_key for f in tournament.fixtures} - set(known)
+            arriving = {
+                f.source_key
+                for f in tournament.fixtures
+                if f.source_key not in known and not set(f.former_keys) & set(known)
+            }
             if len(known) + len(arriving) > views.MOST_MATCHES:
                 raise RuleViolation(
                     "a pool holds at most {most} matches; this file would make it {total}",
@@ -112,6 +116,15 @@ class Fixtures:
                 )
             for fixture in sorted(tournament.fixtures, key=lambda f: f.kickoff):
                 number = known.get(fixture.source_key)
+                former = next((k for k in fixture.former_keys if k in known), None)
+                if number is None and former is not None:  # imported under an older key
+                    number = known.pop(former)
+                    known[fixture.source_key] = number
+                    connection.execute(
+                        update(matches)
+                        .where(matches.c.number == number)
+                        .values(source_key=fixture.source_key)
+                    )
                 if number is None:
                     number = numbers.assign(fixture)
                     if fixture.number is not None and number != fixture.number:
