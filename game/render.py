@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from functools import lru_cache
 
+from game.league import TeamRow
 from game.model import Match, MatchStatus, Score
 from game.standings import StandingRow
 from game.words import Words
@@ -43,6 +44,21 @@ def _standings_text(rows: tuple[StandingRow, ...], words: Words) -> str:
             for row in rows
         ],
         right=(0, 2, 3, 4, 5),
+    )
+
+
+def league_text(rows: Sequence[TeamRow], words: Words | None = None) -> str:
+    """The league's own table: teams, their record and points."""
+    words = words or Words()
+    if not rows:
+        return words("No league match played yet.")
+    return table(
+        words.each("#", "team", "P", "W", "D", "L", "goals", "pts"),
+        [
+            (r.rank, r.team, r.played, r.won, r.drawn, r.lost, f"{r.scored}:{r.conceded}", r.points)
+            for r in rows
+        ],
+        right=(0, 2, 3, 4, 5, 6, 7),
     )
 
 

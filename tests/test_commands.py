@@ -1,6 +1,7 @@
 """The command parser both SSH modes share, driven without SSH."""
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -8,6 +9,7 @@ from hypothesis import strategies as st
 from game.events import GoalScored, MatchKickedOff
 from game.frontends.commands import Caller, Commands
 from game.frontends.limits import ConnectionLimits, Limits, TokenBucket
+from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.words import Words
 from tests.conftest import FakeClock, play
@@ -167,3 +169,52 @@ def test_tab_completes_commands_and_match_numbers() -> None:
     assert complete("bet 1") == ["12", "13"]
     assert complete("match ") == ["7", "12", "13"]
     assert complete("standings ") == []
+
+
+def test_a_league_table_and_the_standings_after_a_round(pool: Pool, clock: FakeClock) -> None:
+    """A league season: the teams' table from the results, and the pool's table as it
+    stood when a round ("Matchday 1", "rodada 1") was over."""
+    season = parse_tournament(
+        {
+            "name": "Mini League",
+            "matches": [
+                {"round": f"Matchday {r}", "date": day, "time": "16:00", "team1": a, "team2": b}
+                for r, day, a, b in (
+                    (1, "2025-03-29", "Palmeiras", "Flamengo"),
+                    (1, "2025-03-29", "Santos", "Bahia"),
+                    (2, "2025-04-05", "Flamengo", "Santos"),
+                    (2, "2025-04-05", "Bahia", "Palmeiras"),
+                )
+            ],
+        },
+        ZoneInfo("America/Sao_Paulo"),
+    )
+    pool.fixtures.import_tournament(season)
+    pool.members.add("ana")
+    commands = Commands(pool)
+    clock.now = datetime(2025, 3, 1, tzinfo=UTC)
+    for number in (1, 2, 3, 4):
+        assert not commands.run(ANA, f"bet {number} 1-0").error
+    for number, score in ((1, "2-0"), (2, "1-1"), (3, "0-3"), (4, "1-1")):
+        play(pool, clock, number, score)
+    table = commands.run(ANA, "league").text.splitlines()
+    # Santos and Palmeiras both have 4 points: goal difference (+3, +2) splits them.
+    assert table[2].split() == ["1", "Santos", "2", "1", "1", "0", "4:1", "4"]
+    assert table[3].split() == ["2", "Palmeiras", "2", "1", "1", "0", "3:1", "4"]
+    assert table[-1].split() == ["4", "Flamengo", "2", "0", "0", "2", "0:5", "0"]
+    after_one = commands.run(ANA, "league after round 1").text.splitlines()
+    assert [line.split()[1] for line in after_one[2:]] == [
+        "Palmeiras",
+        "Bahia",
+        "Santos",
+        "Flamengo",
+    ]
+    # The round's last match is #2 (the same hour as #1, numbered after it).
+    ranking = Commands(pool, words=Words("pt")).run(ANA, "ranking após rodada 1").text
+    after_two = commands.run(ANA, "standings after 2").text
+    assert [r.split() for r in ranking.splitlines()[2:]] == [
+        r.split() for r in after_two.splitlines()[2:]
+    ]
+    assert after_two != commands.run(ANA, "standings").text  # round 2 moved it since
+    refused = commands.run(ANA, "standings after round 9")
+    assert refused.error and "round 9" in refused.text

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.exc import OperationalError
 
+from game import league
 from game.addressing import Addressee
 from game.db.engine import is_locked
 from game.errors import UserError
@@ -23,6 +24,7 @@ from game.model import Goal, Match, MatchStatus, Player, Result, Score
 from game.pool import Pool
 from game.render import (
     in_play_line,
+    league_text,
     match_json,
     match_score,
     matches_table,
@@ -38,6 +40,8 @@ RACE_PLAYERS = 5
 UPCOMING_SHOWN = 10
 FINISHED_SHOWN = 5
 SIDES = {"home": "home", "away": "away", "casa": "home", "fora": "away"}
+AFTER = ("after", "após", "apos", "depois")
+ROUND_WORDS = ("round", "rodada", "matchday")
 log = logging.getLogger("betania.ssh")
 
 
@@ -163,9 +167,15 @@ class Commands:
             ),
             Spec(
                 ("standings", "s", "table", "ranking"),
-                "standings [after N] [--json]",
+                "standings [after N | after round N] [--json]",
                 "the table, computed now",
                 Commands.standings,
+            ),
+            Spec(
+                ("league", "liga", "classificacao", "classificação"),
+                "league [after round N]",
+                "the teams' own table, from the results",
+                Commands.league,
             ),
             Spec(
                 ("race", "r", "corrida"),
@@ -426,12 +436,7 @@ class Commands:
 
     def standings(self, call: Call) -> Reply:
         as_json, args = _json_flag(call.args)
-        after = None
-        if args:
-            if args[0] not in ("after", "após", "apos", "depois") or len(args) != 2:
-                raise CommandError("standings takes 'after N'")
-            after = _number(args[1])
-            self.pool.check_finished(after)
+        after = self._after(args, "standings")
         # The table now is the live one: a goal moves it before the whistle.
         if after is None:
             rows, in_play = self.pool.live_table()
@@ -441,6 +446,32 @@ class Commands:
             return Reply(json.dumps([row.as_dict() for row in rows]))
         shown = standings_table(rows, self.words)
         return Reply(f"{in_play_line(in_play, self.words)}\n{shown}" if in_play else shown)
+
+    def league(self, call: Call) -> Reply:
+        after = self._after(call.args, "league")
+        matches = self.pool.matches()
+        if after is not None:
+            last = self.pool.match(after, with_goals=False)
+            matches = [m for m in matches if m.time_order() <= last.time_order()]
+        return Reply(league_text(league.league_table(matches), self.words))
+
+    def _after(self, args: list[str], command: str) -> int | None:
+        """``after N`` (a match) or ``after round N`` / ``após rodada N`` (the round's last
+        finished match): the match number a table stops at; None for now."""
+        if not args:
+            return None
+        if args[0] not in AFTER:
+            raise CommandError("{command} takes 'after N' or 'after round N'", command=command)
+        if len(args) == 3 and args[1] in ROUND_WORDS:
+            played = [m for m in league.in_round(self.pool.matches(), _number(args[2])) if m.result]
+            if not played:
+                raise CommandError("no match of round {n} is finished yet", n=args[2])
+            return played[-1].number
+        if len(args) != 2:
+            raise CommandError("{command} takes 'after N' or 'after round N'", command=command)
+        after = _number(args[1])
+        self.pool.check_finished(after)
+        return after
 
     def race(self, call: Call) -> Reply:
         return Reply(race_chart(self.pool.race(RACE_PLAYERS), words=self.words))

@@ -1,0 +1,78 @@
+"""A league's own table and its rounds, from the results alone.
+
+The pool's standings rank its players; this ranks the teams, the way a league
+does: three points a win, one a draw, then goal difference, goals scored and the
+name. It counts every match played outside the knock-out rounds (a league's
+matchdays, a cup's group games) at its score after 90 minutes, and says which
+matches a round ("Matchday 5", "Group, Matchday 5") holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from game.model import Match
+
+WIN, DRAW = 3, 1
+ROUND = re.compile(r"(?:^|,\s*)(?:Matchday|Rodada|Round)\s+(\d{1,3})$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    rank: int
+    team: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    scored: int
+    conceded: int
+
+    @property
+    def points(self) -> int:
+        return WIN * self.won + DRAW * self.drawn
+
+    @property
+    def difference(self) -> int:
+        return self.scored - self.conceded
+
+
+def round_of(match: Match) -> int | None:
+    """The round a match belongs to ("Matchday 5" -> 5); None for a knock-out round."""
+    found = ROUND.search(match.stage)
+    return None if found is None or match.is_knockout else int(found[1])
+
+
+def in_round(matches: Iterable[Match], number: int) -> list[Match]:
+    """The matches of round ``number``, in kick-off order."""
+    return sorted((m for m in matches if round_of(m) == number), key=Match.time_order)
+
+
+def league_table(matches: Iterable[Match]) -> list[TeamRow]:
+    """Every team of the rounds played so far, best first; level teams share a rank."""
+    tally: dict[str, list[int]] = {}  # team -> won, drawn, lost, scored, conceded
+    for match in matches:
+        if match.result is None or match.is_knockout:
+            continue
+        score = match.result.full_time
+        for team, mine, theirs in (
+            (match.team1, score.home, score.away),
+            (match.team2, score.away, score.home),
+        ):
+            counts = tally.setdefault(team, [0, 0, 0, 0, 0])
+            counts[0 if mine > theirs else 1 if mine == theirs else 2] += 1
+            counts[3] += mine
+            counts[4] += theirs
+    rows = [TeamRow(0, team, sum(t[:3]), *t) for team, t in tally.items()]
+    rows.sort(key=_order)
+    ranked: list[TeamRow] = []
+    for position, row in enumerate(rows, start=1):
+        level = ranked and _order(ranked[-1])[:3] == _order(row)[:3]
+        ranked.append(replace(row, rank=ranked[-1].rank if level else position))
+    return ranked
+
+
+def _order(row: TeamRow) -> tuple[int, int, int, str]:
+    return (-row.points, -row.difference, -row.scored, row.team)
