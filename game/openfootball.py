@@ -169,7 +169,9 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
     else:
         # A league's or a group's match: its teams are known and its kick-off may move
         # (postponed, rearranged, many at one hour), so its round and teams name it.
-        source_key, former = f"round:{stage}|{team1} v {team2}", (timed,)
+        # Built from the names as the pool keeps them: a file's control bytes stay out.
+        named = f"{clean_line(stage)}|{clean_line(team1)} v {clean_line(team2)}"
+        source_key, former = f"round:{named}", (timed,)
     return Fixture(
         source_key=source_key,
         stage=stage,
