@@ -133,7 +133,9 @@ class Contract:
         words = {w.lower() for w in WORD.findall(f"{given}\n{' '.join(names)}")}
         words |= {part for w in list(words) for part in re.split(r"[-.'\u2019]", w) if part}
         numbers = {int(n) for n in NUMBER.findall(given)} | records.numbers()
-        told = [int(n) for n in NUMBER.findall(f"{prompt}\n{' '.join(_values(request))}")]
+        # Distinct values first: a season's fusion prompt holds thousands of numbers, and
+        # every pair of them (not of their distinct values) was 270 million subtractions.
+        told = {int(n) for n in NUMBER.findall(f"{prompt}\n{' '.join(_values(request))}")}
         differences = {abs(a - b) for a in told for b in told}
         return Grounds(
             frozenset(words | _capitalised()),
