@@ -130,7 +130,7 @@ class DiaryShelf:
         covers = sorted(
             {n for entry in ([narrative] if narrative else []) + fused for n in entry.covers}
         )
-        stories = [match_story(self.pool, self.pool.match(n), self.zone) for n in covers]
+        stories = [self.story(number) for number in covers]
         prompt = render(
             "diary_fusion",
             narrative=f"{narrative.dates} {inert(narrative.text)}" if narrative else "(none yet)",

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -30,18 +30,17 @@ class PoolScheduler:
     def __init__(
         self,
         commentator: Commentator,
-        zone: tzinfo,
         catch_up_every: float = 2.0,
         results: ResultsPoller | None = None,
         results_tick: float = 1.0,
     ) -> None:
         self.commentator = commentator
         self.pool = commentator.pool
-        self.zone = zone
         self.catch_up_every = catch_up_every
         self.results = results
         self.results_tick = results_tick
-        self.scheduler = AsyncIOScheduler(timezone=zone)
+        # The pool's zone, the one her "today" and digest hour use: one setting, not two.
+        self.scheduler = AsyncIOScheduler(timezone=commentator.keeper.config.zone)
         self._busy = asyncio.Lock()
 
     def start(self) -> None:

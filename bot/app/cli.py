@@ -405,7 +405,7 @@ async def serve(
     except StartError:
         await running.close()
         raise
-    scheduler = PoolScheduler(commentator, commentator.keeper.config.zone, results=results)
+    scheduler = PoolScheduler(commentator, results=results)
     leadership = Leadership(pool.engine)
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
     print(f"BETanIA pool listening on {config.host}:{running.port} ({registration})")
