@@ -42,10 +42,10 @@ from game.events import Event, LoggedEvent, RemarkPosted, ResultRecorded
 from game.model import Match
 from game.openfootball import parse_tournament
 from game.render import standings_table
-from game.scoring import Tier, classify, scored_score
 from game.sources import read_json
 from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.stories import match_story
 from memory.tokens import estimate_tokens
 
 DESIGNS = ("goldfish", "Funes", "notebook")
@@ -90,15 +90,12 @@ def questions(keeper: MemoryKeeper) -> list[Question]:
         score = f"{match.team1} {match.result} {match.team2}"
         asked.append(Question("score", "ana", f"@betania what was the score of match {match.number}?",
                               "", (score,)))  # fmt: skip
-    _, basis = pool.scoring()
+    # Who called each match exactly, as her stories of it say (memory.stories).
     called = [
         (match, exact)
         for match in finished
-        if (exact := tuple(
-            p.handle for p in pool.predictions_on(match.number)
-            if classify(p.score, scored_score(match.result, basis)) is Tier.EXACT
-        ))
-    ]  # fmt: skip
+        if (exact := tuple(match_story(pool, match, keeper.config.zone).exact()))
+    ]
     for match, exact in called[::8]:
         text = (f"@betania quem cravou o jogo {match.number}?" if pt
                 else f"@betania who called match {match.number} exactly?")  # fmt: skip
