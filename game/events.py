@@ -107,12 +107,16 @@ class ResultRecorded(Event):
     penalties: str | None = None
     previous: str | None = None
     source: str = "admin"
+    first_leg: str | None = None  # a second leg: the first leg, from this match's home side
+    away_goals: bool = False
 
     def result(self) -> Result:
         return Result(
             Score.parse(self.full_time),
             None if self.extra_time is None else Score.parse(self.extra_time),
             None if self.penalties is None else Score.parse(self.penalties),
+            None if self.first_leg is None else Score.parse(self.first_leg),
+            self.away_goals,
         )
 
 

@@ -72,11 +72,20 @@ class Score:
 
 @dataclass(frozen=True)
 class Result:
-    """How a match ended: the 90 minutes, extra time when played, penalties when needed."""
+    """How a match ended: the 90 minutes, extra time when played, penalties when needed.
+
+    A two-legged tie's second leg also carries its ``first_leg``: the first leg's
+    score at the end of play, from this match's home side (who played away then).
+    Extra time and a shoot-out then follow a level aggregate, not a level match,
+    and under ``away_goals`` (a competition's rule until its season of abolition:
+    ``game.ties``) a level aggregate goes first to the side with more goals away.
+    """
 
     full_time: Score
     extra_time: Score | None = None
     penalties: Score | None = None
+    first_leg: Score | None = None
+    away_goals: bool = False
 
     def __post_init__(self) -> None:
         if self.extra_time is not None and (
@@ -87,24 +96,42 @@ class Result:
                 extra=self.extra_time,
                 full=self.full_time,
             )
-        if self.extra_time is not None and self.full_time.outcome != 0:
+        if self.away_goals and self.first_leg is None:
+            raise InvalidScore("away goals only count in a tie's second leg")
+        if self.extra_time is not None and self._level(self.full_time) != 0:
             raise InvalidScore(
-                "extra time is only played after a draw, not after {score}", score=self.full_time
+                "extra time is only played after a draw, not after {score}",
+                score=self._tie(self.full_time),
             )
         if self.penalties is not None:
-            if self.end_of_play.outcome != 0:
+            if self._level(self.end_of_play) != 0:
                 raise InvalidScore(
                     "penalties only follow a draw, not {score} at the end of play",
-                    score=self.end_of_play,
+                    score=self._tie(self.end_of_play),
                 )
             if self.penalties.outcome == 0:
                 raise InvalidScore("a shoot-out has a winner, not {score}", score=self.penalties)
+
+    def _tie(self, played: Score) -> Score:
+        """The score that decides: this match's, or the aggregate over both legs."""
+        return played if self.first_leg is None else self.first_leg + played
+
+    def _level(self, played: Score) -> int:
+        """Who leads when ``played`` is this match's score: by the aggregate, then
+        (where the rule stands) by goals away from home; 0 when nobody does."""
+        lead = self._tie(played).outcome
+        if lead == 0 and self.away_goals and self.first_leg is not None:
+            # This match's home side played the first leg away; its opponent is away now.
+            lead = Score(self.first_leg.home, played.away).outcome
+        return lead
 
     def swapped(self) -> Result:
         return Result(
             self.full_time.swapped(),
             None if self.extra_time is None else self.extra_time.swapped(),
             None if self.penalties is None else self.penalties.swapped(),
+            None if self.first_leg is None else self.first_leg.swapped(),
+            self.away_goals,
         )
 
     @property
@@ -113,18 +140,26 @@ class Result:
         return self.extra_time or self.full_time
 
     @property
+    def aggregate(self) -> Score | None:
+        """Both legs at the end of play, from this match's home side; None for one match."""
+        return None if self.first_leg is None else self.first_leg + self.end_of_play
+
+    @property
     def winner(self) -> int:
-        """Who won: 1 the home side, -1 the away side (after extra time, then on
-        penalties), 0 a draw that stood."""
-        score = self.end_of_play
-        if score.outcome == 0 and self.penalties is not None:
-            score = self.penalties
-        return score.outcome
+        """Who won (a second leg: the tie): 1 the home side, -1 the away side (after
+        extra time, on away goals where they count, then on penalties), 0 a draw
+        that stood."""
+        lead = self._level(self.end_of_play)
+        if lead == 0 and self.penalties is not None:
+            lead = self.penalties.outcome
+        return lead
 
     def __str__(self) -> str:
         text = str(self.full_time)
         if self.extra_time is not None:
             text += f" (aet {self.extra_time})"
+        if self.aggregate is not None:
+            text += f" (agg {self.aggregate})"
         if self.penalties is not None:
             text += f" (pens {self.penalties})"
         return text
@@ -192,6 +227,8 @@ class Match:
     status: MatchStatus = MatchStatus.SCHEDULED
     result: Result | None = None
     goals: tuple[Goal, ...] = field(default=())
+    first_leg: int | None = None  # a two-legged tie's second leg: its first leg's number
+    away_goals: bool = False  # a second leg: whether away goals decide a level aggregate
 
     def __post_init__(self) -> None:
         if self.kickoff.tzinfo is None:
@@ -207,8 +244,8 @@ class Match:
         return (self.kickoff, self.number)
 
     def decided(self) -> tuple[str, str] | None:
-        """(winner, loser) of a finished match: after extra time, then on penalties; None
-        for a draw that stood, or no result."""
+        """(winner, loser) of a finished match (a second leg: of the tie, on aggregate):
+        after extra time, then on penalties; None for a draw that stood, or no result."""
         if self.result is None or self.result.winner == 0:
             return None
         return (self.team1, self.team2) if self.result.winner > 0 else (self.team2, self.team1)

@@ -14,7 +14,9 @@ from typing import Any
 
 from game.errors import UserError
 from game.model import Goal, InvalidScore, Result, Score, knockout_round
+from game.teams import is_placeholder
 from game.text import clean_line
+from game.ties import away_goals_count, second_legs
 
 TIME_PATTERN = re.compile(
     r"^\s*(\d{1,2}):(\d{2})\s*(?:UTC\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?)?\s*$"
@@ -48,6 +50,8 @@ class Fixture:
     number: int | None = None  # the official match number, when the file gives one ("num")
     # Keys earlier versions gave the same match: a pool imported then adopts the new key.
     former_keys: tuple[str, ...] = ()
+    first_leg_key: str | None = None  # a tie's second leg: its first leg's key
+    away_goals: bool = False  # a second leg: whether away goals decide a level aggregate
 
     def __post_init__(self) -> None:
         # A fixtures file is written by someone else: its names reach every terminal.
@@ -122,7 +126,16 @@ def _score(raw: Any) -> Score | None:
     return Score(raw[0], raw[1])
 
 
-def parse_result(raw: Any) -> Result | None:
+@dataclass(frozen=True)
+class TieTerms:
+    """What a second leg's result needs from its first leg."""
+
+    key: str  # the first leg's source key
+    score: Score | None  # the first leg at the end of play, from the second leg's home side
+    away_goals: bool
+
+
+def parse_result(raw: Any, tie: TieTerms | None = None) -> Result | None:
     if not raw:
         return None
     if not isinstance(raw, dict):
@@ -130,10 +143,16 @@ def parse_result(raw: Any) -> Result | None:
     full_time = _score(raw.get("ft"))
     if full_time is None:
         return None
-    return Result(full_time, _score(raw.get("et")), _score(raw.get("p")))
+    if tie is None:
+        return Result(full_time, _score(raw.get("et")), _score(raw.get("p")))
+    if tie.score is None:
+        raise FixtureError("a second leg with a result needs its first leg's result")
+    return Result(full_time, _score(raw.get("et")), _score(raw.get("p")), tie.score, tie.away_goals)
 
 
-def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
+def parse_fixture(
+    raw: dict[str, Any], zone: tzinfo | None, tie: TieTerms | None = None, scored: bool = True
+) -> Fixture:
     if not isinstance(raw, dict):
         raise FixtureError(f"a match must be an object, got {raw!r}")
     team1, team2 = raw.get("team1"), raw.get("team2")
@@ -142,7 +161,7 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
     label = f"{raw.get('date')} {team1} v {team2}"
     try:
         kickoff = parse_kickoff(raw.get("date", ""), raw.get("time"), zone)
-        result = parse_result(raw.get("score"))
+        result = parse_result(raw.get("score"), tie) if scored else None
         goals = tuple(
             parse_goal(goal, side)
             for side, key in (("home", "goals1"), ("away", "goals2"))
@@ -163,12 +182,13 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
     former: tuple[str, ...]
     if number is not None:
         source_key, former = f"num:{number}", ()
-    elif knockout_round(stage, group):
+    elif knockout_round(stage, group) and (is_placeholder(team1) or is_placeholder(team2)):
         # Knock-out teams change from placeholders ("1A", "W74") to names; the key must not.
         source_key, former = timed, ()
     else:
-        # A league's or a group's match: its teams are known and its kick-off may move
-        # (postponed, rearranged, many at one hour), so its round and teams name it.
+        # A league's, a group's or a cup tie's match between named clubs: its kick-off
+        # may move (postponed, rearranged, many at one hour), so its round and teams
+        # name it; a knock-out slot named since keeps the picks made on the slot.
         # Built from the names as the pool keeps them: a file's control bytes stay out.
         named = f"{clean_line(stage)}|{clean_line(team1)} v {clean_line(team2)}"
         source_key, former = f"round:{named}", (timed,)
@@ -185,15 +205,30 @@ def parse_fixture(raw: dict[str, Any], zone: tzinfo | None) -> Fixture:
         goals=goals,
         number=number,
         former_keys=former,
+        first_leg_key=None if tie is None else tie.key,
+        away_goals=tie is not None and tie.away_goals,
     )
+
+
+def _terms(competition: str, first: Fixture) -> TieTerms:
+    played = None if first.result is None else first.result.end_of_play.swapped()
+    day = date.fromisoformat(first.local_date)
+    return TieTerms(first.source_key, played, away_goals_count(competition, day))
 
 
 def parse_tournament(data: Any, zone: tzinfo | None = None) -> Tournament:
     if not isinstance(data, dict) or not isinstance(data.get("matches"), list):
         raise FixtureError("not an openfootball file: expected an object with a 'matches' list")
-    fixtures = tuple(parse_fixture(raw, zone) for raw in data["matches"])
+    name = str(data.get("name") or "Tournament")
+    raws: list[Any] = data["matches"]
+    # A second leg's result is read against its first leg's: pair the legs first.
+    firsts = second_legs(parse_fixture(raw, zone, scored=False) for raw in raws)
+    read = {i: parse_fixture(raw, zone) for i, raw in enumerate(raws) if i not in firsts}
+    for second, first in firsts.items():
+        read[second] = parse_fixture(raws[second], zone, _terms(name, read[first]))
+    fixtures = tuple(read[position] for position in range(len(raws)))
     counts = Counter(fixture.source_key for fixture in fixtures)
     duplicates = sorted(key for key, count in counts.items() if count > 1)
     if duplicates:
         raise FixtureError(f"the file lists the same match twice: {duplicates[0]}")
-    return Tournament(str(data.get("name") or "Tournament"), fixtures)
+    return Tournament(name, fixtures)

@@ -56,6 +56,9 @@ def catalog(language: str) -> dict[str, str]:
     return table
 
 
+RESULT_MARKS = ("(aet ", "(agg ", "(pens ")  # what ``Result.__str__`` adds to a score
+
+
 @dataclass(frozen=True)
 class Words:
     """One language's words; ``Words()`` is English."""
@@ -106,9 +109,9 @@ class Words:
         return self(stage)
 
     def result(self, result: Result | str) -> str:
-        """``1-1 (aet 2-2) (pens 4-3)`` (as ``Result`` writes it, or as the log kept it),
-        with this language's words for extra time and penalties."""
+        """``1-1 (aet 2-2) (agg 3-3) (pens 4-3)`` (as ``Result`` writes it, or as the log
+        kept it), with this language's words for extra time, aggregate and penalties."""
         text = str(result)
-        for mark in ("(aet ", "(pens "):
+        for mark in RESULT_MARKS:
             text = text.replace(mark, self(mark))
         return text

@@ -1,6 +1,6 @@
 import json
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -8,11 +8,12 @@ import pytest
 from sqlalchemy import select
 
 from game.db.schema import players, predictions
-from game.model import Goal, MatchStatus, Result, Score
+from game.model import Goal, InvalidScore, MatchStatus, Result, Score
 from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
 from game.pool import Pool
 from game.rules import RuleViolation
 from game.sources import SourceError, read_json
+from game.ties import away_goals_count
 from tests.conftest import TEST_DATA, FakeClock
 from tests.http_server import canned_server
 
@@ -317,3 +318,111 @@ def test_a_whole_brasileirao_and_a_premier_league_season_in_progress(pool: Pool)
     premier = parse_tournament(read_json(str(TEST_DATA / "en.1-2025-26.json")), LONDON)
     assert sum(f.result is not None for f in premier.fixtures) == 291
     assert len(premier.fixtures) == 380
+
+
+# -- a club cup's two-legged ties ------------------------------------------------------
+
+
+def cup_match(team1: str, team2: str, day: str, score: dict | None, stage: str) -> dict:
+    match = {"round": stage, "date": day, "time": "21:30", "team1": team1, "team2": team2}
+    return match if score is None else {**match, "score": score}
+
+
+def test_a_tie_is_decided_on_aggregate_not_by_its_second_leg(pool: Pool) -> None:
+    """Libertadores 2025's semi-final: Palmeiras lost 3-0 in Quito and won 4-0 at home."""
+    semi = "Finals, Semifinals"
+    cup = openfootball(
+        cup_match("LDU de Quito", "SE Palmeiras", "2025-10-23", {"ft": [3, 0]}, semi),
+        cup_match("SE Palmeiras", "LDU de Quito", "2025-10-30", {"ft": [4, 0]}, semi),
+    )
+    pool.fixtures.import_tournament(parse_tournament(cup, SAO_PAULO))
+    first, second = sorted(pool.matches(), key=lambda m: m.kickoff)
+    assert first.first_leg is None and second.first_leg == first.number
+    assert second.result == Result(Score(4, 0), first_leg=Score(0, 3))
+    assert second.result.aggregate == Score(4, 3)
+    assert second.decided() == ("SE Palmeiras", "LDU de Quito")
+    assert str(second.result) == "4-0 (agg 4-3)"
+
+
+def test_a_shoot_out_follows_a_level_aggregate_even_after_a_won_match(pool: Pool) -> None:
+    """Estudiantes won the second leg 1-0, the tie was 2-2, Flamengo won on penalties."""
+    quarter = "Finals, Quarterfinals"
+    cup = openfootball(
+        cup_match("CR Flamengo", "Estudiantes", "2025-09-18", {"ft": [2, 1]}, quarter),
+        cup_match("Estudiantes", "CR Flamengo", "2025-09-25", {"ft": [1, 0], "p": [2, 4]}, quarter),
+    )
+    pool.fixtures.import_tournament(parse_tournament(cup, SAO_PAULO))
+    second = max(pool.matches(), key=lambda m: m.kickoff)
+    assert second.result is not None and second.result.aggregate == Score(2, 2)
+    assert second.decided() == ("CR Flamengo", "Estudiantes")
+    # The same shoot-out after a tie that was not level is no result at all.
+    with pytest.raises(InvalidScore, match="penalties only follow a draw, not 3-2"):
+        Result(Score(2, 0), penalties=Score(2, 4), first_leg=Score(1, 2))
+
+
+def test_each_leg_scores_its_own_picks(pool: Pool, clock: FakeClock) -> None:
+    """A pick is on a match: the second leg's 1-0 is 1-0, whatever the aggregate."""
+    clock.now = datetime(2025, 9, 1, tzinfo=UTC)
+    quarter = "Finals, Quarterfinals"
+    cup = openfootball(
+        cup_match("CR Flamengo", "Estudiantes", "2025-09-18", None, quarter),
+        cup_match("Estudiantes", "CR Flamengo", "2025-09-25", None, quarter),
+    )
+    pool.fixtures.import_tournament(parse_tournament(cup, SAO_PAULO))
+    first, second = sorted(pool.matches(), key=lambda m: m.kickoff)
+    pool.members.add("ana")
+    pool.predictions.place("ana", first.number, Score(2, 1))
+    pool.predictions.place("ana", second.number, Score(1, 0))
+    # The second leg's score alone, as an admin types it: the pool adds the first leg.
+    with pytest.raises(RuleViolation, match=r"the first leg \(#1\) needs its result first"):
+        pool.fixtures.record_score(second.number, Score(1, 0), penalties=Score(2, 4))
+    pool.fixtures.record_result(first.number, Result(Score(2, 1)))
+    pool.fixtures.record_score(second.number, Score(1, 0), penalties=Score(2, 4))
+    played = pool.match(second.number)
+    assert played.result is not None and played.result.aggregate == Score(2, 2)
+    (ana,) = pool.standings()
+    assert ana.exact == 2  # both legs called exactly
+    # A result that names another first leg is refused, not believed.
+    with pytest.raises(RuleViolation, match="the first leg ended 1-0 by this result, 2-1"):
+        pool.fixtures.record_result(second.number, Result(Score(1, 0), first_leg=Score(0, 1)))
+    # Correcting the first leg so that the shoot-out could not have happened is refused.
+    with pytest.raises(RuleViolation, match="would no longer stand"):
+        pool.fixtures.record_result(first.number, Result(Score(3, 1)))
+
+
+def test_a_one_match_final_is_no_tie(pool: Pool) -> None:
+    final = cup_match("SE Palmeiras", "CR Flamengo", "2025-11-29", {"ft": [0, 1]}, "Finals, Final")
+    pool.fixtures.import_tournament(parse_tournament(openfootball(final), SAO_PAULO))
+    (match,) = pool.matches()
+    assert match.first_leg is None and match.result == Result(Score(0, 1))
+    assert match.decided() == ("CR Flamengo", "SE Palmeiras")
+
+
+def test_away_goals_decide_only_where_and_when_the_rules_still_had_them() -> None:
+    # Atlético Mineiro 1-1 Palmeiras after 0-0 in São Paulo: Palmeiras went through, 2021.
+    away_goals = Result(Score(1, 1), first_leg=Score(0, 0), away_goals=True)
+    assert away_goals.winner == -1
+    assert Result(Score(1, 1), first_leg=Score(0, 0)).winner == 0  # since 2022: penalties
+    assert away_goals_count("Copa Libertadores 2021", date(2021, 9, 21))
+    assert not away_goals_count("Copa Libertadores 2025", date(2025, 9, 18))
+    assert away_goals_count("UEFA Champions League 2020/21", date(2021, 4, 27))
+    assert not away_goals_count("UEFA Champions League 2021/22", date(2022, 4, 26))
+    assert not away_goals_count("Brasileiro Série A 2025", date(2025, 4, 1))
+    with pytest.raises(InvalidScore, match="away goals only count in a tie's second leg"):
+        Result(Score(1, 1), away_goals=True)
+
+
+def test_the_whole_libertadores_2025(pool: Pool) -> None:
+    libertadores = parse_tournament(read_json(str(TEST_DATA / "copa.l-2025.json")), SAO_PAULO)
+    report = pool.fixtures.import_tournament(libertadores)
+    assert report.created == 155 and report.results == 154
+    # Colo-Colo v Fortaleza was suspended and never played: "postponed", no time, no score.
+    (postponed,) = [m for m in pool.matches() if m.result is None]
+    assert (postponed.team1, postponed.status) == ("CSD Colo-Colo (CHI)", MatchStatus.SCHEDULED)
+    ties = [m for m in pool.matches() if m.first_leg is not None]
+    assert len(ties) == 3 + 8 + 4 + 8 + 4 + 2  # qualifying rounds 1-3, then 16, 8, 4
+    final = max(pool.matches(), key=lambda m: m.kickoff)
+    assert final.first_leg is None and final.decided() == ("CR Flamengo", "SE Palmeiras")
+    shoot_outs = [m for m in ties if m.result is not None and m.result.penalties is not None]
+    assert len(shoot_outs) == 6
+    assert pool.fixtures.import_tournament(libertadores).updated == 0  # and idempotent

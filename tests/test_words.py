@@ -14,7 +14,7 @@ import pytest
 
 from game.frontends.limits import ConnectionLimits, Limits
 from game.model import InvalidScore, MatchStatus, Result, Score
-from game.words import DAYS, LANGUAGES, MONTHS, STAGES, Words, catalog
+from game.words import DAYS, LANGUAGES, MONTHS, RESULT_MARKS, STAGES, Words, catalog
 from prompts import sections
 
 GAME = Path(__file__).resolve().parent.parent / "game"
@@ -86,7 +86,7 @@ def templates_in(path: Path) -> set[str]:
 
 def every_template() -> set[str]:
     found = set().union(*(templates_in(path) for path in GAME.rglob("*.py")))
-    fixed = {DAYS, MONTHS, *STAGES, "Group {name}", "Matchday {name}", "(aet ", "(pens "}
+    fixed = {DAYS, MONTHS, *STAGES, "Group {name}", "Matchday {name}", *RESULT_MARKS}
     fixed |= {status.value for status in MatchStatus}
     return {t for t in found | fixed if any(c.isalpha() for c in t)}
 

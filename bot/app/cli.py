@@ -49,7 +49,7 @@ from game.feeds.poller import ResultsPoller
 from game.frontends.discord.api import DiscordApi, DiscordError
 from game.frontends.discord.slash import COMMANDS
 from game.frontends.ssh.frontend import ServerConfig
-from game.model import InvalidScore, MatchStatus, Result, Score
+from game.model import InvalidScore, MatchStatus, Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.render import match_json, matches_table, standings_table
@@ -168,8 +168,7 @@ def cmd_matches(args: argparse.Namespace) -> None:
 
 def cmd_results_set(args: argparse.Namespace) -> None:
     pool = open_pool(args)
-    result = Result(args.score, args.aet, args.pens)
-    pool.fixtures.record_result(args.number, result)
+    result = pool.fixtures.record_score(args.number, args.score, args.aet, args.pens)
     print(f"{pool.match(args.number).label}: {result}")
 
 

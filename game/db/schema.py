@@ -24,6 +24,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
@@ -81,6 +82,10 @@ matches = Table(
     Column("pen_home", Integer),
     Column("pen_away", Integer),
     Column("result_source", String(20)),
+    # A two-legged tie's second leg: its first leg, and whether away goals decide a
+    # level aggregate (``game.ties``). The first leg's score is read from its row.
+    Column("first_leg", Integer),
+    Column("away_goals", Boolean, nullable=False, server_default=false()),
     # The result as the standings read it, kept by the database itself so the
     # standings query compares plain columns instead of computing per pick.
     Column("ft_diff", Integer, Computed("ft_home - ft_away", persisted=True)),

@@ -51,12 +51,35 @@ def _score(home: int | None, away: int | None) -> Score | None:
     return None if home is None or away is None else Score(home, away)
 
 
+# A second leg's row carries its first leg's score (``FIRST_LEG``), so that its
+# result can be read against the aggregate: one join, the first leg's own row.
+_LEG1 = matches.alias("leg1")
+FIRST_LEG = (
+    func.coalesce(_LEG1.c.et_home, _LEG1.c.ft_home).label("leg1_home"),
+    func.coalesce(_LEG1.c.et_away, _LEG1.c.ft_away).label("leg1_away"),
+)
+
+
+def with_first_leg(joined: FromClause) -> FromClause:
+    """``joined`` (which holds ``matches``) with each second leg's first leg beside it."""
+    return joined.outerjoin(_LEG1, _LEG1.c.number == matches.c.first_leg)
+
+
+MATCH_ROWS = select(matches, *FIRST_LEG).select_from(with_first_leg(matches))
+
+
 def match_from_row(row: Row[Any], match_goals: tuple[Goal, ...] = ()) -> Match:
+    """A match from a row of ``MATCH_ROWS`` (or any query that adds ``FIRST_LEG``)."""
     full_time = _score(row.ft_home, row.ft_away)
     result = None
     if full_time is not None:
         result = Result(
-            full_time, _score(row.et_home, row.et_away), _score(row.pen_home, row.pen_away)
+            full_time,
+            _score(row.et_home, row.et_away),
+            _score(row.pen_home, row.pen_away),
+            # The first leg from this match's home side, who played away then.
+            _score(row.leg1_away, row.leg1_home) if row.first_leg is not None else None,
+            row.away_goals,
         )
     return Match(
         number=row.number,
@@ -69,6 +92,8 @@ def match_from_row(row: Row[Any], match_goals: tuple[Goal, ...] = ()) -> Match:
         status=MatchStatus(row.status),
         result=result,
         goals=match_goals,
+        first_leg=row.first_leg,
+        away_goals=row.away_goals,
     )
 
 
@@ -89,13 +114,13 @@ def _goals_by_match(
 
 def all_matches(connection: Connection) -> list[Match]:
     by_match = _goals_by_match(connection)
-    rows = connection.execute(select(matches).order_by(matches.c.number))
+    rows = connection.execute(MATCH_ROWS.order_by(matches.c.number))
     return [match_from_row(row, tuple(by_match.get(row.number, ()))) for row in rows]
 
 
 def in_play(connection: Connection) -> list[Match]:
     """The matches being played now, with their goals so far."""
-    live = select(matches).where(matches.c.status == MatchStatus.LIVE.value)
+    live = MATCH_ROWS.where(matches.c.status == MatchStatus.LIVE.value)
     rows = connection.execute(live.order_by(matches.c.number)).all()
     if not rows:
         return []
@@ -106,7 +131,7 @@ def in_play(connection: Connection) -> list[Match]:
 def match(connection: Connection, number: int, with_goals: bool = True) -> Match | None:
     if not 0 < number < ALL_MATCHES:
         return None  # no such match, and no number too large for the database to compare
-    row = connection.execute(select(matches).where(matches.c.number == number)).one_or_none()
+    row = connection.execute(MATCH_ROWS.where(matches.c.number == number)).one_or_none()
     if row is None:
         return None
     if not with_goals:

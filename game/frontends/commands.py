@@ -20,7 +20,7 @@ from game.addressing import Addressee
 from game.db.engine import is_locked
 from game.errors import UserError
 from game.frontends.limits import ConnectionLimits
-from game.model import Goal, Match, MatchStatus, Player, Result, Score
+from game.model import Goal, Match, MatchStatus, Player, Score
 from game.pool import Pool
 from game.render import (
     in_play_line,
@@ -522,8 +522,9 @@ class Commands:
                 raise CommandError("unexpected {word!r}", word=rest[0])
             extra[rest[0]] = Score.parse(rest[1])
             rest = rest[2:]
-        result = Result(full_time, extra.get("aet"), extra.get("pens"))
-        self.pool.fixtures.record_result(number, result)
+        result = self.pool.fixtures.record_score(
+            number, full_time, extra.get("aet"), extra.get("pens")
+        )
         return Reply(f"{self.pool.match(number).label}: {self.words.result(result)}")
 
     def goal(self, call: Call) -> Reply:

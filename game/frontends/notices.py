@@ -21,7 +21,6 @@ from game.events import (
     ResultRecorded,
 )
 from game.following import Handlers
-from game.model import Result, Score
 from game.pool import Pool
 from game.render import TableGlance
 from game.words import Words
@@ -131,13 +130,7 @@ class Notices:
         match = self.pool.match(event.match, with_goals=False)
         # The result this event recorded, not the match's latest: a reader that
         # lags (a post after an outage) must not show a correction in its place.
-        result = self.words.result(
-            Result(
-                Score.parse(event.full_time),
-                None if event.extra_time is None else Score.parse(event.extra_time),
-                None if event.penalties is None else Score.parse(event.penalties),
-            )
-        )
+        result = self.words.result(event.result())
         line = f"#{match.number} {match.team1} {result} {match.team2}"
         if event.previous:
             was = self.words.result(event.previous)

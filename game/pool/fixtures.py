@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy import Connection, insert, select, update
 
@@ -29,6 +29,7 @@ from game.model import (
     FeedResult,
     FeedStatus,
     Goal,
+    InvalidScore,
     Match,
     MatchStatus,
     Result,
@@ -114,7 +115,9 @@ class Fixtures:
                     most=views.MOST_MATCHES,
                     total=len(known) + len(arriving),
                 )
+            # By kick-off: a tie's first leg has its number before its second leg needs it.
             for fixture in sorted(tournament.fixtures, key=lambda f: f.kickoff):
+                columns = _fixture_columns(fixture, known)
                 number = known.get(fixture.source_key)
                 former = next((k for k in fixture.former_keys if k in known), None)
                 if number is None and former is not None:  # imported under an older key
@@ -134,12 +137,13 @@ class Fixtures:
                             number=number,
                             source_key=fixture.source_key,
                             status=MatchStatus.SCHEDULED.value,
-                            **_fixture_columns(fixture),
+                            **columns,
                         )
                     )
+                    known[fixture.source_key] = number
                     report.created += 1
                     self._work.append(connection, logged, _scheduled(number, fixture))
-                elif self._update_fixture(connection, number, fixture):
+                elif self._update_fixture(connection, number, columns):
                     report.updated += 1
                     self._work.append(connection, logged, _scheduled(number, fixture))
                 self._import_outcome(connection, logged, number, fixture, report)
@@ -147,8 +151,9 @@ class Fixtures:
 
         return self._work.commit(work)
 
-    def _update_fixture(self, connection: Connection, number: int, fixture: Fixture) -> bool:
-        columns = _fixture_columns(fixture)
+    def _update_fixture(
+        self, connection: Connection, number: int, columns: dict[str, object]
+    ) -> bool:
         row = connection.execute(select(matches).where(matches.c.number == number)).one()
         if all(getattr(row, name) == value for name, value in columns.items()):
             return False
@@ -195,6 +200,8 @@ class Fixtures:
             if goal not in match.goals:
                 self._insert_goal(connection, logged, number, goal)
                 added += 1
+        if result is not None:
+            result = _against_first_leg(connection, match, result)
         if result is None or result == match.result:
             return added, None
         kept = connection.execute(
@@ -277,6 +284,26 @@ class Fixtures:
 
         self._work.commit(work)
 
+    def record_score(
+        self,
+        number: int,
+        full_time: Score,
+        extra_time: Score | None = None,
+        penalties: Score | None = None,
+        source: str = "admin",
+    ) -> Result:
+        """A match's score as a person types it: a tie's second leg is read against its
+        first leg as the pool holds it, in the same transaction. Returns the result."""
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Result:
+            match = require_match(connection, number)
+            played, away_goals = _first_leg_of(connection, match)
+            result = Result(full_time, extra_time, penalties, played, away_goals)
+            self._write_result(connection, logged, match, result, source)
+            return result
+
+        return self._work.commit(work)
+
     def _write_result(
         self,
         connection: Connection,
@@ -285,8 +312,10 @@ class Fixtures:
         result: Result,
         source: str,
     ) -> bool:
+        result = _against_first_leg(connection, match, result)
         if match.result == result and match.status is MatchStatus.FINISHED:
             return False
+        _check_second_leg(connection, match, result)
         self._move(
             connection,
             match,
@@ -303,6 +332,8 @@ class Fixtures:
             None if result.penalties is None else str(result.penalties),
             None if match.result is None else str(match.result),
             source,
+            None if result.first_leg is None else str(result.first_leg),
+            result.away_goals,
         )
         self._work.append(connection, logged, event)
         return True
@@ -443,6 +474,64 @@ class Fixtures:
         return self._work.commit(work)
 
 
+def _against_first_leg(connection: Connection, match: Match, result: Result) -> Result:
+    """``result`` read as a second leg's (the aggregate over its first leg, as the pool
+    holds that leg), or as it is for a match that is no tie's second leg.
+
+    A source that gives a second leg's score alone (an admin, a feed) gets the tie
+    filled in; one that names a different first leg is refused, not believed.
+    """
+    played, away_goals = _first_leg_of(connection, match)
+    if played is None:
+        if result.first_leg is not None:
+            raise RuleViolation("{match} is not a tie's second leg", match=match.label)
+        return result
+    if result.first_leg is not None and result.first_leg != played:
+        raise RuleViolation(
+            "{match}: the first leg ended {given} by this result, {held} by the pool",
+            match=match.label,
+            given=result.first_leg.swapped(),
+            held=played.swapped(),
+        )
+    return replace(result, first_leg=played, away_goals=away_goals)
+
+
+def _first_leg_of(connection: Connection, match: Match) -> tuple[Score | None, bool]:
+    """A second leg's first leg at the end of play, from its home side, and whether away
+    goals count; (None, False) for a match that is no tie's second leg."""
+    if match.first_leg is None:
+        return None, False
+    first = require_match(connection, match.first_leg, with_goals=False)
+    if first.result is None:
+        raise RuleViolation(
+            "{match} is a second leg: the first leg (#{first}) needs its result first",
+            match=match.label,
+            first=first.number,
+        )
+    return first.result.end_of_play.swapped(), match.away_goals
+
+
+def _check_second_leg(connection: Connection, match: Match, result: Result) -> None:
+    """A first leg's correction must leave its second leg's result a possible one."""
+    second = connection.execute(
+        select(matches.c.number).where(matches.c.first_leg == match.number)
+    ).scalar()
+    if second is None:
+        return
+    later = require_match(connection, second, with_goals=False).result
+    if later is None or later.first_leg is None:
+        return
+    try:
+        replace(later, first_leg=result.end_of_play.swapped())
+    except InvalidScore as error:
+        raise RuleViolation(
+            "the second leg of #{match} (#{second}) would no longer stand: {why}",
+            match=match.number,
+            second=second,
+            why=str(error),
+        ) from None
+
+
 def _candidate(connection: Connection, number: int) -> matching.Candidate:
     row = connection.execute(
         select(matches.c.team1, matches.c.team2, matches.c.kickoff).where(
@@ -459,8 +548,11 @@ def _score_columns(prefix: str, score: Score | None) -> dict[str, int | None]:
     }
 
 
-def _fixture_columns(fixture: Fixture) -> dict[str, object]:
+def _fixture_columns(fixture: Fixture, known: dict[str, int]) -> dict[str, object]:
+    """The match row's columns a file gives; ``known`` numbers the matches by key."""
     return {
+        "first_leg": None if fixture.first_leg_key is None else known[fixture.first_leg_key],
+        "away_goals": fixture.away_goals,
         "stage": fixture.stage,
         "group_name": fixture.group,
         "kickoff": fixture.kickoff,

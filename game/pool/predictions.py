@@ -245,15 +245,18 @@ class Pick(NamedTuple):
 _PICK_CONTEXT = (
     select(
         matches,
+        *views.FIRST_LEG,
         players.c.id.label("player_id"),
         predictions.c.home.label("pick_home"),
         predictions.c.away.label("pick_away"),
     )
     .select_from(
-        matches.join(players, players.c.handle == bindparam("handle")).outerjoin(
-            predictions,
-            (predictions.c.player_id == players.c.id)
-            & (predictions.c.match_number == matches.c.number),
+        views.with_first_leg(
+            matches.join(players, players.c.handle == bindparam("handle")).outerjoin(
+                predictions,
+                (predictions.c.player_id == players.c.id)
+                & (predictions.c.match_number == matches.c.number),
+            )
         )
     )
     .where(matches.c.number == bindparam("number"))
