@@ -1,10 +1,12 @@
 """Team names across sources: the pool's fixtures, football-data.org, FIFA.
 
 A feed never renames the pool's teams; it is only matched against them. Both
-sides go through the same book (``teams.json``, kept by hand): a known spelling
-or FIFA code gives the team's name as the fixtures write it; an unknown name is
-compared as it is, without case, accents or punctuation. A name that fits no
-team is never guessed at.
+sides go through the same book (``teams.json`` for nations, ``clubs.json`` for
+clubs, kept by hand): a known spelling or FIFA code gives the team's name as the
+fixtures write it; an unknown name is compared as it is, without case, accents
+or punctuation. A name that fits no team is never guessed at. A club cup's
+files add the club's country ("SE Palmeiras (BRA)"): the book reads the name
+without it, so a club is one team in its league and in its cup.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ THIRD_PLACE = re.compile(r"3([A-L](?:/[A-L])*)")  # "3A/B/C": a third from one o
 WINNER_OF = re.compile(r"([WL])(\d{1,3})")  # "W74", "L101": of the pool's match 74, 101
 NOT_SET = re.compile(r"TBD|TBA|")  # a slot nobody has named yet
 SLOTS = (GROUP_PLACE, THIRD_PLACE, WINNER_OF, NOT_SET)
+COUNTRY_MARK = re.compile(r"\s*\([A-Z]{3}\)$")  # a club cup's "SE Palmeiras (BRA)"
 
 
 def normalized(name: str) -> str:
@@ -70,11 +73,18 @@ class TeamBook:
                 spellings[normalized(spelling)] = team["name"]
             codes[team["code"]] = team["name"]
             written += [(spelling, team["name"]) for spelling in (team["name"], *team["aliases"])]
+        clubs = json.loads(resources.files(__package__).joinpath("clubs.json").read_text("utf-8"))
+        for club in clubs["clubs"]:
+            for spelling in (club["name"], *club["aliases"]):
+                spellings[normalized(spelling)] = club["name"]
+                written.append((spelling, club["name"]))
         return TeamBook(spellings, codes, tuple(written))
 
     def name_of(self, name: str, code: str | None = None) -> str | None:
         """The team as the fixtures name it, from any known spelling or code; else None."""
         known = self.by_spelling.get(normalized(name))
+        if known is None and COUNTRY_MARK.search(name):
+            known = self.by_spelling.get(normalized(COUNTRY_MARK.sub("", name)))
         if known is None and code:
             known = self.by_code.get(code.strip().upper())
         return known

@@ -36,3 +36,17 @@ def test_a_line_names_teams_by_any_spelling_of_the_book() -> None:
     # Only the pool's teams, as the pool names them; a word inside another is no team.
     assert book.named_in("Brasil x Alemanha", {"Brazil"}) == {"Brazil"}
     assert book.named_in("Brazilians everywhere", {"Brazil"}) == set()
+
+
+def test_a_club_is_one_team_in_its_league_its_cup_and_a_feed() -> None:
+    book = TeamBook.standard()
+    # openfootball's league, its cup (with the country) and football-data's short name.
+    assert book.same("SE Palmeiras", "SE Palmeiras (BRA)")
+    assert book.same("SE Palmeiras (BRA)", "Palmeiras")
+    assert book.same("Manchester City FC", "Man City")
+    # A club's three letters are no code the book reads (CHE is Switzerland's FIFA code).
+    assert book.name_of("Chelsea", "CHE") == "Chelsea FC"
+    assert book.name_of("Chelsea Harbour", "CHE") is None
+    cup = ["SE Palmeiras (BRA)", "CR Flamengo (BRA)"]
+    assert book.named_in("o Verdão e o Mengão na final", cup) == set(cup)
+    assert book.named_in("I had the flu, boca aberta", ["Fluminense FC", "CA Boca Juniors"]) == set()
