@@ -243,3 +243,59 @@ def test_her_kick_off_remark_says_why_she_picked_it(
     ]
     shares = [int(n) for n in re.findall(r"(\d+)%", said)]
     assert "1-0" in said and "Brazil" in said and len(shares) == 3 and sum(shares) == 100, said
+
+
+# -- clubs --------------------------------------------------------------------------
+
+
+def _season(path: str, zone: str) -> list[Match]:
+    """A league file's finished matches, as the pool would hold them."""
+    import json
+    from zoneinfo import ZoneInfo
+
+    from game.openfootball import parse_tournament
+    from tests.conftest import TEST_DATA
+
+    season = parse_tournament(json.loads((TEST_DATA / path).read_text()), ZoneInfo(zone))
+    played = sorted((f for f in season.fixtures if f.result), key=lambda f: f.kickoff)
+    return [
+        Match(i, f.stage, f.kickoff, f.team1, f.team2, status=MatchStatus.FINISHED, result=f.result)
+        for i, f in enumerate(played, start=1)
+    ]
+
+
+def test_clubs_are_rated_from_the_season_at_their_own_ground() -> None:
+    brasileirao = _season("br.1-2025.json", "America/Sao_Paulo")
+    seen = predictor.outlook(brasileirao)
+    final_round = brasileirao[-10:]
+    # Flamengo won the league, Sport Recife finished last; neither is a nation.
+    assert seen.ratings.ranked(["SC Recife", "CR Flamengo"]) == ["CR Flamengo", "SC Recife"]
+    assert seen.at_home(final_round[0]) and not seen.nations.knows("CR Flamengo")
+    # Home sides took 63% of the points: worth about 94 rating points, as the season says.
+    assert 80 < seen.ratings.home < 110
+    at_home = Match(999, "Matchday 39", KICKOFF, "SC Recife", "CR Flamengo")
+    away = Match(999, "Matchday 39", KICKOFF, "CR Flamengo", "SC Recife")
+    assert seen.difference(away) - -seen.difference(at_home) == pytest.approx(2 * seen.ratings.home)
+    # Nations stay on neutral ground.
+    world_cup = Match(1, "Matchday 1", KICKOFF, "Brazil", "Spain", group="Group A")
+    assert not seen.at_home(world_cup)
+
+
+def test_an_earlier_season_starts_her_club_ratings() -> None:
+    premier = _season("en.1-2025-26.json", "Europe/London")
+    first_week = [Match(m.number, m.stage, m.kickoff, m.team1, m.team2) for m in premier[:10]]
+    level = predictor.outlook(first_week)
+    assert level.difference(first_week[0]) == pytest.approx(level.ratings.home)  # all 1500
+    informed = predictor.outlook(first_week, before=premier[10:])
+    assert informed.ratings.of("Arsenal FC") > informed.ratings.of("Burnley FC")
+
+
+def test_a_league_is_won_at_the_top_of_one_table_not_of_a_matchday() -> None:
+    brasileirao = _season("br.1-2025.json", "America/Sao_Paulo")
+    open_end = [
+        m if m.number <= 370 else Match(m.number, m.stage, m.kickoff, m.team1, m.team2)
+        for m in brasileirao
+    ]
+    chances = forecast.Cup(open_end, predictor.outlook(open_end)).chances(runs=200)
+    # Flamengo led Palmeiras by five points with a round to play: the title was theirs.
+    assert chances == {"CR Flamengo": 1.0}

@@ -49,4 +49,6 @@ def test_a_club_is_one_team_in_its_league_its_cup_and_a_feed() -> None:
     assert book.name_of("Chelsea Harbour", "CHE") is None
     cup = ["SE Palmeiras (BRA)", "CR Flamengo (BRA)"]
     assert book.named_in("o Verdão e o Mengão na final", cup) == set(cup)
-    assert book.named_in("I had the flu, boca aberta", ["Fluminense FC", "CA Boca Juniors"]) == set()
+    assert (
+        book.named_in("I had the flu, boca aberta", ["Fluminense FC", "CA Boca Juniors"]) == set()
+    )

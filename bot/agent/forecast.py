@@ -56,7 +56,8 @@ class _Run:
 
     def _group_match(self, match: Match) -> None:
         score = match.result.end_of_play if match.result else self.cup.sample(match, self.rng)
-        table = self.tables.setdefault(bracket.letter(match.group or match.stage), {})
+        # A league's matchdays are one table, not one table a matchday.
+        table = self.tables.setdefault(bracket.letter(match.group) if match.group else "", {})
         bracket.record(table, match.team1, match.team2, score)
 
     def _ranked(self, rows: Sequence[bracket.Row]) -> list[bracket.Row]:

@@ -6,15 +6,21 @@ The ratings start from the history before the tournament's first day
 pool's results win over the file for the tournament being played and nothing is
 counted twice. They are derived, never stored: recomputed each time she picks,
 so a corrected result corrects her too.
+
+A club is a team the internationals never met: a match between two of them is
+played at the first one's ground, weighted as a club match (``elo.CLUB``), with
+the home advantage the season's own results show (``elo.HomeGround``); her club
+ratings start level at the season's first match, or from an earlier season's
+results when she is given them (``before``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
-from game.elo import WORLD_CUP, Ratings
+from game.elo import CLUB, WORLD_CUP, HomeGround, Ratings
 from game.goals import GoalModel, poisson
 from game.model import Match, MatchStatus, Score
 from game.pundit import known_before
@@ -34,29 +40,42 @@ class Outlook:
 
     ratings: Ratings
     goals: GoalModel
+    nations: Ratings  # the internationals' ratings: who is a nation, not a club
+
+    def at_home(self, match: Match) -> bool:
+        """A club match is played at its first team's ground; the pool's internationals
+        (a World Cup's) count as on neutral ground."""
+        return not (self.nations.knows(match.team1) or self.nations.knows(match.team2))
 
     def difference(self, match: Match) -> float:
-        """The rating difference of a match; the pool's matches count as on neutral ground."""
-        return self.ratings.difference(match.team1, match.team2)
+        """The rating difference of a match, with home advantage at a club's ground."""
+        return self.ratings.difference(match.team1, match.team2, not self.at_home(match))
 
 
-def outlook(matches: Iterable[Match], at: datetime | None = None) -> Outlook:
-    """Her ratings: the history before the first day of the pool's ``matches``, then every
-    one of them finished (kicked off before ``at``, if given), in kick-off order."""
+def outlook(
+    matches: Iterable[Match], at: datetime | None = None, before: Iterable[Match] = ()
+) -> Outlook:
+    """Her ratings: the history before the first day of the pool's ``matches``, then the
+    finished matches of ``before`` (an earlier season) and of ``matches`` (those kicked
+    off before ``at``, if given), in kick-off order."""
     played = sorted(matches, key=Match.time_order)
-    if not played:
-        knowledge = known_before(datetime.max.date())
-        return Outlook(knowledge.ratings.copy(), knowledge.goals)
-    knowledge = known_before(min(m.kickoff for m in played).date())
-    ratings = knowledge.ratings.copy()
-    for match in played:
+    first = min((m.kickoff for m in played), default=datetime.max.replace(tzinfo=UTC))
+    knowledge = known_before(first.date())
+    seen = Outlook(knowledge.ratings.copy(), knowledge.goals, knowledge.ratings)
+    ground = HomeGround()
+    so_far = [m for m in played if at is None or m.kickoff < at]
+    for match in [*sorted(before, key=Match.time_order), *so_far]:
         if match.status is not MatchStatus.FINISHED or match.result is None:
             continue
-        if at is not None and match.kickoff >= at:
-            continue
         score = match.result.end_of_play  # a shoot-out is a draw
-        ratings.play(match.team1, match.team2, score.home, score.away, WORLD_CUP)
-    return Outlook(ratings, knowledge.goals)
+        if seen.at_home(match):
+            seen.ratings.home = ground.advantage
+            seen.ratings.play(match.team1, match.team2, score.home, score.away, CLUB, False)
+            ground.count(score.home, score.away)
+        else:
+            seen.ratings.play(match.team1, match.team2, score.home, score.away, WORLD_CUP)
+    seen.ratings.home = ground.advantage
+    return seen
 
 
 def chances(
