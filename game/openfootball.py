@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
 
 from game.errors import UserError
-from game.model import Goal, InvalidScore, Result, Score, knockout_round
+from game.model import Goal, InvalidScore, Match, MatchStatus, Result, Score, knockout_round
 from game.teams import is_placeholder
 from game.text import clean_line
 from game.ties import away_goals_count, second_legs
@@ -232,3 +232,23 @@ def parse_tournament(data: Any, zone: tzinfo | None = None) -> Tournament:
     if duplicates:
         raise FixtureError(f"the file lists the same match twice: {duplicates[0]}")
     return Tournament(name, fixtures)
+
+
+def played(tournament: Tournament) -> list[Match]:
+    """The file's finished matches in kick-off order, numbered as they come: an earlier
+    season for her ratings to start from, never a pool's matches."""
+    finished = sorted((f for f in tournament.fixtures if f.result), key=lambda f: f.kickoff)
+    return [
+        Match(
+            number,
+            f.stage,
+            f.kickoff,
+            f.team1,
+            f.team2,
+            f.group,
+            f.venue,
+            MatchStatus.FINISHED,
+            f.result,
+        )
+        for number, f in enumerate(finished, start=1)
+    ]

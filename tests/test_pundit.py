@@ -10,6 +10,7 @@ import random
 import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -21,10 +22,12 @@ from game import bracket, internationals
 from game.elo import Ratings, k_factor
 from game.goals import GoalModel, fit
 from game.model import Match, MatchStatus, Result, Score
+from game.openfootball import parse_tournament, played
 from game.pool import Pool
 from game.pundit import learn
 from game.scoring import PRESETS, ScoreBasis
-from tests.conftest import FakeClock, ScriptedModel, her_in
+from game.sources import read_json
+from tests.conftest import TEST_DATA, FakeClock, ScriptedModel, her_in
 
 KICKOFF = datetime(2026, 6, 11, 18, tzinfo=UTC)
 
@@ -249,19 +252,8 @@ def test_her_kick_off_remark_says_why_she_picked_it(
 
 
 def _season(path: str, zone: str) -> list[Match]:
-    """A league file's finished matches, as the pool would hold them."""
-    import json
-    from zoneinfo import ZoneInfo
-
-    from game.openfootball import parse_tournament
-    from tests.conftest import TEST_DATA
-
-    season = parse_tournament(json.loads((TEST_DATA / path).read_text()), ZoneInfo(zone))
-    played = sorted((f for f in season.fixtures if f.result), key=lambda f: f.kickoff)
-    return [
-        Match(i, f.stage, f.kickoff, f.team1, f.team2, status=MatchStatus.FINISHED, result=f.result)
-        for i, f in enumerate(played, start=1)
-    ]
+    """A league file's finished matches, numbered in kick-off order."""
+    return played(parse_tournament(read_json(str(TEST_DATA / path)), ZoneInfo(zone)))
 
 
 def test_clubs_are_rated_from_the_season_at_their_own_ground() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -92,6 +93,7 @@ class Commentator:
         keeper: MemoryKeeper,
         gateway: Gateway,
         policy: Policy | None = None,
+        earlier_season: Sequence[Match] = (),
     ) -> None:
         self.keeper = keeper  # what she remembers
         self.gateway = gateway  # how she is heard: every model call
@@ -102,7 +104,11 @@ class Commentator:
         self.her = self.addressee.handle  # the handle she plays and talks under
         self.stats = RemarkStats()
         self.words = Words(keeper.config.language)  # the pool's: days and results she names
-        self.questions = Questions(self.store, self.addressee, keeper.config.zone, self.words)
+        # An earlier season's results, when given: where her club ratings start.
+        self.earlier_season = tuple(earlier_season)
+        self.questions = Questions(
+            self.store, self.addressee, keeper.config.zone, self.words, self.earlier_season
+        )
         # What each event in the log means to her: the one place to add a reaction.
         self.reactions = (
             Handlers[None]()
@@ -116,6 +122,10 @@ class Commentator:
             self.pool.members.add(self.her, self.addressee.name, via="bot")
 
     # -- the loop -------------------------------------------------------------
+
+    def outlook(self) -> predictor.Outlook:
+        """What she knows when she picks: the ratings up to now."""
+        return predictor.outlook(self.pool.matches(), before=self.earlier_season)
 
     def turn(self) -> None:
         """Her turn on the pool's clock, whatever drives it (serve's scheduler, the demo,
@@ -237,7 +247,7 @@ class Commentator:
             return  # no pick, or she sides with the crowd: nothing worth saying at kick-off
         label = f"#{match.number} {match.team1} v {match.team2}"
         _, basis = self.pool.scoring()
-        chance = predictor.chances(match, predictor.outlook(self.pool.matches()), basis)
+        chance = predictor.chances(match, self.outlook(), basis)
         odds = predictor.odds(match, chance)
         request = KickOff(label, str(mine), agree, len(others) - agree, odds)
         told = render(
@@ -432,7 +442,7 @@ class Commentator:
         """The rating model's pick; a real model may overrule it with a score the rating
         model gives a real chance (``predictor.plausible``), never with any two numbers."""
         rule, basis = self.pool.scoring()
-        chance = predictor.chances(match, predictor.outlook(self.pool.matches()), basis)
+        chance = predictor.chances(match, self.outlook(), basis)
         suggestion = predictor.best_pick(chance, rule)
         odds = predictor.odds(match, chance)
         likeliest = sorted(chance, key=lambda s: -chance[s])[:LIKELIEST_SHOWN]

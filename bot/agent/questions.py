@@ -8,6 +8,7 @@ line no rule reads gets the list of what she can answer, never silence.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
 from bot.agent import forecast, predictor
@@ -88,8 +89,10 @@ class Questions:
         addressee: Addressee,
         zone: tzinfo = UTC,
         words: Words | None = None,
+        earlier_season: Sequence[Match] = (),
     ) -> None:
         self.store = store  # the facts players told her
+        self.earlier_season = earlier_season  # where her club ratings start
         self.pool = store.pool
         self.words = words or Words()  # the pool's: the days and months her answers name
         self.addressee = addressee
@@ -182,7 +185,7 @@ class Questions:
 
     def _forecast(self, asker: str, question: str, rest: str) -> Forecast:
         matches = self.pool.matches()
-        seen = predictor.outlook(matches)
+        seen = predictor.outlook(matches, before=self.earlier_season)
         if CUP.search(rest) or CUP.search(question):
             champions = forecast.Cup(matches, seen).chances()
             return Forecast(asker, None, None, None, forecast.percentages(champions, CONTENDERS))

@@ -49,8 +49,8 @@ from game.feeds.poller import ResultsPoller
 from game.frontends.discord.api import DiscordApi, DiscordError
 from game.frontends.discord.slash import COMMANDS
 from game.frontends.ssh.frontend import ServerConfig
-from game.model import InvalidScore, MatchStatus, Score
-from game.openfootball import parse_tournament
+from game.model import InvalidScore, Match, MatchStatus, Score
+from game.openfootball import parse_tournament, played
 from game.pool import Pool
 from game.render import match_json, matches_table, standings_table
 from game.scoring import PRESETS, ScoreBasis
@@ -114,6 +114,13 @@ def score(text: str) -> Score:
 def settings_of(args: argparse.Namespace) -> Settings:
     settings: Settings = args.settings  # read once by ``main``
     return settings
+
+
+def earlier_season(args: argparse.Namespace) -> list[Match]:
+    """``--previous-season``'s finished matches: where her club ratings start."""
+    if not args.previous_season:
+        return []
+    return played(parse_tournament(read_json(args.previous_season), args.tz))
 
 
 def open_pool(args: argparse.Namespace) -> Pool:
@@ -363,6 +370,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
         None if keep is None else timedelta(days=keep),
         zone=args.tz,
         policy=Policy(digest_hour=args.digest_hour),
+        earlier_season=earlier_season(args),
     )
     results = (
         ResultsPoller(
@@ -736,6 +744,11 @@ def build_parser() -> Parser:
         choices=range(24),
         metavar="HOUR",
         help="when her daily digest is posted, in the pool's time zone (default 22)",
+    )
+    sub.add_argument(
+        "--previous-season",
+        metavar="FILE",
+        help="an openfootball file of the league's last season: where her club ratings start",
     )
     sub.add_argument(
         "--results",

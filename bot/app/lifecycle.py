@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, timedelta, tzinfo
 from pathlib import Path
@@ -35,6 +35,7 @@ from game.frontends.scoreboard.live import Scoreboard
 from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.server import bound_port, start_server
 from game.frontends.web import DiscordEndpoint, WebServer, start_web, web_app
+from game.model import Match
 from game.pool import Pool
 from memory.keeper import MemoryConfig
 from memory.usage import UsageMeter
@@ -51,6 +52,7 @@ def commentator_for(
     keep_calls: timedelta | None = None,
     zone: tzinfo = UTC,
     policy: Policy | None = None,
+    earlier_season: Sequence[Match] = (),
 ) -> Commentator:
     """Her, wired to this pool: the model, memory switched on, every call recorded, her
     "today" and her digest hour in the pool's ``zone``."""
@@ -67,7 +69,7 @@ def commentator_for(
         pool, model, memory, fallback=OfflineModel(config.seed, config.language), meter=meter
     )
     keeper.enable()
-    return Commentator(keeper, gateway, policy)
+    return Commentator(keeper, gateway, policy, earlier_season)
 
 
 @dataclass
