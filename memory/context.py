@@ -25,6 +25,7 @@ from game.events import (
     ResultRecorded,
 )
 from game.following import Handlers
+from game.league import league_table, round_of
 from game.model import Match
 from memory import diary, facts
 from memory.guard import RepetitionGuard
@@ -130,6 +131,23 @@ def involved_players(
     return list(dict.fromkeys(players))
 
 
+LEAGUE_TOP = 4  # a league table's rows in her context, beside the teams on the pitch
+WHOLE_SCHEDULE = 128  # a World Cup's 104 matches fit whole in the cached block; a season not
+
+
+def rounds_at_hand(matches: list[Match], now: datetime) -> list[Match]:
+    """The matches her cached block lists, in time order: every one of a tournament up to
+    ``WHOLE_SCHEDULE``; of a longer season, the rounds of the next match to kick off and
+    the one after it, so the block changes about once a round, not with every result."""
+    if len(matches) <= WHOLE_SCHEDULE:
+        return matches
+    coming = [m for m in matches if m.result is None and m.kickoff >= now]
+    next_round = round_of(coming[0]) if coming else None
+    if next_round is None:  # no rounds to go by, or the season is over: what is next
+        return coming[: WHOLE_SCHEDULE // 8]
+    return [m for m in matches if round_of(m) in (next_round, next_round + 1)]
+
+
 class ContextBuilder:
     def __init__(
         self,
@@ -169,10 +187,16 @@ class ContextBuilder:
         """
         rule, basis = self.pool.scoring()
         players = self.pool.players()
+        every = sorted(self.pool.matches(), key=Match.time_order)
+        shown = rounds_at_hand(every, self.now())
+        if len(shown) == len(every):
+            heading = _say("schedule.whole", zone=self.zone)
+        else:
+            heading = _say("schedule.rounds", zone=self.zone, others=len(every) - len(shown))
         schedule = "\n".join(
             f"  #{m.number} {m.kickoff.astimezone(self.zone):%a %d %b %H:%M} "
             f"{inert(m.team1)} v {inert(m.team2)} ({inert(m.stage)})"
-            for m in sorted(self.pool.matches(), key=Match.time_order)
+            for m in shown
         )
         block = render(
             "pool",
@@ -180,7 +204,7 @@ class ContextBuilder:
             f"difference, {rule.outcome} for the winner or a draw ({rule.name}; {basis.value})",
             count=len(players),
             players=", ".join(p.handle for p in players),
-            zone=self.zone,
+            schedule_heading=heading,
             schedule=schedule,
         )
         return f"{self.persona}\n{block}"
@@ -237,7 +261,7 @@ class ContextBuilder:
         said = event.event.text if event is not None and isinstance(event.event, ChatPosted) else ""
         topic = f"{said} {match.team1} {match.team2}" if match else said
         shelves: dict[str, Callable[[], list[Item]]] = {
-            "standings": lambda: self._standings_items(involved, now),
+            "standings": lambda: self._standings_items(involved, now, match),
             "diary": lambda: self._diary_items(told=_result_of(event)),
             "facts": lambda: self._facts_items(involved, suggestions, now, topic),
             "remarks": lambda: self._remark_items(involved, now),
@@ -288,17 +312,45 @@ class ContextBuilder:
         live = [m for m in self.pool.matches() if m.status.value == "live"]
         return live[0] if live else None
 
-    def _standings_items(self, involved: list[str], now: datetime) -> list[Item]:
+    def _standings_items(
+        self, involved: list[str], now: datetime, match: Match | None = None
+    ) -> list[Item]:
         table = self.pool.standings()
         if not table:
             return []
-        played = sum(1 for m in self.pool.matches() if m.result is not None)
+        matches = self.pool.matches()
+        played = sum(1 for m in matches if m.result is not None)
         rows = [r for i, r in enumerate(table) if i < 5 or r.player in involved]
         body = ", ".join(
             _say("standings.row", rank=r.rank, player=r.player, points=r.points, exact=r.exact)
             for r in rows
         )
-        return [Item(_say("standings", day=self._day(now), played=played, rows=body))]
+        items = [Item(_say("standings", day=self._day(now), played=played, rows=body))]
+        return items + self._league_items(matches, match)
+
+    def _league_items(self, matches: list[Match], match: Match | None) -> list[Item]:
+        """A league's own table, its top and the teams on the pitch: what she needs to say
+        "Palmeiras top of the league, and nobody here saw it coming". A cup has none."""
+        if any(m.group is not None or m.is_knockout for m in matches):
+            return []
+        teams = league_table(matches)
+        if not teams:
+            return []
+        playing = {match.team1, match.team2} if match else set()
+        rows = ", ".join(
+            _say(
+                "league.row",
+                rank=r.rank,
+                team=inert(r.team),
+                points=r.points,
+                games=r.played,
+                difference=f"{r.difference:+d}",
+            )
+            for i, r in enumerate(teams)
+            if i < LEAGUE_TOP or r.team in playing
+        )
+        played = sum(1 for m in matches if m.result is not None)
+        return [Item(_say("league", played=played, rows=rows))]
 
     def _diary_items(self, told: int | None = None) -> list[Item]:
         """The narrative, then the entries oldest first; the newest two are kept before all else.

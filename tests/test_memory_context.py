@@ -1,4 +1,4 @@
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -196,3 +196,34 @@ def test_the_final_whistle_is_told_once_and_the_entry_reads_only_the_match(
     whistle = keeper.pool.events(kinds=("result",))[-1]
     diary = keeper.contexts.build_context(whistle, 5000).section("diary").text
     assert "[12 Jun]" in diary and "[13 Jun]" not in diary  # #3's own entry: not twice
+
+
+def test_a_league_season_shows_her_the_rounds_at_hand_and_the_league_table(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """380 matches do not belong in every prompt: the cached block lists the next two
+    rounds; the changing layer holds the league's own table beside the pool's."""
+    from zoneinfo import ZoneInfo
+
+    from game.openfootball import parse_tournament
+    from game.sources import read_json
+    from tests.conftest import TEST_DATA
+
+    season = read_json(str(TEST_DATA / "br.1-2025.json"))
+    # The season as it stood on 12 August 2025: 19 rounds played, bar five postponed matches.
+    so_far = {**season, "matches": [
+        m if m["date"] < "2025-08-12" else {**m, "score": {}} for m in season["matches"]
+    ]}  # fmt: skip
+    played = sum(1 for m in so_far["matches"] if m.get("score"))
+    pool.fixtures.import_tournament(parse_tournament(so_far, ZoneInfo("America/Sao_Paulo")))
+    pool.members.add("ana")
+    clock.now = datetime(2025, 8, 12, 12, tzinfo=UTC)
+    keeper, _ = remembering(pool, ScriptedModel(), MemoryConfig())
+    keeper.enable()
+    system = keeper.contexts.system
+    assert f"the season's other {380 - 20} matches are left out" in system
+    assert system.count(" v ") == 20 and "(Matchday 20)" in system and "(Matchday 21)" in system
+    context = keeper.contexts.build_context(None, 3000)
+    league = context.section("standings").text.splitlines()[-1]
+    assert league.startswith(f"League table after {played} matches: 1. CR Flamengo")
+    assert league.count(" pts (") == 4  # the top four, nobody on the pitch
