@@ -76,3 +76,18 @@ def league_table(matches: Iterable[Match]) -> list[TeamRow]:
 
 def _order(row: TeamRow) -> tuple[int, int, int, str]:
     return (-row.points, -row.difference, -row.scored, row.team)
+
+
+def champions(matches: Iterable[Match]) -> tuple[str, str] | None:
+    """(champion, runner-up) of a finished tournament: a cup's from its last match (a
+    final, or a final's second leg), a league's from the top of its table; None while
+    a match is to be played, or when the last match or the table's top is level."""
+    played = sorted(matches, key=Match.time_order)
+    if not played or any(m.result is None for m in played):
+        return None
+    if played[-1].is_knockout:
+        return played[-1].decided()
+    table = league_table(played)
+    if len(table) < 2 or table[1].rank == table[0].rank:
+        return None
+    return table[0].team, table[1].team

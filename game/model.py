@@ -145,6 +145,13 @@ class Result:
         return None if self.first_leg is None else self.first_leg + self.end_of_play
 
     @property
+    def scores(self) -> tuple[Score, ...]:
+        """Every score this result names, in the order ``str`` writes them: full time,
+        after extra time, the aggregate, the shoot-out."""
+        named = (self.full_time, self.extra_time, self.aggregate, self.penalties)
+        return tuple(score for score in named if score is not None)
+
+    @property
     def winner(self) -> int:
         """Who won (a second leg: the tie): 1 the home side, -1 the away side (after
         extra time, on away goals where they count, then on penalties), 0 a draw

@@ -30,7 +30,8 @@ import re
 from dataclasses import dataclass, field
 
 from game.events import ResultRecorded
-from game.model import Match, Score, tally
+from game.league import champions
+from game.model import Match, tally
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.teams import TeamBook
@@ -180,7 +181,7 @@ class Claims:
             found.results |= _ends_of(match)
         finished = sum(1 for m in matches.values() if m.result is not None)
         if matches and finished == len(matches):
-            decided = max(matches.values(), key=Match.time_order).decided()
+            decided = champions(matches.values())
             found.champion = decided[0] if decided else None
         found.figures |= {len(found.players), len(matches), finished}
         # Every result ever recorded, corrected ones too: "Correction: 2-0, not 1-0".
@@ -385,11 +386,11 @@ def _spelled(records: Records) -> dict[str, str]:
 
 
 def _ends_of(match: Match) -> set[tuple[int, int]]:
-    """The scores a finished match ended at (full time, extra time, shoot-out), both ways."""
+    """The scores a finished match ended at (full time, extra time, aggregate, shoot-out),
+    both ways."""
     if match.result is None:
         return set()
-    parts = (match.result.full_time, match.result.extra_time, match.result.penalties)
-    ends = {(part.home, part.away) for part in parts if isinstance(part, Score)}
+    ends = {(part.home, part.away) for part in match.result.scores}
     return ends | {(b, a) for a, b in ends}
 
 
@@ -400,9 +401,7 @@ def _scores_of(match: Match) -> set[tuple[int, int]]:
         now = tally(match.goals[:upto])
         scores.add((now.home, now.away))
     if match.result is not None:
-        for part in (match.result.full_time, match.result.extra_time, match.result.penalties):
-            if isinstance(part, Score):
-                scores.add((part.home, part.away))
+        scores |= {(part.home, part.away) for part in match.result.scores}
     # Told from either side ("Serbia lost 0-2 to Brazil"): the mirror is the same score.
     return scores | {(b, a) for a, b in scores}
 

@@ -15,7 +15,8 @@ from datetime import timedelta, tzinfo
 from sqlalchemy import Connection
 
 from game.events import LoggedEvent, ResultRecorded
-from game.model import Match, MatchStatus
+from game.league import champions
+from game.model import MatchStatus
 from game.pool import Pool
 from memory import diary, progress, usage
 from memory.asking import Asker, Unanswered
@@ -112,8 +113,7 @@ class DiaryShelf:
 
     def _ending(self) -> Ending | None:
         """The champion and the pool's winner, once every match is finished."""
-        final = max(self.pool.matches(), key=Match.time_order)
-        decided, table = final.decided(), self.pool.standings()
+        decided, table = champions(self.pool.matches()), self.pool.standings()
         if decided is None or not table:
             return None
         top = table[0].points

@@ -114,3 +114,35 @@ def test_a_whole_demo_tournament_ends_with_a_champion_and_a_closed_diary(tmp_pat
         narrative, entries = diary.read(connection)
     assert narrative is not None and len(entries) == 2
     assert set(narrative.covers) | {e.covers[0] for e in entries} == set(range(1, 32))
+
+
+def test_the_demo_plays_a_short_league_three_matches_at_a_time(tmp_path: Path) -> None:
+    from game.league import league_table
+
+    async def season() -> Demo:
+        demo, running = await run_demo(
+            tmp_path,
+            "127.0.0.1",
+            0,
+            200_000,
+            ModelConfig(provider="offline"),
+            say=lambda _line: None,
+            first_kickoff_in=timedelta(seconds=0.1),
+            league=True,
+        )
+        await running.close()
+        return demo
+
+    pool = asyncio.run(season()).pool
+    matches = pool.matches()
+    assert len(matches) == 30 and all(m.result is not None for m in matches)
+    assert len({m.kickoff for m in matches}) == 10  # ten rounds, three at each kick-off
+    assert not any(m.is_knockout or m.result.extra_time for m in matches if m.result)
+    table = league_table(matches)
+    assert [row.played for row in table] == [10] * 6
+    assert sum(row.points for row in table) == sum(
+        3 - (m.result.full_time.outcome == 0) for m in matches if m.result
+    )
+    with pool.work.read() as connection:
+        narrative, _ = diary.read(connection)
+    assert narrative is not None  # her diary closed the season

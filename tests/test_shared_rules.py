@@ -1,6 +1,7 @@
 """The rules every reader shares, each defined once: the running score, a knock-out
 slot, the teams a line names. Readers call these; nobody recounts or re-matches."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from game.events import GoalScored
@@ -52,3 +53,22 @@ def test_a_club_is_one_team_in_its_league_its_cup_and_a_feed() -> None:
     assert (
         book.named_in("I had the flu, boca aberta", ["Fluminense FC", "CA Boca Juniors"]) == set()
     )
+
+
+def test_a_champion_is_a_cup_s_last_winner_or_the_top_of_a_league() -> None:
+    from zoneinfo import ZoneInfo
+
+    from game.league import champions
+    from game.openfootball import parse_tournament, played
+    from game.sources import read_json
+    from tests.conftest import TEST_DATA
+
+    def season(name: str) -> list[Match]:
+        return played(parse_tournament(read_json(str(TEST_DATA / name)), ZoneInfo("UTC")))
+
+    brasileirao = season("br.1-2025.json")
+    # A league is won at the top of its table, not by whoever won its last match.
+    assert champions(brasileirao) == ("CR Flamengo", "SE Palmeiras")
+    assert champions([*brasileirao[:-1], replace(brasileirao[-1], result=None)]) is None
+    libertadores = season("copa.l-2025.json")
+    assert champions(libertadores) == ("CR Flamengo (BRA)", "SE Palmeiras (BRA)")

@@ -5,6 +5,7 @@ Derived from the log on demand, like every storyline: nothing here is stored.
 
 from __future__ import annotations
 
+from game.league import champions
 from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
@@ -19,7 +20,7 @@ def is_over(pool: Pool) -> bool:
 def wrap_up(pool: Pool, her: str) -> WrapUp:
     matches = sorted(pool.matches(), key=Match.time_order)
     final = matches[-1]
-    decided = final.decided()
+    decided = champions(matches)
     winner, runner_up = decided if decided else (final.team1, final.team2)
     table = pool.standings()
     top = table[0].points

@@ -533,6 +533,7 @@ def cmd_demo(args: argparse.Namespace) -> None:
                 settings.model,
                 addressee=settings.addressee,
                 opened=open_http,
+                league=args.league,
             )
             try:
                 await running.acceptor.wait_closed()
@@ -796,6 +797,11 @@ def build_parser() -> Parser:
     )
     sub.add_argument(
         "--http-port", type=int, metavar="PORT", help="serve the office scoreboard at / too"
+    )
+    sub.add_argument(
+        "--league",
+        action="store_true",
+        help="a short league (six clubs, home and away) instead of the cup",
     )
     add_model_options(sub)
     return parser

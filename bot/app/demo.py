@@ -22,20 +22,29 @@ from pathlib import Path
 
 from bot.agent.commentator import Commentator
 from bot.app.config import ModelConfig
-from bot.app.demo_cup import group_fixtures, group_table, knockout_fixtures, play, winner
+from bot.app.demo_cup import (
+    CLUBS,
+    group_fixtures,
+    group_table,
+    knockout_fixtures,
+    league_fixtures,
+    play,
+    winner,
+)
 from bot.app.lifecycle import Running, commentator_for, in_worker, open_server
 from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
 from game.addressing import Addressee
 from game.db.engine import open_database
 from game.frontends.hub import Notice
 from game.frontends.ssh.frontend import ServerConfig
-from game.model import MatchStatus, Result, Score
+from game.model import MatchStatus, Result, Score, knockout_round
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
 from game.rules import RuleViolation
 
 DEMO_DATABASE = "demo.db"
 TOURNAMENT = "BETanIA Demo Cup"
+LEAGUE = "BETanIA Demo League"
 HOUSE_PLAYERS = ("ana", "bruno", "carla", "diego", "elis")
 START = datetime(2026, 6, 11, 15, 0, tzinfo=UTC)
 SPACING = timedelta(hours=2, minutes=30)  # one match after another
@@ -80,6 +89,7 @@ class Demo:
         commentator: Commentator,
         seed: int = 7,
         first_kickoff_in: timedelta = FIRST_KICKOFF_IN,
+        league: bool = False,
     ) -> None:
         # The demo clock runs ``speed`` times faster: the real lead, in tournament time.
         self.first_kickoff = START + first_kickoff_in * clock.speed
@@ -92,24 +102,39 @@ class Demo:
         self.seed = seed
         self.steps: list[Step] = []
         self.order = itertools.count()
-        self.knockouts = {
-            f.source_key: f for f in knockout_fixtures(self.first_kickoff + SPACING * 25, SPACING)
-        }
+        self.league = league
+        self.name = LEAGUE if league else TOURNAMENT
+        self.knockouts = (
+            {}
+            if league
+            else {
+                f.source_key: f
+                for f in knockout_fixtures(self.first_kickoff + SPACING * 25, SPACING)
+            }
+        )
         self.played: dict[int, tuple[str, str, Score]] = {}
         self.status = DemoStatus()
 
     def setup(self) -> None:
-        groups = group_fixtures(self.first_kickoff, SPACING)
+        if self.league:
+            opening = league_fixtures(self.first_kickoff, SPACING)
+        else:
+            opening = group_fixtures(self.first_kickoff, SPACING)
         self.pool.fixtures.import_tournament(
-            Tournament(TOURNAMENT, (*groups, *self.knockouts.values()))
+            Tournament(self.name, (*opening, *self.knockouts.values()))
         )
         for handle in HOUSE_PLAYERS:
             self.pool.members.add(handle, handle.capitalize(), via="demo")
-        for fixture in groups:
+        for fixture in opening:
             self.schedule(fixture)
 
     def number_of(self, fixture: Fixture) -> int:
-        return next(m.number for m in self.pool.matches() if m.kickoff == fixture.kickoff)
+        """The pool's number of ``fixture``: a league plays three at one kick-off."""
+        return next(
+            m.number
+            for m in self.pool.matches()
+            if (m.kickoff, m.team1, m.team2) == (fixture.kickoff, fixture.team1, fixture.team2)
+        )
 
     def add(self, at: datetime, run: Callable[[], object], result_of: int | None = None) -> None:
         heapq.heappush(self.steps, Step(at, next(self.order), run, result_of))
@@ -117,7 +142,7 @@ class Demo:
     def schedule(self, fixture: Fixture) -> None:
         """Picks, kick-off, goals minute by minute, chat, and the final whistle of one match."""
         number = self.number_of(fixture)
-        knockout = fixture.group is None
+        knockout = knockout_round(fixture.stage, fixture.group)
         played = play(fixture.team1, fixture.team2, self.rng, knockout)
         self.add(fixture.kickoff - PICKS_BEFORE, lambda: self.picks(number))
         self.add(fixture.kickoff, lambda: self.kick_off(number))
@@ -158,6 +183,8 @@ class Demo:
 
     def fill_bracket(self) -> None:
         """Knock-out placeholders become teams as soon as the results say who they are."""
+        if not self.knockouts:
+            return  # a league, or a cup whose bracket is full
         results = list(self.played.values())
         seeds: dict[str, str] = {}
         if len(self.played) >= 24:
@@ -171,7 +198,7 @@ class Demo:
         for key, fixture in list(self.knockouts.items()):
             if fixture.team1 in seeds and fixture.team2 in seeds:
                 filled = replace(fixture, team1=seeds[fixture.team1], team2=seeds[fixture.team2])
-                self.pool.fixtures.import_tournament(Tournament(TOURNAMENT, (filled,)))
+                self.pool.fixtures.import_tournament(Tournament(self.name, (filled,)))
                 del self.knockouts[key]
                 self.schedule(filled)
 
@@ -228,6 +255,7 @@ async def run_demo(
     first_kickoff_in: timedelta = FIRST_KICKOFF_IN,
     addressee: Addressee | None = None,
     opened: Callable[[Running], Awaitable[None]] | None = None,
+    league: bool = False,
 ) -> tuple[Demo, Running]:
     """The demo pool served and played to the end (or ``stop_after`` matches);
     ``opened`` runs once the SSH server listens, before the first match."""
@@ -244,7 +272,7 @@ async def run_demo(
     pool = Pool(open_database(f"sqlite:///{database}"), clock)
     addressee = addressee or Addressee()
     commentator = commentator_for(pool, config, addressee)
-    demo = Demo(pool, clock, commentator, config.seed or 7, first_kickoff_in)
+    demo = Demo(pool, clock, commentator, config.seed or 7, first_kickoff_in, league)
     demo.setup()
     running = await open_server(
         pool,
@@ -258,8 +286,10 @@ async def run_demo(
             language=config.language,
         ),
     )
+    teams = len(CLUBS) if league else 16
+    every = SPACING.total_seconds() / speed
     say(
-        f"{TOURNAMENT}: 16 teams, {len(pool.matches())} matches, a match about every {SPACING.total_seconds() / speed:.0f} s"
+        f"{demo.name}: {teams} teams, {len(pool.matches())} matches, a kick-off every {every:.0f} s"
     )
     say(f"join the pool: {running.join_command(host).replace('HANDLE', 'you')}")
     say(f"commentator: {commentator.gateway.model.name}")

@@ -1,4 +1,6 @@
-"""The demo's own tournament: 16 teams, four groups, then knock-outs, played by the dice.
+"""The demo's own tournaments, played by the dice: a cup (16 teams, four groups, then
+knock-outs) and a short league (six clubs, home and away, three matches a round at
+one kick-off).
 
 Team strengths are the demo's own invention; each match's goals come from a
 seeded Poisson draw, so a demo run is reproducible and still full of surprises.
@@ -44,7 +46,28 @@ SQUADS: dict[str, tuple[str, ...]] = {
 }
 
 
+# The league's clubs, by the names of the team book (game/clubs.json).
+CLUBS: dict[str, float] = {
+    "CR Flamengo": 1.8,
+    "SE Palmeiras": 1.8,
+    "Botafogo FR": 1.5,
+    "Fluminense FC": 1.3,
+    "São Paulo FC": 1.3,
+    "SC Corinthians Paulista": 1.2,
+}
+SQUADS |= {
+    "CR Flamengo": ("Pedro", "Arrascaeta", "Bruno Henrique", "Luiz Araújo"),
+    "SE Palmeiras": ("Vitor Roque", "Flaco López", "Raphael Veiga", "Maurício"),
+    "Botafogo FR": ("Igor Jesus", "Savarino", "Artur", "Marlon Freitas"),
+    "Fluminense FC": ("Cano", "Ganso", "Arias", "Serna"),
+    "São Paulo FC": ("Calleri", "Lucas Moura", "Luciano", "Oscar"),
+    "SC Corinthians Paulista": ("Yuri Alberto", "Memphis", "Garro", "Romero"),
+}
+
+
 def strength(team: str) -> float:
+    if team in CLUBS:
+        return CLUBS[team]
     return next(group[team] for group in TEAMS.values() if team in group)
 
 
@@ -138,6 +161,33 @@ def knockout_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:
             )
             slot, number = slot + 1, number + 1
         slot += 1  # a rest day between rounds
+    return fixtures
+
+
+def league_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:
+    """Every club against every other, home and away: ten rounds by the circle method,
+    each round's three matches at one kick-off, as a league plays them."""
+    clubs = list(CLUBS)
+    halves = []
+    for turn in range(len(clubs) - 1):
+        order = [clubs[0], *(clubs[1:][turn:] + clubs[1:][:turn])]
+        pairs = [(order[i], order[-1 - i]) for i in range(len(order) // 2)]
+        halves.append([(a, b) if turn % 2 == 0 else (b, a) for a, b in pairs])
+    rounds = halves + [[(b, a) for a, b in pairs] for pairs in halves]
+    fixtures = []
+    for number, pairs in enumerate(rounds, start=1):
+        kickoff = start + spacing * (number - 1)
+        for home, away in pairs:
+            fixtures.append(
+                Fixture(
+                    source_key=f"demo:league:{number}:{home}:{away}",
+                    stage=f"Matchday {number}",
+                    kickoff=kickoff,
+                    local_date=kickoff.date().isoformat(),
+                    team1=home,
+                    team2=away,
+                )
+            )
     return fixtures
 
 
