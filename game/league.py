@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from game.model import Match
+from game.model import Match, knockout_round
 
 WIN, DRAW = 3, 1
 ROUND = re.compile(r"(?:^|,\s*)(?:Matchday|Rodada|Round)\s+(\d{1,3})$", re.IGNORECASE)
@@ -41,8 +41,14 @@ class TeamRow:
 
 def round_of(match: Match) -> int | None:
     """The round a match belongs to ("Matchday 5" -> 5); None for a knock-out round."""
-    found = ROUND.search(match.stage)
-    return None if found is None or match.is_knockout else int(found[1])
+    return round_number(match.stage, match.group)
+
+
+def round_number(stage: str, group: str | None = None) -> int | None:
+    """The round a stage names ("Matchday 5", "Group, Matchday 5" -> 5); None for a
+    knock-out round."""
+    found = ROUND.search(stage)
+    return None if found is None or knockout_round(stage, group) else int(found[1])
 
 
 def in_round(matches: Iterable[Match], number: int) -> list[Match]:

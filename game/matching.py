@@ -50,6 +50,17 @@ def teams_fit(match: Candidate, seen: FeedResult, book: TeamBook) -> Found | Non
     return None
 
 
+def moved(
+    seen: FeedResult, in_round: list[Candidate], book: TeamBook | None = None
+) -> Found | None:
+    """A league match the feed shows at another time (postponed, rearranged): in a
+    league's round each club is at home once, so the round and the teams, home and
+    away as listed, name one match; None when they do not."""
+    book = book or TeamBook.standard()
+    fits = [m for m in in_round if (fit := teams_fit(m, seen, book)) and not fit.swapped]
+    return Found(fits[0].number) if len(fits) == 1 else None
+
+
 def find(
     seen: FeedResult,
     linked: Candidate | None,

@@ -86,6 +86,9 @@ class Result:
     penalties: Score | None = None
     first_leg: Score | None = None
     away_goals: bool = False
+    # A score only a tie's second leg can have (a shoot-out after a won match), as a feed
+    # gives it before the pool reads it against the first leg: its draw checks wait.
+    pending_first_leg: bool = False
 
     def __post_init__(self) -> None:
         if self.extra_time is not None and (
@@ -98,6 +101,8 @@ class Result:
             )
         if self.away_goals and self.first_leg is None:
             raise InvalidScore("away goals only count in a tie's second leg")
+        if self.pending_first_leg:
+            return
         if self.extra_time is not None and self._level(self.full_time) != 0:
             raise InvalidScore(
                 "extra time is only played after a draw, not after {score}",
@@ -132,6 +137,7 @@ class Result:
             None if self.penalties is None else self.penalties.swapped(),
             None if self.first_leg is None else self.first_leg.swapped(),
             self.away_goals,
+            self.pending_first_leg,
         )
 
     @property
@@ -319,6 +325,7 @@ class FeedResult:
     code1: str | None = None  # the teams' codes as the feed gives them (FIFA-style, "USA")
     code2: str | None = None
     problem: str | None = None  # a finished match whose result the feed does not fully give
+    matchday: int | None = None  # a league's round, when the feed says it plays one
 
     def __post_init__(self) -> None:
         # A feed is player input too: a compromised one must not reach a terminal raw.

@@ -36,6 +36,9 @@ COMPETITION = {
     "emblem": "https://crests.football-data.org/qatar.png",
 }
 AREA = {"id": 2267, "name": "World", "code": "INT", "flag": None}
+# The Brasileirão and the Champions League, as v4 lists them (football-data's ids).
+BSA = {"id": 2013, "name": "Campeonato Brasileiro Série A", "code": "BSA", "type": "LEAGUE"}
+CL = {"id": 2001, "name": "UEFA Champions League", "code": "CL", "type": "CUP"}
 
 
 def team(name: str, team_id: int) -> dict[str, Any]:
@@ -101,11 +104,14 @@ def match(
     status: str = "FINISHED",
     running: tuple[int, int] | None = None,
     goals: list[dict[str, Any]] | None = None,
+    competition: dict[str, Any] | None = None,
+    matchday: int | None = None,
 ) -> dict[str, Any]:
-    """One match object as the v4 ``/competitions/WC/matches`` endpoint lists it."""
+    """One match object as the v4 ``/competitions/WC/matches`` endpoint lists it; with
+    ``competition`` and ``matchday``, a league's (``stage`` "REGULAR_SEASON")."""
     body: dict[str, Any] = {
         "area": AREA,
-        "competition": COMPETITION,
+        "competition": competition or COMPETITION,
         "season": {
             "id": 1382,
             "startDate": "2022-11-20",
@@ -116,8 +122,8 @@ def match(
         "id": match_id,
         "utcDate": fixture.kickoff.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "status": status,
-        "matchday": 1 if fixture.group else None,
-        "stage": "GROUP_STAGE" if fixture.group else "LAST_16",
+        "matchday": matchday or (1 if fixture.group else None),
+        "stage": "REGULAR_SEASON" if matchday else "GROUP_STAGE" if fixture.group else "LAST_16",
         "group": f"GROUP_{fixture.group[-1]}" if fixture.group else None,
         "lastUpdated": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "homeTeam": team(fixture.team1, 700 + match_id % 97),
@@ -138,7 +144,7 @@ def match(
     return body
 
 
-def response(matches: list[dict[str, Any]]) -> str:
+def response(matches: list[dict[str, Any]], competition: dict[str, Any] | None = None) -> str:
     """The whole body: filters, resultSet, competition, matches."""
     return json.dumps(
         {
@@ -149,7 +155,7 @@ def response(matches: list[dict[str, Any]]) -> str:
                 "last": matches[-1]["utcDate"][:10] if matches else None,
                 "played": sum(m["status"] == "FINISHED" for m in matches),
             },
-            "competition": COMPETITION,
+            "competition": competition or COMPETITION,
             "matches": matches,
         },
         ensure_ascii=False,

@@ -233,3 +233,84 @@ def test_choosing_a_source() -> None:
     with pytest.raises(SourceError, match="FOOTBALL_DATA_TOKEN"):
         source_from("football-data")
     assert source_from("football-data:EC", "t").url.endswith("/v4/competitions/EC/matches")
+
+
+# -- leagues and club cups from football-data ------------------------------------------
+
+
+def test_football_data_moves_a_postponed_league_match_and_keeps_its_picks(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """The Brasileirão's round 12 match moved from June to September: the feed finds it by
+    its round and teams, moves its kick-off, and the picks stay open until then."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from game.openfootball import Fixture
+    from tests import football_data_v4 as v4
+
+    season = {"name": "Brasileiro Série A 2025", "matches": [
+        {"round": "Matchday 12", "date": "2025-06-01", "time": "16:00",
+         "team1": "SE Palmeiras", "team2": "CR Flamengo"},
+        {"round": "Matchday 12", "date": "2025-06-01", "time": "16:00",
+         "team1": "Fortaleza EC", "team2": "EC Bahia"},
+    ]}  # fmt: skip
+    pool.fixtures.import_tournament(parse_tournament(season, ZoneInfo("America/Sao_Paulo")))
+    palmeiras = next(m for m in pool.matches() if m.team1 == "SE Palmeiras")
+    clock.now = datetime(2025, 5, 30, tzinfo=UTC)
+    pool.members.add("ana")
+    pool.predictions.place("ana", palmeiras.number, Score(1, 1))
+    later = datetime(2025, 9, 17, 22, 30, tzinfo=UTC)
+    moved = Fixture("x", "Matchday 12", later, "2025-09-17", "Palmeiras", "Flamengo")
+    body = v4.response([v4.match(moved, 531, "TIMED", competition=v4.BSA, matchday=12)], v4.BSA)
+    with canned_server() as server:
+        server.serve("/v4/competitions/BSA/matches", body)
+        source = FootballDataSource("token", competition="BSA", base_url=server.base_url)
+        clock.now = datetime(2025, 6, 2, tzinfo=UTC)  # after the first date
+        report = source.poll(pool)
+    assert report.unmatched == [] and report.updated == 1
+    now = pool.match(palmeiras.number)
+    assert (now.kickoff, now.status) == (later, MatchStatus.SCHEDULED)
+    pool.predictions.place("ana", palmeiras.number, Score(2, 1))  # open until September
+    assert [p.score for p in pool.predictions_of("ana")] == [Score(2, 1)]
+    # Once linked by its feed id, its result comes home whatever the date.
+    finished = Fixture("x", "Matchday 12", later, "2025-09-17", "Palmeiras", "Flamengo",
+                       result=Result(Score(0, 2)))  # fmt: skip
+    body = v4.response([v4.match(finished, 531, competition=v4.BSA, matchday=12)], v4.BSA)
+    with canned_server() as server:
+        server.serve("/v4/competitions/BSA/matches", body)
+        source = FootballDataSource("token", competition="BSA", base_url=server.base_url)
+        clock.now = datetime(2025, 9, 18, tzinfo=UTC)
+        assert source.poll(pool).results == 1
+    assert pool.match(palmeiras.number).result == Result(Score(0, 2))
+
+
+def test_football_data_reads_a_second_leg_shoot_out_against_the_first_leg(pool: Pool) -> None:
+    """v4 says nothing of legs: a shoot-out after a won second leg is read on aggregate."""
+    from datetime import UTC, datetime
+
+    from game.openfootball import Fixture
+    from tests import football_data_v4 as v4
+
+    tie = {"name": "UEFA Champions League 2025/26", "matches": [
+        {"round": "Round of 16", "date": "2026-03-10", "time": "21:00 UTC+1",
+         "team1": "Arsenal FC", "team2": "Chelsea FC", "score": {"ft": [2, 0]}},
+        {"round": "Round of 16", "date": "2026-03-17", "time": "21:00 UTC+1",
+         "team1": "Chelsea FC", "team2": "Arsenal FC"},
+    ]}  # fmt: skip
+    pool.fixtures.import_tournament(parse_tournament(tie))
+    second = max(pool.matches(), key=lambda m: m.kickoff)
+    played = Result(Score(2, 0), Score(2, 0), Score(5, 4), pending_first_leg=True)
+    seen = Fixture("x", "Round of 16", datetime(2026, 3, 17, 20, tzinfo=UTC), "2026-03-17",
+                   "Chelsea", "Arsenal", result=played)  # fmt: skip
+    with canned_server() as server:
+        server.serve(
+            "/v4/competitions/CL/matches",
+            v4.response([v4.match(seen, 77, competition=v4.CL)], v4.CL),
+        )
+        source = FootballDataSource("token", competition="CL", base_url=server.base_url)
+        report = source.poll(pool)
+    assert report.unmatched == [] and report.results == 1
+    result = pool.match(second.number).result
+    assert result is not None and str(result) == "2-0 (aet 2-0) (agg 2-2) (pens 5-4)"
+    assert pool.match(second.number).decided() == ("Chelsea FC", "Arsenal FC")

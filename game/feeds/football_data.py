@@ -61,7 +61,7 @@ def read_score(raw: dict[str, Any], goals: tuple[Goal, ...] | None = None) -> Re
     regular, extra = _pair(raw.get("regularTime")), _pair(raw.get("extraTime"))
     penalties = _pair(raw.get("penalties"))
     if duration == "REGULAR":
-        return Result(regular or full)
+        return _result(regular or full)
     if duration not in ("EXTRA_TIME", "PENALTY_SHOOTOUT"):
         raise UnreadableScore(f"a duration it does not know: {duration!r}")
     shootout = duration == "PENALTY_SHOOTOUT"
@@ -76,7 +76,18 @@ def read_score(raw: dict[str, Any], goals: tuple[Goal, ...] | None = None) -> Re
         raise UnreadableScore(
             f"no 90-minute score (duration {duration}, {full} in all): enter it by hand"
         )
-    return Result(ninety, after_extra, penalties if shootout else None)
+    return _result(ninety, after_extra, penalties if shootout else None)
+
+
+def _result(
+    ninety: Score, after_extra: Score | None = None, penalties: Score | None = None
+) -> Result:
+    """The feed's score as a result; v4 says nothing of legs, so a shoot-out after a won
+    match is a tie's second leg for the pool to read against its first leg."""
+    try:
+        return Result(ninety, after_extra, penalties)
+    except InvalidScore:
+        return Result(ninety, after_extra, penalties, pending_first_leg=True)
 
 
 def _ninety_from(goals: tuple[Goal, ...] | None, after_extra: Score) -> Score | None:
@@ -145,6 +156,7 @@ def parse_matches(payload: Any, competition: str | None = None) -> list[FeedResu
                     code1=raw["homeTeam"].get("tla"),
                     code2=raw["awayTeam"].get("tla"),
                     problem=problem,
+                    matchday=_matchday(raw),
                 )
             )
         except (KeyError, TypeError, ValueError, AttributeError, InvalidScore) as error:
@@ -152,6 +164,15 @@ def parse_matches(payload: Any, competition: str | None = None) -> list[FeedResu
                 f"football-data: a match it cannot read ({type(error).__name__}: {error})"
             ) from None
     return found
+
+
+def _matchday(raw: dict[str, Any]) -> int | None:
+    """A league's round ("REGULAR_SEASON", matchday N): how the pool knows a league match
+    whose kick-off moved; a cup's group matchday is not one."""
+    day = raw.get("matchday")
+    if raw.get("stage") != "REGULAR_SEASON" or isinstance(day, bool) or not isinstance(day, int):
+        return None
+    return day
 
 
 class FootballDataSource:

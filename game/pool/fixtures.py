@@ -24,6 +24,7 @@ from game.events import (
     MatchScheduled,
     ResultRecorded,
 )
+from game.league import round_number
 from game.model import (
     FeedReport,
     FeedResult,
@@ -362,18 +363,15 @@ class Fixtures:
                     team1 = book.name_of(seen.team1, seen.code1) or seen.team1
                     team2 = book.name_of(seen.team2, seen.code2) or seen.team2
                     connection.execute(update_statement(number, team1=team1, team2=team2))
+                    named = replace(match, team1=team1, team2=team2)
+                    self._work.append(connection, logged, _scheduled_again(named))
+                    report.updated += 1
+                if _rescheduled(match, seen):
+                    # Postponed or rearranged: the match keeps its number and its picks,
+                    # which stay open until the new kick-off, as after a file's move.
+                    connection.execute(update_statement(number, kickoff=seen.kickoff))
                     self._work.append(
-                        connection,
-                        logged,
-                        MatchScheduled(
-                            number,
-                            match.stage,
-                            team1,
-                            team2,
-                            match.kickoff,
-                            match.group,
-                            match.venue,
-                        ),
+                        connection, logged, _scheduled_again(replace(match, kickoff=seen.kickoff))
                     )
                     report.updated += 1
                 if (
@@ -420,6 +418,14 @@ class Fixtures:
             )
         ).scalars()
         found = matching.find(seen, linked, [_candidate(connection, n) for n in rows])
+        if isinstance(found, str) and linked is None and seen.matchday is not None:
+            stages = connection.execute(select(matches.c.number, matches.c.stage)).all()
+            in_round = [
+                _candidate(connection, number)
+                for number, stage in stages
+                if round_number(stage) == seen.matchday
+            ]
+            found = matching.moved(seen, in_round) or found
         if isinstance(found, matching.Found) and linked is None and seen.feed_id is not None:
             taken = connection.execute(
                 select(feed_links.c.feed_id).where(
@@ -485,7 +491,8 @@ def _against_first_leg(connection: Connection, match: Match, result: Result) -> 
     if played is None:
         if result.first_leg is not None:
             raise RuleViolation("{match} is not a tie's second leg", match=match.label)
-        return result
+        # Read as the one match it is: a score only a second leg could have is refused here.
+        return replace(result, pending_first_leg=False)
     if result.first_leg is not None and result.first_leg != played:
         raise RuleViolation(
             "{match}: the first leg ended {given} by this result, {held} by the pool",
@@ -493,7 +500,7 @@ def _against_first_leg(connection: Connection, match: Match, result: Result) -> 
             given=result.first_leg.swapped(),
             held=played.swapped(),
         )
-    return replace(result, first_leg=played, away_goals=away_goals)
+    return replace(result, first_leg=played, away_goals=away_goals, pending_first_leg=False)
 
 
 def _first_leg_of(connection: Connection, match: Match) -> tuple[Score | None, bool]:
@@ -530,6 +537,29 @@ def _check_second_leg(connection: Connection, match: Match, result: Result) -> N
             second=second,
             why=str(error),
         ) from None
+
+
+def _rescheduled(match: Match, seen: FeedResult) -> bool:
+    """A match to come that the feed shows at another time: more than the hours two
+    sources may disagree by (``matching.SAME_TEAMS_WINDOW``), so a real move."""
+    return (
+        match.status is MatchStatus.SCHEDULED
+        and seen.status is FeedStatus.SCHEDULED
+        and abs(seen.kickoff - match.kickoff) > matching.SAME_TEAMS_WINDOW
+    )
+
+
+def _scheduled_again(match: Match) -> MatchScheduled:
+    """The log's record of a match whose teams or kick-off a feed changed."""
+    return MatchScheduled(
+        match.number,
+        match.stage,
+        match.team1,
+        match.team2,
+        match.kickoff,
+        match.group,
+        match.venue,
+    )
 
 
 def _candidate(connection: Connection, number: int) -> matching.Candidate:
