@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import tzinfo
 
 from game.model import Match, knockout_round
 
@@ -97,3 +98,19 @@ def champions(matches: Iterable[Match]) -> tuple[str, str] | None:
     if len(table) < 2 or table[1].rank == table[0].rank:
         return None
     return table[0].team, table[1].team
+
+
+def is_league(matches: Iterable[Match]) -> bool:
+    """A league: rounds and no groups or knock-outs (a cup's group stage is no league)."""
+    listed = list(matches)
+    return bool(listed) and all(m.group is None and not m.is_knockout for m in listed)
+
+
+def round_day(matches: Iterable[Match], match: Match, zone: tzinfo) -> list[Match]:
+    """The matches of ``match``'s round played on its day in ``zone``, in kick-off order:
+    what a league plays at once, told as one story."""
+    number, day = round_of(match), match.kickoff.astimezone(zone).date()
+    return sorted(
+        (m for m in matches if round_of(m) == number and m.kickoff.astimezone(zone).date() == day),
+        key=Match.time_order,
+    )

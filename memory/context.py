@@ -25,7 +25,7 @@ from game.events import (
     ResultRecorded,
 )
 from game.following import Handlers
-from game.league import league_table, round_of
+from game.league import is_league, league_table, round_of
 from game.model import Match
 from memory import diary, facts
 from memory.guard import RepetitionGuard
@@ -331,7 +331,7 @@ class ContextBuilder:
     def _league_items(self, matches: list[Match], match: Match | None) -> list[Item]:
         """A league's own table, its top and the teams on the pitch: what she needs to say
         "Palmeiras top of the league, and nobody here saw it coming". A cup has none."""
-        if any(m.group is not None or m.is_knockout for m in matches):
+        if not is_league(matches):
             return []
         teams = league_table(matches)
         if not teams:

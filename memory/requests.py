@@ -160,6 +160,27 @@ class FinalWhistle(Remark):
 
 
 @dataclass(frozen=True)
+class RoundDay(Remark):
+    """A league's round day told once, at its last whistle: ten results are one story."""
+
+    kind: ClassVar[str] = "round_day"
+    round: int
+    stories: tuple[MatchStory, ...]
+    who: tuple[str, ...] = ()  # whom she chose to talk about
+    leader: str | None = None  # the top of the league's table after the day
+
+    def exact(self) -> list[tuple[str, MatchStory]]:
+        """Who called which of the day's matches exactly."""
+        return [(player, story) for story in self.stories for player in story.exact()]
+
+    def blank(self) -> list[str]:
+        """Who scored nothing on any of the day's matches they picked."""
+        picked = {p.player for story in self.stories for p in story.picks}
+        scored = {player for story in self.stories for player in story.scorers()}
+        return sorted(picked - scored)
+
+
+@dataclass(frozen=True)
 class Odds:
     """A match's chances as her ratings see them, in whole percentages summing to 100."""
 

@@ -456,3 +456,42 @@ def test_an_exact_call_recalls_the_players_earlier_one(pool: Pool, clock: FakeCl
     assert "From the diary: ana also called Team0 2-0 Team1 exactly, on 11 Jun." in notes
     first = [e.event.text for e in pool.events_of(RemarkPosted) if e.event.match == 1][-1]
     assert "Like on" not in first and "before" not in first  # nothing earlier to recall
+
+
+def test_a_league_round_day_is_one_remark_at_its_last_whistle(pool: Pool, clock: FakeClock) -> None:
+    """Three matches of a round on one afternoon: not three final-whistle remarks, one."""
+    kickoff = datetime(2025, 4, 5, 19, tzinfo=UTC)
+    day_one = [
+        ("SE Palmeiras", "CR Flamengo", 0), ("Santos FC", "EC Bahia", 0),
+        ("São Paulo FC", "Fluminense FC", 2),
+    ]  # fmt: skip
+    round_one = Tournament(
+        "Liga",
+        (
+            *(
+                fixture(f"r1-{a}", a, b, kickoff + timedelta(hours=h), stage="Matchday 1")
+                for a, b, h in day_one
+            ),
+            fixture("r2", "CR Flamengo", "Santos FC", kickoff + timedelta(7), stage="Matchday 2"),
+        ),
+    )
+    clock.now = kickoff - timedelta(days=1)
+    pool.fixtures.import_tournament(round_one)
+    for handle in ("ana", "bia"):
+        pool.members.add(handle)
+    her = her_in(pool, OfflineModel())
+    pool.predictions.place("ana", 1, Score(2, 1))
+    pool.predictions.place("bia", 1, Score(0, 0))
+    for number, score in ((1, "2-1"), (2, "0-0"), (3, "1-3")):
+        play(pool, clock, number, score)
+        her.catch_up()
+    said = [r.event for r in pool.events(kinds=("remark",)) if r.event.match in (1, 2, 3)]
+    assert [r.match for r in said] == [3]  # the day's last whistle
+    (remark,) = said
+    assert remark.about == ("ana",)
+    assert "ana" in remark.text and "SE Palmeiras 2-1 CR Flamengo" in remark.text
+    assert "Round 1" in remark.text and "Fluminense FC" in remark.text  # 3-1: top on the day
+    # A round's lone match on another day is told as a match.
+    play(pool, clock, 4, "1-1")
+    her.catch_up()
+    assert 4 in [r.event.match for r in pool.events(kinds=("remark",))]

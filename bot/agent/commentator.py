@@ -29,6 +29,7 @@ from game.events import (
     ResultRecorded,
 )
 from game.following import Handlers
+from game.league import is_league, league_table, round_day, round_of
 from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
 from game.teams import is_placeholder
@@ -48,6 +49,7 @@ from memory.requests import (
     NotYours,
     PickWanted,
     Remark,
+    RoundDay,
     Welcome,
 )
 from memory.store import AGENT_STATE
@@ -292,8 +294,17 @@ class Commentator:
         )
 
     def after_result(self, item: LoggedEvent[ResultRecorded]) -> RemarkPosted | None:
-        """The remark on who scored and who did not, after the diary entry is written."""
+        """The remark on who scored and who did not, after the diary entry is written;
+        in a league that plays a round's matches on one day, one remark at the day's last
+        whistle about them all."""
         match = self.pool.match(item.event.match)
+        matches = self.pool.matches()
+        if is_league(matches):
+            day = round_day(matches, match, self.keeper.config.zone)
+            if len(day) > 1:
+                if any(m.result is None for m in day):
+                    return None  # the round day's last whistle tells it, once
+                return self.round_up(item, day, matches)
         story = match_story(self.pool, match, self.keeper.config.zone).without(self.her)
         cooling = self._cooling([p.player for p in story.picks], item.at)
         candidates = (
@@ -320,6 +331,24 @@ class Commentator:
         )
         request = FinalWhistle(story, tuple(about), aside[1] if aside else None, told, recalled)
         return self.speak(item, request, about, instruction, match.number, capped=False)
+
+    def round_up(
+        self, item: LoggedEvent[ResultRecorded], day: list[Match], matches: list[Match]
+    ) -> RemarkPosted | None:
+        zone = self.keeper.config.zone
+        stories = tuple(match_story(self.pool, m, zone).without(self.her) for m in day)
+        number = round_of(day[0]) or 0
+        leader = league_table(matches)[0].team
+        request = RoundDay(number, stories, (), leader)
+        exact = list(dict.fromkeys(player for player, _ in request.exact()))
+        about = exact[:2] or self._least_named(request.blank(), item.at)[:2]
+        request = RoundDay(number, stories, tuple(about), leader)
+        event = "\n".join(story.as_text(live=False) for story in stories)
+        event += "\n" + phrase("moments", "round.leader", team=leader)
+        instruction = render(
+            "remark", about=", ".join(about) or phrase("moments", "round.about"), event=event
+        )
+        return self.speak(item, request, about, instruction, item.event.match, capped=False)
 
     def _aside(self, about: list[str], match: Match) -> tuple[str, str] | None:
         """A fact one of ``about`` told her that fits this match (a team they support); or

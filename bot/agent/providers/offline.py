@@ -47,6 +47,7 @@ from memory.requests import (
     Remark,
     Remembered,
     Request,
+    RoundDay,
     Standing,
     UnknownName,
     Welcome,
@@ -99,6 +100,7 @@ class OfflineModel:
             FactExtraction: self._fact_extraction,
             PickWanted: self._prediction,
             FinalWhistle: self._final_whistle,
+            RoundDay: self._round_day,
             KickOff: self._kickoff,
             GoalMoment: self._goal,
             NewLeader: self._leader,
@@ -405,6 +407,23 @@ class OfflineModel:
         if request.aside:  # lightly: what a player told her, where it fits
             extras.append(self.say("aside", rng, fact=request.aside))
         return " ".join([line, *extras])
+
+    def _round_day(self, request: RoundDay, variant: Variant) -> str:
+        """A league's round day in one line: an exact call, else a round of blanks."""
+        rng = self._remark_rng(request, variant)
+        told: dict[str, object] = {"round": request.round, "leader": request.leader or "-"}
+        exact = request.exact()
+        if exact:
+            first = next((s for p, s in exact if p in request.who), exact[0][1])
+            callers = [p for p, s in exact if s is first]
+            who = self.names(callers, 2)
+            match = self._told(first)
+            return self.say("round.exact", rng, many=len(callers) > 1, who=who, match=match, **told)
+        blank = [p for p in request.who if p in request.blank()] or request.blank()[:2]
+        if blank:
+            who, n = self.names(blank, 2), len(request.stories)
+            return self.say("round.blanks", rng, many=len(blank) > 1, who=who, n=n, **told)
+        return self.say("round.all_scored", rng, False, **told)
 
     def _answer_rng(self, variant: Variant) -> random.Random:
         # The same first phrasing for a question however often it is tried, and each
