@@ -56,6 +56,7 @@ class TeamBook:
     by_code: dict[str, str]  # FIFA code -> the fixtures' name
     # (spelling, the fixtures' name) for every name and alias as written: what text says
     written: tuple[tuple[str, str], ...] = ()
+    clubs: frozenset[str] = frozenset()  # the names of the book's clubs, not nations
     # named_in's patterns, by the teams asked about: built once, a line is read many times
     _finders: dict[frozenset[str] | None, Finder] = field(
         default_factory=dict, compare=False, repr=False
@@ -78,7 +79,8 @@ class TeamBook:
             for spelling in (club["name"], *club["aliases"]):
                 spellings[normalized(spelling)] = club["name"]
                 written.append((spelling, club["name"]))
-        return TeamBook(spellings, codes, tuple(written))
+        names = frozenset(club["name"] for club in clubs["clubs"])
+        return TeamBook(spellings, codes, tuple(written), names)
 
     def name_of(self, name: str, code: str | None = None) -> str | None:
         """The team as the fixtures name it, from any known spelling or code; else None."""

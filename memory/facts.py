@@ -447,7 +447,9 @@ def subject(text: str) -> str | None:
         if found is None:
             continue
         if name == "team":
-            return "team:national" if _teams_named(text[found.end() :]) else "team:club"
+            book = TeamBook.standard()
+            named = book.named_in(text[found.end() :])
+            return "team:national" if named - book.clubs else "team:club"
         return name
     return None
 
