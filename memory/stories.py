@@ -43,6 +43,9 @@ class MatchStory:
     picks: tuple[PickResult, ...]
     lines: tuple[LiveLine, ...] = ()
     scorers_by_team: tuple[tuple[str, str], ...] = ()  # (team, scorer), in goal order
+    # A two-legged tie's second leg: who went through, and the aggregate from team1's side.
+    through: str | None = None
+    aggregate: str | None = None
 
     @property
     def label(self) -> str:
@@ -90,6 +93,10 @@ class MatchStory:
         working memory already holds them.
         """
         lines = [f"[{self.day:%d %b}] {self.label} ({self.stage})"]
+        if self.through is not None:
+            lines.append(
+                phrase("moments", "story.tie", team=self.through, aggregate=self.aggregate)
+            )
         if live and self.goals:
             lines.append(phrase("moments", "story.goals", goals="; ".join(self.goals)))
         if self.picks:
@@ -135,4 +142,14 @@ def match_story(
         picks=tuple(picks),
         lines=tuple(working.best_lines()) if working else (),
         scorers_by_team=tuple((team[g.side], g.scorer or "unknown") for g in match.goals),
+        through=_through(match),
+        aggregate=None if match.result.aggregate is None else str(match.result.aggregate),
     )
+
+
+def _through(match: Match) -> str | None:
+    """The side a second leg sends through; None for one match."""
+    if match.result is None or match.result.aggregate is None:
+        return None
+    decided = match.decided()
+    return decided[0] if decided else None

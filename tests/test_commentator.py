@@ -495,3 +495,27 @@ def test_a_league_round_day_is_one_remark_at_its_last_whistle(pool: Pool, clock:
     play(pool, clock, 4, "1-1")
     her.catch_up()
     assert 4 in [r.event.match for r in pool.events(kinds=("remark",))]
+
+
+def test_her_remark_on_a_second_leg_tells_the_tie(pool: Pool, clock: FakeClock) -> None:
+    from game.openfootball import parse_tournament
+
+    semi = "Finals, Semifinals"
+    cup = {"name": "Copa Libertadores 2025", "matches": [
+        {"round": semi, "date": "2025-10-23", "time": "21:30 UTC-3",
+         "team1": "LDU de Quito (ECU)", "team2": "SE Palmeiras (BRA)", "score": {"ft": [3, 0]}},
+        {"round": semi, "date": "2025-10-30", "time": "21:30 UTC-3",
+         "team1": "SE Palmeiras (BRA)", "team2": "LDU de Quito (ECU)"},
+    ]}  # fmt: skip
+    clock.now = datetime(2025, 10, 24, tzinfo=UTC)
+    pool.fixtures.import_tournament(parse_tournament(cup))
+    pool.members.add("ana")
+    pool.predictions.place("ana", 2, Score(4, 0))
+    her = her_in(pool, OfflineModel())
+    her.catch_up()
+    clock.now = datetime(2025, 10, 31, 2, tzinfo=UTC)
+    pool.fixtures.record_score(2, Score(4, 0))
+    her.catch_up()
+    (remark,) = [r.event for r in pool.events(kinds=("remark",)) if r.event.match == 2]
+    assert "SE Palmeiras (BRA) 4-0 (agg 4-3) LDU de Quito (ECU)" in remark.text
+    assert "SE Palmeiras (BRA) go through" in remark.text or "two legs" in remark.text

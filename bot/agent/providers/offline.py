@@ -406,6 +406,8 @@ class OfflineModel:
             extras.append(self.say("recall", rng, who=recalled.who, day=day, match=earlier))
         if request.aside:  # lightly: what a player told her, where it fits
             extras.append(self.say("aside", rng, fact=request.aside))
+        if story.through is not None:  # a second leg: the tie, not only the match
+            extras.insert(0, self.say("tie.through", rng, team=story.through))
         return " ".join([line, *extras])
 
     def _round_day(self, request: RoundDay, variant: Variant) -> str:
