@@ -86,13 +86,13 @@ def _order(row: TeamRow) -> tuple[int, int, int, str]:
 
 
 def champions(matches: Iterable[Match]) -> tuple[str, str] | None:
-    """(champion, runner-up) of a finished tournament: a cup's from its last match (a
-    final, or a final's second leg), a league's from the top of its table; None while
+    """(champion, runner-up) of a finished tournament: a league's from the top of its
+    table, a cup's from its last match (a final, or a final's second leg); None while
     a match is to be played, or when the last match or the table's top is level."""
     played = sorted(matches, key=Match.time_order)
     if not played or any(m.result is None for m in played):
         return None
-    if played[-1].is_knockout:
+    if not is_league(played):
         return played[-1].decided()
     table = league_table(played)
     if len(table) < 2 or table[1].rank == table[0].rank:
@@ -101,9 +101,10 @@ def champions(matches: Iterable[Match]) -> tuple[str, str] | None:
 
 
 def is_league(matches: Iterable[Match]) -> bool:
-    """A league: rounds and no groups or knock-outs (a cup's group stage is no league)."""
+    """A league: numbered rounds ("Matchday 5") and no groups or knock-outs (a cup's group
+    stage is no league)."""
     listed = list(matches)
-    return bool(listed) and all(m.group is None and not m.is_knockout for m in listed)
+    return bool(listed) and all(m.group is None and round_of(m) is not None for m in listed)
 
 
 def round_day(matches: Iterable[Match], match: Match, zone: tzinfo) -> list[Match]:
