@@ -15,7 +15,7 @@ from datetime import timedelta, tzinfo
 from sqlalchemy import Connection
 
 from game.events import LoggedEvent, ResultRecorded
-from game.league import champions
+from game.league import champions, is_league
 from game.model import MatchStatus
 from game.pool import Pool
 from memory import diary, progress, usage
@@ -113,13 +113,14 @@ class DiaryShelf:
 
     def _ending(self) -> Ending | None:
         """The champion and the pool's winner, once every match is finished."""
-        decided, table = champions(self.pool.matches()), self.pool.standings()
+        matches = self.pool.matches()
+        decided, table = champions(matches), self.pool.standings()
         if decided is None or not table:
             return None
         top = table[0].points
         winners = tuple(r.player for r in table if r.points == top)
         podium = tuple((r.player, r.points) for r in table if r.rank <= 3)
-        return Ending(decided[0], decided[1], winners, top, podium)
+        return Ending(decided[0], decided[1], winners, top, podium, is_league(matches))
 
     def compact(
         self,

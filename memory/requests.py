@@ -81,10 +81,11 @@ class Ending:
     winners: tuple[str, ...]
     points: int
     podium: tuple[tuple[str, int], ...]
+    league: bool = False  # won at the top of a table, not in a final
 
     def notes(self) -> str:
         return _note(
-            "ending",
+            "ending.league" if self.league else "ending",
             champion=self.champion,
             runner_up=self.runner_up,
             winners=" & ".join(self.winners),
@@ -260,11 +261,12 @@ class WrapUp(Remark):
     mine: bool  # she won the pool herself
     best_call: tuple[str, str, int] | None  # (who, match, how many called it)
     worst_blank: tuple[str, int, int] | None  # (match, players on zero, players who picked)
+    league: bool = False  # won at the top of a table, not in a final
 
     def notes(self) -> str:
         lines = [
             _note(
-                "wrapup.champion",
+                "wrapup.champion_league" if self.league else "wrapup.champion",
                 champion=self.champion,
                 final=self.final,
                 runner_up=self.runner_up,

@@ -145,4 +145,9 @@ def test_the_demo_plays_a_short_league_three_matches_at_a_time(tmp_path: Path) -
     )
     with pool.work.read() as connection:
         narrative, _ = diary.read(connection)
-    assert narrative is not None  # her diary closed the season
+    assert narrative is not None and "at the top of the table" in narrative.text
+    champion = table[0].team
+    wrap = [
+        r.event.text for r in pool.events(kinds=("remark",)) if "That's the season" in r.event.text
+    ]
+    assert wrap and f"{champion} are champions" in wrap[0]

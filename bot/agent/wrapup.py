@@ -5,7 +5,7 @@ Derived from the log on demand, like every storyline: nothing here is stored.
 
 from __future__ import annotations
 
-from game.league import champions
+from game.league import champions, is_league
 from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
@@ -64,4 +64,5 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
         leaders=tuple(leaders),
         best_call=(best[2], best[3], best[0]) if best else None,
         worst_blank=(worst[1], worst[0], worst[2]) if worst else None,
+        league=is_league(matches),
     )

@@ -59,6 +59,7 @@ from prompts import voice
 
 Variant = tuple[int, int]  # (the event it reacts to, the attempt): see ModelCall
 
+SPANNED = 3  # more periods than this in the oldest clause are written as a span
 RECENT_IN_DETAIL = 4  # the newest matches a fused narrative tells one by one
 PERIODS_IN_DETAIL = 2  # the latest rounds that keep a clause each; older ones share one
 SIMILAR = 0.8
@@ -157,9 +158,17 @@ class OfflineModel:
         )
 
     def _period(self, stage: str) -> str:
-        if stage.startswith(("Group", "Matchday")):
+        """A cup's group stage is one period; a league's round ("Matchday 12") is one."""
+        if stage.startswith("Group"):
             return self.say("fusion.group_stage")
         return self.say("fusion.stage", stage=self.words.stage(stage))
+
+    def _periods(self, names: list[str]) -> str:
+        """The periods the oldest clause covers: a season's thirty rounds as a span, not
+        a list that grows by a name a round."""
+        if len(names) > SPANNED:
+            return f"{names[0]} - {names[-1]}"
+        return self.names(names, limit=len(names))
 
     # -- the diary ------------------------------------------------------------
 
@@ -211,9 +220,7 @@ class OfflineModel:
         if len(names) > PERIODS_IN_DETAIL:
             oldest = names[: len(names) - PERIODS_IN_DETAIL]
             fused = [story for name in oldest for story in periods[name]]
-            sentences.append(
-                self._period_clause(self.names(oldest, limit=len(oldest)), fused, brief=True)
-            )
+            sentences.append(self._period_clause(self._periods(oldest), fused, brief=True))
             names = names[len(oldest) :]
         for name in names:
             sentences.append(self._period_clause(name, periods[name]))
@@ -223,7 +230,7 @@ class OfflineModel:
             end = request.ending
             sentences.append(
                 self.say(
-                    "fusion.ending",
+                    "fusion.ending_league" if end.league else "fusion.ending",
                     many=len(end.winners) > 1,
                     champion=end.champion,
                     runner_up=end.runner_up,
@@ -501,7 +508,7 @@ class OfflineModel:
     def _wrap_up(self, request: WrapUp, _variant: Variant) -> str:
         podium = ", ".join(f"{p} ({n})" for p, n in request.podium)
         cup = self.say(
-            "wrapup",
+            "wrapup_league" if request.league else "wrapup",
             champion=request.champion,
             runner_up=request.runner_up,
             final=self.words.result(request.final),
