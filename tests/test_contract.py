@@ -135,6 +135,7 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "matches": "Brazil 2-0 Serbia", "leaders": "ana", "final": "Brazil 2-0 Serbia",
     "disagree": "1", "close": "bia", "changes": "1", "blanks": "1", "best": "ana (1 exact)",
     "agree": "1", "since": "11 Jun", "team1": "Brazil", "team2": "Serbia", "win1": "58", "draw": "24", "win2": "18",
+    "round": "1",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
 FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more")
