@@ -218,3 +218,11 @@ def test_a_league_table_and_the_standings_after_a_round(pool: Pool, clock: FakeC
     assert after_two != commands.run(ANA, "standings").text  # round 2 moved it since
     refused = commands.run(ANA, "standings after round 9")
     assert refused.error and "round 9" in refused.text
+    # A round's matches, in either language; a round the pool does not have is said so.
+    round_two = commands.run(ANA, "matches round 2").text
+    assert "Flamengo" in round_two and "Bahia" in round_two and "Santos" in round_two
+    assert "#1 " not in round_two and "#2 " not in round_two
+    jogos = Commands(pool, words=Words("pt")).run(ANA, "jogos rodada 1").text
+    assert "Palmeiras" in jogos and "Flamengo" in jogos and "Bahia" in jogos
+    missing = commands.run(ANA, "matches round 7")
+    assert missing.error and "no round 7" in missing.text

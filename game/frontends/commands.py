@@ -142,8 +142,8 @@ class Commands:
             Spec(("help", "h", "?", "ajuda"), "help", "this list", Commands.help),
             Spec(
                 ("matches", "m", "games", "jogos"),
-                "matches [all] [--json]",
-                "upcoming, live and finished matches",
+                "matches [all | round N] [--json]",
+                "upcoming, live and finished matches; a league's round",
                 Commands.matches,
             ),
             Spec(
@@ -331,7 +331,11 @@ class Commands:
                     [match_json(m, picks.get(m.number)) for m in matches], ensure_ascii=False
                 )
             )
-        if not {"all", "todos"} & set(args):
+        if len(args) == 2 and args[0] in ROUND_WORDS:
+            matches = league.in_round(matches, _number(args[1]))
+            if not matches:
+                raise CommandError("no round {n} in this pool", n=args[1])
+        elif not {"all", "todos"} & set(args):
             by_time = sorted(matches, key=Match.time_order)
             live = [m for m in by_time if m.status is MatchStatus.LIVE]
             upcoming = [m for m in by_time if m.status is MatchStatus.SCHEDULED][:UPCOMING_SHOWN]
