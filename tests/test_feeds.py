@@ -314,3 +314,34 @@ def test_football_data_reads_a_second_leg_shoot_out_against_the_first_leg(pool: 
     result = pool.match(second.number).result
     assert result is not None and str(result) == "2-0 (aet 2-0) (agg 2-2) (pens 5-4)"
     assert pool.match(second.number).decided() == ("Chelsea FC", "Arsenal FC")
+
+
+def test_a_second_leg_before_its_first_is_reported_and_the_rest_applied(pool: Pool) -> None:
+    from datetime import UTC, datetime
+
+    from game.openfootball import Fixture
+    from tests import football_data_v4 as v4
+
+    tie = {"name": "UEFA Champions League 2025/26", "matches": [
+        {"round": "Round of 16", "date": "2026-03-10", "time": "21:00 UTC+1",
+         "team1": "Arsenal FC", "team2": "Chelsea FC"},
+        {"round": "Round of 16", "date": "2026-03-17", "time": "21:00 UTC+1",
+         "team1": "Chelsea FC", "team2": "Arsenal FC"},
+        {"round": "Round of 16", "date": "2026-03-17", "time": "21:00 UTC+1",
+         "team1": "Liverpool FC", "team2": "Everton FC"},
+    ]}  # fmt: skip
+    pool.fixtures.import_tournament(parse_tournament(tie))
+    at = datetime(2026, 3, 17, 20, tzinfo=UTC)
+    second = Fixture("a", "Round of 16", at, "2026-03-17", "Chelsea", "Arsenal",
+                     result=Result(Score(1, 0)))  # fmt: skip
+    other = Fixture("b", "Round of 16", at, "2026-03-17", "Liverpool", "Everton",
+                    result=Result(Score(2, 0)))  # fmt: skip
+    body = v4.response(
+        [v4.match(second, 1, competition=v4.CL), v4.match(other, 2, competition=v4.CL)], v4.CL
+    )
+    with canned_server() as server:
+        server.serve("/v4/competitions/CL/matches", body)
+        report = FootballDataSource("t", competition="CL", base_url=server.base_url).poll(pool)
+    assert report.results == 1 and len(report.unmatched) == 1
+    assert "the first leg (#1) needs its result first" in report.unmatched[0]
+    assert pool.match(3).result == Result(Score(2, 0)) and pool.match(2).result is None

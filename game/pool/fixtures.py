@@ -383,9 +383,13 @@ class Fixtures:
                 if seen.problem is not None:
                     report.unmatched.append(f"#{number} {seen.label}: {seen.problem}")
                 final = seen.result if seen.status is FeedStatus.FINISHED else None
-                goals, outcome = self._apply_outcome(
-                    connection, logged, number, seen.goals, final, source
-                )
+                try:
+                    goals, outcome = self._apply_outcome(
+                        connection, logged, number, seen.goals, final, source
+                    )
+                except RuleViolation as refused:  # a second leg before its first: this one
+                    report.unmatched.append(f"#{number} {seen.label}: {refused}")
+                    continue
                 report.goals += goals
                 if outcome == "admin":
                     report.kept_admin_results.append(number)
@@ -419,11 +423,14 @@ class Fixtures:
         ).scalars()
         found = matching.find(seen, linked, [_candidate(connection, n) for n in rows])
         if isinstance(found, str) and linked is None and seen.matchday is not None:
-            stages = connection.execute(select(matches.c.number, matches.c.stage)).all()
+            every = connection.execute(
+                select(matches.c.number, matches.c.team1, matches.c.team2, matches.c.kickoff,
+                       matches.c.stage, matches.c.group_name)
+            ).all()  # fmt: skip
             in_round = [
-                _candidate(connection, number)
-                for number, stage in stages
-                if round_number(stage) == seen.matchday
+                matching.Candidate(row.number, row.team1, row.team2, row.kickoff)
+                for row in every
+                if round_number(row.stage, row.group_name) == seen.matchday
             ]
             found = matching.moved(seen, in_round) or found
         if isinstance(found, matching.Found) and linked is None and seen.feed_id is not None:
