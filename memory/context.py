@@ -133,19 +133,23 @@ def involved_players(
 
 LEAGUE_TOP = 4  # a league table's rows in her context, beside the teams on the pitch
 WHOLE_SCHEDULE = 128  # a World Cup's 104 matches fit whole in the cached block; a season not
+# A season's rounds in the cached block: with fewer, a ten-match round's block is under
+# the 1,024 tokens below which the API caches nothing (two rounds: about 810).
+ROUNDS_AHEAD = 4
 
 
 def rounds_at_hand(matches: list[Match], now: datetime) -> list[Match]:
     """The matches her cached block lists, in time order: every one of a tournament up to
-    ``WHOLE_SCHEDULE``; of a longer season, the rounds of the next match to kick off and
-    the one after it, so the block changes about once a round, not with every result."""
+    ``WHOLE_SCHEDULE``; of a longer season, the round of the next match to kick off and
+    the ones after it, so the block changes about once a round, not with every result."""
     if len(matches) <= WHOLE_SCHEDULE:
         return matches
     coming = [m for m in matches if m.result is None and m.kickoff >= now]
     next_round = round_of(coming[0]) if coming else None
     if next_round is None:  # no rounds to go by, or the season is over: what is next
         return coming[: WHOLE_SCHEDULE // 8]
-    return [m for m in matches if round_of(m) in (next_round, next_round + 1)]
+    wanted = range(next_round, next_round + ROUNDS_AHEAD)
+    return [m for m in matches if round_of(m) in wanted]
 
 
 class ContextBuilder:

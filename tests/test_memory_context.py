@@ -9,6 +9,7 @@ from game.pool import Pool
 from memory.context import FACTS_SHOWN, Item, allot, fit
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.tokens import estimate_tokens
 from prompts import persona
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
@@ -201,8 +202,9 @@ def test_the_final_whistle_is_told_once_and_the_entry_reads_only_the_match(
 def test_a_league_season_shows_her_the_rounds_at_hand_and_the_league_table(
     pool: Pool, clock: FakeClock
 ) -> None:
-    """380 matches do not belong in every prompt: the cached block lists the next two
-    rounds; the changing layer holds the league's own table beside the pool's."""
+    """380 matches do not belong in every prompt: the cached block lists the next four
+    rounds (enough to be cached at all); the changing layer holds the league's own table
+    beside the pool's."""
     from zoneinfo import ZoneInfo
 
     from game.openfootball import parse_tournament
@@ -221,8 +223,10 @@ def test_a_league_season_shows_her_the_rounds_at_hand_and_the_league_table(
     keeper, _ = remembering(pool, ScriptedModel(), MemoryConfig())
     keeper.enable()
     system = keeper.contexts.system
-    assert f"the season's other {380 - 20} matches are left out" in system
-    assert system.count(" v ") == 20 and "(Matchday 20)" in system and "(Matchday 21)" in system
+    assert f"the season's other {380 - 40} matches are left out" in system
+    assert system.count(" v ") == 40 and "(Matchday 20)" in system and "(Matchday 23)" in system
+    assert "(Matchday 24)" not in system
+    assert estimate_tokens(system) > 1024  # the API caches nothing shorter
     context = keeper.contexts.build_context(None, 3000)
     league = context.section("standings").text.splitlines()[-1]
     assert league.startswith(f"League table after {played} matches: 1. CR Flamengo")
