@@ -9,6 +9,7 @@ talks per match and how often she picks on the same player.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Sequence
@@ -335,14 +336,14 @@ class Commentator:
     def round_up(
         self, item: LoggedEvent[ResultRecorded], day: list[Match], matches: list[Match]
     ) -> RemarkPosted | None:
+        """A league's round day at its last whistle: one remark about its matches."""
         zone = self.keeper.config.zone
         stories = tuple(match_story(self.pool, m, zone).without(self.her) for m in day)
-        number = round_of(day[0]) or 0
         leader = league_table(matches)[0].team
-        request = RoundDay(number, stories, (), leader)
-        exact = list(dict.fromkeys(player for player, _ in request.exact()))
-        about = exact[:2] or self._least_named(request.blank(), item.at)[:2]
-        request = RoundDay(number, stories, tuple(about), leader)
+        told = RoundDay(round_of(day[0]) or 0, stories, leader=leader)
+        exact = list(dict.fromkeys(player for player, _ in told.exact()))
+        about = exact[:2] or self._least_named(told.blank(), item.at)[:2]
+        request = dataclasses.replace(told, who=tuple(about))
         event = "\n".join(story.as_text(live=False) for story in stories)
         event += "\n" + phrase("moments", "round.leader", team=leader)
         instruction = render(
