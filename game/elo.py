@@ -12,8 +12,8 @@ After each match both sides move by ``K * G * (W - We)``:
 - ``We = 1 / (10^(-dr/400) + 1)``, ``dr`` the rating difference plus 100 for
   the home side of a match not at a neutral venue.
 
-Clubs use the same rules with two settings of their own (``CLUB``, and the home
-advantage a season's own results show: ``HomeGround``); see ``club_k_factor``.
+Clubs use the same rules with two settings of their own: ``CLUB``, and the home
+advantage a season's own results show (``HomeGround``).
 
 Teams are told apart by ``TeamBook.key``, so the file's "United States" and a
 feed's "USA" are one team. Ratings are derived, never stored.
@@ -71,6 +71,11 @@ def expected(difference: float) -> float:
     return 1 / (10 ** (-difference / 400) + 1)
 
 
+def won(home_goals: int, away_goals: int) -> float:
+    """``W`` for the home side: 1 a win, 0.5 a draw, 0 a defeat."""
+    return 1.0 if home_goals > away_goals else 0.0 if home_goals < away_goals else 0.5
+
+
 def home_advantage(home_share: float) -> float:
     """The rating points a home side is worth when home sides take ``home_share`` of the
     points (a win 1, a draw a half): ``expected`` read backwards."""
@@ -82,7 +87,7 @@ def home_advantage(home_share: float) -> float:
 class HomeGround:
     """A season's home advantage, learned from its own results: the World Football Elo
     100 points count as ``PRIOR`` matches played, so the first weeks do not swing it
-    (the Brasileirão 2025 ended at 96, the Premier League 2025/26 at 45)."""
+    (the Brasileirão 2025 ended at 94, the Premier League 2025/26 at 45)."""
 
     PRIOR = 38  # a season of one club's matches
     points: float = PRIOR * expected(HOME)
@@ -93,7 +98,7 @@ class HomeGround:
         return home_advantage(self.points / self.played)
 
     def count(self, home_goals: int, away_goals: int) -> None:
-        self.points += 1.0 if home_goals > away_goals else 0.5 if home_goals == away_goals else 0.0
+        self.points += won(home_goals, away_goals)
         self.played += 1
 
 
@@ -135,11 +140,10 @@ class Ratings:
         day: date | None = None,
     ) -> float:
         """Counts one match; the points ``home`` gained (``away`` lost as many)."""
-        won = 1.0 if home_goals > away_goals else 0.0 if home_goals < away_goals else 0.5
         change = (
             k
             * goal_weight(home_goals - away_goals)
-            * (won - expected(self.difference(home, away, neutral)))
+            * (won(home_goals, away_goals) - expected(self.difference(home, away, neutral)))
         )
         self.table[self.key(home)] = self.of(home) + change
         self.table[self.key(away)] = self.of(away) - change
