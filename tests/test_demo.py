@@ -8,6 +8,7 @@ import asyncssh
 
 from bot.app.config import ModelConfig
 from bot.app.demo import Demo, run_demo
+from game.pool import Pool
 from memory import diary
 from tests.ssh_pool import printed, read_until
 
@@ -87,21 +88,28 @@ def test_the_knockout_bracket_fills_itself(tmp_path: Path) -> None:
     assert group_table(results, "Group A") == ["Morocco", "Brazil", "Norway", "Japan"]
 
 
-def test_a_whole_demo_tournament_ends_with_a_champion_and_a_closed_diary(tmp_path: Path) -> None:
+def played_to_the_end(directory: Path, league: bool = False) -> Pool:
+    """The demo's pool once its whole tournament (or league) is played, on a fast clock."""
+
     async def whole() -> Demo:
         demo, running = await run_demo(
-            tmp_path,
+            directory,
             "127.0.0.1",
             0,
             200_000,
             ModelConfig(provider="offline"),
             say=lambda _line: None,
             first_kickoff_in=timedelta(seconds=0.1),
+            league=league,
         )
         await running.close()
         return demo
 
-    pool = asyncio.run(whole()).pool
+    return asyncio.run(whole()).pool
+
+
+def test_a_whole_demo_tournament_ends_with_a_champion_and_a_closed_diary(tmp_path: Path) -> None:
+    pool = played_to_the_end(tmp_path)
     matches = pool.matches()
     assert len(matches) == 31 and all(m.result is not None for m in matches)
     final = matches[-1]
@@ -119,21 +127,7 @@ def test_a_whole_demo_tournament_ends_with_a_champion_and_a_closed_diary(tmp_pat
 def test_the_demo_plays_a_short_league_three_matches_at_a_time(tmp_path: Path) -> None:
     from game.league import league_table
 
-    async def season() -> Demo:
-        demo, running = await run_demo(
-            tmp_path,
-            "127.0.0.1",
-            0,
-            200_000,
-            ModelConfig(provider="offline"),
-            say=lambda _line: None,
-            first_kickoff_in=timedelta(seconds=0.1),
-            league=True,
-        )
-        await running.close()
-        return demo
-
-    pool = asyncio.run(season()).pool
+    pool = played_to_the_end(tmp_path, league=True)
     matches = pool.matches()
     assert len(matches) == 30 and all(m.result is not None for m in matches)
     assert len({m.kickoff for m in matches}) == 10  # ten rounds, three at each kick-off

@@ -120,17 +120,14 @@ def group_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:
         for group, teams in TEAMS.items():
             names = list(teams)
             for home, away in ROUND_ROBIN[round_index * 2 : round_index * 2 + 2]:
-                kickoff = start + spacing * slot
                 fixtures.append(
-                    Fixture(
-                        source_key=f"demo:{group}:{names[home]}:{names[away]}",
-                        stage=f"Matchday {round_index + 1}",
-                        kickoff=kickoff,
-                        local_date=kickoff.date().isoformat(),
-                        team1=names[home],
-                        team2=names[away],
+                    _fixture(
+                        f"demo:{group}:{names[home]}:{names[away]}",
+                        f"Matchday {round_index + 1}",
+                        start + spacing * slot,
+                        names[home],
+                        names[away],
                         group=group,
-                        venue="Demo Arena",
                     )
                 )
                 slot += 1
@@ -147,17 +144,8 @@ def knockout_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:
     fixtures, slot, number = [], 0, 25
     for stage, pairs in rounds:
         for team1, team2 in pairs:
-            kickoff = start + spacing * slot
             fixtures.append(
-                Fixture(
-                    f"demo:ko:{number}",
-                    stage,
-                    kickoff,
-                    kickoff.date().isoformat(),
-                    team1,
-                    team2,
-                    venue="Demo Arena",
-                )
+                _fixture(f"demo:ko:{number}", stage, start + spacing * slot, team1, team2)
             )
             slot, number = slot + 1, number + 1
         slot += 1  # a rest day between rounds
@@ -174,21 +162,31 @@ def league_fixtures(start: datetime, spacing: timedelta) -> list[Fixture]:
         pairs = [(order[i], order[-1 - i]) for i in range(len(order) // 2)]
         halves.append([(a, b) if turn % 2 == 0 else (b, a) for a, b in pairs])
     rounds = halves + [[(b, a) for a, b in pairs] for pairs in halves]
-    fixtures = []
-    for number, pairs in enumerate(rounds, start=1):
-        kickoff = start + spacing * (number - 1)
-        for home, away in pairs:
-            fixtures.append(
-                Fixture(
-                    source_key=f"demo:league:{number}:{home}:{away}",
-                    stage=f"Matchday {number}",
-                    kickoff=kickoff,
-                    local_date=kickoff.date().isoformat(),
-                    team1=home,
-                    team2=away,
-                )
-            )
-    return fixtures
+    return [
+        _fixture(
+            f"demo:league:{number}:{home}:{away}",
+            f"Matchday {number}",
+            start + spacing * (number - 1),
+            home,
+            away,
+            venue=None,
+        )
+        for number, pairs in enumerate(rounds, start=1)
+        for home, away in pairs
+    ]
+
+
+def _fixture(
+    key: str,
+    stage: str,
+    kickoff: datetime,
+    team1: str,
+    team2: str,
+    group: str | None = None,
+    venue: str | None = "Demo Arena",
+) -> Fixture:
+    """A demo match, dated on its kick-off's day."""
+    return Fixture(key, stage, kickoff, kickoff.date().isoformat(), team1, team2, group, venue)
 
 
 def group_table(results: list[tuple[str, str, Score]], group: str) -> list[str]:
