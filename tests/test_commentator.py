@@ -519,3 +519,26 @@ def test_her_remark_on_a_second_leg_tells_the_tie(pool: Pool, clock: FakeClock) 
     (remark,) = [r.event for r in pool.events(kinds=("remark",)) if r.event.match == 2]
     assert "SE Palmeiras (BRA) 4-0 (agg 4-3) LDU de Quito (ECU)" in remark.text
     assert "SE Palmeiras (BRA) go through" in remark.text or "two legs" in remark.text
+
+
+def test_a_correction_is_told_in_the_pool_s_language(pool: Pool, clock: FakeClock) -> None:
+    """Found with the stock ssh client on the Libertadores file: a corrected second leg
+    was told as "(agg 1-2) ... (pens 2-4)" in a Portuguese pool."""
+    from game.openfootball import parse_tournament
+
+    quarter = "Finals, Quarterfinals"
+    cup = {"name": "Copa Libertadores 2025", "matches": [
+        {"round": quarter, "date": "2025-09-18", "time": "21:30 UTC-3", "team1": "CR Flamengo",
+         "team2": "Estudiantes", "score": {"ft": [2, 1]}},
+        {"round": quarter, "date": "2025-09-25", "time": "21:30 UTC-3", "team1": "Estudiantes",
+         "team2": "CR Flamengo", "score": {"ft": [1, 0], "p": [2, 4]}},
+    ]}  # fmt: skip
+    clock.now = datetime(2025, 9, 26, tzinfo=UTC)
+    pool.fixtures.import_tournament(parse_tournament(cup))
+    her = her_in(pool, OfflineModel(language="pt"), config=MemoryConfig(language="pt"))
+    her.catch_up()
+    pool.fixtures.record_score(2, Score(0, 0))
+    her.catch_up()
+    said = [r.event.text for r in pool.events(kinds=("remark",)) if r.event.match == 2][-1]
+    assert "(agregado 1-2)" in said and "(pênaltis 2-4)" in said
+    assert "(agg " not in said and "(pens " not in said

@@ -350,7 +350,10 @@ class OfflineModel:
 
     def _correction(self, request: Correction, variant: Variant) -> str:
         rng = self._remark_rng(request, variant)
-        return self.say("correction", rng, match=request.match, previous=request.previous)
+        # The label and the old score carry Result's marks ("aet", "agg", "pens"): in the
+        # pool's language, as every other result she tells.
+        match, previous = self.words.result(request.match), self.words.result(request.previous)
+        return self.say("correction", rng, match=match, previous=previous)
 
     def _welcome(self, request: Welcome, variant: Variant) -> str:
         return self.say(
