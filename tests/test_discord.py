@@ -18,7 +18,7 @@ import httpx
 
 from game.frontends.discord.api import DiscordApi
 from game.frontends.discord.interactions import Interactions
-from game.frontends.discord.signature import Verifier
+from game.frontends.discord.signature import SeenSignatures, Verifier
 from game.frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
 from tests.databases import write_lock_held
 from tests.discord_server import FakeDiscord, Signer, discord_server, interaction
@@ -27,6 +27,8 @@ from tests.ssh_pool import ServedPool, answering, offline_commentator, served_po
 ANA = "80351110224678912"  # Discord user ids: snowflakes, as text
 BRUNO = "80351110224678913"
 EPHEMERAL = 64
+SUPPRESS_EMBEDS = 4  # every message the pool sends: no link previews
+PRIVATE = EPHEMERAL | SUPPRESS_EMBEDS
 ESCAPED = re.compile(r"\\([^\w\s])")
 
 
@@ -66,7 +68,8 @@ async def companion(tmp_path: Path, answer_wait: float = 5.0) -> AsyncIterator[C
         signer = Signer()
         api = DiscordApi(discord.base_url)
         interactions = Interactions(served.frontend, api, "app42", answer_wait=answer_wait)
-        endpoint = DiscordEndpoint(Verifier(signer.public_key_hex), interactions)
+        verifier = Verifier(signer.public_key_hex, SeenSignatures(served.pool.engine))
+        endpoint = DiscordEndpoint(verifier, interactions)
         server = await start_web(web_app(endpoint), "127.0.0.1", 0)
         base = f"http://127.0.0.1:{server.port}"
         try:
@@ -132,7 +135,7 @@ def test_oversized_and_malformed_bodies_are_refused_in_one_answer(tmp_path: Path
             assert (await c.send(b"[" * 50_000 + b"]" * 50_000)).status_code in (400, 413)
             deep = b"[" * 20_000 + b"]" * 20_000  # under the size limit, past Python's depth
             assert (await c.send(deep)).status_code == 400
-            assert (await c.send(b'"a string"')).json()["data"]["flags"] == EPHEMERAL
+            assert (await c.send(b'"a string"')).json()["data"]["flags"] == PRIVATE
             # The pool still answers.
             ping = json.dumps({"type": 1, "token": "t"}).encode()
             assert (await c.send(ping)).json() == {"type": 1}
@@ -146,7 +149,7 @@ def test_a_player_links_discord_with_a_one_time_code_made_over_ssh(tmp_path: Pat
             c.served.player("ana")
             c.served.player("bruno")
             stranger = await c.slash("mybets", BRUNO)
-            assert stranger["data"]["flags"] == EPHEMERAL
+            assert stranger["data"]["flags"] == PRIVATE
             assert "not linked to a pool player yet" in stranger["data"]["content"]
             assert "link discord" in stranger["data"]["content"]
 
@@ -157,7 +160,7 @@ def test_a_player_links_discord_with_a_one_time_code_made_over_ssh(tmp_path: Pat
             assert linked["data"] == {
                 "content": "linked: here you play as ana",
                 "allowed_mentions": {"parse": []},
-                "flags": EPHEMERAL,
+                "flags": PRIVATE,
             }
             # Single use: bruno cannot take ana's code, even right after.
             again = await c.slash("link", BRUNO, code=code)
@@ -194,7 +197,7 @@ def test_slash_commands_act_as_the_linked_player_through_the_same_parser(tmp_pat
             await c.link("ana", ANA)
             placed = await c.slash("bet", ANA, match=1, score="2-1")
             assert placed["type"] == 4
-            assert placed["data"]["flags"] == EPHEMERAL
+            assert placed["data"]["flags"] == PRIVATE
             assert placed["data"]["content"].endswith("your pick is 2-1")
             over_ssh = await c.served.run("ana", "mybets")
             assert "2-1" in over_ssh.stdout
@@ -202,17 +205,17 @@ def test_slash_commands_act_as_the_linked_player_through_the_same_parser(tmp_pat
             mine = await c.slash("mybets", ANA)
             assert mine["data"]["content"].startswith("```\n") and "2-1" in mine["data"]["content"]
             fixtures = await c.slash("matches", ANA)
-            assert fixtures["data"]["flags"] == EPHEMERAL  # it shows her picks
+            assert fixtures["data"]["flags"] == PRIVATE  # it shows her picks
             assert "Brazil" in fixtures["data"]["content"] and "2-1" in fixtures["data"]["content"]
             one = await c.slash("match", ANA, number=1)
             assert one["data"]["content"].startswith("```\n#1 Brazil v Serbia")
             assert "yours: 2-1" in one["data"]["content"]
             table = await c.slash("standings", ANA)
-            assert "flags" not in table["data"]  # the table is for the channel
+            assert table["data"]["flags"] == SUPPRESS_EMBEDS  # the table is for the channel
             assert "ana" in table["data"]["content"]
 
             bad = await c.slash("bet", ANA, match=1, score="lots")
-            assert bad["data"]["flags"] == EPHEMERAL
+            assert bad["data"]["flags"] == PRIVATE
             over_ssh_error = await c.served.run("ana", "bet 1 lots")
             assert (
                 shown(bad["data"]["content"]) == over_ssh_error.stderr.strip()
@@ -237,7 +240,7 @@ def test_a_flood_of_slash_commands_meets_the_same_per_player_limit_as_ssh(tmp_pa
             # Sixty at once: at 10 a second after a burst of 20, some must be refused.
             answers = await asyncio.gather(*(c.slash("mybets", ANA) for _ in range(60)))
             refused = [a for a in answers if "too many commands" in a["data"]["content"]]
-            assert refused and all(a["data"]["flags"] == EPHEMERAL for a in refused)
+            assert refused and all(a["data"]["flags"] == PRIVATE for a in refused)
             # Codes cannot be guessed by flood either: an unlinked account has a budget too.
             guesses = [c.slash("link", BRUNO, code=f"aaaa-{n:04d}") for n in range(60)]
             answers = await asyncio.gather(*guesses)
@@ -303,7 +306,7 @@ def test_a_bet_held_up_by_a_lock_elsewhere_is_deferred_then_confirmed(tmp_path: 
             body = interaction("bet", ANA, token="slow-token", match=1, score="3-1")
             with write_lock_held(url):  # a backup, a console command: the write must wait
                 answer = (await c.send(body)).json()
-                assert answer == {"type": 5, "data": {"flags": EPHEMERAL}}  # within Discord's 3 s
+                assert answer == {"type": 5, "data": {"flags": PRIVATE}}  # within Discord's 3 s
                 await asyncio.sleep(1.0)
             async with asyncio.timeout(10):
                 while "slow-token" not in c.discord.edits:

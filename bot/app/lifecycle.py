@@ -29,7 +29,7 @@ from game.errors import UserError
 from game.frontends.discord.api import DiscordApi
 from game.frontends.discord.interactions import Interactions
 from game.frontends.discord.poster import WebhookPoster
-from game.frontends.discord.signature import Verifier
+from game.frontends.discord.signature import SeenSignatures, Verifier
 from game.frontends.notices import Notices
 from game.frontends.scoreboard.live import Scoreboard
 from game.frontends.ssh.frontend import Frontend, ServerConfig
@@ -152,7 +152,7 @@ async def open_companion(
     endpoint = None
     if discord.public_key and discord.application_id:
         try:
-            verifier = Verifier(discord.public_key)
+            verifier = Verifier(discord.public_key, SeenSignatures(frontend.pool.engine))
         except ValueError as error:
             raise StartError(str(error)) from None
         companion.interactions = Interactions(

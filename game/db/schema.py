@@ -193,6 +193,9 @@ account_links = Table(
     Column("account", String(64), primary_key=True),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
     Column("linked_at", UTCDateTime(), nullable=False),
+    # The account's name on the service when it was linked, shown to the player with
+    # the link: a stranger's name there says a code was taken.
+    Column("account_name", String(100)),
     UniqueConstraint("service", "player_id"),  # one account per player and service
 )
 
@@ -203,6 +206,16 @@ link_codes = Table(
     Column("service", String(20), nullable=False),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
     Column("expires_at", UTCDateTime(), nullable=False),
+)
+
+# Discord's interaction signatures already acted on, until their five minutes are up:
+# kept here rather than in a process, so a captured request cannot be played again
+# after a restart or to another process. The primary key decides between racers.
+seen_signatures = Table(
+    "seen_signatures",
+    metadata,
+    Column("signature", String(128), primary_key=True),  # Ed25519's 64 bytes, in hex
+    Column("expires_at", UTCDateTime(), nullable=False, index=True),
 )
 
 # How far a reader of the log outside memory has gone (the Discord poster): its

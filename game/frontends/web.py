@@ -52,7 +52,7 @@ def _interactions_handler(discord: DiscordEndpoint) -> Handler:
     async def handle(request: web.Request) -> web.StreamResponse:
         body = await request.read()  # past MAX_BODY: 413, and nothing read past it
         try:
-            discord.verifier.check(request.headers, body)
+            await discord.verifier.check(request.headers, body)
         except SignatureError as error:
             log.info("refused an interaction: %s", error)
             return web.Response(status=401, text="invalid request signature")

@@ -21,7 +21,7 @@ from game.addressing import Addressee
 from game.errors import UserError
 from game.frontends.commands import Caller, CommandError, Commands, Job, Reply
 from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.messages import EPHEMERAL, code_block, escape, message, split
+from game.frontends.discord.messages import code_block, escaped_parts, flags, message, split
 from game.frontends.discord.slash import line_for, options_of
 from game.frontends.hub import Hub, Notice, answer_to
 from game.frontends.limits import ConnectionLimits
@@ -129,8 +129,7 @@ class Interactions:
         except TimeoutError:
             token = str(payload.get("token", ""))
             self._later(self._deliver_late(working, token, name, ephemeral))
-            flags = {"flags": EPHEMERAL} if ephemeral else {}
-            return {"type": DEFERRED_CHANNEL_MESSAGE, "data": flags}
+            return {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"flags": flags(ephemeral)}}
         if reply.error:
             return self._say(reply.text)
         return self._answer(payload, _shown(name, reply.text), ephemeral)
@@ -174,7 +173,10 @@ class Interactions:
             return self._say(reply.text or self.words("say what?"))
         asked = Asked(str(payload.get("token", "")), player.handle, clean_line(question))
         self._later(self._deliver_answer(key, reply.awaits, answers, asked))
-        return {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"allowed_mentions": {"parse": []}}}
+        return {
+            "type": DEFERRED_CHANNEL_MESSAGE,
+            "data": {"allowed_mentions": {"parse": []}, "flags": flags()},
+        }
 
     async def _deliver_answer(
         self, key: tuple[str, int], line_id: int, answers: asyncio.Queue[Notice], asked: Asked
@@ -186,7 +188,7 @@ class Interactions:
         finally:
             self.shared.hub.unsubscribe(key)
         text = f"{asked.handle}: {asked.question}\n{answer}"
-        parts = split(escape(text))
+        parts = escaped_parts(text)
         await self.api.edit_original(self.application_id, asked.token, message(parts[0]))
         for part in parts[1:]:
             await self.api.follow_up(self.application_id, asked.token, message(part))
@@ -196,12 +198,13 @@ class Interactions:
     ) -> None:
         """A deferred answer, in place of "thinking...", once the pool has it."""
         reply = await working
-        first, *rest = split(escape(reply.text) if reply.error else _shown(name, reply.text))
-        await self.api.edit_original(self.application_id, token, message(first))
+        first, *rest = escaped_parts(reply.text) if reply.error else _shown(name, reply.text)
+        # An edit's flags are the message's whole set: the deferral's are kept.
+        await self.api.edit_original(self.application_id, token, message(first, ephemeral))
         await self._follow_ups(token, rest, ephemeral)
 
-    def _answer(self, payload: dict[str, Any], shown: str, ephemeral: bool) -> dict[str, Any]:
-        first, *rest = split(shown)
+    def _answer(self, payload: dict[str, Any], shown: list[str], ephemeral: bool) -> dict[str, Any]:
+        first, *rest = shown
         if rest:
             token = str(payload.get("token", ""))
             self._later(self._follow_ups(token, rest, ephemeral))
@@ -224,7 +227,7 @@ class Interactions:
 
     def _say(self, text: str) -> dict[str, Any]:
         """A line for the asker alone: an error, a refusal, a link made."""
-        return {"type": CHANNEL_MESSAGE, "data": message(split(escape(text))[0], ephemeral=True)}
+        return {"type": CHANNEL_MESSAGE, "data": message(escaped_parts(text)[0], ephemeral=True)}
 
 
 def _account(payload: dict[str, Any]) -> str | None:
@@ -235,6 +238,6 @@ def _account(payload: dict[str, Any]) -> str | None:
     return account if isinstance(account, str) and account.isdigit() else None
 
 
-def _shown(name: str, text: str) -> str:
-    """A reply as Discord shows it: tables in monospace, sentences escaped."""
-    return code_block(text) if name in TABLES else escape(text)
+def _shown(name: str, text: str) -> list[str]:
+    """A reply as Discord shows it, in messages: tables in monospace, sentences escaped."""
+    return split(code_block(text)) if name in TABLES else escaped_parts(text)

@@ -24,7 +24,7 @@ from sqlalchemy import Connection, insert, select, update
 from game.db.schema import log_cursors
 from game.events import GoalScored, MatchKickedOff, RemarkPosted, ResultRecorded
 from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.messages import escape, message, split
+from game.frontends.discord.messages import escaped_parts, message
 from game.frontends.notices import Notices
 from game.pool import Pool
 
@@ -102,7 +102,7 @@ class WebhookPoster:
         for notice in notices:
             if notice.kind not in POSTED or notice.admins_only:
                 continue
-            parts = split(escape(notice.text_for(None, self.notices.words)))
+            parts = escaped_parts(notice.text_for(None, self.notices.words))
             for number in range(position.parts, len(parts)):
                 if self._stopping:
                     return sent
