@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, timedelta
@@ -814,7 +815,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as error:
         print(f"betania: error: {error}", file=sys.stderr)
         return 1
-    settings.start_logging()
+    redact = settings.start_logging()
     try:
         args.handler(args)
     except BetsFileError as error:
@@ -831,10 +832,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"betania: error: {error}", file=sys.stderr)
         return 1
     except Exception as error:
-        if settings.debug:
-            raise
+        if settings.debug:  # the traceback, as Python prints it, but with no secret in it
+            print(redact(traceback.format_exc()), end="", file=sys.stderr)
+            return 1
         print(
-            f"betania: unexpected error: {type(error).__name__}: {error}"
+            f"betania: unexpected error: {type(error).__name__}: {redact(str(error))}"
             " (a bug: rerun with --debug, or BETANIA_DEBUG=1, for the traceback)",
             file=sys.stderr,
         )

@@ -16,12 +16,18 @@ model calls are kept whole), and the Discord companion's ``DISCORD_PUBLIC_KEY``,
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from bot.app.config import ConfigError, ModelConfig
+from bot.app.redaction import RedactingFormatter, Redactor
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
 from game.db.engine import database_url
 from game.errors import UserError
@@ -104,9 +110,33 @@ class Settings:
     def database_url(self) -> str:
         return database_url(self.database, self.data_dir)
 
-    def start_logging(self) -> None:
-        """The one logging set-up: to stderr, at the configured level."""
-        logging.basicConfig(level=self.log_level, format=LOG_FORMAT)
+    def secrets(self) -> list[str]:
+        """What this process was given that no log may show (``bot.app.redaction``)."""
+        held = [self.model.api_key, self.football_data_token, self.discord.bot_token]
+        held.append(webhook_token(self.discord.webhook_url))
+        if self.database:
+            with contextlib.suppress(ArgumentError):  # not a URL: opening it will say so
+                held.append(make_url(self.database).password)
+        return [secret for secret in held if secret]
+
+    def start_logging(self) -> Redactor:
+        """The one logging set-up: to stderr, at the configured level, every line redacted.
+
+        Returns the redactor, for what is said on stderr outside the log."""
+        redact = Redactor(self.secrets())
+        handler = logging.StreamHandler()
+        handler.setFormatter(RedactingFormatter(LOG_FORMAT, redact))
+        logging.basicConfig(level=self.log_level, handlers=[handler])
+        return redact
+
+
+def webhook_token(url: str | None) -> str | None:
+    """The token of a Discord webhook's URL (``.../webhooks/ID/TOKEN``): who holds it posts."""
+    parts = urlsplit(url or "").path.strip("/").split("/")
+    if "webhooks" not in parts:
+        return None
+    after = parts[parts.index("webhooks") + 1 :]
+    return after[1] if len(after) >= 2 else None
 
 
 def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
