@@ -184,6 +184,17 @@ class AccountLinked(Event):
     player: str
     service: str
     account: str
+    name: str = ""  # the account's name on the service, as it said then (older logs: none)
+
+
+@dataclass(frozen=True)
+class AccountUnlinked(Event):
+    """A player's account on another service no longer acts as that player."""
+
+    kind: ClassVar[str] = "account_unlinked"
+    player: str
+    service: str
+    account: str
 
 
 @dataclass(frozen=True)
@@ -209,7 +220,8 @@ def moves_table(event: Event) -> bool:
     """
     if isinstance(event, PredictionPlaced):
         return event.source != "player"
-    return not isinstance(event, ChatPosted | RemarkPosted | FeedProblem | AccountLinked)
+    talk = ChatPosted | RemarkPosted | FeedProblem | AccountLinked | AccountUnlinked
+    return not isinstance(event, talk)
 
 
 def event_from_payload(kind: str, payload: dict[str, Any]) -> Event:

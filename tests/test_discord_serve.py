@@ -89,7 +89,8 @@ def test_discord_commands_registers_every_slash_command_with_the_bot_token(
             code, out = await register(discord.base_url, BOT_TOKEN)
             assert (code, out) == (
                 0,
-                "registered 7 slash commands: /bet, /matches, /mybets, /standings, /match, /ask, /link\n",
+                "registered 8 slash commands: /bet, /matches, /mybets, /standings, /match, /ask, /link, "
+                "/unlink\n",
             )
             sent = discord.commands["app42"]
             assert [c["name"] for c in sent] == [c["name"] for c in COMMANDS]

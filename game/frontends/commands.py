@@ -203,6 +203,13 @@ class Commands:
                 Commands.link,
                 writes=True,
             ),
+            Spec(
+                ("unlink", "desvincular"),
+                "unlink discord",
+                "your Discord account plays as you no more",
+                Commands.unlink,
+                writes=True,
+            ),
             Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
             Spec(
                 ("result", "resultado"),
@@ -499,14 +506,46 @@ class Commands:
         return Reply(awaits=said.id if to_her else None)
 
     def link(self, call: Call) -> Reply:
-        if len(call.args) != 1:
+        as_json, args = _json_flag(call.args)
+        if len(args) != 1:
             raise CommandError("link which service?")
+        service = args[0].lower()
+        members, handle = self.pool.members, call.caller.handle
+        code = members.create_link_code(handle, service)
+        linked = members.link_of(handle, service)
+        if as_json:
+            shown = None
+            if linked is not None:
+                at = linked.linked_at.isoformat()
+                shown = {"account": linked.account, "name": linked.name, "linked_at": at}
+            return Reply(json.dumps({"service": service, "linked": shown, "code": code}))
+        words = self.words
+        now = (
+            words("no {service} account is linked to you yet", service=service)
+            if linked is None
+            else words(
+                "linked now: {account}, since {when}; unlink {service} removes it",
+                account=linked.shown,
+                when=words.when(linked.linked_at, call.caller.zone),
+                service=service,
+            )
+        )
+        code_line = words(
+            "your code: {code} (single use, for 15 minutes); in Discord, type /link code:{code}",
+            code=code,
+        )
+        return Reply(f"{now}\n{code_line}")
+
+    def unlink(self, call: Call) -> Reply:
+        if len(call.args) != 1:
+            raise CommandError("unlink which service?")
         service = call.args[0].lower()
-        code = self.pool.members.create_link_code(call.caller.handle, service)
+        link = self.pool.members.unlink(call.caller.handle, service)
         return Reply(
             self.words(
-                "your code: {code} (single use, for 15 minutes); in Discord, type /link code:{code}",
-                code=code,
+                "{service} account {account} no longer plays as you",
+                service=service,
+                account=link.shown,
             )
         )
 

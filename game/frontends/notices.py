@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from game.events import (
+    AccountLinked,
+    AccountUnlinked,
     ChatPosted,
     Event,
     FeedProblem,
@@ -39,6 +41,13 @@ class Notice:
     admins_only: bool = False
     replies_to: int | None = None  # for her answer: the log id of the line it answers
     table: TableGlance | None = None  # after a goal or a result: the table as it moved
+    for_player: str | None = None  # a notice for this player's eyes alone (their links)
+
+    def seen_by(self, handle: str, is_admin: bool) -> bool:
+        """Whether a session of ``handle`` shows this notice."""
+        if self.for_player is not None:
+            return self.for_player == handle
+        return is_admin or not self.admins_only
 
     def text_for(self, handle: str | None, words: Words) -> str:
         """The notice as ``handle`` reads it: with their place when it brings the table."""
@@ -63,6 +72,8 @@ class Notices:
             .on(ChatPosted, self._chat)
             .on(PlayerJoined, self._joined)
             .on(FeedProblem, self._feed_problem)
+            .on(AccountLinked, self._linked)
+            .on(AccountUnlinked, self._unlinked)
         )
 
     def after(self, after_id: int, up_to_id: int | None = None) -> tuple[int, list[Notice]]:
@@ -158,3 +169,25 @@ class Notices:
             problem=item.event.text,
         )
         return Notice(item.at, text, item.event.kind, item.id, admins_only=True)
+
+    def _linked(self, item: LoggedEvent[AccountLinked]) -> Notice:
+        # Told where the player already is who they say: a code taken by someone else
+        # shows here, with the stranger's name, and one command undoes it.
+        event = item.event
+        account = f"{event.name} ({event.account})" if event.name else event.account
+        text = self.words(
+            "your {service} account is now {account}: it plays as you there. "
+            "Not you? Type unlink {service}",
+            service=event.service,
+            account=account,
+        )
+        return replace(self._line(item, text), for_player=event.player)
+
+    def _unlinked(self, item: LoggedEvent[AccountUnlinked]) -> Notice:
+        event = item.event
+        text = self.words(
+            "{service} account {account} no longer plays as you",
+            service=event.service,
+            account=event.account,
+        )
+        return replace(self._line(item, text), for_player=event.player)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection, Table, delete, insert, select, update
@@ -22,6 +23,7 @@ from game.db.schema import (
 )
 from game.events import (
     AccountLinked,
+    AccountUnlinked,
     Event,
     LoggedEvent,
     PlayerJoined,
@@ -39,6 +41,22 @@ LINK_CODE_LIFETIME = timedelta(minutes=15)
 LINK_SERVICES = ("discord",)
 # No 0/O or 1/l/I: a code is read off one screen and typed into another.
 LINK_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+ACCOUNT_NAME_LONGEST = 100  # characters of an account's name kept (account_links)
+
+
+@dataclass(frozen=True)
+class AccountLink:
+    """A player's account on another service, as linked."""
+
+    service: str
+    account: str  # the service's id for it (a Discord user's snowflake)
+    name: str  # its name there when it was linked; empty when unknown
+    linked_at: datetime
+
+    @property
+    def shown(self) -> str:
+        """The account as a player recognises it: its name, and the id that cannot change."""
+        return f"{self.name} ({self.account})" if self.name else self.account
 
 
 class Members:
@@ -162,13 +180,15 @@ class Members:
 
         return self._work.commit(work)
 
-    def link_account(self, service: str, account: str, code: str) -> str:
+    def link_account(self, service: str, account: str, code: str, name: str = "") -> str:
         """``account`` on ``service`` acts from now on as the player who made ``code``.
 
         The code works once. A player's earlier account on the service, and the
         account's earlier player, are unlinked: one account per player and service.
+        ``name`` is the account's name there, kept to show the player who linked.
         """
         code = code.strip().lower()
+        name = clean_line(name)[:ACCOUNT_NAME_LONGEST]
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> str:
             # The code is spent by the DELETE that finds it: of two racers for one code,
@@ -200,10 +220,36 @@ class Members:
                     account=account,
                     player_id=found.player_id,
                     linked_at=self._work.clock(),
+                    account_name=name or None,
                 )
             )
-            self._work.append(connection, logged, AccountLinked(handle, service, account))
+            self._work.append(connection, logged, AccountLinked(handle, service, account, name))
             return str(handle)
+
+        return self._work.commit(work)
+
+    def link_of(self, handle: str, service: str) -> AccountLink | None:
+        """``handle``'s account on ``service``, if one is linked."""
+        with self._work.read() as connection:
+            return _link_of(connection, require_player_id(connection, handle), service)
+
+    def unlink(self, handle: str, service: str) -> AccountLink:
+        """``handle``'s account on ``service`` acts as them no more; the link it was."""
+        if service not in LINK_SERVICES:
+            raise RuleViolation("link what? one of: {services}", services=", ".join(LINK_SERVICES))
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> AccountLink:
+            player_id = require_player_id(connection, handle)
+            link = _link_of(connection, player_id, service)
+            if link is None:
+                raise RuleViolation("no {service} account is linked to you", service=service)
+            connection.execute(
+                delete(account_links).where(
+                    (account_links.c.service == service) & (account_links.c.player_id == player_id)
+                )
+            )
+            self._work.append(connection, logged, AccountUnlinked(handle, service, link.account))
+            return link
 
         return self._work.commit(work)
 
@@ -292,3 +338,14 @@ def key_identity(public_key: str) -> str:
     if len(parts) < 2:
         raise RuleViolation("not an OpenSSH public key (expected 'TYPE BASE64 [COMMENT]')")
     return " ".join(parts[:2])
+
+
+def _link_of(connection: Connection, player_id: int, service: str) -> AccountLink | None:
+    row = connection.execute(
+        select(account_links).where(
+            (account_links.c.service == service) & (account_links.c.player_id == player_id)
+        )
+    ).one_or_none()
+    if row is None:
+        return None
+    return AccountLink(service, row.account, row.account_name or "", row.linked_at)

@@ -103,7 +103,7 @@ class Interactions:
         except CommandError as error:
             return self._say(self.words.error(error))
         if name == "link":
-            return await self._link(account, str(options["code"]))
+            return await self._link(account, str(options["code"]), _username(payload))
         player = await self.shared.read(
             lambda: self.shared.pool.members.linked_player(SERVICE, account)
         )
@@ -143,14 +143,16 @@ class Interactions:
 
     # -- the pieces -----------------------------------------------------------
 
-    async def _link(self, account: str, code: str) -> dict[str, Any]:
+    async def _link(self, account: str, code: str, name: str) -> dict[str, Any]:
         # An unlinked account has a budget of its own: codes cannot be guessed by flood.
         refused = self.shared.limits_for(f"{SERVICE}:{account}").check_line(code)
         if refused:
             return self._say(self.words.error(refused))
         members = self.shared.pool.members
         try:
-            handle = await self.shared.write(lambda: members.link_account(SERVICE, account, code))
+            handle = await self.shared.write(
+                lambda: members.link_account(SERVICE, account, code, name)
+            )
         except UserError as error:
             return self._say(self.words.error(error))
         return self._say(self.words("linked: here you play as {handle}", handle=handle))
@@ -236,6 +238,15 @@ def _account(payload: dict[str, Any]) -> str | None:
     user = member.get("user") if isinstance(member, dict) else payload.get("user")
     account = user.get("id") if isinstance(user, dict) else None
     return account if isinstance(account, str) and account.isdigit() else None
+
+
+def _username(payload: dict[str, Any]) -> str:
+    """The Discord user's name, as Discord's signed payload gives it (shown to the player
+    over SSH with the link: not trusted for anything else)."""
+    member = payload.get("member")
+    user = member.get("user") if isinstance(member, dict) else payload.get("user")
+    name = user.get("username") if isinstance(user, dict) else None
+    return name if isinstance(name, str) else ""
 
 
 def _shown(name: str, text: str) -> list[str]:

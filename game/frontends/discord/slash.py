@@ -75,6 +75,7 @@ COMMANDS: list[dict[str, Any]] = [
         "description": "Play as your pool handle: the code from 'link discord' over SSH",
         "options": [_option("code", STRING, "The one-time code", bounds={"max_length": 20})],
     },
+    {"name": "unlink", "description": "Stop playing as your pool handle from this account"},
 ]
 for _command in COMMANDS:
     _command["type"] = CHAT_INPUT
@@ -114,4 +115,6 @@ def line_for(name: str, options: Mapping[str, str | int], addressee: Addressee) 
         return f"match {options['number']}"
     if name == "ask":
         return f"{addressee.mention} {options['text']}"
+    if name == "unlink":
+        return "unlink discord"
     return name

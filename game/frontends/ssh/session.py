@@ -426,7 +426,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
     # -- interactive modes ----------------------------------------------------
 
     def _deliver(self, notice: Notice) -> None:
-        if notice.admins_only and not self.is_admin:
+        if not notice.seen_by(self.handle or "", self.is_admin):
             return
         self.notices.put_nowait(notice)
 
