@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import resource
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -47,15 +48,27 @@ def prepare_players(
 
 @asynccontextmanager
 async def serving(
-    data: Path, url: str, *options: str, env: dict[str, str] | None = None
+    data: Path,
+    url: str,
+    *options: str,
+    env: dict[str, str] | None = None,
+    open_files: int | None = None,
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """The server process on the pool at ``url`` (its host key in ``data``) and the port
-    it listens on; killed at the end if still running."""
+    it listens on; killed at the end if still running. ``open_files``: its limit of open
+    files (RLIMIT_NOFILE), lowered as a small server's would be."""
+
+    def limit_files() -> None:
+        if open_files is not None:
+            _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, hard))
+
     server = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.app.cli", "serve", "--port", "0", "--provider", "offline",
         *options, "--data-dir", str(data),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1", "BETANIA_DB": url, **(env or {})},
+        preexec_fn=limit_files,
     )  # fmt: skip
     assert server.stdout is not None
     try:

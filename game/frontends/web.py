@@ -3,12 +3,15 @@ endpoint, in the SSH server's event loop.
 
 aiohttp serves on the same loop as asyncssh, so a slash command runs its pool
 work exactly as an SSH session does (in the front end's worker threads). Bodies past
-``MAX_BODY`` are refused before they are read whole; an interaction is checked
-for Discord's signature before its JSON is even parsed.
+``MAX_BODY`` are refused before they are read whole, and a body that takes past its
+deadline is refused too; an interaction is checked for Discord's signature before
+its JSON is even parsed. Connections are capped and timed as ``game.frontends.http_site``
+accepts them, and every response carries its hardening headers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass
@@ -18,6 +21,8 @@ from aiohttp.typedefs import Handler
 
 from game.frontends.discord.interactions import Interactions
 from game.frontends.discord.signature import SignatureError, Verifier
+from game.frontends.http_limits import HttpLimits
+from game.frontends.http_site import GuardedSite, harden
 from game.frontends.scoreboard.live import Scoreboard
 
 MAX_BODY = 64 * 1024  # Discord's interactions are a few KB
@@ -32,9 +37,12 @@ class DiscordEndpoint:
 
 
 def web_app(
-    discord: DiscordEndpoint | None = None, scoreboard: Scoreboard | None = None
+    discord: DiscordEndpoint | None = None,
+    scoreboard: Scoreboard | None = None,
+    limits: HttpLimits | None = None,
 ) -> web.Application:
     app = web.Application(client_max_size=MAX_BODY)
+    app.on_response_prepare.append(_hardened)
     if scoreboard is not None:
         app.router.add_get("/", scoreboard.page)
         app.router.add_get("/events", scoreboard.events)
@@ -44,13 +52,24 @@ def web_app(
 
         app.on_shutdown.append(end_streams)
     if discord is not None:
-        app.router.add_post(INTERACTIONS_PATH, _interactions_handler(discord))
+        body_deadline = (limits or HttpLimits()).body
+        app.router.add_post(INTERACTIONS_PATH, _interactions_handler(discord, body_deadline))
     return app
 
 
-def _interactions_handler(discord: DiscordEndpoint) -> Handler:
+async def _hardened(_request: web.Request, response: web.StreamResponse) -> None:
+    harden(response.headers)
+
+
+def _interactions_handler(discord: DiscordEndpoint, body_deadline: float) -> Handler:
     async def handle(request: web.Request) -> web.StreamResponse:
-        body = await request.read()  # past MAX_BODY: 413, and nothing read past it
+        try:
+            async with asyncio.timeout(body_deadline):
+                body = await request.read()  # past MAX_BODY: 413, and nothing read past it
+        except TimeoutError:
+            slow = web.Response(status=408, text="request body too slow")
+            slow.force_close()
+            return slow
         try:
             await discord.verifier.check(request.headers, body)
         except SignatureError as error:
@@ -68,13 +87,11 @@ def _interactions_handler(discord: DiscordEndpoint) -> Handler:
 @dataclass
 class WebServer:
     runner: web.AppRunner
-    site: web.TCPSite
+    site: GuardedSite
 
     @property
     def port(self) -> int:
-        server = self.site._server  # aiohttp keeps the bound socket here; port 0 picks one
-        sockets = getattr(server, "sockets", None) or []
-        return int(sockets[0].getsockname()[1])
+        return self.site.port  # port 0 picks one
 
     async def close(self) -> None:
         await self.runner.cleanup()
@@ -83,9 +100,17 @@ class WebServer:
 BACKLOG = 1024  # connections waiting to be accepted: a burst past 128 would wait a second
 
 
-async def start_web(app: web.Application, host: str, port: int) -> WebServer:
+async def start_web(
+    app: web.Application, host: str, port: int, limits: HttpLimits | None = None
+) -> WebServer:
+    """Serve ``app`` on ``host``:``port`` within ``limits`` (by default: this process's,
+    ``HttpLimits.for_this_process``)."""
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port, backlog=BACKLOG)
-    await site.start()
+    site = GuardedSite(runner, host, port, limits or HttpLimits.for_this_process(), BACKLOG)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
     return WebServer(runner, site)

@@ -14,9 +14,10 @@ import json
 
 from aiohttp import web
 
+from game.frontends.http_limits import Crowd, client_address
 from game.frontends.hub import Hub
 from game.frontends.scoreboard.board import RaceCache, read_board
-from game.frontends.scoreboard.page import render_board, render_page
+from game.frontends.scoreboard.page import PAGE_POLICY, render_board, render_page
 from game.pool import Pool
 from game.words import Words
 
@@ -25,6 +26,10 @@ REFRESH = 60.0  # seconds: the next kick-offs move on with the clock, events or 
 SETTLE = 0.1  # seconds to gather a burst of events into one new board
 KEEPALIVE = 15.0  # seconds between comments on a quiet stream, so proxies keep it open
 MOST_SCREENS = 100
+# An office's screens behind one address: the rest of the 100 stay for other addresses.
+MOST_SCREENS_PER_ADDRESS = 10
+# Seconds a screen has to take an event: one that stops reading is let go, not waited on.
+WRITE_DEADLINE = 30.0
 
 
 class Scoreboard:
@@ -36,10 +41,18 @@ class Scoreboard:
         self.board_html = ""
         self.page_html = ""
         self.screens: set[asyncio.Queue[str | None]] = set()
-        self.most_screens = MOST_SCREENS
+        self.watching = Crowd(MOST_SCREENS, MOST_SCREENS_PER_ADDRESS)
         self.races = RaceCache()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def most_screens(self) -> int:
+        return self.watching.most
+
+    @most_screens.setter
+    def most_screens(self, most: int) -> None:
+        self.watching.most = most
 
     async def start(self) -> None:
         await self.refresh()
@@ -81,11 +94,20 @@ class Scoreboard:
     # -- HTTP -----------------------------------------------------------------
 
     async def page(self, _request: web.Request) -> web.Response:
-        return web.Response(text=self.page_html, content_type="text/html", charset="utf-8")
+        response = web.Response(text=self.page_html, content_type="text/html", charset="utf-8")
+        response.headers["Content-Security-Policy"] = PAGE_POLICY
+        return response
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        if len(self.screens) >= self.most_screens:
+        ticket = self.watching.admit(client_address(request.remote or ""))
+        if ticket is None:
             return web.Response(status=503, text="too many screens on this scoreboard")
+        try:
+            return await self._stream(request)
+        finally:
+            ticket.release()
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -98,23 +120,31 @@ class Scoreboard:
         screen.put_nowait(self.board_html)  # what changed between the page and this stream
         self.screens.add(screen)
         try:
-            await response.write(b"retry: 2000\n\n")
+            await _send(response, b"retry: 2000\n\n")
             while True:
                 try:
                     async with asyncio.timeout(KEEPALIVE):
                         board_html = await screen.get()
                 except TimeoutError:
-                    await response.write(b": still here\n\n")
+                    await _send(response, b": still here\n\n")
                     continue
                 if board_html is None:
                     break
                 data = json.dumps({"html": board_html}, ensure_ascii=False)
-                await response.write(f"event: board\ndata: {data}\n\n".encode())
+                await _send(response, f"event: board\ndata: {data}\n\n".encode())
         except (ConnectionResetError, asyncio.CancelledError):
             pass  # the screen went away
+        except TimeoutError:  # it stopped reading: nothing more would reach it either
+            if request.transport is not None:
+                request.transport.abort()
         finally:
             self.screens.discard(screen)
         return response
+
+
+async def _send(response: web.StreamResponse, data: bytes) -> None:
+    async with asyncio.timeout(WRITE_DEADLINE):
+        await response.write(data)
 
 
 def _replace(screen: asyncio.Queue[str | None], board_html: str | None) -> None:

@@ -6,7 +6,10 @@ or one of her remarks is text on the page, never markup.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC
 from functools import cache
@@ -25,6 +28,27 @@ COLOURS = ("#ffd24a", "#5ec8ff", "#ff8a5e", "#b48cff", "#7cf29a")
 def _template() -> Template:
     text = resources.files("game.frontends.scoreboard").joinpath("page.html").read_text("utf-8")
     return Template(text)
+
+
+def _policy() -> str:
+    """The page's Content-Security-Policy: its own inline script and style (by their
+    hashes, taken from the template, so an edit to either keeps them allowed), its event
+    stream, and nothing else; no frame of another site may hold it."""
+    text = _template().template
+    hashes = {}
+    for element in ("script", "style"):
+        inline = re.findall(rf"<{element}>(.*?)</{element}>", text, flags=re.DOTALL)
+        if len(inline) != 1:
+            raise ValueError(f"page.html: one inline {element} expected, {len(inline)} found")
+        digest = base64.b64encode(hashlib.sha256(inline[0].encode()).digest()).decode()
+        hashes[element] = f"'sha256-{digest}'"
+    return (
+        f"default-src 'none'; script-src {hashes['script']}; style-src {hashes['style']}; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
+
+
+PAGE_POLICY = _policy()
 
 
 def render_page(board_html: str, words: Words, title: str) -> str:
