@@ -1,8 +1,10 @@
 """Reading a pool's picks from a spreadsheet export.
 
 Columns ``player,date,team1,team2,score1,score2`` and an optional ``placed_at``
-(ISO-8601 with an offset). Every row is checked before anything is written, and
-each problem is reported with its line number.
+(ISO-8601 with an offset): when the pick was made, which is what lets a pick
+for a match that has kicked off in (``game.rules.check_made_in_time``). Every
+row is checked before anything is written, and each problem is reported with
+its line number.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from datetime import datetime
 
 from game.errors import UserError
@@ -37,6 +38,19 @@ def check_can_predict(match: Match, now: datetime) -> None:
         raise PredictionLocked("{match} is over; predictions are closed", match=match.label)
     if match.has_started(now):
         raise PredictionLocked("{match} has kicked off; predictions are closed", match=match.label)
+
+
+def check_made_in_time(match: Match, placed_at: datetime | None, now: datetime) -> None:
+    """A pick brought in after the fact (an admin's spreadsheet) meets the same lock.
+
+    It is judged at the time it says it was made; saying none, it is being made
+    now, by the server's clock. Before its kick-off a match was still scheduled,
+    whatever it has become since.
+    """
+    if placed_at is None:
+        check_can_predict(match, now)
+    else:
+        check_can_predict(replace(match, status=MatchStatus.SCHEDULED), placed_at)
 
 
 def handle_from_name(name: str) -> str:

@@ -188,7 +188,7 @@ class _Spreadsheet:
         kickoff = kickoff_of(round_)
         row = BetRow(1, self.player, kickoff.date().isoformat(), *TEAMS, Score(4, 4))
         report = pool.predictions.import_bets([row])
-        return f"ok placed {report.placed} changed {report.changed}"
+        return f"ok placed {report.placed} changed {report.changed} refused {len(report.refused)}"
 
 
 def newcomer(codes: list[str | None], handle_of: Callable[[int, int], str]) -> Racer:

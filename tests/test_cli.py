@@ -54,11 +54,11 @@ def test_import_enter_results_and_read_the_table(betania, tmp_path: Path) -> Non
     )
     bets = tmp_path / "bets.csv"
     bets.write_text(
-        "player,date,team1,team2,score1,score2\n"
-        "ana,2026-06-11,Mexico,Peru,2,1\n"
-        "bia,2026-06-11,Mexico,Peru,1,0\n"
-        "ana,2026-06-12,Chile,Japan,0,0\n"
-        "bia,2026-06-12,Chile,Japan,1,1\n"
+        "player,date,team1,team2,score1,score2,placed_at\n"  # by the real clock, all kicked off
+        "ana,2026-06-11,Mexico,Peru,2,1,2026-06-10T12:00Z\n"
+        "bia,2026-06-11,Mexico,Peru,1,0,2026-06-10T12:00Z\n"
+        "ana,2026-06-12,Chile,Japan,0,0,2026-06-10T12:00Z\n"
+        "bia,2026-06-12,Chile,Japan,1,1,2026-06-10T12:00Z\n"
     )
     assert betania("fixtures", "import", str(fixtures))[1].startswith("Mini Cup: 2 matches")
     assert "4 picks placed" in betania("bets", "import", str(bets))[1]

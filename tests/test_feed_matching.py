@@ -135,8 +135,9 @@ def test_a_shoot_out_with_only_full_time_is_never_stored_as_seven_six() -> None:
 
 
 def place_the_same_picks(pool: Pool, tournament: Tournament) -> None:
-    rows = "player,date,team1,team2,score1,score2\n" + "".join(
-        f"{who},{f.local_date},{f.team1},{f.team2},{(n + shift) % 3},{(n * shift) % 2}\n"
+    rows = "player,date,team1,team2,score1,score2,placed_at\n" + "".join(
+        f"{who},{f.local_date},{f.team1},{f.team2},{(n + shift) % 3},{(n * shift) % 2},"
+        "2022-11-19T12:00:00Z\n"  # the day before the cup: the clocks are past every kick-off
         for n, f in enumerate(sorted(tournament.fixtures, key=lambda f: f.kickoff))
         for who, shift in (("ana", 1), ("bia", 2), ("caio", 0))
     )
@@ -164,8 +165,8 @@ def test_the_2022_world_cup_arrives_through_the_feed_with_every_result_matched(
     assert [m.result for m in pool.matches()] == [m.result for m in reference.matches()]
     # the pool's names stay its own: a spreadsheet naming "USA" still finds its match
     assert pool.match(pool_number(pool, "Iran", "USA")).label.endswith("Iran v USA")
-    assert pool.predictions.import_bets(parse_bets("player,date,team1,team2,score1,score2\n"
-                                       "dora,2022-11-29,Iran,USA,0,1\n")).placed == 1  # fmt: skip
+    assert pool.predictions.import_bets(parse_bets("player,date,team1,team2,score1,score2,placed_at\n"
+                                       "dora,2022-11-29,Iran,USA,0,1,2022-11-29T12:00Z\n")).placed == 1  # fmt: skip
     reference.engine.dispose()
 
 

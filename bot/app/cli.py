@@ -41,6 +41,7 @@ from bot.app.progress import Progress
 from bot.app.replay import ReplayOptions, read_chat, replay, summary
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
 from game.bets_csv import BetsFileError, read_bets
+from game.db.chain import BadHead, Head
 from game.db.engine import open_database
 from game.db.leader import Leadership
 from game.errors import UserError
@@ -112,6 +113,13 @@ def score(text: str) -> Score:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def head(text: str) -> Head:
+    try:
+        return Head.parse(text)
+    except BadHead as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def settings_of(args: argparse.Namespace) -> Settings:
     settings: Settings = args.settings  # read once by ``main``
     return settings
@@ -151,8 +159,15 @@ def cmd_bets_import(args: argparse.Namespace) -> None:
     report = open_pool(args).predictions.import_bets(rows, unread)
     print(
         f"{len(rows)} rows: {report.placed} picks placed, {report.changed} changed, "
-        f"{report.unchanged} already there; {len(report.players_created)} new players"
+        f"{report.unchanged} already there, {len(report.refused)} refused; "
+        f"{len(report.players_created)} new players"
     )
+    for line in report.folded_lines() + report.changes:
+        print(line)
+    if report.refused:
+        print(f"refused, and nothing written for them ({len(report.refused)} rows):")
+    for refused in report.refused:
+        print(f"  {refused.text()}")
 
 
 def cmd_standings(args: argparse.Namespace) -> None:
@@ -209,13 +224,8 @@ def cmd_log(args: argparse.Namespace) -> None:
             print(f"repaired: {breach.text()}")
         print(f"{len(repaired)} repaired; the log keeps each breaking event and its repair")
         return
-    if args.verify:
-        verdict = pool.verify_log()
-        if not verdict.intact:
-            raise UsageError(verdict.text())
-        print(verdict.text())
-        check_lifecycle(pool)
-        print("the match lifecycle holds: no kick-off, goal or result out of turn")
+    if args.verify or args.expect is not None:
+        verify_log(pool, args.expect, args.json)
         return
     for item in pool.events(after_id=args.after):
         if args.json:
@@ -232,6 +242,31 @@ def cmd_log(args: argparse.Namespace) -> None:
         else:
             stamp = f"{item.at:%Y-%m-%d %H:%M:%S}"
             print(f"{item.id:>6}  {stamp}  {item.event.kind:<18} {item.event.payload()}")
+
+
+def verify_log(pool: Pool, expect: Head | None, as_json: bool) -> None:
+    """The chain, the head it ends at (to keep with a backup) and the lifecycle; exit 1 if broken."""
+    verdict = pool.verify_log(expect)
+    if as_json:
+        breaches = pool.lifecycle_breaches() if verdict.intact else []
+        report = {
+            "intact": verdict.intact,
+            "events": verdict.checked,
+            "head": str(verdict.head) if verdict.intact else None,
+            "expected": None if expect is None else str(expect),
+            "added_since": verdict.added,
+            "problem": None if verdict.intact else verdict.text(),
+            "lifecycle_breaches": [breach.text() for breach in breaches],
+        }
+        print(json.dumps(report))
+    if not verdict.intact:
+        raise UsageError(verdict.text())
+    if not as_json:
+        print(verdict.text())
+        print(f"head {verdict.head}")
+    check_lifecycle(pool)
+    if not as_json:
+        print("the match lifecycle holds: no kick-off, goal or result out of turn")
 
 
 def check_lifecycle(pool: Pool) -> None:
@@ -685,7 +720,15 @@ def build_parser() -> Parser:
     sub.add_argument(
         "--verify",
         action="store_true",
-        help="check the hash chain and the match lifecycle; name the first bad event",
+        help="check the hash chain and the match lifecycle; name the first bad event; "
+        "print the head (COUNT:LINK) to keep with a backup",
+    )
+    sub.add_argument(
+        "--expect",
+        type=head,
+        metavar="HEAD",
+        help="with --verify: fail unless the log still holds this head (a kept COUNT:LINK); "
+        "catches events cut from its end",
     )
     sub.add_argument(
         "--repair",

@@ -29,7 +29,7 @@ from bot.app.simulation import (
     simulated_handles,
 )
 from game import bracket
-from game.bets_csv import parse_bets
+from game.bets_csv import BetsFileError, parse_bets
 from game.db.engine import open_database
 from game.errors import UserError
 from game.openfootball import Tournament
@@ -263,7 +263,9 @@ def replay(
     for handle in handles:
         pool.members.add(handle, handle.capitalize(), via="replay")
     if options.bets_csv:
-        pool.predictions.import_bets(parse_bets(options.bets_csv))
+        imported = pool.predictions.import_bets(parse_bets(options.bets_csv))
+        if imported.refused:  # a replay of part of the picks would tell another tournament
+            raise BetsFileError([refused.text() for refused in imported.refused])
     memory = options.memory if zone is None else replace(options.memory, zone=zone)
     meter = UsageMeter()
     if isinstance(model, ModelConfig):

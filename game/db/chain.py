@@ -6,6 +6,9 @@ deletes without firing a DELETE trigger). Anyone with the file can still drop
 them, so every event also carries ``chain``: a hash of its content and of the
 event before it. Changing, removing or slipping in an event breaks the chain
 from there on, and ``verify`` names the first event that does not fit.
+What is left after cutting events off the end still chains, so ``verify``
+also reports the log's ``Head`` (its count and last link), and checks the
+log against a head kept elsewhere when given one.
 """
 
 from __future__ import annotations
@@ -13,12 +16,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, text
+
+from game.errors import UserError
 
 log = logging.getLogger("betania.db")
 
@@ -108,29 +114,86 @@ def link(previous: str, event_id: int, content_digest: str) -> str:
     return hashlib.sha256(f"{previous}:{event_id}:{content_digest}".encode()).hexdigest()
 
 
+class BadHead(UserError, ValueError):
+    """An expected head that is not ``COUNT:LINK`` as ``betania log --verify`` prints it."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """Where the log ends: how many events it holds and the last one's link.
+
+    The chain alone cannot show events cut from the end: what is left still
+    follows from the start. A head kept elsewhere (with a backup) anchors the
+    end, and since each link covers every event before it, a log whose event
+    at that count still has that link holds those events unchanged.
+    """
+
+    count: int
+    link: str = GENESIS
+
+    def __str__(self) -> str:
+        return f"{self.count}:{self.link}"
+
+    @classmethod
+    def parse(cls, text: str) -> Head:
+        """``COUNT:LINK`` (the line ``head COUNT:LINK`` is read too, as copied)."""
+        found = _HEAD.fullmatch(text.strip().removeprefix("head").strip().lower())
+        if found is None or (found["count"] == "0") != (found["link"] == GENESIS):
+            raise BadHead(
+                "bad head {text!r}: give it as `betania log --verify` prints it, "
+                "COUNT:LINK (the link is 64 hexadecimal digits)",
+                text=text,
+            )
+        return cls(int(found["count"]), found["link"])
+
+
+_HEAD = re.compile(r"(?P<count>\d{1,18}):(?P<link>[0-9a-f]{64}|)")
+
+
 @dataclass(frozen=True)
 class Verdict:
     checked: int
     first_bad: int | None = None
     problem: str = ""
+    head: Head = Head(0)
+    expected: Head | None = None
 
     @property
     def intact(self) -> bool:
-        return self.first_bad is None
+        return not self.problem
+
+    @property
+    def added(self) -> int | None:
+        """Events appended since the expected head, when there was one and it holds."""
+        if self.expected is None or not self.intact:
+            return None
+        return self.checked - self.expected.count
 
     def text(self) -> str:
-        if self.intact:
-            return f"the log is intact: {self.checked} events, each chained to the one before"
-        return f"the log is broken at event {self.first_bad}: {self.problem}"
+        if self.first_bad is not None:
+            return f"the log is broken at event {self.first_bad}: {self.problem}"
+        if self.problem:
+            return self.problem
+        told = f"the log is intact: {self.checked} events, each chained to the one before"
+        if self.expected is not None:
+            told += (
+                f"; it still holds the expected head (its first {self.expected.count} "
+                f"events), and {self.added} events were added since"
+            )
+        return told
 
 
-def verify(rows: Iterable[Mapping[str, Any]]) -> Verdict:
+def verify(rows: Iterable[Mapping[str, Any]], expect: Head | None = None) -> Verdict:
     """Walk the log in id order; the first event whose link does not fit is reported.
 
     Each link covers the one before, so a removed or inserted event shows up
-    at the event after it, and a changed one at itself.
+    at the event after it, and a changed one at itself. With ``expect`` (a
+    head kept from an earlier look) the log must still hold that head: fewer
+    events means its end was cut, another link at that count that it was
+    rewritten since.
     """
     previous, checked = GENESIS, 0
+    at_expected = GENESIS
     for row in rows:
         content = digest(row["at"], row["kind"], row["match_number"], row["handle"], row["payload"])
         if row["chain"] != link(previous, row["id"], content):
@@ -139,6 +202,25 @@ def verify(rows: Iterable[Mapping[str, Any]]) -> Verdict:
                 row["id"],
                 "it does not follow from the event before it: this event, or one before it, "
                 "was changed, removed or slipped in",
+                Head(checked, previous),
+                expect,
             )
         previous, checked = row["chain"], checked + 1
-    return Verdict(checked)
+        if expect is not None and checked == expect.count:
+            at_expected = previous
+    head = Head(checked, previous)
+    if expect is None:
+        return Verdict(checked, head=head)
+    if checked < expect.count:
+        problem = (
+            f"the log has {checked} events, fewer than the {expect.count} of the expected "
+            f"head {expect}: events were removed from its end"
+        )
+    elif at_expected != expect.link:
+        problem = (
+            f"the log's first {expect.count} events are not those of the expected head "
+            f"{expect}: the log was rewritten or replaced since that head was kept"
+        )
+    else:
+        problem = ""
+    return Verdict(checked, problem=problem, head=head, expected=expect)

@@ -255,10 +255,11 @@ class Pool:
         ahead = [m for m in self.matches() if m.status is MatchStatus.SCHEDULED and m.kickoff > now]
         return min(ahead, key=Match.time_order, default=None)
 
-    def verify_log(self) -> chain.Verdict:
-        """Whether every event still follows from the one before it (``game.db.chain``)."""
+    def verify_log(self, expect: chain.Head | None = None) -> chain.Verdict:
+        """Whether every event still follows from the one before it (``game.db.chain``),
+        and the log still holds ``expect``, a head kept from an earlier look."""
         with self.work.read() as connection:
-            return chain.verify(log.chain_rows(connection))
+            return chain.verify(log.chain_rows(connection), expect)
 
     def lifecycle_breaches(self) -> list[Breach]:
         """The events that break the match lifecycle and no repair has named yet."""

@@ -32,12 +32,33 @@ from game.model import (
 )
 from game.pool.members import insert_player
 from game.pool.work import UnitOfWork, require_match, require_player_id
-from game.rules import RuleViolation
+from game.rules import PredictionLocked, RuleViolation
 from game.scoring import ScoreBasis, preset
 from game.text import clean_line
 
 # A spreadsheet pick without a time is recorded as placed this long before kick-off.
 IMPORTED_PICK_LEAD = timedelta(minutes=1)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A row of a spreadsheet the rules refused, as written, and why."""
+
+    line: int
+    player: str
+    reason: str
+
+    def text(self) -> str:
+        return f"line {self.line}: {clean_line(self.player)}: {self.reason}"
+
+
+@dataclass
+class Folded:
+    """A name in a spreadsheet that became the handle of a player already in the pool."""
+
+    handle: str
+    rows: int = 0
+    refused: int = 0
 
 
 @dataclass
@@ -46,6 +67,20 @@ class BetsReport:
     changed: int = 0
     unchanged: int = 0
     players_created: list[str] = field(default_factory=list)
+    folded: dict[str, Folded] = field(default_factory=dict)  # by the name as written
+    changes: list[str] = field(default_factory=list)  # one line per pick replaced
+    refused: list[Refused] = field(default_factory=list)
+
+    def folded_lines(self) -> list[str]:
+        """'BRUNO → bruno (registered): 3 picks': whose picks a spelling touched."""
+        lines = []
+        for written, folded in self.folded.items():
+            refused = f", {folded.refused} refused" if folded.refused else ""
+            lines.append(
+                f"{clean_line(written)} → {folded.handle} (registered): "
+                f"{folded.rows} picks{refused}"
+            )
+        return lines
 
 
 class Predictions:
@@ -120,36 +155,33 @@ class Predictions:
         return event
 
     def import_bets(self, rows: list[BetRow], unread: Iterable[str] = ()) -> BetsReport:
-        """An admin's spreadsheet: the one path past the kick-off lock, all rows or none.
+        """An admin's spreadsheet: picks for anyone, held to the kick-off lock by their time.
 
-        ``unread`` are the lines that did not even read; every problem of the file
-        is listed together, in line order, and nothing is imported.
+        A file that does not read (``unread``, a fixture or a name it cannot
+        place) imports nothing: every problem is listed, in line order. A row
+        the rules refuse (made after kick-off, or older than the player's own
+        pick) is named in ``refused`` with its reason, and the rest of the file
+        is imported.
         """
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> BetsReport:
             report = BetsReport()
             problems: list[str] = list(unread)
-            resolved: list[tuple[BetRow, int, datetime]] = []
+            resolved: list[tuple[BetRow, int]] = []
             for row in rows:
-                found = connection.execute(
-                    select(matches.c.number, matches.c.kickoff).where(
+                number = connection.execute(
+                    select(matches.c.number).where(
                         matches.c.local_date == row.date,
                         matches.c.team1 == row.team1,
                         matches.c.team2 == row.team2,
                     )
-                ).one_or_none()
-                if found is None:
+                ).scalar()
+                if number is None:
                     problems.append(
                         f"line {row.line}: no fixture {row.team1} v {row.team2} on {row.date}"
                     )
                     continue
-                placed_at = row.placed_at or found.kickoff - IMPORTED_PICK_LEAD
-                if placed_at >= found.kickoff:
-                    problems.append(
-                        f"line {row.line}: placed_at {placed_at.isoformat()} is not before kick-off"
-                    )
-                    continue
-                resolved.append((row, found.number, placed_at))
+                resolved.append((row, number))
             handles: dict[str, str] = {}
             for row in rows:
                 try:
@@ -158,43 +190,80 @@ class Predictions:
                     problems.append(f"line {row.line}: {error}")
             if problems:
                 raise BetsFileError(sorted(problems, key=_line_number))
-            for row, number, placed_at in resolved:
+            registered = set(
+                connection.execute(
+                    select(players.c.handle).where(players.c.handle.in_(set(handles.values())))
+                ).scalars()
+            )
+            now = self._work.clock()
+            for row, number in resolved:
                 handle = handles[row.player]
-                player_id = connection.execute(
-                    select(players.c.id).where(players.c.handle == handle)
-                ).scalar()
-                if player_id is None:
-                    player_id = insert_player(
-                        self._work,
-                        connection,
-                        logged,
-                        handle,
-                        clean_line(row.player),
-                        False,
-                        "import",
-                    )
-                    report.players_created.append(handle)
-                current = _current_pick(connection, player_id, number)
-                event = self._write_pick(
-                    connection,
-                    logged,
-                    player_id,
-                    handle,
-                    number,
-                    row.score,
-                    placed_at,
-                    "import",
-                    current,
-                )
-                if event is None:
-                    report.unchanged += 1
-                elif event.previous is None:
-                    report.placed += 1
-                else:
-                    report.changed += 1
+                refusal = self._import_row(connection, logged, report, row, handle, number, now)
+                if refusal:
+                    report.refused.append(Refused(row.line, row.player, refusal))
+                if handle in registered and row.player != handle:  # "BRUNO" is bruno's
+                    folded = report.folded.setdefault(row.player, Folded(handle))
+                    folded.rows += 1
+                    folded.refused += bool(refusal)
             return report
 
         return self._work.commit(work)
+
+    def _import_row(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent[Event]],
+        report: BetsReport,
+        row: BetRow,
+        handle: str,
+        number: int,
+        now: datetime,
+    ) -> str:
+        """One row of a spreadsheet written, or the reason it is refused."""
+        match = require_match(connection, number, with_goals=False)
+        try:
+            rules.check_made_in_time(match, row.placed_at, now)
+        except PredictionLocked as error:
+            if row.placed_at is None:
+                return f"{error}, and the row has no placed_at saying it was made before"
+            return f"placed_at {row.placed_at.isoformat()}: {error}"
+        placed_at = row.placed_at or match.kickoff - IMPORTED_PICK_LEAD
+        player_id = connection.execute(
+            select(players.c.id).where(players.c.handle == handle)
+        ).scalar()
+        if player_id is None:
+            player_id = insert_player(
+                self._work, connection, logged, handle, clean_line(row.player), False, "import"
+            )
+            report.players_created.append(handle)
+        current = _current_pick(connection, player_id, number)
+        if current is not None and current.score != row.score and current.at > placed_at:
+            # The latest pick before kick-off counts: an older one from a sheet is not it.
+            return (
+                f"{handle}'s pick {current.score} for {match.label}, placed at "
+                f"{current.at.isoformat()}, is newer than this row's {row.score}"
+            )
+        event = self._write_pick(
+            connection,
+            logged,
+            player_id,
+            handle,
+            number,
+            row.score,
+            placed_at,
+            "import",
+            None if current is None else current.score,
+        )
+        if event is None:
+            report.unchanged += 1
+        elif event.previous is None:
+            report.placed += 1
+        else:
+            report.changed += 1
+            report.changes.append(
+                f"line {row.line}: {handle}'s pick for {match.label}, {event.previous} → {row.score}"
+            )
+        return ""
 
     def set_scoring(self, preset_name: str | None = None, basis: ScoreBasis | None = None) -> None:
         changes: list[tuple[str, str]] = []
@@ -226,11 +295,16 @@ def _line_number(problem: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-def _current_pick(connection: Connection, player_id: int, number: int) -> Score | None:
+class _Current(NamedTuple):
+    score: Score
+    at: datetime
+
+
+def _current_pick(connection: Connection, player_id: int, number: int) -> _Current | None:
     key = (predictions.c.player_id == player_id) & (predictions.c.match_number == number)
-    found = connection.execute(select(predictions.c.home, predictions.c.away).where(key))
-    row = found.one_or_none()
-    return None if row is None else Score(row.home, row.away)
+    columns = (predictions.c.home, predictions.c.away, predictions.c.placed_at)
+    row = connection.execute(select(*columns).where(key)).one_or_none()
+    return None if row is None else _Current(Score(row.home, row.away), row.placed_at)
 
 
 class Pick(NamedTuple):

@@ -1,0 +1,331 @@
+"""Issue 36, "chain+csv": the log's end is anchored, and a spreadsheet cannot quietly rewrite picks.
+
+Two attacks of the issue, each reproduced against the database both test runs use
+(SQLite, and PostgreSQL under ``python -m tests.databases``):
+
+- ``log --verify`` could not see events cut from the end of the log: what is left
+  still chains from the start. A head kept elsewhere (``--expect COUNT:LINK``) must
+  catch the cut, and a log that only grew must still pass.
+- ``bets import`` folded "BRUNO" onto bruno and replaced his pick after kick-off,
+  reporting "0 new players". Rows that fold onto a registered handle must be named,
+  picks after kick-off refused row by row with a reason, and the rest imported.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+
+from bot.agent.providers.offline import OfflineModel
+from bot.app.cli import main
+from bot.app.replay import ReplayOptions, replay
+from game.bets_csv import BetsFileError, parse_bets
+from game.db.chain import BadHead, Head
+from game.model import Score
+from game.openfootball import parse_tournament
+from game.pool import Pool
+from game.sources import read_json
+from tests.conftest import FakeClock
+from tests.databases import drop_guards
+
+SAMPLE = Path(__file__).resolve().parents[1] / "game" / "sample"
+BETS_HEADER = "player,date,team1,team2,score1,score2,placed_at\n"
+
+
+# -- the log's end ---------------------------------------------------------------
+
+
+def _log_chat(pool: Pool, lines: int) -> None:
+    for n in range(lines):
+        pool.talk.chat("ana", f"line {n}")
+
+
+def _log_verify(
+    capsys: pytest.CaptureFixture[str], url: str, *options: str
+) -> tuple[int, str, str]:
+    code = main(["log", "--verify", "--db", url, *options])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _kept_head(capsys: pytest.CaptureFixture[str], url: str) -> str:
+    """The head as an operator keeps it: the ``head`` line of ``log --verify``, copied."""
+    code, out, _ = _log_verify(capsys, url)
+    assert code == 0
+    (line,) = [line for line in out.splitlines() if line.startswith("head ")]
+    return line.removeprefix("head ")
+
+
+def _cut_the_end(pool: Pool, events: int) -> None:
+    """Someone with the database lifts the guards and deletes the last events."""
+    with pool.engine.begin() as db:
+        drop_guards(db)
+        last = db.execute(text("SELECT max(id) FROM events")).scalar_one()
+        db.execute(text("DELETE FROM events WHERE id > :keep"), {"keep": last - events})
+
+
+def test_a_cut_end_passes_a_plain_verify_and_fails_against_the_kept_head(
+    tournament_pool: Pool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The attack: the last events removed from the log, guards dropped first."""
+    url = str(tournament_pool.engine.url)
+    _log_chat(tournament_pool, 5)
+    kept = _kept_head(capsys, url)
+    count = len(tournament_pool.events())
+    assert kept.startswith(f"{count}:") and len(kept.split(":")[1]) == 64
+
+    _cut_the_end(tournament_pool, 3)
+    assert len(tournament_pool.events()) == count - 3
+    code, out, _ = _log_verify(capsys, url)
+    assert code == 0  # the weakness: what is left still chains
+    assert f"the log is intact: {count - 3} events" in out
+
+    code, out, err = _log_verify(capsys, url, "--expect", kept)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"betania: error: the log has {count - 3} events, fewer than the {count} of the "
+        f"expected head {kept}: events were removed from its end\n"
+    )
+
+
+def test_a_cut_end_written_over_with_as_many_new_events_fails_against_the_kept_head(
+    tournament_pool: Pool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cut hidden by growth: the pool goes on writing, and the count is back past the head."""
+    url = str(tournament_pool.engine.url)
+    _log_chat(tournament_pool, 5)
+    kept = _kept_head(capsys, url)
+    _cut_the_end(tournament_pool, 2)
+    _log_chat(tournament_pool, 4)  # ids are taken again: max + 1
+
+    code, _, err = _log_verify(capsys, url, "--expect", kept)
+    assert code == 1
+    assert err.startswith(
+        f"betania: error: the log's first {kept.split(':')[0]} events are not those of the "
+        f"expected head {kept}: the log was rewritten"
+    )
+    assert len(err.splitlines()) == 1
+
+
+def test_a_log_that_only_grew_passes_and_says_how_much(
+    tournament_pool: Pool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = str(tournament_pool.engine.url)
+    _log_chat(tournament_pool, 2)
+    kept = _kept_head(capsys, url)
+    _log_chat(tournament_pool, 3)
+
+    code, out, err = _log_verify(capsys, url, "--expect", f"head {kept}")  # the line as copied
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].endswith(
+        f"; it still holds the expected head (its first {kept.split(':')[0]} events), "
+        "and 3 events were added since"
+    )
+    assert lines[1] == f"head {tournament_pool.verify_log().head}"
+    assert lines[1] != f"head {kept}"
+    assert _log_verify(capsys, url, "--expect", kept.upper())[0] == 0
+
+    code, out, _ = _log_verify(capsys, url, "--expect", kept, "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report == {
+        "intact": True,
+        "events": len(tournament_pool.events()),
+        "head": str(tournament_pool.verify_log().head),
+        "expected": kept,
+        "added_since": 3,
+        "problem": None,
+        "lifecycle_breaches": [],
+    }
+
+
+def test_a_changed_middle_event_still_fails_with_or_without_the_head(
+    tournament_pool: Pool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = str(tournament_pool.engine.url)
+    _log_chat(tournament_pool, 4)
+    kept = _kept_head(capsys, url)
+    middle = tournament_pool.events()[-3].id
+    with tournament_pool.engine.begin() as db:
+        drop_guards(db)
+        db.execute(
+            text(
+                """UPDATE events SET payload = '{"player": "ana", "text": "I won"}' WHERE id = :id"""
+            ),
+            {"id": middle},
+        )
+    for options in ((), ("--expect", kept)):
+        code, _, err = _log_verify(capsys, url, *options)
+        assert code == 1
+        assert err.startswith(f"betania: error: the log is broken at event {middle}:")
+
+    code, out, _ = _log_verify(capsys, url, "--expect", kept, "--json")
+    assert code == 1 and json.loads(out)["intact"] is False
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["12", "12:abc", "0:" + "a" * 64, "3:", "-1:" + "a" * 64, "12:" + "g" * 64, ""],
+)
+def test_a_head_that_is_not_count_and_link_is_refused_in_one_line(
+    given: str, tournament_pool: Pool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(BadHead, match="give it as `betania log --verify` prints it"):
+        Head.parse(given)
+    with pytest.raises(SystemExit) as done:
+        main(["log", "--verify", "--db", str(tournament_pool.engine.url), f"--expect={given}"])
+    assert done.value.code == 2
+    assert "argument --expect: bad head" in capsys.readouterr().err
+
+
+def test_an_empty_log_has_a_head_too() -> None:
+    assert str(Head(0)) == "0:"
+    assert Head.parse("0:") == Head(0)
+
+
+# -- the bets import -------------------------------------------------------------
+
+
+@pytest.fixture
+def csv_pool_with_bruno(tournament_pool: Pool, clock: FakeClock) -> Pool:
+    """bruno, registered, picks 2-0 for #1 (Brazil v Serbia, 11 Jun 18:00 UTC) at 17:00."""
+    tournament_pool.members.add("bruno")
+    clock.now = datetime(2026, 6, 11, 17, 0, tzinfo=UTC)
+    tournament_pool.predictions.place("bruno", 1, Score(2, 0))
+    return tournament_pool
+
+
+def _picks(pool: Pool, handle: str) -> dict[int, Score]:
+    return {p.match_number: p.score for p in pool.predictions_of(handle)}
+
+
+def test_a_registered_players_pick_is_not_replaced_after_kick_off_and_the_fold_is_named(
+    csv_pool_with_bruno: Pool, clock: FakeClock
+) -> None:
+    """The attack: "BRUNO" rows after #1's kick-off, as the issue found them, and its variants."""
+    pool = csv_pool_with_bruno
+    clock.now = datetime(2026, 6, 11, 18, 30, tzinfo=UTC)  # #1 is on; #2 kicks off tomorrow
+    rows = parse_bets(
+        BETS_HEADER
+        + "BRUNO,2026-06-11,Brazil,Serbia,0,3,\n"  # no time: it is being made now
+        + "BRUNO,2026-06-11,Brazil,Serbia,0,3,2026-06-11T18:10:00Z\n"  # says after
+        + "Bruno,2026-06-11,Brazil,Serbia,0,3,2026-06-11T16:00:00Z\n"  # older than his own
+        + "BRUNO,2026-06-12,Argentina,Mexico,1,1,\n"  # before #2's kick-off: his pick
+        + "dora,2026-06-11,Brazil,Serbia,1,0,2026-06-10T09:00:00Z\n"  # a newcomer, in time
+    )
+    report = pool.predictions.import_bets(rows)
+
+    assert _picks(pool, "bruno") == {1: Score(2, 0), 2: Score(1, 1)}
+    assert _picks(pool, "dora") == {1: Score(1, 0)}
+    assert (report.placed, report.changed, report.players_created) == (2, 0, ["dora"])
+    assert report.folded_lines() == [
+        "BRUNO → bruno (registered): 3 picks, 2 refused",
+        "Bruno → bruno (registered): 1 picks, 1 refused",
+    ]
+    assert [r.text() for r in report.refused] == [
+        "line 2: BRUNO: #1 Brazil v Serbia has kicked off; predictions are closed, "
+        "and the row has no placed_at saying it was made before",
+        "line 3: BRUNO: placed_at 2026-06-11T18:10:00+00:00: "
+        "#1 Brazil v Serbia has kicked off; predictions are closed",
+        "line 4: Bruno: bruno's pick 2-0 for #1 Brazil v Serbia, placed at "
+        "2026-06-11T17:00:00+00:00, is newer than this row's 0-3",
+    ]
+    imported = [
+        e.event
+        for e in pool.events()
+        if e.event.kind == "prediction_placed" and e.event.source == "import"
+    ]
+    assert [(e.handle, e.match_number) for e in imported] == [("bruno", 2), ("dora", 1)]
+
+
+def test_the_cli_report_names_the_fold_and_every_refused_row(
+    csv_pool_with_bruno: Pool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Through ``betania bets import`` (the server's real clock: every match has kicked off)."""
+    pool = csv_pool_with_bruno
+    sheet = tmp_path / "picks.csv"
+    sheet.write_text(
+        BETS_HEADER
+        + "BRUNO,2026-06-11,Brazil,Serbia,0,3,\n"
+        + "BRUNO,2026-06-12,Argentina,Mexico,1,1,2026-06-12T09:00:00+00:00\n"
+        + "Zé Maria,2026-06-12,Argentina,Mexico,2,2,2026-06-12T08:00:00+00:00\n"
+    )
+    assert main(["bets", "import", str(sheet), "--db", str(pool.engine.url)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "3 rows: 2 picks placed, 0 changed, 0 already there, 1 refused; 1 new players",
+        "BRUNO → bruno (registered): 2 picks, 1 refused",
+        "refused, and nothing written for them (1 rows):",
+        "  line 2: BRUNO: #1 Brazil v Serbia has kicked off; predictions are closed, "
+        "and the row has no placed_at saying it was made before",
+    ]
+    assert _picks(pool, "bruno") == {1: Score(2, 0), 2: Score(1, 1)}
+
+
+def test_a_change_made_in_time_goes_through_and_is_listed(
+    csv_pool_with_bruno: Pool, clock: FakeClock
+) -> None:
+    """Legitimate: bruno sent the admin a later pick before kick-off; it replaces his, in the open."""
+    pool = csv_pool_with_bruno
+    clock.now = datetime(2026, 6, 12, 9, 0, tzinfo=UTC)
+    report = pool.predictions.import_bets(
+        parse_bets(BETS_HEADER + "bruno,2026-06-11,Brazil,Serbia,3,1,2026-06-11T17:30:00Z\n")
+    )
+    assert (report.changed, report.refused, report.folded) == (1, [], {})
+    assert report.changes == ["line 2: bruno's pick for #1 Brazil v Serbia, 2-0 → 3-1"]
+    assert _picks(pool, "bruno") == {1: Score(3, 1)}
+
+
+def _sample_sheet(with_times: bool) -> str:
+    sheet = (SAMPLE / "bets.csv").read_text()
+    if with_times:
+        return sheet
+    return "".join(line.rsplit(",", 1)[0] + "\n" for line in sheet.splitlines())
+
+
+def test_the_sample_spreadsheet_of_new_players_imports_whole_after_the_cup(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """Legitimate: the project's sample sheet (60 picks, 5 new players, each with its time)."""
+    pool.fixtures.import_tournament(parse_tournament(read_json(str(SAMPLE / "tournament.json"))))
+    clock.now = datetime(2026, 12, 1, tzinfo=UTC)  # every match played
+    report = pool.predictions.import_bets(parse_bets(_sample_sheet(with_times=True)))
+    assert (report.placed, report.changed, report.refused, report.folded) == (60, 0, [], {})
+    assert report.players_created == ["ana", "bruno", "carla", "diego", "elis"]
+
+
+def test_the_sample_without_times_after_the_cup_is_refused_row_by_row(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """No time, every match kicked off: each row is refused by name, and no player is made."""
+    pool.fixtures.import_tournament(parse_tournament(read_json(str(SAMPLE / "tournament.json"))))
+    clock.now = datetime(2026, 12, 1, tzinfo=UTC)
+    report = pool.predictions.import_bets(parse_bets(_sample_sheet(with_times=False)))
+    assert (report.placed, len(report.refused), report.players_created) == (0, 60, [])
+    assert all(
+        r.reason.endswith(
+            "; predictions are closed, and the row has no placed_at saying it was made before"
+        )
+        for r in report.refused
+    )
+    assert pool.players() == []
+
+
+def test_a_replays_spreadsheet_goes_through(database_url: str) -> None:
+    """Replays import every pick a day before the first kick-off: with a time or without."""
+    tournament = parse_tournament(read_json(str(SAMPLE / "tournament.json")))
+    sheet = _sample_sheet(with_times=True) + "Zé,2026-06-11,Brazil,Japan,0,1,\n"
+    report = replay(ReplayOptions(tournament, bets_csv=sheet), database_url, OfflineModel())
+    ze = next(row for row in report.as_dict()["standings"] if row["player"] == "ze")
+    assert ze["exact"] == 1  # 0-1, the sample's score
+
+
+def test_a_late_pick_in_a_replays_spreadsheet_stops_the_replay(database_url: str) -> None:
+    tournament = parse_tournament(read_json(str(SAMPLE / "tournament.json")))
+    late = BETS_HEADER + "Zé,2026-06-11,Brazil,Japan,0,1,2026-06-12T00:00:00Z\n"
+    with pytest.raises(BetsFileError, match="line 2: Zé: placed_at 2026-06-12T00:00:00\\+00:00"):
+        replay(ReplayOptions(tournament, bets_csv=late), database_url, OfflineModel())
