@@ -21,6 +21,26 @@ class Limits:
     connections_per_player: int = 5  # with or without sessions: exec mode opens one per command
     connections_total: int = 600
     idle_timeout: float = 30 * 60.0
+    # Keys the pool does not know yet, between their login and their registration: apart
+    # from players' connections, so that outsiders holding "Invite code:" open never keep a
+    # player out. Invitations trickle in (a pool of a few hundred sees a handful of joins a
+    # day), so ten at once is room for a group invited together.
+    newcomers_total: int = 10
+    # Seconds a newcomer has from login to registered. A code is pasted in seconds and a
+    # handle typed in a few more; a minute leaves room to find the code in a message.
+    # Later, the connection ends with one line and nothing is lost but the wait; an
+    # outsider has to come back every minute to keep a newcomer's place.
+    invite_deadline: float = 60.0
+    # Seconds to authenticate (asyncssh's login_timeout). A key is checked in well under
+    # a second; half a minute is for typing the passphrase OpenSSH asks for a locked key.
+    login_timeout: float = 30.0
+    # Connections not yet authenticated (no key checked: anyone, for free). Past either cap
+    # the oldest such connection gives way, never the newest: a player's login is over in
+    # well under a second, so to push it out a flood has to outpace it, and a flood from
+    # one address pushes out only its own. 100 such connections are a few MB of memory
+    # and leave room, within the usual 1024 open files, for the players' 600.
+    unauthenticated_total: int = 100
+    unauthenticated_per_address: int = 10
     input_backlog: int = 20  # finished lines waiting to be read; more at once are dropped
     resize_interval: float = 0.1  # the screen is redrawn at most this often on resizes
 
@@ -93,3 +113,32 @@ class ConnectionLimits:
                 seconds=self.limits.chat_window,
             )
         return None
+
+
+class Doorway:
+    """Connections on their way in (not authenticated yet), oldest first.
+
+    Past ``total`` of them, or ``per_address`` from one address, the oldest (from that
+    address, or overall) gives way: its ``drop`` is called and it leaves the doorway.
+    The newest arrival always gets its turn.
+    """
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total = total
+        self.per_address = per_address
+        self.waiting: dict[object, tuple[str, Callable[[], None]]] = {}  # in order of arrival
+
+    def arrive(self, who: object, address: str, drop: Callable[[], None]) -> None:
+        self.waiting[who] = (address, drop)
+        same = [other for other, (there, _) in self.waiting.items() if there == address]
+        if len(same) > self.per_address:
+            self._drop(same[0])
+        elif len(self.waiting) > self.total:
+            self._drop(next(iter(self.waiting)))
+
+    def leave(self, who: object) -> None:
+        self.waiting.pop(who, None)
+
+    def _drop(self, who: object) -> None:
+        _, drop = self.waiting.pop(who)
+        drop()

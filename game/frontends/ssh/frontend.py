@@ -14,7 +14,7 @@ from typing import Protocol, TypeVar
 from game.addressing import Addressee
 from game.frontends.commands import Commands, Job, Reply
 from game.frontends.hub import Hub
-from game.frontends.limits import ConnectionLimits, Limits
+from game.frontends.limits import ConnectionLimits, Doorway, Limits
 from game.pool import Pool
 from game.words import Words
 
@@ -70,7 +70,11 @@ class Frontend:
         self.commands = Commands(pool, config.addressee, self.words)
         self.hub = hub or Hub(pool, words=self.words)
         self.sessions: dict[int, Session] = {}
-        self.connections: Counter[str] = Counter()  # per handle (or SSH user name, for newcomers)
+        self.connections: Counter[str] = Counter()  # players', per handle
+        self.newcomers = 0  # connections of keys not registered yet, counted apart
+        self.doorway = Doorway(
+            config.limits.unauthenticated_total, config.limits.unauthenticated_per_address
+        )
         self.player_limits: dict[str, ConnectionLimits] = {}
         self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="pool-read")
         writers = WRITERS.get(pool.engine.dialect.name, 1)
@@ -114,6 +118,22 @@ class Frontend:
         self.connections[who] -= 1
         if self.connections[who] <= 0:
             del self.connections[who]
+
+    def connect_newcomer(self) -> str | None:
+        """Room for one more unregistered key? Apart from the players' room, so that
+        newcomers, or outsiders posing as them, never take a player's place."""
+        limits = self.config.limits
+        if self.newcomers >= limits.newcomers_total:
+            return self.words(
+                "too many newcomers are registering right now (at most {count}); try again in a minute",
+                count=limits.newcomers_total,
+            )
+        self.newcomers += 1
+        return None
+
+    def newcomer_gone(self) -> None:
+        """A newcomer's connection ended, or registered and became a player's."""
+        self.newcomers -= 1
 
     async def close(self) -> None:
         """Tell every session the pool is closing, stop the hub and the workers."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
@@ -37,8 +39,26 @@ def host_key(path: Path) -> asyncssh.SSHKey:
     return asyncssh.read_private_key(path)
 
 
+@dataclass(frozen=True)
+class Claim:
+    """What a key offered under a user name makes the connection, should it sign."""
+
+    username: str
+    identity: str  # the key, as OpenSSH writes it
+    player: Player | None  # the player it belongs to; None: a newcomer's, under a free name
+
+
 class PoolSSHServer(asyncssh.SSHServer):
-    """One connection: who is this key, and may it be this handle?"""
+    """One connection: who is this key, and may it be this handle?
+
+    Who the connection is gets decided in ``auth_completed``, from the key that signed.
+    asyncssh asks ``validate_public_key`` both when a key is merely offered (anyone may
+    offer anyone's public key: they are public) and when it comes signed. One request is
+    in progress at a time (a new one cancels the last), and after the signed request's
+    answer asyncssh checks the signature and, if it holds, calls ``auth_completed``
+    without yielding to anything else (``_ServerPublicKeyAuth._start``): the claim
+    answered last is the signer's. A new user name (``begin_auth``) starts from nothing.
+    """
 
     def __init__(self, frontend: Frontend) -> None:
         self.frontend = frontend
@@ -46,28 +66,28 @@ class PoolSSHServer(asyncssh.SSHServer):
         self.player: Player | None = None  # as the login found them: the first session's caller
         self.newcomer_key: str | None = None
         self.username = ""
-        self._verdicts: dict[tuple[str, str], bool] = {}
+        self._claims: dict[tuple[str, str], Claim | None] = {}
+        self._answered: Claim | None = None  # the last claim validate_public_key answered
         self._conn: asyncssh.SSHServerConnection | None = None
-        self._counted: str | None = None
+        self._counted: str | None = None  # the handle whose connection this counts as
+        self._newcomer = False  # counted among the newcomers
+        self._deadline: asyncio.TimerHandle | None = None
+        self._sessions: list[PoolSession] = []
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
+        peer = conn.get_extra_info("peername")
+        self.frontend.doorway.arrive(self, str(peer[0]) if peer else "", self._give_way)
 
-    def auth_completed(self) -> None:
-        who = self.handle or self.username
-        refused = self.frontend.connect(who)
-        if refused is not None and self._conn is not None:
-            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refused)
-            return
-        self._counted = who
-
-    def connection_lost(self, _exc: Exception | None) -> None:
-        if self._counted is not None:
-            self.frontend.disconnect(self._counted)
-            self._counted = None
+    def _give_way(self) -> None:
+        """Too many connections on their way in: this one, the oldest, leaves."""
+        if self._conn is not None:
+            reason = self.frontend.words("too many logins at once; try again")
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
 
     def begin_auth(self, username: str) -> bool:
-        self.username = username
+        # Nothing a key earned under another user name carries over to this one.
+        self.username, self._claims, self._answered = username, {}, None
         return True
 
     def password_auth_supported(self) -> bool:
@@ -76,34 +96,106 @@ class PoolSSHServer(asyncssh.SSHServer):
     def kbdint_auth_supported(self) -> bool:
         return False
 
+    def host_based_auth_supported(self) -> bool:
+        return False
+
     def public_key_auth_supported(self) -> bool:
         return True
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        # asyncssh asks twice per key (the offer, then the signature): answer from memory.
+        # Asked twice per key (the offer, then the signature): the database once.
         identity = key.export_public_key("openssh").decode()
-        if (username, identity) not in self._verdicts:
-            verdict = await self.frontend.read(lambda: self._validate(username, identity))
-            self._verdicts[(username, identity)] = verdict
-        return self._verdicts[(username, identity)]
+        if (username, identity) not in self._claims:
+            claim = await self.frontend.read(lambda: self._claim(username, identity))
+            self._claims[(username, identity)] = claim
+        self._answered = self._claims[(username, identity)]
+        return self._answered is not None
 
-    def _validate(self, username: str, identity: str) -> bool:
+    def _claim(self, username: str, identity: str) -> Claim | None:
+        """What ``identity`` may be under ``username``, or None; reads, decides nothing."""
         holder = self.frontend.pool.members.key_holder(identity)
         if holder is not None:
-            if holder.handle != username:
-                return False  # a key never acts as another handle
-            self.handle, self.player, self.newcomer_key = holder.handle, holder, None
-            return True
+            # A key never acts as another handle.
+            return Claim(username, identity, holder) if holder.handle == username else None
         if self.frontend.pool.player(username) is not None:
-            return False  # a taken handle needs one of its own keys; let the client try another
-        self.newcomer_key = identity
-        return True
+            return None  # a taken handle needs one of its own keys; let the client try another
+        return Claim(username, identity, None)
+
+    def auth_completed(self) -> None:
+        assert self._conn is not None
+        self.frontend.doorway.leave(self)
+        claim, self._answered, self._claims = self._answered, None, {}
+        if claim is None or claim.username != self._conn.get_extra_info("username"):
+            # Only a signed public key completes a login here; anything else is refused.
+            reason = self.frontend.words("who you are could not be told from your key")
+            self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, reason)
+            return
+        if claim.player is None:
+            refused = self.frontend.connect_newcomer()
+        else:
+            refused = self.frontend.connect(claim.player.handle)
+        if refused is not None:
+            self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, refused)
+            return
+        if claim.player is None:
+            self._newcomer, self.newcomer_key = True, claim.identity
+            deadline = self.frontend.config.limits.invite_deadline
+            self._deadline = asyncio.get_running_loop().call_later(deadline, self._too_slow)
+        else:
+            self.handle, self.player = claim.player.handle, claim.player
+            self._counted = claim.player.handle
+
+    def joined(self, handle: str) -> str | None:
+        """The newcomer registered as ``handle``: from now on a player's connection, counted
+        as theirs, or the one line that says why the pool has no room for it (then it stays
+        a newcomer's, deadline and all)."""
+        refused = self.frontend.connect(handle)
+        if refused is not None:
+            return refused
+        self._stop_being_a_newcomer()
+        self.handle, self.newcomer_key, self._counted = handle, None, handle
+        return None
+
+    def _stop_being_a_newcomer(self) -> None:
+        if self._newcomer:
+            self._newcomer = False
+            self.frontend.newcomer_gone()
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        """Past the deadline and not registered: every session hears why, then the connection ends."""
+        self._deadline = None
+        message = self.frontend.words(
+            "not registered within {seconds:g} seconds: bye! connect again with your invite code at hand",
+            seconds=self.frontend.config.limits.invite_deadline,
+        )
+        for session in self._sessions:
+            session.write(message, stderr=True)
+            session.exit(1)
+        if self._conn is not None:
+            # Not DISC_BY_APPLICATION: some clients (asyncssh) drop that one's reason.
+            self._conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, message)
+
+    def connection_lost(self, _exc: Exception | None) -> None:
+        self.frontend.doorway.leave(self)
+        self._stop_being_a_newcomer()
+        if self._counted is not None:
+            self.frontend.disconnect(self._counted)
+            self._counted = None
+        self._sessions.clear()
 
     def session_requested(self) -> PoolSession:
         # The login's reading of the player serves the first session only: a later one
         # on this connection (multiplexed, maybe hours on) reads them afresh.
         known, self.player = self.player, None
-        return PoolSession(self.frontend, self.handle, self.username, self.newcomer_key, known)
+        session = PoolSession(
+            self.frontend, self.handle, self.username, self.newcomer_key, self.joined, known
+        )
+        if self.handle is None:
+            self._sessions.append(session)  # to be told if the deadline passes
+        return session
 
 
 async def start_server(
@@ -118,7 +210,7 @@ async def start_server(
         server_host_keys=[host_key(config.host_key or data_dir / HOST_KEY_FILE)],
         line_editor=False,
         encoding="utf-8",
-        login_timeout=60,
+        login_timeout=config.limits.login_timeout,
         keepalive_interval=60,
     )
     frontend.hub.start()

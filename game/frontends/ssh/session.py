@@ -113,9 +113,12 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         handle: str | None,
         username: str,
         newcomer_key: str | None,
+        joined: Callable[[str], str | None],
         known: Player | None = None,
     ) -> None:
         self.frontend = frontend
+        # Told when this newcomer registers; answers why there is no room, if there is none.
+        self.joined = joined
         self.handle = handle
         self.known = known  # the player as the login just read them, if it did
         self.reading: asyncio.Future[Player | None] | None = None  # else: being read
@@ -332,8 +335,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                 await self.frontend.write(
                     lambda: pool.members.register(self.username, key, None, via="open")
                 )
-                self._become(self.username)
-                return True
+                return self._become(self.username)
             if self.command is not None:
                 typed = self.command.split()
                 if not typed or typed[0] != "register" or (len(typed) != 2 and not open_pool):
@@ -348,9 +350,9 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                     return False
                 code = typed[1] if len(typed) > 1 else None
                 await self.frontend.write(lambda: pool.members.register(self.username, key, code))
-                self._become(self.username)
-                self.write(words("welcome, {handle}! you are in the pool", handle=self.handle))
-                self.exit(0)
+                if self._become(self.username):
+                    self.write(words("welcome, {handle}! you are in the pool", handle=self.handle))
+                    self.exit(0)
                 return False
             invite = None
             if not open_pool:
@@ -362,8 +364,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                     handle, key, invite, via="invite" if invite else "open"
                 )
             )
-            self._become(handle)
-            return True
+            return self._become(handle)
         except RuleViolation as error:
             self.write(words.error(error), stderr=True)
             self.exit(1)
@@ -390,9 +391,16 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         ):
             self.gate.settle()
 
-    def _become(self, handle: str) -> None:
+    def _become(self, handle: str) -> bool:
+        """Registered as ``handle``: a player from now on, if the pool has room for one more."""
+        refused = self.joined(handle)
+        if refused is not None:
+            self.write(refused, stderr=True)
+            self.exit(1)
+            return False
         self.handle = handle
         self.limits = self.frontend.limits_for(handle)
+        return True
 
     async def _idle_limited(self, waiting: Awaitable[T]) -> T:
         """``waiting``, unless the player stays idle past the limit (then ``TimeoutError``).

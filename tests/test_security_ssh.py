@@ -1,0 +1,493 @@
+"""Issue 36, SSH: who a connection is, and who may hold the door.
+
+Attack 1, "anyone who knows a player's public key logs in as that player": public
+keys are public, SSH lets a client offer a key without signing for it and change
+its user name between attempts. A client driven here does just that (what the stock
+client never does); each login must end as the key that signed, or be refused.
+
+Attack 2, "an outsider with no invite can lock every player out": connections of
+unknown keys sat at "Invite code:" counted among the players' connections. Newcomers
+now have their own small room and a deadline, and connections not yet authenticated
+are bounded; a player still gets in within a second with all of that held open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import cast
+
+import asyncssh
+import pytest
+
+from game.frontends.limits import Limits
+from game.frontends.ssh.frontend import ServerConfig
+from game.frontends.ssh.server import PoolSSHServer
+from tests.ssh_pool import ServedPool, read_until, served_pool
+
+PLAYER_LOGIN_SECONDS = 1.0  # the issue's bound: a player gets in within a second
+
+
+class PublicHalf(asyncssh.SSHKeyPair):
+    """Someone else's public key, as anyone can fetch it: it can be offered, never signed.
+
+    ``forge`` sends made-up bytes as the signature instead of giving up.
+    """
+
+    def __init__(self, key: asyncssh.SSHKey, forge: bool = False) -> None:
+        public = key.convert_to_public()
+        super().__init__(
+            public.algorithm,
+            public.algorithm,
+            public.sig_algorithms,
+            public.sig_algorithms,
+            public.public_data,
+            None,
+        )
+        self.forge = forge
+        self.accepted = False  # the server answered the offer "this key would do"
+
+    def sign(self, data: bytes) -> bytes:
+        self.accepted = True  # asyncssh signs only after the server's PK_OK
+        if self.forge:
+            return os.urandom(64)
+        raise ValueError("no private key here")
+
+
+@dataclass
+class Attempt:
+    username: str
+    key: asyncssh.SSHKey | PublicHalf  # a private key signs; a public half only offers
+
+
+@dataclass
+class ScriptedClient(asyncssh.SSHClient):
+    """Offers each attempt's key under the attempt's user name, in order."""
+
+    attempts: list[Attempt]
+    conn: asyncssh.SSHClientConnection | None = None
+    lost: Exception | None = field(default=None)
+
+    def connection_made(self, conn: asyncssh.SSHClientConnection) -> None:
+        self.conn = conn
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = exc
+
+    def public_key_auth_requested(self) -> list[asyncssh.SSHKey | asyncssh.SSHKeyPair] | None:
+        if not self.attempts:
+            return None
+        attempt = self.attempts.pop(0)
+        # The protocol puts the user name in every request; asyncssh sends the one it
+        # keeps on the connection, so this is how the next request carries another.
+        assert self.conn is not None
+        self.conn._username = attempt.username
+        return [attempt.key]
+
+
+def scripted_login(
+    served: ServedPool, attempts: Sequence[Attempt]
+) -> asyncssh.connection._ACMWrapper:
+    return asyncssh.connect(
+        "127.0.0.1",
+        served.port,
+        username=attempts[0].username,
+        client_factory=lambda: ScriptedClient(list(attempts)),
+        client_keys=None,
+        known_hosts=None,
+        agent_path=None,
+    )
+
+
+async def ssh_identity_shown(connection: asyncssh.SSHClientConnection) -> str:
+    """Who the pool takes this connection for: a handle, or "newcomer" at the invite question."""
+    process = await connection.create_process()
+    seen = await read_until(process.stdout, "\n")
+    while "Welcome to the pool, " not in seen and "Invite code:" not in seen:
+        seen += await read_until(process.stdout, "\n")
+    process.close()
+    if "Invite code:" in seen:
+        return "newcomer"
+    return seen.split("Welcome to the pool, ", 1)[1].split("!", 1)[0]
+
+
+async def ssh_newcomer_at_the_invite(
+    served: ServedPool, username: str
+) -> asyncssh.SSHClientConnection | str:
+    """An unknown key sat at the invite question, as the issue's outsider left 600 of them;
+    or, turned away, the reason the server gave as it hung up, however the client heard it."""
+    client = ScriptedClient([Attempt(username, served.new_key())])
+    try:
+        connection, _ = await asyncssh.create_connection(
+            lambda: client,
+            "127.0.0.1",
+            served.port,
+            username=username,
+            client_keys=None,
+            known_hosts=None,
+            agent_path=None,
+        )
+        process = await connection.create_process()
+        if "Invite code:" in await read_until(process.stdout, "Invite code:"):
+            return connection
+    except asyncssh.DisconnectError as error:
+        return ssh_reason_sent(error)
+    except asyncssh.ChannelOpenError:
+        pass  # hung up on before the session opened: the reason came with the hang-up
+    await asyncio.wait_for(connection.wait_closed(), 5)
+    assert isinstance(client.lost, asyncssh.DisconnectError), client.lost
+    return ssh_reason_sent(client.lost)
+
+
+def ssh_reason_sent(error: asyncssh.DisconnectError) -> str:
+    """The reason as the server sent it: asyncssh adds the code to some."""
+    return error.reason.removesuffix(f" (error {error.code})")
+
+
+@dataclass
+class HeldDoor:
+    """A TCP connection that says it speaks SSH and then says nothing more."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter  # kept: a writer collected closes its connection
+
+
+async def ssh_hold_unauthenticated(port: int, address: str) -> HeldDoor:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(address, 0))
+    writer.write(b"SSH-2.0-holding_the_door\r\n")
+    await writer.drain()
+    return HeldDoor(reader, writer)
+
+
+async def ssh_closed_by_server(door: HeldDoor, within: float = 5.0) -> bool:
+    try:
+        async with asyncio.timeout(within):
+            while await door.reader.read(4096):
+                pass
+    except TimeoutError:
+        return False
+    return True
+
+
+# -- attack 1: identity is the key that signed ------------------------------------------
+
+
+def test_ssh_an_admins_key_offered_without_signing_then_another_name_is_not_the_admin(
+    tmp_path: Path,
+) -> None:
+    """The issue's attack: ana's public key offered as ana (unsigned), then the client's
+    own key under a free name. Before: the session opened as ana."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            ana = served.player("ana", admin=True)
+            anas_public_half = PublicHalf(ana)
+            own = served.new_key()
+            attack = [Attempt("ana", anas_public_half), Attempt("mallory", own)]
+            async with scripted_login(served, attack) as connection:
+                assert anas_public_half.accepted  # the server may say the key would do...
+                assert await ssh_identity_shown(connection) == "newcomer"  # ...not who it is
+                assert "ana" not in served.frontend.connections
+                made = await connection.run("invite 50")
+                assert made.exit_status == 1 and "register first" in made.stderr
+            # ana herself, with her key, is still ana and still an admin.
+            assert (await served.run("ana", "invite 1")).exit_status == 0
+
+    asyncio.run(scenario())
+
+
+def test_ssh_a_change_of_user_name_starts_from_nothing(tmp_path: Path) -> None:
+    """A player's own key offered unsigned under his name, then a new key under a free
+    name: a newcomer, not him. And the other way round: the player who signs is the player."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            bruno = served.player("bruno")
+            own = served.new_key()
+            attack = [Attempt("bruno", PublicHalf(bruno)), Attempt("carol", own)]
+            async with scripted_login(served, attack) as connection:
+                assert await ssh_identity_shown(connection) == "newcomer"
+            wandering = [
+                Attempt("carol", PublicHalf(own)),  # a newcomer's key, would do for carol
+                Attempt("ana", PublicHalf(served.new_key())),  # a free name, no signature
+                Attempt("bruno", bruno),  # bruno signs
+            ]
+            async with scripted_login(served, wandering) as connection:
+                assert await ssh_identity_shown(connection) == "bruno"
+
+    asyncio.run(scenario())
+
+
+def test_ssh_another_players_key_under_ones_own_name_is_refused(tmp_path: Path) -> None:
+    """bruno offers ana's key as bruno (refused outright), then a forged signature for
+    her key as ana (refused), then his own key: he is bruno, never ana."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            ana = served.player("ana", admin=True)
+            bruno = served.player("bruno")
+            hers_as_his = PublicHalf(ana)
+            forged = PublicHalf(ana, forge=True)
+            attempts = [
+                Attempt("bruno", hers_as_his),
+                Attempt("ana", forged),
+                Attempt("bruno", bruno),
+            ]
+            async with scripted_login(served, attempts) as connection:
+                assert not hers_as_his.accepted and forged.accepted
+                assert await ssh_identity_shown(connection) == "bruno"
+                refused = await connection.run("invite 5")
+                assert refused.exit_status == 1
+            with pytest.raises(asyncssh.PermissionDenied):  # her key alone, unsigned: nobody
+                async with scripted_login(served, [Attempt("ana", PublicHalf(ana))]):
+                    pass
+            with pytest.raises(asyncssh.PermissionDenied):
+                async with scripted_login(served, [Attempt("ana", PublicHalf(ana, forge=True))]):
+                    pass
+
+    asyncio.run(scenario())
+
+
+def test_ssh_of_several_keys_in_a_row_the_one_that_signs_registers(tmp_path: Path) -> None:
+    """A newcomer's own key offered, then a stranger's public key, then its own signed:
+    the key registered is the one that signed. Before: the stranger's, offered last
+    before the (remembered) signed one, so the stranger's key would log in as mallory."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            own, strangers = served.new_key(), served.new_key()
+            code = served.pool.members.create_invite("ana", uses=1)
+            attempts = [
+                Attempt("mallory", PublicHalf(own)),
+                Attempt("mallory", PublicHalf(strangers)),
+                Attempt("mallory", own),
+            ]
+            async with scripted_login(served, attempts) as connection:
+                joined = await connection.run(f"register {code}")
+                assert joined.exit_status == 0, joined.stderr
+            owner = served.pool.members.key_owner
+            assert owner(own.export_public_key().decode()) == "mallory"
+            assert owner(strangers.export_public_key().decode()) is None
+            assert (await served.run("mallory", "standings", key=own)).exit_status == 0
+            with pytest.raises(asyncssh.PermissionDenied):
+                await served.run("mallory", "standings", key=strangers)
+
+    asyncio.run(scenario())
+
+
+def test_ssh_legitimate_logins_still_work(tmp_path: Path) -> None:
+    """A player and an admin in exec mode and at a terminal; a newcomer with an invite."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana", admin=True)
+            served.player("bruno")
+            assert (await served.run("bruno", "bet 1 2-1")).exit_status == 0
+            code = (await served.run("ana", "invite 1")).stdout.split()[-1]
+            async with served.connect("ana") as connection:
+                terminal = await connection.create_process(term_type="xterm")
+                await read_until(terminal.stdout, "ana>")
+                terminal.stdin.write("quit\r")
+                await read_until(terminal.stdout, "bye!")
+            newcomer = served.new_key()
+            async with served.connect("dora", newcomer) as connection:
+                process = await connection.create_process()
+                await read_until(process.stdout, "Invite code:")
+                process.stdin.write(f"{code}\n")
+                await read_until(process.stdout, "Handle")
+                process.stdin.write("\n")
+                await read_until(process.stdout, "Welcome to the pool, dora!")
+                # A second session on the same connection is dora's, not a newcomer's.
+                assert (await connection.run("standings")).exit_status == 0
+                assert served.frontend.newcomers == 0
+                assert served.frontend.connections["dora"] == 1
+                process.stdin.write("quit\n")
+
+    asyncio.run(scenario())
+
+
+class AuthenticatedSomehow:
+    """What ``auth_completed`` reads of asyncssh's connection, for a login no key signed."""
+
+    def __init__(self, username: str) -> None:
+        self.username = username
+        self.reasons: list[str] = []
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return {"peername": ("127.0.0.1", 40000), "username": self.username}.get(name, default)
+
+    def disconnect(self, _code: int, reason: str) -> None:
+        self.reasons.append(reason)
+
+
+def test_ssh_a_login_no_signed_key_decided_is_refused(tmp_path: Path) -> None:
+    """Should a login ever complete without a signed key (another method, or asyncssh's
+    order of calls changing), or under a name other than the key's: refused, not guessed."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            ana = served.player("ana", admin=True)
+            nothing_signed = PoolSSHServer(served.frontend)
+            conn = AuthenticatedSomehow("ana")
+            nothing_signed.connection_made(cast(asyncssh.SSHServerConnection, conn))
+            nothing_signed.begin_auth("ana")
+            nothing_signed.auth_completed()
+            assert conn.reasons == ["who you are could not be told from your key"]
+
+            renamed = PoolSSHServer(served.frontend)
+            conn = AuthenticatedSomehow("bruno")
+            renamed.connection_made(cast(asyncssh.SSHServerConnection, conn))
+            renamed.begin_auth("ana")
+            assert await renamed.validate_public_key("ana", ana.convert_to_public())
+            renamed.auth_completed()
+            assert conn.reasons == ["who you are could not be told from your key"]
+            assert (nothing_signed.handle, renamed.handle) == (None, None)
+            assert served.frontend.connections == {} and served.frontend.newcomers == 0
+
+    asyncio.run(scenario())
+
+
+# -- attack 2: newcomers and strangers cannot keep players out -------------------------
+
+
+def test_ssh_newcomers_and_strangers_holding_the_door_do_not_keep_a_player_out(
+    tmp_path: Path,
+) -> None:
+    """The issue's attack, scaled down: more unknown keys at "Invite code:" than the pool
+    has connections (before: "the pool is full" for ana), and more connections that never
+    authenticate than the cap, from one address and from many. ana gets in within a second;
+    the newcomer past the newcomers' room hears why in one line."""
+    limits = Limits(connections_total=10)
+    logins = 5
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, limits=limits)) as served:
+            served.player("ana")
+            outsiders = [
+                await ssh_newcomer_at_the_invite(served, f"new{n}")
+                for n in range(limits.connections_total + 2)
+            ]
+            # Strangers that never authenticate: a flood from one address, and a crowd.
+            flood = [await ssh_hold_unauthenticated(served.port, "127.0.0.1") for _ in range(15)]
+            crowd = [
+                await ssh_hold_unauthenticated(served.port, f"127.0.1.{n // 10 + 1}")
+                for n in range(100)
+            ]
+            times = []
+            for _ in range(logins):
+                started = time.perf_counter()
+                async with served.connect("ana") as connection:
+                    logged_in = time.perf_counter() - started
+                    answer = await connection.run("standings")
+                    answered = time.perf_counter() - started
+                assert answer.exit_status == 0, answer.stderr
+                times.append((logged_in, answered))
+            print(
+                "ana, newcomers' room and doorway full: logged in "
+                + ", ".join(f"{a:.3f}" for a, _ in times)
+                + " s; first answer "
+                + ", ".join(f"{b:.3f}" for _, b in times)
+                + " s"
+            )
+            assert max(answered for _, answered in times) < PLAYER_LOGIN_SECONDS
+
+            room = Limits().newcomers_total
+            held = [o for o in outsiders if isinstance(o, asyncssh.SSHClientConnection)]
+            refused = [o for o in outsiders if isinstance(o, str)]
+            assert len(held) == room == served.frontend.newcomers
+            assert refused == [
+                f"too many newcomers are registering right now (at most {room}); "
+                "try again in a minute"
+            ] * (len(outsiders) - room)
+            # The flood's first five gave way to its own next ones (10 an address), the rest
+            # to the crowd (100 in all); ana's first login pushed out the oldest stranger,
+            # and only that one: her later ones found the place she had left.
+            assert [await ssh_closed_by_server(door, within=1) for door in flood] == [True] * 15
+            closed = [await ssh_closed_by_server(door, within=0.2) for door in crowd[:3]]
+            assert closed == [True, False, False]
+            assert len(served.frontend.doorway.waiting) == Limits().unauthenticated_total - 1
+            for connection in held:
+                connection.close()
+            del crowd
+
+    asyncio.run(scenario())
+
+
+def test_ssh_unauthenticated_connections_are_bounded_and_timed_out(tmp_path: Path) -> None:
+    """Past the cap the oldest gives way (per address first); past login_timeout one goes."""
+    limits = Limits(unauthenticated_total=12, unauthenticated_per_address=4, login_timeout=0.5)
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, limits=limits)) as served:
+            served.player("ana")
+            one = [await ssh_hold_unauthenticated(served.port, "127.0.0.1") for _ in range(6)]
+            assert len(served.frontend.doorway.waiting) == 4
+            others = [
+                await ssh_hold_unauthenticated(served.port, f"127.0.2.{n // 4 + 1}")
+                for n in range(10)
+            ]
+            assert len(served.frontend.doorway.waiting) == 12
+            # The first two gave way to their own address's flood, the next two to the crowd.
+            closed = [await ssh_closed_by_server(door, within=0.3) for door in one[:4]]
+            assert closed == [True, True, True, True]
+            assert (await served.run("ana", "standings")).exit_status == 0
+            started = time.perf_counter()
+            assert await ssh_closed_by_server(others[-1], within=5.0)  # the login timeout
+            assert time.perf_counter() - started < 1.0
+            await asyncio.sleep(0.1)
+            assert served.frontend.doorway.waiting == {}
+
+    asyncio.run(scenario())
+
+
+def test_ssh_a_newcomer_has_a_deadline_to_register(tmp_path: Path) -> None:
+    """Not registered in time: told in one line, disconnected, room given back; with or
+    without a session open. Registered in time: the connection is a player's, and stays."""
+    deadline = 1.5
+    limits = Limits(invite_deadline=deadline)
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, limits=limits)) as served:
+            expected = (
+                f"not registered within {deadline:g} seconds: bye! "
+                "connect again with your invite code at hand"
+            )
+            async with served.connect("slow", served.new_key()) as connection:
+                process = await connection.create_process()
+                seen = await read_until(process.stdout, "Invite code:")
+                started = time.perf_counter()
+                told = await read_until(process.stderr, "at hand", timeout=deadline + 5)
+                assert told.strip() == expected
+                assert deadline - 0.1 < time.perf_counter() - started < deadline + 1.0
+                await asyncio.wait_for(connection.wait_closed(), 5)
+            silent = ScriptedClient([Attempt("silent", served.new_key())])
+            connection, _ = await asyncssh.create_connection(
+                lambda: silent, "127.0.0.1", served.port, username="silent",
+                client_keys=None, known_hosts=None, agent_path=None,
+            )  # fmt: skip
+            await asyncio.wait_for(connection.wait_closed(), deadline + 5)
+            assert isinstance(silent.lost, asyncssh.DisconnectError)
+            assert ssh_reason_sent(silent.lost) == expected
+            assert served.frontend.newcomers == 0
+
+            code = served.pool.members.create_invite("ana", uses=1)
+            async with served.connect("quick", served.new_key()) as connection:
+                process = await connection.create_process()
+                seen = await read_until(process.stdout, "Invite code:")
+                process.stdin.write(f"{code}\n")
+                await read_until(process.stdout, "Handle")
+                process.stdin.write("\n")
+                await read_until(process.stdout, "Welcome to the pool, quick!")
+                await asyncio.sleep(deadline + 0.5)
+                process.stdin.write("standings\n")
+                seen = await read_until(process.stdout, "quick")
+                assert "not registered" not in seen
+                assert served.frontend.connections["quick"] == 1
+                assert served.frontend.newcomers == 0
+                process.stdin.write("quit\n")
+
+    asyncio.run(scenario())
