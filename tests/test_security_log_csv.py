@@ -24,7 +24,8 @@ from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import main
 from bot.app.replay import ReplayOptions, replay
 from game.bets_csv import BetsFileError, parse_bets
-from game.db.chain import BadHead, Head
+from game.db import log
+from game.db.chain import GENESIS, BadHead, Head, digest, link
 from game.model import Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
@@ -123,8 +124,8 @@ def test_a_log_that_only_grew_passes_and_says_how_much(
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0].endswith(
-        f"; it still holds the expected head (its first {kept.split(':')[0]} events), "
-        "and 3 events were added since"
+        f"; it still holds the expected head (its first {kept.split(':')[0]} events); "
+        "added since: 3"
     )
     assert lines[1] == f"head {tournament_pool.verify_log().head}"
     assert lines[1] != f"head {kept}"
@@ -166,6 +167,40 @@ def test_a_changed_middle_event_still_fails_with_or_without_the_head(
 
     code, out, _ = _log_verify(capsys, url, "--expect", kept, "--json")
     assert code == 1 and json.loads(out)["intact"] is False
+
+
+def test_a_log_rewritten_and_chained_again_passes_a_plain_verify_but_not_the_kept_head(
+    tournament_pool: Pool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The chain has no secret: whoever can write the table can recompute every link after a change."""
+    url = str(tournament_pool.engine.url)
+    _log_chat(tournament_pool, 4)
+    kept = _kept_head(capsys, url)
+    middle = tournament_pool.events()[-3].id
+    with tournament_pool.engine.begin() as db:
+        drop_guards(db)
+        db.execute(
+            text(
+                """UPDATE events SET payload = '{"player": "ana", "text": "I won"}' WHERE id = :id"""
+            ),
+            {"id": middle},
+        )
+        previous = GENESIS
+        for row in list(log.chain_rows(db)):
+            content = digest(
+                row["at"], row["kind"], row["match_number"], row["handle"], row["payload"]
+            )
+            previous = link(previous, row["id"], content)
+            db.execute(
+                text("UPDATE events SET chain = :c WHERE id = :id"),
+                {"c": previous, "id": row["id"]},
+            )
+    assert tournament_pool.events()[-3].event.payload()["text"] == "I won"
+
+    assert _log_verify(capsys, url)[0] == 0  # the chain alone cannot tell
+    code, _, err = _log_verify(capsys, url, "--expect", kept)
+    assert code == 1
+    assert "events are not those of the expected head" in err
 
 
 @pytest.mark.parametrize(
@@ -225,7 +260,7 @@ def test_a_registered_players_pick_is_not_replaced_after_kick_off_and_the_fold_i
     assert (report.placed, report.changed, report.players_created) == (2, 0, ["dora"])
     assert report.folded_lines() == [
         "BRUNO → bruno (registered): 3 picks, 2 refused",
-        "Bruno → bruno (registered): 1 picks, 1 refused",
+        "Bruno → bruno (registered): 1 pick, 1 refused",
     ]
     assert [r.text() for r in report.refused] == [
         "line 2: BRUNO: #1 Brazil v Serbia has kicked off; predictions are closed, "
@@ -259,7 +294,7 @@ def test_the_cli_report_names_the_fold_and_every_refused_row(
     assert capsys.readouterr().out.splitlines() == [
         "3 rows: 2 picks placed, 0 changed, 0 already there, 1 refused; 1 new players",
         "BRUNO → bruno (registered): 2 picks, 1 refused",
-        "refused, and nothing written for them (1 rows):",
+        "refused, and nothing written for them:",
         "  line 2: BRUNO: #1 Brazil v Serbia has kicked off; predictions are closed, "
         "and the row has no placed_at saying it was made before",
     ]

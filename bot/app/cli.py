@@ -165,7 +165,7 @@ def cmd_bets_import(args: argparse.Namespace) -> None:
     for line in report.folded_lines() + report.changes:
         print(line)
     if report.refused:
-        print(f"refused, and nothing written for them ({len(report.refused)} rows):")
+        print("refused, and nothing written for them:")
     for refused in report.refused:
         print(f"  {refused.text()}")
 

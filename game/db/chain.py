@@ -178,7 +178,7 @@ class Verdict:
         if self.expected is not None:
             told += (
                 f"; it still holds the expected head (its first {self.expected.count} "
-                f"events), and {self.added} events were added since"
+                f"events); added since: {self.added}"
             )
         return told
 

@@ -75,11 +75,9 @@ class BetsReport:
         """'BRUNO → bruno (registered): 3 picks': whose picks a spelling touched."""
         lines = []
         for written, folded in self.folded.items():
+            picks = f"{folded.rows} pick{'s' if folded.rows != 1 else ''}"
             refused = f", {folded.refused} refused" if folded.refused else ""
-            lines.append(
-                f"{clean_line(written)} → {folded.handle} (registered): "
-                f"{folded.rows} picks{refused}"
-            )
+            lines.append(f"{clean_line(written)} → {folded.handle} (registered): {picks}{refused}")
         return lines
 
 
