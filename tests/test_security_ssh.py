@@ -418,6 +418,34 @@ def test_ssh_newcomers_and_strangers_holding_the_door_do_not_keep_a_player_out(
     asyncio.run(scenario())
 
 
+def test_ssh_a_newcomers_connection_opens_no_more_sessions_than_a_players(tmp_path: Path) -> None:
+    """A newcomer's sessions wait at the invite question before the pool counts them:
+    one connection could open prompts without end. As many as a player may hold."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            room = Limits().sessions_per_player
+            async with served.connect("many", served.new_key()) as connection:
+                waiting = []
+                for _ in range(room):
+                    process = await connection.create_process()
+                    await read_until(process.stdout, "Invite code:")
+                    waiting.append(process)
+                with pytest.raises(asyncssh.ChannelOpenError) as refused:
+                    await connection.create_process()
+                assert (
+                    refused.value.reason
+                    == f"you already have {room} open sessions (at most {room})"
+                )
+                waiting[0].close()
+                await waiting[0].wait_closed()
+                await asyncio.sleep(0.1)
+                again = await connection.create_process()
+                assert "Invite code:" in await read_until(again.stdout, "Invite code:")
+
+    asyncio.run(scenario())
+
+
 def test_ssh_unauthenticated_connections_are_bounded_and_timed_out(tmp_path: Path) -> None:
     """Past the cap the oldest gives way (per address first); past login_timeout one goes."""
     login_timeout = 2.0

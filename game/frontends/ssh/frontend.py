@@ -154,14 +154,18 @@ class Frontend:
             )
         mine = sum(1 for other in self.sessions.values() if other.handle == session.handle)
         if mine >= limits.sessions_per_player:
-            template = (
-                "you already have {mine} open session (at most {count})"
-                if mine == 1
-                else "you already have {mine} open sessions (at most {count})"
-            )
-            return self.words(template, mine=mine, count=limits.sessions_per_player)
+            return self.too_many_sessions(mine)
         self.sessions[session.id] = session
         return None
+
+    def too_many_sessions(self, mine: int) -> str:
+        """The one line for a session past ``sessions_per_player`` (``mine`` already open)."""
+        template = (
+            "you already have {mine} open session (at most {count})"
+            if mine == 1
+            else "you already have {mine} open sessions (at most {count})"
+        )
+        return self.words(template, mine=mine, count=self.config.limits.sessions_per_player)
 
     def leave(self, session: Session) -> None:
         self.sessions.pop(session.id, None)

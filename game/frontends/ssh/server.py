@@ -190,6 +190,13 @@ class PoolSSHServer(asyncssh.SSHServer):
         # The login's reading of the player serves the first session only: a later one
         # on this connection (multiplexed, maybe hours on) reads them afresh.
         known, self.player = self.player, None
+        if self.handle is None:
+            # A newcomer's sessions wait at the invite question before the pool counts them
+            # (``Frontend.admit``): as many as a player's, or they would be a flood of prompts.
+            self._sessions = [s for s in self._sessions if not s.ended]
+            if len(self._sessions) >= self.frontend.config.limits.sessions_per_player:
+                refused = self.frontend.too_many_sessions(len(self._sessions))
+                raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE, refused)
         session = PoolSession(
             self.frontend, self.handle, self.username, self.newcomer_key, self.joined, known
         )

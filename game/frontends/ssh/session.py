@@ -145,6 +145,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         self._resize_pending = False
         self._last_redraw = -math.inf
         self._live = False  # in the conversation: notices go above the prompt
+        self.ended = False  # its channel closed
 
     # -- asyncssh callbacks ---------------------------------------------------
 
@@ -210,6 +211,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
             self.app_session.app._on_resize()
 
     def connection_lost(self, _exc: Exception | None) -> None:
+        self.ended = True
         self.frontend.leave(self)
         if self.keys is not None:
             self.keys.close()
