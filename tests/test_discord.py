@@ -19,6 +19,7 @@ import httpx
 from game.frontends.discord.api import DiscordApi
 from game.frontends.discord.interactions import Interactions
 from game.frontends.discord.signature import SeenSignatures, Verifier
+from game.frontends.http_limits import MOST_PER_ADDRESS
 from game.frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
 from tests.databases import write_lock_held
 from tests.discord_server import FakeDiscord, Signer, discord_server, interaction
@@ -73,7 +74,10 @@ async def companion(tmp_path: Path, answer_wait: float = 5.0) -> AsyncIterator[C
         server = await start_web(web_app(endpoint), "127.0.0.1", 0)
         base = f"http://127.0.0.1:{server.port}"
         try:
-            async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+            # Discord calls from many addresses; this one client stays within what the
+            # HTTP side lets one address hold open (game.frontends.http_limits).
+            held = httpx.Limits(max_connections=MOST_PER_ADDRESS // 2)
+            async with httpx.AsyncClient(base_url=base, timeout=10, limits=held) as client:
                 yield Companion(served, discord, signer, interactions, client)
         finally:
             await interactions.close()

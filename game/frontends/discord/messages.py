@@ -90,7 +90,7 @@ def _packed(pieces: list[str], limit: int) -> list[str]:
     """Lines (each at most ``limit``) joined into as few messages as fit, in order.
 
     Pieces of one long line are each too long to share a message with the next,
-    so no line break is added inside a line.
+    so no line break is added inside a line. A part of blanks alone is dropped.
     """
     parts: list[str] = []
     current: str | None = None
@@ -103,7 +103,8 @@ def _packed(pieces: list[str], limit: int) -> list[str]:
         else:
             current = f"{current}\n{piece}"
     parts.append(current or "")
-    return parts
+    # Discord refuses a message of nothing but blanks (the tail of a cut line, say).
+    return [part for part in parts if part.strip()] or [parts[0]]
 
 
 def message(content: str, ephemeral: bool = False) -> dict[str, Any]:
