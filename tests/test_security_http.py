@@ -16,6 +16,7 @@ import asyncio
 import base64
 import contextlib
 import hashlib
+import logging
 import os
 import re
 import sys
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import pytest
 
 from game.frontends.http_limits import HttpLimits
 from game.model import Goal
@@ -226,6 +228,27 @@ def test_every_response_is_hardened_and_names_no_versions(tmp_path: Path) -> Non
             raw.close()
 
     asyncio.run(scenario())
+
+
+def test_malformed_requests_in_a_loop_leave_the_log_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Anyone can send garbage in a loop: aiohttp logged a traceback for each (about 500
+    bytes a request at serve's default level); each is answered 400 and logged at DEBUG."""
+    caplog.set_level(logging.WARNING)
+
+    async def scenario() -> None:
+        async with scoreboard_on(tmp_path) as screen:
+            raw = HttpRaw(http_port(screen.url))
+            for _ in range(50):
+                status, _reader = await raw.status(
+                    b"GET / HTTP/1.1\r\nBad Header\r\n\r\n", "127.0.0.1"
+                )
+                assert status == 400
+                raw.close()
+
+    asyncio.run(scenario())
+    assert caplog.records == []
 
 
 @needs_chromium

@@ -146,6 +146,8 @@ class GuardedSite(web.BaseSite):
     def _pause(self, error: OSError) -> None:
         self.pauses += 1
         self._accepting(False)
+        if self._resume is not None:  # another listener paused already: one resume for all
+            self._resume.cancel()
         pause = self.limits.accept_pause
         self._resume = asyncio.get_running_loop().call_later(pause, self._accepting, True)
         trouble = "out of file descriptors" if error.errno in OUT_OF_FILES else "cannot accept"
