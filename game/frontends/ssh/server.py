@@ -172,7 +172,8 @@ class PoolSSHServer(asyncssh.SSHServer):
             seconds=self.frontend.config.limits.invite_deadline,
         )
         for session in self._sessions:
-            session.write(message, stderr=True)
+            # On a terminal the cursor waits after the question: the line starts afresh.
+            session.write(("\n" if session.pty else "") + message, stderr=True)
             session.exit(1)
         if self._conn is not None:
             # Not DISC_BY_APPLICATION: some clients (asyncssh) drop that one's reason.
