@@ -42,7 +42,7 @@ from bot.app.replay import ReplayOptions, read_chat, replay, summary
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
 from game.bets_csv import BetsFileError, read_bets
 from game.db.chain import BadHead, Head
-from game.db.engine import open_database
+from game.db.engine import open_database, private_directory, warn_if_open
 from game.db.leader import Leadership
 from game.errors import UserError
 from game.events import GoalScored, MatchKickedOff, ResultRecorded
@@ -287,8 +287,7 @@ def cmd_replay(args: argparse.Namespace) -> None:
         seed=args.seed,
         resume_at=args.resume_at,
     )
-    data_dir = settings_of(args).data_dir
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir = private_directory(settings_of(args).data_dir)
     config = settings_of(args).model
     progress = Progress(sum(f.result is not None for f in tournament.fixtures), "replaying")
     report = replay(
@@ -388,6 +387,7 @@ def cmd_memory_rebuild(args: argparse.Namespace) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> None:
     settings = settings_of(args)
+    warn_if_open(settings.data_dir)  # before the database and host key go into it
     pool = open_pool(args)
     check_lifecycle(pool)  # a pool that has broken its own rules does not run on them
     config = ServerConfig(

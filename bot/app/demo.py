@@ -34,7 +34,7 @@ from bot.app.demo_cup import (
 from bot.app.lifecycle import Running, commentator_for, in_worker, open_server
 from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
 from game.addressing import Addressee
-from game.db.engine import open_database
+from game.db.engine import open_database, private_directory
 from game.frontends.hub import Notice
 from game.frontends.ssh.frontend import ServerConfig
 from game.model import MatchStatus, Result, Score, knockout_round
@@ -259,8 +259,7 @@ async def run_demo(
 ) -> tuple[Demo, Running]:
     """The demo pool served and played to the end (or ``stop_after`` matches);
     ``opened`` runs once the SSH server listens, before the first match."""
-    directory = data_dir
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = private_directory(data_dir)
     database = directory / DEMO_DATABASE
     for leftover in (
         database,

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import stat
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
 
@@ -25,13 +29,44 @@ class DatabaseError(UserError, RuntimeError):
     """The database cannot be opened or used; the message says why, in one line."""
 
 
+log = logging.getLogger("betania.storage")
+
+
 def database_url(db: str | None, data_dir: Path) -> str:
     """``db`` when given, else a SQLite file in ``data_dir`` (made if need be)."""
     if db:
         return db
-    directory = data_dir
-    directory.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{directory / DATABASE_FILE}"
+    return f"sqlite:///{private_directory(data_dir) / DATABASE_FILE}"
+
+
+def private_directory(path: Path) -> Path:
+    """``path``, made if need be, for its owner alone (0700, whatever the umask): it
+    holds the database, with live invite and link codes, and the SSH host key.
+
+    A directory that exists keeps its mode: the admin may have opened it on purpose
+    (a backup user in its group), and a server that changed it would break that
+    without a word; ``serve`` says so instead (``warn_if_open``).
+    """
+    try:
+        path.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        return path
+    path.chmod(0o700)  # mkdir's mode went through the umask
+    return path
+
+
+def warn_if_open(data_dir: Path) -> None:
+    """Make ``data_dir`` private if it is new; warn, in one line, if other users of the
+    machine can enter it."""
+    mode = private_directory(data_dir).stat().st_mode
+    if mode & 0o077:
+        log.warning(
+            "%s is open to other users of this machine (%s) and holds the pool's "
+            "database, with its invite and link codes: chmod 700 %s",
+            data_dir,
+            stat.filemode(mode),
+            data_dir,
+        )
 
 
 # How long a write waits for another writer's lock before the player hears "busy".
@@ -60,6 +95,7 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     except (ArgumentError, ImportError, ValueError) as error:
         raise DatabaseError(f"cannot open database {url!r}: {error}") from None
     if engine.dialect.name == "sqlite":
+        _create_private(engine.url)
         event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout=busy_timeout))
         event.listen(engine, "begin", _sqlite_begin)
     elif engine.dialect.name == "postgresql":
@@ -67,6 +103,22 @@ def open_database(url: str, busy_timeout: float = BUSY_TIMEOUT) -> Engine:
     migrate(engine)
     ensure_guards(engine)
     return engine
+
+
+def _create_private(url: URL) -> None:
+    """A SQLite database file made here, 0600, before SQLite makes it 0644 less the
+    umask. SQLite then gives its -wal, -shm and -journal files the database file's
+    own mode, whatever the umask (``tests/test_security_urls.py`` checks it), so
+    all four stay private without touching the process's umask."""
+    name = url.database
+    if not name or name == ":memory:" or url.query.get("uri"):
+        return
+    with suppress(FileExistsError, FileNotFoundError):  # SQLite says why, if it matters
+        descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.fchmod(descriptor, 0o600)  # the mode went through the umask
+        finally:
+            os.close(descriptor)
 
 
 # The execution option that marks a connection for reads alone (``for_reads``).

@@ -11,6 +11,7 @@ cannot be read (no ``regularTime``, no goals to count) is reported, not guessed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -27,7 +28,15 @@ from game.model import (
     tally,
 )
 from game.pool import Pool
-from game.sources import SourceError
+from game.sources import (
+    LIMITS,
+    NotJson,
+    SourceError,
+    SourceLimits,
+    fetch,
+    http_client,
+    parse_json,
+)
 
 DEFAULT_URL = "https://api.football-data.org"
 STATUSES = {
@@ -184,29 +193,26 @@ class FootballDataSource:
         competition: str = "WC",
         base_url: str = DEFAULT_URL,
         transport: httpx.BaseTransport | None = None,
-        timeout: float = 20.0,
+        timeout: float | None = None,
+        limits: SourceLimits = LIMITS,
     ) -> None:
         self.url = f"{base_url.rstrip('/')}/v4/competitions/{competition}/matches"
         self.competition = competition
-        self.client = httpx.Client(
-            headers={"X-Auth-Token": token}, transport=transport, timeout=timeout
+        # ``timeout``: the connect and read timeouts alone, as before the limits.
+        self.limits = limits if timeout is None else replace(limits, connect=timeout, read=timeout)
+        # No redirects: the token would follow them to wherever they lead.
+        self.client = http_client(
+            self.limits, transport, headers={"X-Auth-Token": token}, follow_redirects=False
         )
 
     def poll(self, pool: Pool) -> FeedReport:
+        body = fetch(self.client, self.url, self.limits, self.name, retry_after)
         try:
-            response = self.client.get(self.url)
-            response.raise_for_status()
-            payload = response.json()
-        except httpx.HTTPStatusError as error:
+            payload = parse_json(body.text(self.name), self.name, self.limits)
+        except NotJson:
             raise SourceError(
-                f"{self.name}: HTTP {error.response.status_code}",
-                retry_after=retry_after(error.response),
+                f"{self.name}: an answer that is not JSON ({body.content_type})"
             ) from None
-        except httpx.HTTPError as error:
-            raise SourceError(f"{self.name}: {type(error).__name__}: {error}") from None
-        except ValueError:
-            kind = response.headers.get("content-type", "unknown").split(";")[0]
-            raise SourceError(f"{self.name}: an answer that is not JSON ({kind})") from None
         return pool.fixtures.apply_results(parse_matches(payload, self.competition), self.name)
 
 

@@ -9,7 +9,7 @@ import httpx
 from game.model import FeedReport
 from game.openfootball import FixtureError, parse_tournament
 from game.pool import Pool
-from game.sources import SourceError, read_json
+from game.sources import LIMITS, SourceError, SourceLimits, read_json
 
 
 class OpenfootballSource:
@@ -20,14 +20,18 @@ class OpenfootballSource:
         location: str,
         zone: tzinfo | None = None,
         transport: httpx.BaseTransport | None = None,
+        limits: SourceLimits = LIMITS,
     ) -> None:
         self.location = location
         self.zone = zone
         self.transport = transport
+        self.limits = limits
 
     def poll(self, pool: Pool) -> FeedReport:
         try:
-            tournament = parse_tournament(read_json(self.location, self.transport), self.zone)
+            tournament = parse_tournament(
+                read_json(self.location, self.transport, self.limits), self.zone
+            )
         except FixtureError as error:
             raise SourceError(f"{self.location}: {error}") from None
         before = {m.number: m.result for m in pool.matches()}
