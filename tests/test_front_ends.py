@@ -75,7 +75,8 @@ def test_a_pool_from_before_the_constraint_remembers_what_she_said(database_url:
     pool.members.add("betania")
     pool.talk.remark("betania", "GOL!", trigger=7)
     with pool.engine.begin() as connection:  # the database as migration 0004 left it
-        for later in ("log_cursors", "link_codes", "account_links", "remarks_said"):
+        later_tables = ("log_cursors", "link_codes", "account_links", "remarks_said")
+        for later in (*later_tables, "seen_signatures"):  # the last, migration 0008's
             connection.execute(text(f"DROP TABLE {later}"))
         for column in ("first_leg", "away_goals"):  # migration 0007's
             connection.execute(text(f"ALTER TABLE matches DROP COLUMN {column}"))
