@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from sqlalchemy import Engine, delete, func, insert, select
+from sqlalchemy import Engine, delete, insert
 from sqlalchemy.exc import IntegrityError
 
 from game.db.schema import seen_signatures
@@ -62,13 +62,6 @@ class SeenSignatures:
         except IntegrityError:
             return False
         return True
-
-    def count(self) -> int:
-        """How many signatures are remembered (expired ones until the next claim)."""
-        with self.engine.connect() as connection:
-            return int(
-                connection.execute(select(func.count()).select_from(seen_signatures)).scalar_one()
-            )
 
 
 class Verifier:
