@@ -5,7 +5,7 @@
   lived in the process.
 - A link code taken by someone else: the player was not told, could not see the
   link, and could not remove it.
-- Links in the pool's messages unfurled into previews on Discord (no SUPPRESS_EMBEDS).
+- Links in the pool's messages unfurled into previews on Discord (no DISCORD_SUPPRESS_EMBEDS).
 - A long message cut at 2,000 characters could part an escape from what it escapes,
   or start the next message with markdown that was mid-line when it was escaped.
 
@@ -51,8 +51,8 @@ from tests.test_discord import ANA, BRUNO, companion
 from tests.test_discord_serve import line_with
 from tests.test_front_ends import TWO_MATCHES
 
-SUPPRESS_EMBEDS = 1 << 2  # Discord's message flag: no link previews
-MALLORY = "80351110224678999"  # a Discord user who got hold of ana's link code
+DISCORD_SUPPRESS_EMBEDS = 1 << 2  # Discord's message flag: no link previews
+DISCORD_MALLORY = "80351110224678999"  # a Discord user who got hold of ana's link code
 
 
 def _discord_verifier(
@@ -200,7 +200,7 @@ def test_with_the_database_locked_a_request_is_still_answered_and_remembered_lat
             took = time.monotonic() - started
             assert await _discord_outcome(verifier, headers, body) == "replayed request"
         async with asyncio.timeout(10):
-            while pool.engine.dialect.name == "sqlite" and not _rows(pool):
+            while not _discord_seen_rows(pool):  # SQLite: the claim waited for the lock
                 await asyncio.sleep(0.05)
         other, other_pool = _discord_verifier(database_url, signer)
         try:
@@ -216,7 +216,7 @@ def test_with_the_database_locked_a_request_is_still_answered_and_remembered_lat
     assert took < 1.0, took
 
 
-def _rows(pool: Pool) -> int:
+def _discord_seen_rows(pool: Pool) -> int:
     with pool.engine.connect() as connection:
         return len(connection.execute(select(seen_signatures.c.signature)).all())
 
@@ -243,31 +243,31 @@ def test_a_link_made_with_a_taken_code_is_told_shown_and_undone(tmp_path: Path) 
                 made = await c.served.run("ana", "link discord")
                 assert made.stdout.startswith("no discord account is linked to you yet\n")
                 code = made.stdout.split("your code: ")[1].split()[0]
-                body = json.loads(interaction("link", MALLORY, code=code))
+                body = json.loads(interaction("link", DISCORD_MALLORY, code=code))
                 body["member"]["user"]["username"] = "mallory\x1b[2J"  # his name, hostile
                 taken = await c.send(json.dumps(body).encode())
                 assert taken.json()["data"]["content"] == "linked: here you play as ana"
 
                 told = await read_until(hers.stdout, "Not you? Type unlink discord")
-                assert f"your discord account is now mallory ({MALLORY})" in told
+                assert f"your discord account is now mallory ({DISCORD_MALLORY})" in told
                 assert "\x1b" not in told  # his name reaches her terminal as text
                 his.stdin.write("say hi\n")
                 heard = await read_until(his.stdout, "bruno: hi")
-                assert MALLORY not in heard and "mallory" not in heard  # hers alone
+                assert DISCORD_MALLORY not in heard and "mallory" not in heard  # hers alone
 
                 shown = await c.served.run("ana", "link discord")
-                assert shown.stdout.startswith(f"linked now: mallory ({MALLORY}), since ")
+                assert shown.stdout.startswith(f"linked now: mallory ({DISCORD_MALLORY}), since ")
                 assert "unlink discord removes it" in shown.stdout
                 as_json = json.loads((await c.served.run("ana", "link discord --json")).stdout)
-                assert as_json["linked"]["account"] == MALLORY
+                assert as_json["linked"]["account"] == DISCORD_MALLORY
                 assert as_json["linked"]["name"] == "mallory"
                 assert as_json["service"] == "discord" and len(as_json["code"]) == 9
 
                 undone = await c.served.run("ana", "desvincular discord")
                 assert undone.stdout.strip() == (
-                    f"discord account mallory ({MALLORY}) no longer plays as you"
+                    f"discord account mallory ({DISCORD_MALLORY}) no longer plays as you"
                 )
-                refused = await c.slash("bet", MALLORY, match=1, score="9-0")
+                refused = await c.slash("bet", DISCORD_MALLORY, match=1, score="9-0")
                 assert "not linked to a pool player yet" in refused["data"]["content"]
                 assert c.served.pool.predictions_of("ana") == []
                 again = await c.served.run("ana", "unlink discord")
@@ -304,12 +304,14 @@ def test_link_and_unlink_are_told_in_the_pools_language(tmp_path: Path) -> None:
                 )
                 code = made.stdout.split("seu código: ")[1].split()[0]
                 members = served.pool.members
-                await asyncio.to_thread(members.link_account, "discord", MALLORY, code, "mallory")
+                await asyncio.to_thread(
+                    members.link_account, "discord", DISCORD_MALLORY, code, "mallory"
+                )
                 told = await read_until(hers.stdout, "Digite desvincular discord")
-                assert f"sua conta do discord agora é mallory ({MALLORY})" in told
+                assert f"sua conta do discord agora é mallory ({DISCORD_MALLORY})" in told
                 undone = await served.run("ana", "desvincular discord")
                 assert undone.stdout.strip() == (
-                    f"a conta do discord mallory ({MALLORY}) não joga mais como você"
+                    f"a conta do discord mallory ({DISCORD_MALLORY}) não joga mais como você"
                 )
                 missing = await served.run("ana", "desvincular discord")
                 assert "nenhuma conta do discord está vinculada a você" in missing.stderr + (
@@ -327,7 +329,7 @@ def test_every_message_the_pool_sends_suppresses_link_embeds(
     tmp_path: Path, tournament_pool: Pool, clock: FakeClock
 ) -> None:
     """A remark with a URL posted through the webhook, and an interaction's answers
-    (immediate, deferred then edited, follow-ups): each carries SUPPRESS_EMBEDS, as the
+    (immediate, deferred then edited, follow-ups): each carries DISCORD_SUPPRESS_EMBEDS, as the
     local Discord receives them. Before: no flags on posts (the link unfurled)."""
     pool = tournament_pool
     pool.members.add("betania", "BETanIA", via="bot")
@@ -344,7 +346,7 @@ def test_every_message_the_pool_sends_suppresses_link_embeds(
                 await api.close()
             post = discord.posts[0]
             assert "https://evil.example/x.png" in post["content"]
-            assert post["flags"] & SUPPRESS_EMBEDS
+            assert post["flags"] & DISCORD_SUPPRESS_EMBEDS
 
     asyncio.run(scenario())
 
@@ -355,22 +357,22 @@ def test_every_message_the_pool_sends_suppresses_link_embeds(
                 c.served.pool.members.add(f"player{n:03d}", f"https://x.example/{n}")
             await c.link("ana", ANA)
             now = await c.slash("standings", ANA, token="long-token")
-            assert now["data"]["flags"] & SUPPRESS_EMBEDS
+            assert now["data"]["flags"] & DISCORD_SUPPRESS_EMBEDS
             c.interactions.patience = 0.3
             url = c.served.pool.engine.url.render_as_string(hide_password=False)
             body = interaction("bet", ANA, token="slow-token", match=1, score="3-1")
             with write_lock_held(url):
                 deferred = (await c.send(body)).json()
                 await asyncio.sleep(0.6)
-            assert deferred["type"] == 5 and deferred["data"]["flags"] & SUPPRESS_EMBEDS
+            assert deferred["type"] == 5 and deferred["data"]["flags"] & DISCORD_SUPPRESS_EMBEDS
             async with asyncio.timeout(10):
                 while "slow-token" not in c.discord.edits or c.interactions.pending:
                     await asyncio.sleep(0.05)
-            assert c.discord.edits["slow-token"]["flags"] & SUPPRESS_EMBEDS
+            assert c.discord.edits["slow-token"]["flags"] & DISCORD_SUPPRESS_EMBEDS
             assert c.discord.follow_ups
-            assert all(m["flags"] & SUPPRESS_EMBEDS for _, m in c.discord.follow_ups)
+            assert all(m["flags"] & DISCORD_SUPPRESS_EMBEDS for _, m in c.discord.follow_ups)
             unlinked = await c.slash("mybets", BRUNO)
-            assert unlinked["data"]["flags"] & SUPPRESS_EMBEDS
+            assert unlinked["data"]["flags"] & DISCORD_SUPPRESS_EMBEDS
 
     (tmp_path / "answers").mkdir()
     asyncio.run(answers())
@@ -378,8 +380,8 @@ def test_every_message_the_pool_sends_suppresses_link_embeds(
 
 # -- splitting: an escape is never cut ------------------------------------------------------
 
-INLINE_MARK = re.compile(r"[*_~`|\[\]<@]")
-LINE_MARK = re.compile(r"^\s*(?:[#>+-]|\d+\.)")
+DISCORD_INLINE_MARK = re.compile(r"[*_~`|\[\]<@]")
+DISCORD_LINE_MARK = re.compile(r"^\s*(?:[#>+-]|\d+\.)")
 
 
 def _discord_reads_markdown_in(part: str) -> str | None:
@@ -394,22 +396,22 @@ def _discord_reads_markdown_in(part: str) -> str | None:
             plain.append("\0")  # an escaped character: literal
             index += 2
             continue
-        if INLINE_MARK.match(char):
+        if DISCORD_INLINE_MARK.match(char):
             return f"an unescaped {char!r}"
         plain.append(char)
         index += 1
     for line in "".join(plain).split("\n"):
-        if LINE_MARK.match(line):
+        if DISCORD_LINE_MARK.match(line):
             return f"a line starting with markdown: {line[:10]!r}"
     return None
 
 
-def _letters(text: str) -> str:
+def _discord_letters(text: str) -> str:
     """Everything written but the blanks: a cut may fall on a line break or drop a blank part."""
     return re.sub(r"\s", "", text)
 
 
-def _shown_text(part: str) -> str:
+def _discord_shown_text(part: str) -> str:
     return re.sub(r"\\(.)", r"\1", part, flags=re.DOTALL)
 
 
@@ -428,8 +430,8 @@ def test_no_cut_parts_an_escape_at_any_position(limit: int) -> None:
                 assert all(len(p) <= limit for p in parts), (text, parts)
                 for part in parts:
                     assert _discord_reads_markdown_in(part) is None, (text, part)
-                shown = "".join(_shown_text(p) for p in parts)
-                assert _letters(shown) == _letters(text), (text, parts)
+                shown = "".join(_discord_shown_text(p) for p in parts)
+                assert _discord_letters(shown) == _discord_letters(text), (text, parts)
                 checked += 1
     assert checked == (limit + 2) * len(marks) * 5
 
@@ -443,7 +445,9 @@ def test_any_text_cut_anywhere_reads_as_written(text: str, limit: int) -> None:
     parts = escaped_parts(text, limit)
     assert all(len(p) <= limit for p in parts)
     assert all(_discord_reads_markdown_in(p) is None for p in parts)
-    assert _letters("".join(_shown_text(p) for p in parts)) == _letters(text)
+    assert _discord_letters("".join(_discord_shown_text(p) for p in parts)) == _discord_letters(
+        text
+    )
     assert len(parts) == 1 or all(p.strip() for p in parts)  # Discord refuses blank messages
 
 
