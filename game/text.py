@@ -2,17 +2,26 @@
 
 Players, fixtures files, results feeds and the model itself all write text that
 ends up on other people's terminals and in her prompts. None of it may clear a
-screen, set a window title, write the clipboard (OSC 52), move a cursor, or
-hide or reorder what is shown: escape sequences go whole, then every control
-character (C0 and C1), and every Unicode format character (bidi controls,
-zero-width joiners, soft hyphens, invisible operators, tag characters...).
-One function does it for every path, so no path can forget a case.
+screen, set a window title, write the clipboard (OSC 52), move a cursor, hide
+or reorder what is shown, or lay a line out as if it were two: escape sequences
+go whole, then every control character (C0 and C1), every Unicode format
+character (bidi controls, zero-width characters, soft hyphens, tag characters...),
+private-use and unassigned code points, and whatever is invisible though Python
+calls it printable (variation selectors, the combining grapheme joiner). What
+looks like a space (unusual spaces, line and paragraph separators, the Braille
+blank, the Hangul fillers) becomes a plain space, so a line squeezes them to one
+and cannot be padded to wrap a fake line onto a row of its own. What a language
+or an emoji needs stays: combining marks on a letter (a few per letter), the
+joiner inside an emoji sequence, the one presentation selector after a symbol,
+the tags of the England, Scotland and Wales flags. One function does it for
+every path, so no path can forget a case.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/PM/APC/SOS strings,
 # other ESC sequences, and their 8-bit forms (CSI 0x9b, OSC 0x9d, DCS 0x90...).
@@ -23,24 +32,87 @@ ESCAPE_SEQUENCE = re.compile(
     r"|\x1b[ -/]*[0-~]?"
 )
 # Categories never shown: controls (Cc), format characters (Cf: bidi controls,
-# zero-width characters, soft hyphen, tags), surrogates (Cs), unassigned (Cn).
-HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Cn"})
-# Line and paragraph separators break a line on some terminals: a space instead.
-SEPARATORS = {"\u2028": " ", "\u2029": " ", "\x85": " "}
+# zero-width characters, soft hyphen, tags), surrogates (Cs), private use (Co: a
+# glyph only some fonts have, anything from a logo to nothing), unassigned (Cn).
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+# Spaces of every width (Zs), line and paragraph separators (Zl, Zp, and NEL):
+# a plain space, which a line then squeezes with its neighbours.
+SPACE_CATEGORIES = frozenset({"Zs", "Zl", "Zp"})
+# Letters and symbols that draw nothing, so read as spaces: the Braille blank, the
+# Hangul fillers (choseong, jungseong, compatibility, halfwidth), the ideographic
+# half fill space, the musical null notehead.
+BLANK_LOOKING = frozenset("\u2800\u115f\u1160\u3164\uffa0\u303f\U0001d159")
+# Marks that draw nothing (Unicode's Default_Ignorable_Code_Point outside the C
+# categories, and the Khitan filler): dropped. Variation selectors are among them:
+# a run of them after one letter smuggles bytes no reader sees.
+INVISIBLE_MARKS = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors
+    (0xFE00, 0xFE0F),  # variation selectors (the emoji ones are kept in place, below)
+    (0x16FE4, 0x16FE4),  # Khitan small script filler
+    (0xE0100, 0xE01EF),  # variation selectors supplement
+)
+TEXT_STYLE, EMOJI_STYLE = "\ufe0e", "\ufe0f"  # one may follow a symbol or a letter
+ZWJ = "\u200d"  # kept only between two emoji ("👩‍💻", "🏳️‍🌈"): it is what joins them
+SKIN_TONES = range(0x1F3FB, 0x1F400)  # emoji modifiers (Sk), ending a person emoji
+# Tag characters spell a subdivision flag after U+1F3F4; only the three Unicode
+# recommends draw a flag (and a football pool needs them). Any other tag is hidden text.
+TAG_FLAGS = tuple(
+    "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in code) + "\U000e007f"
+    for code in ("gbeng", "gbsct", "gbwls")
+)
+MAX_MARKS = 4  # combining marks on one letter: Hindi, Vietnamese, Hebrew need fewer
 
 
-def _visible(char: str) -> bool:
-    return unicodedata.category(char) not in HIDDEN_CATEGORIES
+def _invisible_mark(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in INVISIBLE_MARKS)
+
+
+def _emoji_end(char: str) -> bool:
+    """Whether ``char`` can end an emoji that a ZWJ joins to the next one."""
+    return unicodedata.category(char) == "So" or ord(char) in SKIN_TONES or char == EMOJI_STYLE
 
 
 def clean(text: str) -> str:
-    """``text`` without escape sequences, controls or invisible characters; tabs become spaces."""
+    """``text`` without escape sequences, controls or invisible characters; every
+    kind of space (tabs, the Braille blank...) a plain one."""
     text = ESCAPE_SEQUENCE.sub("", text.replace("\t", " "))
     if text.isascii() and text.isprintable():
         return text  # the common case, at C speed
-    return "".join(
-        SEPARATORS.get(char, char) for char in text if char in SEPARATORS or _visible(char)
-    )
+    out: list[str] = []
+    marks = MAX_MARKS  # marks the last character may still take: none at the start
+    i, end = 0, len(text)
+    while i < end:
+        char = text[i]
+        category = unicodedata.category(char)
+        if char == "\U0001f3f4" and text.startswith(TAG_FLAGS, i):
+            out.append(text[i : i + 7])  # 🏴 + five tags + cancel tag
+            i, marks = i + 7, MAX_MARKS
+            continue
+        i += 1
+        if category in SPACE_CATEGORIES or char in BLANK_LOOKING or char == "\x85":
+            out.append(" ")
+            marks = MAX_MARKS  # a mark on a space would show alone
+        elif category in HIDDEN_CATEGORIES:
+            joins = char == ZWJ and out and _emoji_end(out[-1]) and i < end
+            if joins and unicodedata.category(text[i]) == "So":
+                out.append(char)
+                marks = MAX_MARKS
+        elif category[0] == "M":
+            if _invisible_mark(char):
+                # The one presentation selector a symbol or letter may take, right after it.
+                if char in (TEXT_STYLE, EMOJI_STYLE) and marks == 0:
+                    out.append(char)
+                    marks = MAX_MARKS - 1  # a keycap's enclosing mark may follow
+            elif marks < MAX_MARKS:
+                out.append(char)
+                marks += 1
+        else:
+            out.append(char)
+            marks = 0
+    return "".join(out)
 
 
 def clean_line(text: str) -> str:
@@ -54,3 +126,31 @@ def clean_block(text: str) -> str:
     if text.isascii() and text.replace("\n", "").isprintable():
         return text  # the common case (a table of 10,000 rows), at C speed
     return "\n".join(clean(line) for line in text.split("\n"))
+
+
+# -- a line that reads as one of the pool's -------------------------------------
+
+# How a terminal shows a line of the pool's: "[13:47] ana: ..." or "[13:47 BRT] ana: ...";
+# Discord and a reply show "ana: ...". A bracketed time before a name and a colon reads
+# as such a line whatever the name; a bare time or none, only before a name of the pool's.
+STAMPED = re.compile(
+    r"\[\s*\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s+[^\]\s]{1,8})?\s*\]\s*[^\s:]+(?:\s+[^\s:]+){0,2}\s*:"
+)
+CLOCK = r"(?:\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s*[ap]m)?\s+)?"
+
+
+def speaker_prefix(text: str, names: Iterable[str]) -> str | None:
+    """What in ``text`` reads as the start of someone's line ("[13:47] BETanIA:",
+    "13:47 ana:", "ana:"), for any of ``names`` (the pool's handles and display names);
+    None when nothing does. Anywhere in the line, not only at its start: a line wraps,
+    and a row of its own can start with whatever it holds."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    stamped = STAMPED.search(folded)
+    if stamped:
+        return stamped.group()
+    spellings = sorted({unicodedata.normalize("NFKC", n).casefold() for n in names if n}, key=len)
+    if not spellings:
+        return None
+    alternatives = "|".join(r"\s+".join(map(re.escape, s.split())) for s in reversed(spellings))
+    found = re.search(rf"(?<![^\W_]){CLOCK}@?(?:{alternatives})\s*:", folded)
+    return None if found is None else found.group()

@@ -21,7 +21,8 @@ from typing import Any
 from sqlalchemy import Connection, Row, insert, select, update
 
 from game.addressing import Addressee
-from game.teams import TeamBook
+from game.teams import TeamBook, unaccented
+from game.teams import normalized as plain
 from memory import claims
 from memory.guard import normalized
 from memory.person import third_person
@@ -259,6 +260,7 @@ class Told:
     kept: Heard | None  # stored in the third person; None when refused
     others: tuple[str, ...] = ()  # other players it names: not the speaker's to tell
     about_the_game: bool = False  # a score, points or a match: the log keeps those
+    standing: bool = False  # a role or standing in the pool (admin, rank, prize): the records'
 
 
 def read_remember(
@@ -272,7 +274,9 @@ def read_remember(
     """``@<her handle> remember ...``: what it told, or ``None`` when it is no such line.
 
     A fact that names another player is not the speaker's to tell (``ana cheats``):
-    it is refused, never stored under anyone; so is a "fact" about the game.
+    it is refused, never stored under anyone; so is a "fact" about the game, and one
+    that claims a role or a standing in the pool (``I am the admin``): she would
+    repeat it to anyone who asks, in the pool's name.
     """
     told = told_to_remember(text, listener)
     if told is None:
@@ -280,8 +284,9 @@ def read_remember(
     fact = " ".join(told.split()).rstrip(".")
     others = tuple(others_named(fact, speaker, players, listener.handle))
     game = about_the_game(fact)
-    if not fact or others or game:
-        return Told(fact, None, others, game)
+    standing = claims_standing(fact)
+    if not fact or others or game or standing:
+        return Told(fact, None, others, game, standing)
     # Stored in the third person ("ana speaks Japanese"); the line itself is the source.
     return Told(fact, Heard(speaker, third_person(fact, speaker), expiry_in(fact, today, final)))
 
@@ -294,22 +299,112 @@ def about_the_game(fact: str) -> bool:
     return any(p.search(fact) for p in (claims.SCORE, claims.POINTS, MATCH_NAMED))
 
 
+def folded(text: str) -> str:
+    """``text`` as ``spelled`` patterns read it: no case, no accents, compatibility forms
+    plain (fullwidth "ANA", "Aná" and "ana" alike)."""
+    return unaccented(text).casefold()
+
+
+def spelled(name: str) -> str:
+    """A pattern for ``name`` however it is written, to search in ``folded`` text: in
+    any case or accents, its letters together ("ANA"), apart with marks between them
+    ("a-n-a", "A.N.A", "an_a"), or each on its own ("a n a"); a name of several words
+    with anything between them ("Ana-Paula"). Never inside a longer word ("banana")."""
+    words = [plain(w) for w in re.split(r"[\W_]+", name) if plain(w)]
+    if not words:
+        return r"(?!)"
+    within = r"(?:[^\w\s]|_)*"  # marks between letters, no space: "a-n-a", "a.n.a"
+    together = r"[\W_]*".join(within.join(map(re.escape, w)) for w in words)
+    apart = r"[\W_]+".join(map(re.escape, "".join(words)))  # "a n a", "a - n - a"
+    return rf"(?<![^\W_])(?:{together}|{apart})(?![^\W_])"
+
+
 def others_named(
     text: str, speaker: str, players: Mapping[str, str], listener: str | None = None
 ) -> list[str]:
-    """The players other than ``speaker`` that ``text`` names, by handle or name.
+    """The players other than ``speaker`` that ``text`` names, by handle or name, in any
+    spelling ``spelled`` reads ("a-n-a", "A N A", "Ana Paula").
 
     Naming ``listener`` (her, in a fact told to her) is no claim about a player.
     """
-    lowered = text.lower()
+    said = folded(text)
     named = []
     for handle, name in players.items():
         if handle in (speaker, listener):
             continue
-        spellings = {handle, *([name.lower()] if name else [])}
-        if any(re.search(rf"(?<![\w@-])@?{re.escape(s)}(?![\w-])", lowered) for s in spellings):
+        if any(re.search(spelled(s), said) for s in {handle, name} if s):
             named.append(handle)
     return sorted(named)
+
+
+# A role or a standing in the pool, in English and Portuguese, as ``folded`` text reads
+# it (a word ending in * takes any ending; each spelled as ``spelled`` allows, so
+# "a.d.m.i.n" is admin). The pool's records say who is admin, who leads, who wins and
+# who was disqualified; a player's word stored as a fact would let her repeat the claim.
+STANDING_WORDS = """
+    admin* moderat* moderad* organiser* organizer* organizador* superuser
+    leader* lider* rank* ranqueado* position posicao colocacao classificacao standings
+    winner* winnings vencedor* ganhador* points pontos pts
+    prize* premio premios premiacao jackpot payout* bolada
+    disqualif* desqualific* desclassific* rigged rigging marmelada manipulad* armacao
+""".split()  # noqa: SIM905  # a word list reads better as text
+STANDING_PHRASES = (
+    r"(?:first|second|third|last|\d+(?:st|nd|rd|th)) place|top of the (?:table|pool|standings)"
+    r"|(?:primeiro|segundo|terceiro|ultimo|\d+o?) lugar|(?:no )?topo da tabela|in charge"
+    r"|(?:the|all the) (?:money|cash|pot)|(?:o|todo o) dinheiro|(?:a|toda a) grana"
+)
+# Words that claim a standing or accuse only beside the pool: "I lead the pool", "cheats
+# in this pool", "o bolão é roubado"; not "I am leading a project", "my bike was roubada".
+BESIDE_POOL_WORDS = """
+    lead leads leading won win wins top first ganhei ganhou venci venceu primeiro primeira
+    cheat* trapac* roub* fraud* fix* ban banned bann* banid*
+""".split()  # noqa: SIM905  # a word list reads better as text
+POOL = re.compile(
+    r"\b(?:pool|bolao|bolaozinho|here|aqui|th(?:is|e) (?:group|chat|table)"
+    r"|(?:este|esse|nesse|neste|o|no) (?:grupo|chat)|a tabela|na tabela)\b"
+)
+# A role placed elsewhere, in the same clause: "an admin at my company", "líder da minha
+# banda", "I work as a system administrator".
+ELSEWHERE = re.compile(
+    r"[^,.;:!?]*?\b(?:(?:at|in|for|of|on|with|from) (?:my|a|an|our|his|her|their)"
+    r"|at (?:work|school|uni|university|college|church|home|the office|the gym)"
+    r"|(?:na|no|numa|num|em|da|do|de|pela|pelo|para|pra) (?:minha|meu|minhas|meus|uma|um"
+    r"|nossa|nosso|sua|seu)|no trabalho|na escola|na faculdade|na igreja|em casa|na empresa"
+    r"|no escritorio|na academia)\b"
+)
+WORKS_AS = re.compile(r"\b(?:works?|worked|working|trabalh\w*) (?:as|como) (?:\S+ ){0,3}$")
+
+
+def _word_pattern(words: Iterable[str]) -> re.Pattern[str]:
+    """One pattern for a list of ``STANDING_WORDS``-like words, each ``spelled``."""
+    found = []
+    for word in words:
+        pattern = spelled(word.rstrip("*"))
+        found.append(
+            pattern.removesuffix(r"(?![^\W_])") + r"\w*" if word.endswith("*") else pattern
+        )
+    return re.compile("|".join(found))
+
+
+STANDING = re.compile(rf"{_word_pattern(STANDING_WORDS).pattern}|\b(?:{STANDING_PHRASES})\b")
+BESIDE_POOL = _word_pattern(BESIDE_POOL_WORDS)
+
+
+def claims_standing(fact: str) -> bool:
+    """Whether ``fact`` claims a role or a standing in the pool: admin or moderator, points,
+    rank, lead, winnings or prize, a disqualification or a rigging; beside the pool, a
+    lead, a win or an accusation of cheating. A role the fact places elsewhere in the same clause ("an admin at my
+    company", "I work as a system administrator") is the teller's own life, kept."""
+    said = " ".join(folded(fact).split())
+    beside_the_pool = POOL.search(said) is not None
+    if beside_the_pool and BESIDE_POOL.search(said):
+        return True
+    for found in STANDING.finditer(said):
+        if beside_the_pool:
+            return True
+        if not (ELSEWHERE.match(said, found.end()) or WORKS_AS.search(said, 0, found.start())):
+            return True
+    return False
 
 
 MAX_FACT_LENGTH = 200
@@ -327,8 +422,9 @@ def parse_extracted(
     """Facts a model found in free chat, kept only if they are the author's own and short,
     and, given the chat ``line`` they came from, say what it said (``keeps``).
 
-    Anything else (prose, another player, a fact naming another player, an empty
-    text, a fact the line never told: a model's invention) is dropped, not stored.
+    Anything else (prose, another player, a fact naming another player or claiming a
+    standing in the pool, an empty text, a fact the line never told: a model's
+    invention) is dropped, not stored.
     """
     try:
         raw = unlisted(json.loads(answer.strip().strip("`").removeprefix("json").strip()), "facts")
@@ -344,6 +440,8 @@ def parse_extracted(
         if isinstance(text, str) and 0 < len(text.strip()) <= MAX_FACT_LENGTH:
             fact = " ".join(text.split())
             if players and others_named(fact, author, players, listener):
+                continue
+            if claims_standing(fact):  # "bruno is the admin": the records say who is
                 continue
             if line is not None and not keeps(fact.replace(author, ""), line):
                 continue
@@ -714,6 +812,10 @@ def verify_merge(sources: list[Fact], merged: list[MergedFact], names: Iterable[
         raise FactMergeRejected(f"turns {len(sources)} facts into {len(merged)}")
     by_id = {fact.id: fact for fact in sources}
     for fact in merged:
+        if claims_standing(fact.text) and not any(
+            claims_standing(by_id[i].text) for i in fact.covers
+        ):
+            raise FactMergeRejected(f"claims a standing in the pool: {fact.text!r}")
         for source_id in fact.covers:
             if not keeps(by_id[source_id].text, fact.text, names):
                 raise FactMergeRejected(

@@ -360,7 +360,13 @@ class NotYours(Answer):
 
 @dataclass(frozen=True)
 class NotAFact(Answer):
-    """A "remember that match 1 ended 9-0": results and points come from the log."""
+    """A "remember that match 1 ended 9-0": results and points come from the log; or a
+    "remember that I am the admin" (``standing``): roles and standings from the records."""
+
+    standing: bool = False
+
+    def notes(self) -> str:
+        return _note("not_a_fact.standing" if self.standing else "not_a_fact")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import cast
 from sqlalchemy import Connection, select
 from sqlalchemy.dialects import postgresql, sqlite
 
-from game.db.schema import remarks_said
+from game.db.schema import players, remarks_said
 from game.events import (
     ChatPosted,
     Event,
@@ -17,7 +17,7 @@ from game.events import (
 )
 from game.pool.work import UnitOfWork, require_player_id
 from game.rules import RuleViolation
-from game.text import clean_line
+from game.text import clean_line, speaker_prefix
 
 MAX_CHAT_LENGTH = 500
 
@@ -41,6 +41,14 @@ class Talk:
             connection: Connection, logged: list[LoggedEvent[Event]]
         ) -> LoggedEvent[ChatPosted]:
             require_player_id(connection, handle)
+            # On another's terminal the line reads "[13:47] ana: <text>": <text> must not
+            # read as a line of someone's of its own, where it wraps onto a new row.
+            names = connection.execute(select(players.c.handle, players.c.display_name))
+            faked = speaker_prefix(text, [n for row in names for n in row])
+            if faked is not None:
+                raise RuleViolation(
+                    "a chat line cannot hold {faked!r}: it reads as someone's line", faked=faked
+                )
             self._work.append(connection, logged, ChatPosted(handle, text))
             return cast(LoggedEvent[ChatPosted], logged[-1])
 

@@ -537,7 +537,8 @@ class OfflineModel:
         return " ".join(parts)
 
     def _not_a_fact(self, request: NotAFact, variant: Variant) -> str:
-        return self.say("answer.not_a_fact", self._answer_rng(variant), who=request.who)
+        section = "answer.not_a_standing" if request.standing else "answer.not_a_fact"
+        return self.say(section, self._answer_rng(variant), who=request.who)
 
     def _forgotten(self, request: Forgotten, variant: Variant) -> str:
         rng = self._answer_rng(variant)
