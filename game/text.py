@@ -130,6 +130,19 @@ def clean_block(text: str) -> str:
 
 # -- a line that reads as one of the pool's -------------------------------------
 
+# Cyrillic and Greek letters drawn as Latin ones: "ana" with a Cyrillic a reads "ana".
+LOOKALIKES = str.maketrans(
+    "аАВеЕКкМНоОрРсСТуХхіІјЈѕЅԁӏɡαΑβΒεΕΗιΙκΚΜνΝοΟρΡτΤυΥχΧΖ",
+    "aABeEKkMHoOpPcCTyXxiIjJsSdlgaABBeEHiIkKMvNoOpPtTuYxXZ",
+)
+
+
+def plain_letters(text: str) -> str:
+    """``text`` as a name check reads it: compatibility forms plain (fullwidth letters),
+    lookalike Cyrillic and Greek letters Latin, no case."""
+    return unicodedata.normalize("NFKC", text).translate(LOOKALIKES).casefold()
+
+
 # How a terminal shows a line of the pool's: "[13:47] ana: ..." or "[13:47 BRT] ana: ...";
 # Discord and a reply show "ana: ...". A bracketed time before a name and a colon reads
 # as such a line whatever the name; a bare time or none, only before a name of the pool's.
@@ -144,11 +157,11 @@ def speaker_prefix(text: str, names: Iterable[str]) -> str | None:
     "13:47 ana:", "ana:"), for any of ``names`` (the pool's handles and display names);
     None when nothing does. Anywhere in the line, not only at its start: a line wraps,
     and a row of its own can start with whatever it holds."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = plain_letters(text)
     stamped = STAMPED.search(folded)
     if stamped:
         return stamped.group()
-    spellings = sorted({unicodedata.normalize("NFKC", n).casefold() for n in names if n}, key=len)
+    spellings = sorted({plain_letters(n) for n in names if n}, key=len)
     if not spellings:
         return None
     alternatives = "|".join(r"\s+".join(map(re.escape, s.split())) for s in reversed(spellings))

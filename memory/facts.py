@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Row, insert, select, update
 from game.addressing import Addressee
 from game.teams import TeamBook, unaccented
 from game.teams import normalized as plain
+from game.text import plain_letters
 from memory import claims
 from memory.guard import normalized
 from memory.person import third_person
@@ -301,8 +302,8 @@ def about_the_game(fact: str) -> bool:
 
 def folded(text: str) -> str:
     """``text`` as ``spelled`` patterns read it: no case, no accents, compatibility forms
-    plain (fullwidth "ANA", "Aná" and "ana" alike)."""
-    return unaccented(text).casefold()
+    plain, lookalike letters Latin (fullwidth "ANA", "Aná", "ana" in Cyrillic letters alike)."""
+    return plain_letters(unaccented(text))
 
 
 def spelled(name: str) -> str:
@@ -630,7 +631,13 @@ def withdrawn_by(connection: Connection, source: str) -> list[Fact]:
 
 
 def for_prompt(connection: Connection, handle: str, today: date) -> list[Fact]:
-    return [fact for fact in current(connection, handle) if not fact.expired(today)]
+    """The facts she may use and tell: current, not expired, and none claiming a standing
+    in the pool (one stored before ``claims_standing`` refused them stays, untold)."""
+    return [
+        fact
+        for fact in current(connection, handle)
+        if not fact.expired(today) and not claims_standing(fact.text)
+    ]
 
 
 def fitting(known: list[Fact], topic: str, limit: int) -> list[Fact]:
