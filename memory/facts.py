@@ -358,6 +358,8 @@ STANDING_PHRASES = (
 # in this pool", "o bolão é roubado"; not "I am leading a project", "my bike was roubada".
 BESIDE_POOL_WORDS = """
     lead leads leading won win wins top first ganhei ganhou venci venceu primeiro primeira
+    boss chefe own owns owner dono dona run runs rules regras manda mando created criei criou
+    champion* campea* campeo*
     cheat* trapac* roub* fraud* fix* ban banned bann* banid*
 """.split()  # noqa: SIM905  # a word list reads better as text
 POOL = re.compile(
