@@ -143,18 +143,20 @@ def plain_letters(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(LOOKALIKES).casefold()
 
 
-# How a terminal shows a line of the pool's: "[13:47] ana: ..." or "[13:47 BRT] ana: ...";
-# Discord and a reply show "ana: ...". A bracketed time before a name and a colon reads
-# as such a line whatever the name; a bare time or none, only before a name of the pool's.
+# How a terminal shows a line of the pool's: "[13:47] ana: ..." or "[13:47 BRT] ana: ...".
+# A bracketed time before a name and a colon reads as such a line whatever the name; a
+# bare time, only before a name of the pool's. A name and a colon alone is how chat
+# addresses someone ("ana: nice pick", "betania: who leads?"): no line of the pool's
+# on a terminal lacks its time, so it fakes nothing and goes through.
 STAMPED = re.compile(
     r"\[\s*\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s+[^\]\s]{1,8})?\s*\]\s*[^\s:]+(?:\s+[^\s:]+){0,2}\s*:"
 )
-CLOCK = r"(?:\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s*[ap]m)?\s+)?"
+CLOCK = r"\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s*[ap]m)?\s+"
 
 
 def speaker_prefix(text: str, names: Iterable[str]) -> str | None:
     """What in ``text`` reads as the start of someone's line ("[13:47] BETanIA:",
-    "13:47 ana:", "ana:"), for any of ``names`` (the pool's handles and display names);
+    "13:47 ana:"), for any of ``names`` (the pool's handles and display names);
     None when nothing does. Anywhere in the line, not only at its start: a line wraps,
     and a row of its own can start with whatever it holds."""
     folded = plain_letters(text)
