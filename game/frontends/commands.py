@@ -199,7 +199,7 @@ class Commands:
             Spec(
                 ("link", "vincular"),
                 "link discord",
-                "a one-time code to play from Discord too",
+                "your Discord link, if any, and a one-time code to play from Discord too",
                 Commands.link,
                 writes=True,
             ),
