@@ -18,13 +18,14 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import cast
 
 import asyncssh
 import pytest
 
-from game.frontends.limits import Limits
+from game.frontends.limits import Doorway, Limits
 from game.frontends.ssh.frontend import ServerConfig
 from game.frontends.ssh.server import PoolSSHServer
 from tests.ssh_pool import ServedPool, read_until, served_pool
@@ -532,3 +533,16 @@ def test_ssh_a_newcomer_has_a_deadline_to_register(tmp_path: Path) -> None:
                 process.stdin.write("quit\n")
 
     asyncio.run(scenario())
+
+
+def test_ssh_doorway_counts_an_ipv6_64_as_one_address() -> None:
+    """A client cannot pass the per-address cap with the many addresses of its own /64
+    (and push out everyone else's logins through the overall cap): the HTTP side's rule."""
+    doorway = Doorway(total=10, per_address=2)
+    dropped: list[str] = []
+    for host in ("2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff::3", "::ffff:10.0.0.1"):
+        doorway.arrive(host, host, partial(dropped.append, host))
+    doorway.arrive("10.0.0.1", "10.0.0.1", partial(dropped.append, "10.0.0.1"))
+    doorway.arrive("10.0.0.1 again", "10.0.0.1", partial(dropped.append, "10.0.0.1 again"))
+    assert dropped == ["2001:db8:1:2::1", "::ffff:10.0.0.1"]
+    assert len(doorway.waiting) == 4

@@ -11,7 +11,6 @@ eighth of that, so one client's flood leaves the others room too.
 
 from __future__ import annotations
 
-import ipaddress
 import resource
 from collections import Counter
 from dataclasses import dataclass, field
@@ -46,20 +45,6 @@ class HttpLimits:
         return cls(
             connections=connections, per_address=max(1, min(MOST_PER_ADDRESS, connections // 8))
         )
-
-
-def client_address(host: str) -> str:
-    """Who a peer counts as: its IPv4 address, or its IPv6 /64 (what one subscriber gets,
-    so a client cannot pass the per-address cap by using the addresses of its own network)."""
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
 
 
 @dataclass

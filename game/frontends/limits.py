@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -118,12 +119,27 @@ class ConnectionLimits:
         return None
 
 
+def client_address(host: str) -> str:
+    """Who a peer counts as: its IPv4 address, or its IPv6 /64 (what one subscriber gets,
+    so a client cannot pass the per-address cap by using the addresses of its own network)."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 class Doorway:
     """Connections on their way in (not authenticated yet), oldest first.
 
-    Past ``total`` of them, or ``per_address`` from one address, the oldest (from that
-    address, or overall) gives way: its ``drop`` is called and it leaves the doorway.
-    The newest arrival always gets its turn.
+    Past ``total`` of them, or ``per_address`` from one address (``client_address``: an
+    IPv6 /64 counts as one, as on the HTTP side), the oldest (from that address, or
+    overall) gives way: its ``drop`` is called and it leaves the doorway. The newest
+    arrival always gets its turn.
     """
 
     def __init__(self, total: int, per_address: int) -> None:
@@ -131,7 +147,9 @@ class Doorway:
         self.per_address = per_address
         self.waiting: dict[object, tuple[str, Callable[[], None]]] = {}  # in order of arrival
 
-    def arrive(self, who: object, address: str, drop: Callable[[], None]) -> None:
+    def arrive(self, who: object, host: str, drop: Callable[[], None]) -> None:
+        """``who`` arrived from ``host`` (counted as its ``client_address``)."""
+        address = client_address(host)
         self.waiting[who] = (address, drop)
         same = [other for other, (there, _) in self.waiting.items() if there == address]
         if len(same) > self.per_address:
