@@ -145,6 +145,14 @@ def drop_guards(connection: Connection) -> None:
 
 
 @contextmanager
+def tampering(engine: Engine) -> Iterator[Connection]:
+    """A transaction of someone with the database: the event log's guards lifted first."""
+    with engine.begin() as connection:
+        drop_guards(connection)
+        yield connection
+
+
+@contextmanager
 def write_lock_held(url: str) -> Iterator[None]:
     """Another process takes the pool's write lock and sits on it; reads still go through."""
     if url.startswith("sqlite"):

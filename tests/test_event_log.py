@@ -20,7 +20,7 @@ from game.pool import Pool
 from game.scoring import ScoreBasis
 from memory.inspect import stats, stats_text
 from tests.conftest import FakeClock
-from tests.databases import drop_guards
+from tests.databases import tampering
 
 
 def test_the_database_refuses_to_update_or_delete_the_log(tournament_pool: Pool) -> None:
@@ -146,8 +146,7 @@ def test_dropped_guards_are_put_back_on_open_with_a_warning(
 
 def tamper(pool: Pool, *statements: str) -> None:
     """What someone with the database could do: lift the guards, change the log."""
-    with pool.engine.begin() as db:
-        drop_guards(db)
+    with tampering(pool.engine) as db:
         for statement in statements:
             db.execute(text(statement))
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import main
@@ -31,7 +31,7 @@ from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
 from tests.conftest import FakeClock
-from tests.databases import drop_guards
+from tests.databases import tampering
 
 SAMPLE = Path(__file__).resolve().parents[1] / "game" / "sample"
 BETS_HEADER = "player,date,team1,team2,score1,score2,placed_at\n"
@@ -63,10 +63,17 @@ def _kept_head(capsys: pytest.CaptureFixture[str], url: str) -> str:
 
 def _cut_the_end(pool: Pool, events: int) -> None:
     """Someone with the database lifts the guards and deletes the last events."""
-    with pool.engine.begin() as db:
-        drop_guards(db)
+    with tampering(pool.engine) as db:
         last = db.execute(text("SELECT max(id) FROM events")).scalar_one()
         db.execute(text("DELETE FROM events WHERE id > :keep"), {"keep": last - events})
+
+
+def _claim_a_win(db: Connection, event_id: int) -> None:
+    """The chat line at ``event_id`` rewritten to say ana won."""
+    db.execute(
+        text("""UPDATE events SET payload = '{"player": "ana", "text": "I won"}' WHERE id = :id"""),
+        {"id": event_id},
+    )
 
 
 def test_a_cut_end_passes_a_plain_verify_and_fails_against_the_kept_head(
@@ -152,14 +159,8 @@ def test_a_changed_middle_event_still_fails_with_or_without_the_head(
     _log_chat(tournament_pool, 4)
     kept = _kept_head(capsys, url)
     middle = tournament_pool.events()[-3].id
-    with tournament_pool.engine.begin() as db:
-        drop_guards(db)
-        db.execute(
-            text(
-                """UPDATE events SET payload = '{"player": "ana", "text": "I won"}' WHERE id = :id"""
-            ),
-            {"id": middle},
-        )
+    with tampering(tournament_pool.engine) as db:
+        _claim_a_win(db, middle)
     for options in ((), ("--expect", kept)):
         code, _, err = _log_verify(capsys, url, *options)
         assert code == 1
@@ -177,14 +178,8 @@ def test_a_log_rewritten_and_chained_again_passes_a_plain_verify_but_not_the_kep
     _log_chat(tournament_pool, 4)
     kept = _kept_head(capsys, url)
     middle = tournament_pool.events()[-3].id
-    with tournament_pool.engine.begin() as db:
-        drop_guards(db)
-        db.execute(
-            text(
-                """UPDATE events SET payload = '{"player": "ana", "text": "I won"}' WHERE id = :id"""
-            ),
-            {"id": middle},
-        )
+    with tampering(tournament_pool.engine) as db:
+        _claim_a_win(db, middle)
         previous = GENESIS
         for row in list(log.chain_rows(db)):
             content = digest(
