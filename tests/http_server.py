@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import socketserver
 import threading
 import time
 from collections.abc import Iterator
@@ -62,12 +63,17 @@ def canned_server() -> Iterator[CannedServer]:
         def log_message(self, *_args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    state.base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    with served(ThreadingHTTPServer(("127.0.0.1", 0), Handler)) as state.base_url:
+        yield state
+
+
+@contextmanager
+def served(server: socketserver.TCPServer) -> Iterator[str]:
+    """``server``, bound on 127.0.0.1, answering from a thread until the block ends; its URL."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield state
+        yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.http_server import served
+
 FACT_LINE = re.compile(r"^(\d+): (?:<player_text [^>]*>)?(.+?)(?:</player_text>)?$", re.MULTILINE)
 # The minimum cacheable prompt length, in tokens, by model family, as published for
 # Sonnet 4.x and 5 and Opus 4.x (1,024) and Haiku 4.5 (4,096); shorter is not cached.
@@ -255,11 +257,5 @@ def model_server(clock: Callable[[], float] = time.monotonic) -> Iterator[ModelS
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    state.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with served(server) as state.url:
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()

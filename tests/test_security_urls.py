@@ -24,7 +24,6 @@ import socketserver
 import stat
 import subprocess
 import sys
-import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator
@@ -46,7 +45,7 @@ from game.pool import Pool
 from game.sources import LIMITS, MiB, SourceError, SourceLimits, nesting, parse_json, read_json
 from tests import football_data_v4 as v4
 from tests.conftest import TEST_DATA, FakeClock
-from tests.http_server import canned_server
+from tests.http_server import canned_server, served
 
 WORLD_CUP = TEST_DATA / "worldcup-2026.json"
 FD_PATH = "/v4/competitions/WC/matches"
@@ -124,14 +123,9 @@ def urls_stream_server(respond: Callable[[socket.socket], None]) -> Iterator[Url
 
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/fixtures.json"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with served(server) as base_url:
+        state.url = f"{base_url}/fixtures.json"
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def urls_chunked(parts: Iterator[bytes]) -> Callable[[socket.socket], None]:
