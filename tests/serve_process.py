@@ -8,7 +8,7 @@ import re
 import resource
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -53,23 +53,27 @@ async def serving(
     *options: str,
     env: dict[str, str] | None = None,
     open_files: int | None = None,
+    log: Path | None = None,
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """The server process on the pool at ``url`` (its host key in ``data``) and the port
     it listens on; killed at the end if still running. ``open_files``: its limit of open
-    files (RLIMIT_NOFILE), lowered as a small server's would be."""
+    files (RLIMIT_NOFILE), lowered as a small server's would be. ``log``: a file for its
+    log (stderr), kept apart from what it prints, so that no line of either is lost
+    (else the log comes on stdout too)."""
 
     def limit_files() -> None:
         if open_files is not None:
             _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, hard))
 
-    server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.app.cli", "serve", "--port", "0", "--provider", "offline",
-        *options, "--data-dir", str(data),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "BETANIA_DB": url, **(env or {})},
-        preexec_fn=limit_files,
-    )  # fmt: skip
+    with log.open("wb") if log is not None else nullcontext() as log_file:
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.app.cli", "serve", "--port", "0", "--provider", "offline",
+            *options, "--data-dir", str(data),
+            stdout=asyncio.subprocess.PIPE, stderr=log_file or asyncio.subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "BETANIA_DB": url, **(env or {})},
+            preexec_fn=limit_files,
+        )  # fmt: skip
     assert server.stdout is not None
     try:
         async with asyncio.timeout(30):

@@ -36,7 +36,7 @@ from game.frontends.web import start_web
 from game.pool import Pool
 from tests.discord_server import BOT_TOKEN, Signer, discord_server, interaction
 from tests.model_server import model_server
-from tests.serve_process import FUTURE_CUP, connect, prepare_players
+from tests.serve_process import FUTURE_CUP, connect, prepare_players, serving
 from tests.ssh_pool import read_until
 
 # Secrets a reader of the log would recognise at once, each one distinct.
@@ -73,31 +73,6 @@ async def logs_football_data() -> AsyncIterator[LogsFootballData]:
         yield fake
     finally:
         await server.close()
-
-
-@asynccontextmanager
-async def logs_serving(
-    data: Path, url: str, log: Path, *options: str, env: dict[str, str]
-) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
-    """``betania serve`` with its log (stderr) in ``log`` and what it prints on stdout apart,
-    so that not one line of the log is read as something else or lost."""
-    with log.open("wb") as stderr:
-        server = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.app.cli", "serve", "--port", "0", *options,
-            "--data-dir", str(data),
-            stdout=asyncio.subprocess.PIPE, stderr=stderr,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "BETANIA_DB": url, **env},
-        )  # fmt: skip
-    assert server.stdout is not None
-    try:
-        banner = await logs_line_with(server.stdout, "listening on")
-        found = re.search(r":(\d+) ", banner)
-        assert found, banner
-        yield server, int(found.group(1))
-    finally:
-        if server.returncode is None:
-            server.kill()
-            await server.wait()
 
 
 async def logs_line_with(stream: asyncio.StreamReader, needle: str) -> str:
@@ -155,8 +130,8 @@ def test_serve_at_debug_logs_what_it_does_and_none_of_its_secrets(
                     "--log-level", "DEBUG", "--provider", "anthropic", "--base-url", model.url,
                     "--http-port", "0", "--results", "football-data:WC", "--poll", "1",
                 )  # fmt: skip
-                async with logs_serving(
-                    tmp_path / "data", database_url, serve_log, *options, env=env
+                async with serving(
+                    tmp_path / "data", database_url, *options, env=env, log=serve_log
                 ) as (server, port):
                     assert server.stdout is not None
                     said = await logs_line_with(server.stdout, "Discord interactions at ")
