@@ -143,6 +143,20 @@ async def read_until(stream: asyncssh.SSHReader, needle: str, timeout: float = 1
     return seen
 
 
+async def join_at_the_prompt(
+    connection: asyncssh.SSHClientConnection, code: str, welcomed: str, handle: str = ""
+) -> asyncssh.SSHClientProcess[str]:
+    """A newcomer's session: the invite ``code`` typed at its question, then ``handle``
+    (none: the SSH user name); returns the session, welcomed into the pool as ``welcomed``."""
+    process = await connection.create_process()
+    await read_until(process.stdout, "Invite code:")
+    process.stdin.write(f"{code}\n")
+    await read_until(process.stdout, "Handle")
+    process.stdin.write(f"{handle}\n")
+    await read_until(process.stdout, f"Welcome to the pool, {welcomed}!")
+    return process
+
+
 # The stock OpenSSH client, as a player runs it: a key of its own, no prompts.
 needs_openssh = pytest.mark.skipif(
     shutil.which("ssh") is None, reason="needs the OpenSSH client; .ci/run installs it"

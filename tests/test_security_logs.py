@@ -37,7 +37,7 @@ from game.pool import Pool
 from tests.discord_server import BOT_TOKEN, Signer, discord_server, interaction
 from tests.model_server import model_server
 from tests.serve_process import FUTURE_CUP, connect, prepare_players, serving
-from tests.ssh_pool import read_until
+from tests.ssh_pool import join_at_the_prompt, read_until
 
 # Secrets a reader of the log would recognise at once, each one distinct.
 LOGS_ANTHROPIC_KEY = "sk-ant-api03-LOGSTEST-anthropic-key-5d1e"
@@ -225,12 +225,7 @@ async def logs_scenario(
     Discord account and asks her a question there."""
     bruno = asyncssh.generate_private_key("ssh-ed25519")
     async with connect(port, "bruno", bruno) as connection:
-        process = await connection.create_process()
-        await read_until(process.stdout, "Invite code:")
-        process.stdin.write(f"{typed_invite}\n")
-        await read_until(process.stdout, "Handle")
-        process.stdin.write("\n")
-        await read_until(process.stdout, "Welcome to the pool, bruno!")
+        process = await join_at_the_prompt(connection, typed_invite, "bruno")
         process.stdin.write("link discord\n")
         told = await read_until(process.stdout, "type /link code:")
         found = re.search(r"your code: (\S+) ", told)

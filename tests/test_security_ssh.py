@@ -28,7 +28,7 @@ import pytest
 from game.frontends.limits import Doorway, Limits
 from game.frontends.ssh.frontend import ServerConfig
 from game.frontends.ssh.server import PoolSSHServer
-from tests.ssh_pool import ServedPool, read_until, served_pool
+from tests.ssh_pool import ServedPool, join_at_the_prompt, read_until, served_pool
 
 PLAYER_LOGIN_SECONDS = 1.0  # the bound: a player gets in within a second
 
@@ -297,12 +297,7 @@ def test_ssh_legitimate_logins_still_work(tmp_path: Path) -> None:
                 await read_until(terminal.stdout, "bye!")
             newcomer = served.new_key()
             async with served.connect("dora", newcomer) as connection:
-                process = await connection.create_process()
-                await read_until(process.stdout, "Invite code:")
-                process.stdin.write(f"{code}\n")
-                await read_until(process.stdout, "Handle")
-                process.stdin.write("\n")
-                await read_until(process.stdout, "Welcome to the pool, dora!")
+                process = await join_at_the_prompt(connection, code, "dora")
                 # A second session on the same connection is dora's, not a newcomer's.
                 assert (await connection.run("standings")).exit_status == 0
                 assert served.frontend.newcomers == 0
@@ -518,12 +513,7 @@ def test_ssh_a_newcomer_has_a_deadline_to_register(tmp_path: Path) -> None:
 
             code = served.pool.members.create_invite("ana", uses=1)
             async with served.connect("quick", served.new_key()) as connection:
-                process = await connection.create_process()
-                await read_until(process.stdout, "Invite code:")
-                process.stdin.write(f"{code}\n")
-                await read_until(process.stdout, "Handle")
-                process.stdin.write("\n")
-                await read_until(process.stdout, "Welcome to the pool, quick!")
+                process = await join_at_the_prompt(connection, code, "quick")
                 await asyncio.sleep(deadline + 0.5)
                 process.stdin.write("standings\n")
                 seen = await read_until(process.stdout, "quick")

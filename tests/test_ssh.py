@@ -18,6 +18,7 @@ from game.frontends.ssh.frontend import ServerConfig
 from game.frontends.ssh.server import HOST_KEY_FILE
 from tests.ssh_pool import (
     answering,
+    join_at_the_prompt,
     needs_openssh,
     offline_commentator,
     openssh_identity,
@@ -115,12 +116,7 @@ def test_an_interactive_newcomer_is_asked_for_the_code_and_a_handle(tmp_path: Pa
             code = served.pool.members.create_invite("ana")
             key = served.new_key()
             async with served.connect("newbie", key) as connection:
-                process = await connection.create_process()
-                await read_until(process.stdout, "Invite code:")
-                process.stdin.write(f"{code}\n")
-                await read_until(process.stdout, "Handle")
-                process.stdin.write("elis\n")
-                await read_until(process.stdout, "Welcome to the pool, elis!")
+                process = await join_at_the_prompt(connection, code, "elis", "elis")
                 process.stdin.write("quit\n")
                 await process.wait_closed()
             assert served.pool.members.key_owner(key.export_public_key().decode()) == "elis"
