@@ -152,17 +152,20 @@ STAMPED = re.compile(
     r"\[\s*\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s+[^\]\s]{1,8})?\s*\]\s*[^\s:]+(?:\s+[^\s:]+){0,2}\s*:"
 )
 CLOCK = r"\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s*[ap]m)?\s+"
+_BARE_CLOCK = re.compile(CLOCK)
 
 
 def speaker_prefix(text: str, names: Iterable[str]) -> str | None:
     """What in ``text`` reads as the start of someone's line ("[13:47] BETanIA:",
-    "13:47 ana:"), for any of ``names`` (the pool's handles and display names);
-    None when nothing does. Anywhere in the line, not only at its start: a line wraps,
+    "13:47 ana:"), for any of ``names`` (the pool's handles and display names, read
+    only when ``text`` holds a time); None when nothing does. Anywhere in the line, not only at its start: a line wraps,
     and a row of its own can start with whatever it holds."""
     folded = plain_letters(text)
     stamped = STAMPED.search(folded)
     if stamped:
         return stamped.group()
+    if not _BARE_CLOCK.search(folded):
+        return None  # most lines: ``names`` is never read (a query, for Talk.chat)
     spellings = sorted({plain_letters(n) for n in names if n}, key=len)
     if not spellings:
         return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import cast
 
 from sqlalchemy import Connection, select
@@ -20,6 +20,13 @@ from game.rules import RuleViolation
 from game.text import clean_line, speaker_prefix
 
 MAX_CHAT_LENGTH = 500
+
+
+def _names(connection: Connection) -> Iterator[str]:
+    """Every handle and display name, read when first asked for: most chat lines hold no
+    time, and need none of them (``speaker_prefix``)."""
+    for row in connection.execute(select(players.c.handle, players.c.display_name)):
+        yield from (name for name in row if name)
 
 
 class Talk:
@@ -43,8 +50,7 @@ class Talk:
             require_player_id(connection, handle)
             # On another's terminal the line reads "[13:47] ana: <text>": <text> must not
             # read as a line of someone's of its own, where it wraps onto a new row.
-            names = connection.execute(select(players.c.handle, players.c.display_name))
-            faked = speaker_prefix(text, [n for row in names for n in row])
+            faked = speaker_prefix(text, _names(connection))
             if faked is not None:
                 raise RuleViolation(
                     "a chat line cannot hold {faked!r}: it reads as someone's line", faked=faked
