@@ -24,6 +24,7 @@ from game.events import (
 )
 from game.following import Handlers
 from game.pool import Pool
+from game.pool.members import account_shown
 from game.render import TableGlance
 from game.words import Words
 
@@ -174,12 +175,11 @@ class Notices:
         # Told where the player already is who they say: a code taken by someone else
         # shows here, with the stranger's name, and one command undoes it.
         event = item.event
-        account = f"{event.name} ({event.account})" if event.name else event.account
         text = self.words(
             "your {service} account is now {account}: it plays as you there. "
             "Not you? Type unlink {service}",
             service=event.service,
-            account=account,
+            account=account_shown(event.account, event.name),
         )
         return replace(self._line(item, text), for_player=event.player)
 

@@ -55,8 +55,12 @@ class AccountLink:
 
     @property
     def shown(self) -> str:
-        """The account as a player recognises it: its name, and the id that cannot change."""
-        return f"{self.name} ({self.account})" if self.name else self.account
+        return account_shown(self.account, self.name)
+
+
+def account_shown(account: str, name: str) -> str:
+    """An account as a player recognises it: its name, and the id that cannot change."""
+    return f"{name} ({account})" if name else account
 
 
 class Members:
