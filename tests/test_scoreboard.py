@@ -130,7 +130,7 @@ def test_screens_past_the_limit_are_refused_and_open_streams_end_with_the_server
 ) -> None:
     async def scenario() -> None:
         async with scoreboard_on(tmp_path) as screen:
-            screen.scoreboard.most_screens = 3
+            screen.scoreboard.watching.most = 3
             events = screen.url + "events"
             async with httpx.AsyncClient(timeout=10) as client:
                 streams = [client.stream("GET", events) for _ in range(3)]

@@ -47,14 +47,6 @@ class Scoreboard:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
-    @property
-    def most_screens(self) -> int:
-        return self.watching.most
-
-    @most_screens.setter
-    def most_screens(self, most: int) -> None:
-        self.watching.most = most
-
     async def start(self) -> None:
         await self.refresh()
         self.hub.subscribe(HUB_KEY, lambda _notice: self._wake.set())
