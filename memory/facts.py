@@ -396,8 +396,9 @@ BESIDE_POOL = _word_pattern(BESIDE_POOL_WORDS)
 def claims_standing(fact: str) -> bool:
     """Whether ``fact`` claims a role or a standing in the pool: admin or moderator, points,
     rank, lead, winnings or prize, a disqualification or a rigging; beside the pool, a
-    lead, a win or an accusation of cheating. A role the fact places elsewhere in the same clause ("an admin at my
-    company", "I work as a system administrator") is the teller's own life, kept."""
+    lead, a win or an accusation of cheating. A role the fact places elsewhere in the
+    same clause ("an admin at my company", "I work as a system administrator") is the
+    teller's own life, kept."""
     said = " ".join(folded(fact).split())
     beside_the_pool = POOL.search(said) is not None
     if beside_the_pool and BESIDE_POOL.search(said):
