@@ -87,6 +87,16 @@ async def serving(
             await server.wait()
 
 
+async def line_with(stream: asyncio.StreamReader, needle: str, timeout: float = 30.0) -> str:
+    """The first line of ``stream`` (a server's output) that holds ``needle``."""
+    async with asyncio.timeout(timeout):
+        while True:
+            line = (await stream.readline()).decode()
+            assert line, f"the server ended before saying {needle!r}"
+            if needle in line:
+                return line
+
+
 def connect(port: int, handle: str, key: asyncssh.SSHKey) -> asyncssh.connection._ACMWrapper:
     return asyncssh.connect(
         "127.0.0.1", port, username=handle, client_keys=[key], known_hosts=None, agent_path=None

@@ -15,17 +15,8 @@ from game.db.engine import open_database
 from game.frontends.discord.slash import COMMANDS
 from game.pool import Pool
 from tests.discord_server import BOT_TOKEN, Signer, discord_server
-from tests.serve_process import prepare_pool, serving
+from tests.serve_process import line_with, prepare_pool, serving
 from tests.test_front_ends import TWO_MATCHES
-
-
-async def line_with(stream: asyncio.StreamReader, needle: str, timeout: float = 30.0) -> str:
-    async with asyncio.timeout(timeout):
-        while True:
-            line = (await stream.readline()).decode()
-            assert line, f"the server ended before saying {needle!r}"
-            if needle in line:
-                return line
 
 
 def test_serve_answers_discord_and_posts_the_pools_news_to_the_webhook(

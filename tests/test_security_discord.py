@@ -45,10 +45,9 @@ from game.pool import Pool
 from tests.conftest import FakeClock
 from tests.databases import write_lock_held
 from tests.discord_server import Signer, discord_server, interaction
-from tests.serve_process import prepare_pool, serving
+from tests.serve_process import line_with, prepare_pool, serving
 from tests.ssh_pool import read_until, served_pool
 from tests.test_discord import ANA, BRUNO, companion
-from tests.test_discord_serve import line_with
 from tests.test_front_ends import TWO_MATCHES
 
 DISCORD_SUPPRESS_EMBEDS = 1 << 2  # Discord's message flag: no link previews

@@ -17,7 +17,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +36,7 @@ from game.frontends.web import start_web
 from game.pool import Pool
 from tests.discord_server import BOT_TOKEN, Signer, discord_server, interaction
 from tests.model_server import model_server
-from tests.serve_process import FUTURE_CUP, connect, prepare_players, serving
+from tests.serve_process import FUTURE_CUP, connect, line_with, prepare_players, serving
 from tests.ssh_pool import join_at_the_prompt, read_until
 
 # Secrets a reader of the log would recognise at once, each one distinct.
@@ -75,19 +75,10 @@ async def logs_football_data() -> AsyncIterator[LogsFootballData]:
         await server.close()
 
 
-async def logs_line_with(stream: asyncio.StreamReader, needle: str) -> str:
-    async with asyncio.timeout(30):
-        while True:
-            line = (await stream.readline()).decode()
-            assert line, f"the server ended before saying {needle!r}"
-            if needle in line:
-                return line
-
-
-async def logs_until(condition: object, what: str, seconds: float = 20.0) -> None:
+async def logs_until(condition: Callable[[], object], what: str, seconds: float = 20.0) -> None:
     try:
         async with asyncio.timeout(seconds):
-            while not condition():  # type: ignore[operator]
+            while not condition():
                 await asyncio.sleep(0.05)
     except TimeoutError:
         raise AssertionError(f"never happened: {what}") from None
@@ -134,9 +125,9 @@ def test_serve_at_debug_logs_what_it_does_and_none_of_its_secrets(
                     tmp_path / "data", database_url, *options, env=env, log=serve_log
                 ) as (server, port):
                     assert server.stdout is not None
-                    said = await logs_line_with(server.stdout, "Discord interactions at ")
+                    said = await line_with(server.stdout, "Discord interactions at ")
                     endpoint = said.split(" at ")[1].strip()
-                    await logs_line_with(server.stdout, "run in this front end")
+                    await line_with(server.stdout, "run in this front end")
                     await logs_scenario(port, endpoint, signer, typed_invite, exec_invite, seen)
 
                     await logs_until(lambda: LOGS_ASK_TOKEN in discord.edits, "her answer")
