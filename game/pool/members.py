@@ -164,8 +164,7 @@ class Members:
         Made by the player where they already are who they say (over SSH); a newer
         code replaces theirs, so only the last one shown works.
         """
-        if service not in LINK_SERVICES:
-            raise RuleViolation("link what? one of: {services}", services=", ".join(LINK_SERVICES))
+        _check_service(service)
         code = "-".join("".join(secrets.choice(LINK_ALPHABET) for _ in range(4)) for _ in range(2))
 
         def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> str:
@@ -239,8 +238,7 @@ class Members:
 
     def unlink(self, handle: str, service: str) -> AccountLink:
         """``handle``'s account on ``service`` acts as them no more; the link it was."""
-        if service not in LINK_SERVICES:
-            raise RuleViolation("link what? one of: {services}", services=", ".join(LINK_SERVICES))
+        _check_service(service)
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> AccountLink:
             player_id = require_player_id(connection, handle)
@@ -342,6 +340,12 @@ def key_identity(public_key: str) -> str:
     if len(parts) < 2:
         raise RuleViolation("not an OpenSSH public key (expected 'TYPE BASE64 [COMMENT]')")
     return " ".join(parts[:2])
+
+
+def _check_service(service: str) -> None:
+    """Refuse a service no account can be linked from."""
+    if service not in LINK_SERVICES:
+        raise RuleViolation("link what? one of: {services}", services=", ".join(LINK_SERVICES))
 
 
 def _link_of(connection: Connection, player_id: int, service: str) -> AccountLink | None:
