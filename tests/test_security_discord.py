@@ -272,6 +272,8 @@ def test_a_link_made_with_a_taken_code_is_told_shown_and_undone(tmp_path: Path) 
                 again = await c.served.run("ana", "unlink discord")
                 assert again.exit_status != 0
                 assert "no discord account is linked to you" in again.stderr + again.stdout
+                other = await c.served.run("ana", "unlink slack")
+                assert "unlink what? one of: discord" in other.stderr + other.stdout
                 assert [e.event.kind for e in c.served.pool.events(kinds=("account_unlinked",))]
 
                 # Her own account, linked the right way, unlinks itself from Discord too.

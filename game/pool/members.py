@@ -238,7 +238,7 @@ class Members:
 
     def unlink(self, handle: str, service: str) -> AccountLink:
         """``handle``'s account on ``service`` acts as them no more; the link it was."""
-        _check_service(service)
+        _check_service(service, unlinking=True)
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> AccountLink:
             player_id = require_player_id(connection, handle)
@@ -342,10 +342,13 @@ def key_identity(public_key: str) -> str:
     return " ".join(parts[:2])
 
 
-def _check_service(service: str) -> None:
-    """Refuse a service no account can be linked from."""
+def _check_service(service: str, unlinking: bool = False) -> None:
+    """Refuse a service no account can be linked from, in the words of what was asked."""
     if service not in LINK_SERVICES:
-        raise RuleViolation("link what? one of: {services}", services=", ".join(LINK_SERVICES))
+        template = (
+            "unlink what? one of: {services}" if unlinking else "link what? one of: {services}"
+        )
+        raise RuleViolation(template, services=", ".join(LINK_SERVICES))
 
 
 def _link_of(connection: Connection, player_id: int, service: str) -> AccountLink | None:
