@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -400,9 +401,9 @@ def test_ssh_newcomers_and_strangers_holding_the_door_do_not_keep_a_player_out(
                 f"too many newcomers are registering right now (at most {room}); "
                 "try again in a minute"
             ] * (len(outsiders) - room)
-            # The flood's first five gave way to its own next ones (10 an address), the rest
-            # to the crowd (100 in all); ana's first login pushed out the oldest stranger,
-            # and only that one: her later ones found the place she had left.
+            # The flood, the oldest, gave way to the crowd (100 in all); ana's first login
+            # pushed out the oldest stranger, and only that one: her later ones found the
+            # place she had left.
             assert [await ssh_closed_by_server(door, within=1) for door in flood] == [True] * 15
             closed = [await ssh_closed_by_server(door, within=0.2) for door in crowd[:3]]
             assert closed == [True, False, False]
@@ -410,6 +411,39 @@ def test_ssh_newcomers_and_strangers_holding_the_door_do_not_keep_a_player_out(
             for connection in held:
                 connection.close()
             del crowd
+
+    asyncio.run(scenario())
+
+
+def test_ssh_a_stranger_claiming_a_huge_terminal_costs_the_server_nothing(
+    tmp_path: Path,
+) -> None:
+    """A screen size is a 32-bit number in the protocol, and prompt_toolkit drew into a
+    buffer as wide as the claim: a stranger at "Invite code:" claiming 5 million columns,
+    then resizing, took the server from 158 MB to 876 MB and held ana's login 3 to 6 s.
+    The screen is drawn at most at Limits.terminal_columns by terminal_rows."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            async with served.connect("wide", served.new_key()) as stranger:
+                process = await stranger.create_process(
+                    term_type="xterm", term_size=(10_000_000, 10_000_000)
+                )
+                await read_until(process.stdout, "Invite code:")
+                for columns in (5_000_000, 9_000_000):
+                    process.change_terminal_size(columns, 10_000_000)
+                    await asyncio.sleep(0.3)  # past the resize interval: each one is drawn
+                started = time.perf_counter()
+                answer = await served.run("ana", "standings")
+                took = time.perf_counter() - started
+                process.stdin.write("\x03")  # the stranger's screen is still served
+                grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+            assert answer.exit_status == 0, answer.stderr
+            print(f"ana beside a 10-million-column stranger: {took:.3f} s; grown {grown} KiB")
+            assert took < PLAYER_LOGIN_SECONDS
+            assert grown < 200_000  # KiB: the claim drew hundreds of MB before
 
     asyncio.run(scenario())
 

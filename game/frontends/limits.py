@@ -47,6 +47,12 @@ class Limits:
     unauthenticated_per_address: int = 50
     input_backlog: int = 20  # finished lines waiting to be read; more at once are dropped
     resize_interval: float = 0.1  # the screen is redrawn at most this often on resizes
+    # The screen size a client may claim is a 32-bit number; prompt_toolkit draws into a
+    # buffer as wide as the claim (5 million columns took the server from 158 MB to
+    # 876 MB and held every login for seconds). Past these the screen is drawn at them:
+    # a 4K monitor at the smallest font holds about 800 columns and 250 rows.
+    terminal_columns: int = 1000
+    terminal_rows: int = 500
 
 
 @dataclass

@@ -558,4 +558,8 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         if self.chan is None:
             return Size(rows=24, columns=80)
         width, height, *_ = self.chan.get_terminal_size()
-        return Size(rows=height or 24, columns=width or 80)
+        limits = self.frontend.config.limits
+        return Size(
+            rows=min(height or 24, limits.terminal_rows),
+            columns=min(width or 80, limits.terminal_columns),
+        )
