@@ -60,6 +60,22 @@ class PublicHalf(asyncssh.SSHKeyPair):
         raise ValueError("no private key here")
 
 
+class TypingPassphrase(PublicHalf):
+    """A player's key locked by a passphrase, as OpenSSH uses it: offered first, and only
+    after the server's "this key would do" signed, once she has typed the passphrase."""
+
+    def __init__(self, key: asyncssh.SSHKey, typing: float) -> None:
+        super().__init__(key)
+        self.unlocked = asyncssh.load_keypairs([key])[0]
+        self.typing = typing
+
+    async def sign_async(self, data: bytes) -> bytes:
+        self.accepted = True
+        await asyncio.sleep(self.typing)
+        self.unlocked.set_sig_algorithm(self.sig_algorithm)
+        return self.unlocked.sign(data)
+
+
 @dataclass
 class Attempt:
     username: str
@@ -413,6 +429,73 @@ def test_ssh_newcomers_and_strangers_holding_the_door_do_not_keep_a_player_out(
             del crowd
 
     asyncio.run(scenario())
+
+
+async def ssh_churning_flood(port: int, address: str, every: float) -> None:
+    """One of a flood's silent connections: a new one ``every`` seconds, or as soon as the
+    server drops the last."""
+    while True:
+        door = await ssh_hold_unauthenticated(port, address)
+        await ssh_closed_by_server(door, within=every)
+        door.writer.close()
+
+
+def test_ssh_a_player_typing_her_passphrase_outlasts_a_churning_flood(tmp_path: Path) -> None:
+    """Found by an outside attack: 120 silent connections from 3 addresses, back 0.5 s
+    after each drop, keep the doorway full; dora's passphrase-locked key is offered,
+    accepted, and she types for 2 s: the oldest in the doorway. Before: she gave way
+    ("too many logins at once; try again"). Now a connection whose offer of a registered
+    player's key was accepted is spared while others are there to give way."""
+    typing = 3.0
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            dora = served.player("dora")
+            flood = [
+                asyncio.create_task(ssh_churning_flood(served.port, f"127.0.20.{n % 3 + 1}", 0.5))
+                for n in range(120)
+            ]
+            try:
+                while len(served.frontend.doorway.waiting) < Limits().unauthenticated_total:
+                    await asyncio.sleep(0.05)
+                locked = TypingPassphrase(dora, typing)
+                started = time.perf_counter()
+                async with scripted_login(served, [Attempt("dora", locked)]) as connection:
+                    took = time.perf_counter() - started
+                    assert await ssh_identity_shown(connection) == "dora"
+                print(f"dora, typing {typing:g} s in a churning flood: logged in in {took:.3f} s")
+                assert locked.accepted and took < typing + PLAYER_LOGIN_SECONDS
+                assert len(served.frontend.doorway.waiting) == Limits().unauthenticated_total
+            finally:
+                for task in flood:
+                    task.cancel()
+                await asyncio.gather(*flood, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_ssh_doorway_spares_the_vouched_for_until_all_are() -> None:
+    """The rule by itself: the oldest not vouched for gives way; when all are, the oldest;
+    the newest arrival never, so vouching for a whole doorway cannot shut it."""
+    doorway = Doorway(total=3, per_address=3)
+    dropped: list[str] = []
+    for who in ("a", "b", "c"):
+        doorway.arrive(who, "10.0.0.1", partial(dropped.append, who))
+    doorway.vouch("a")
+    doorway.arrive("d", "10.0.0.2", partial(dropped.append, "d"))  # over total: b, not a
+    doorway.vouch("c")
+    doorway.vouch("d")
+    doorway.arrive("e", "10.0.0.2", partial(dropped.append, "e"))  # all vouched: a
+    doorway.arrive("f", "10.0.0.1", partial(dropped.append, "f"))  # e, not vouched for
+    assert dropped == ["b", "a", "e"]
+    assert list(doorway.waiting) == ["c", "d", "f"]
+    doorway.leave("c")
+    assert doorway.vouched == {"d"}  # who left is forgotten
+    one_address = Doorway(total=10, per_address=2)
+    for who in ("x", "y", "z"):
+        one_address.arrive(who, "10.0.0.3", partial(dropped.append, who))
+        one_address.vouch("x")
+    assert dropped[-1] == "y" and list(one_address.waiting) == ["x", "z"]
 
 
 def test_ssh_a_stranger_claiming_a_huge_terminal_costs_the_server_nothing(

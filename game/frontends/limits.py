@@ -143,15 +143,24 @@ class Doorway:
     """Connections on their way in (not authenticated yet), oldest first.
 
     Past ``total`` of them, or ``per_address`` from one address (``client_address``: an
-    IPv6 /64 counts as one, as on the HTTP side), the oldest (from that address, or
+    IPv6 /64 counts as one, as on the HTTP side), one of them (from that address, or
     overall) gives way: its ``drop`` is called and it leaves the doorway. The newest
-    arrival always gets its turn.
+    arrival always gets its turn. The one to go is the oldest that has not been
+    ``vouched`` for, and only when all have, the oldest of all.
+
+    Vouched for: its client offered a registered player's key and heard "this key would
+    do". OpenSSH offers the key first and only then asks for a locked key's passphrase, so
+    a vouched connection is most likely a player typing one: seconds, while a flood of
+    silent connections churns through the doorway many times. Public keys are public, so
+    a flood can offer players' keys too; then all are vouched for and it is oldest-first
+    again, as without the rule: never worse for anyone.
     """
 
     def __init__(self, total: int, per_address: int) -> None:
         self.total = total
         self.per_address = per_address
         self.waiting: dict[object, tuple[str, Callable[[], None]]] = {}  # in order of arrival
+        self.vouched: set[object] = set()
 
     def arrive(self, who: object, host: str, drop: Callable[[], None]) -> None:
         """``who`` arrived from ``host`` (counted as its ``client_address``)."""
@@ -159,13 +168,25 @@ class Doorway:
         self.waiting[who] = (address, drop)
         same = [other for other, (there, _) in self.waiting.items() if there == address]
         if len(same) > self.per_address:
-            self._drop(same[0])
+            self._drop(self._to_go(same))
         elif len(self.waiting) > self.total:
-            self._drop(next(iter(self.waiting)))
+            self._drop(self._to_go(list(self.waiting)))
+
+    def vouch(self, who: object) -> None:
+        """``who`` offered a registered player's key, and it would do."""
+        if who in self.waiting:
+            self.vouched.add(who)
 
     def leave(self, who: object) -> None:
         self.waiting.pop(who, None)
+        self.vouched.discard(who)
+
+    def _to_go(self, crowd: list[object]) -> object:
+        """Of ``crowd`` (oldest first, the newest arrival last), the one to go."""
+        older = crowd[:-1] or crowd  # the newest gets its turn, if a cap leaves it room
+        return next((c for c in older if c not in self.vouched), older[0])
 
     def _drop(self, who: object) -> None:
         _, drop = self.waiting.pop(who)
+        self.vouched.discard(who)
         drop()

@@ -109,6 +109,9 @@ class PoolSSHServer(asyncssh.SSHServer):
             claim = await self.frontend.read(lambda: self._claim(username, identity))
             self._claims[(username, identity)] = claim
         self._answered = self._claims[(username, identity)]
+        if self._answered is not None and self._answered.player is not None:
+            # Most likely a player about to type her key's passphrase: spared in the doorway.
+            self.frontend.doorway.vouch(self)
         return self._answered is not None
 
     def _claim(self, username: str, identity: str) -> Claim | None:
