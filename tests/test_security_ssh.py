@@ -383,7 +383,7 @@ def test_ssh_newcomers_and_strangers_holding_the_door_do_not_keep_a_player_out(
             served.player("ana")
             outsiders = [
                 await ssh_newcomer_at_the_invite(served, f"new{n}")
-                for n in range(limits.connections_total + 2)
+                for n in range(max(limits.connections_total, limits.newcomers_total) + 2)
             ]
             # Strangers that never authenticate: a flood from one address, and a crowd.
             flood = [await ssh_hold_unauthenticated(served.port, "127.0.0.1") for _ in range(15)]
@@ -496,6 +496,47 @@ def test_ssh_doorway_spares_the_vouched_for_until_all_are() -> None:
         one_address.arrive(who, "10.0.0.3", partial(dropped.append, who))
         one_address.vouch("x")
     assert dropped[-1] == "y" and list(one_address.waiting) == ["x", "z"]
+
+
+def test_ssh_a_team_registers_together_with_one_invite(tmp_path: Path) -> None:
+    """Found by an outside attack: 30 colleagues given one `invite create --uses 30`, all
+    at "Invite code:" within the same minute from one office address. Before: 10 got in
+    and 20 heard "too many newcomers are registering right now (at most 10)"."""
+    team = 30
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            code = served.pool.members.create_invite("ana", uses=team)
+
+            async def colleague(n: int) -> str:
+                async with served.connect(f"colleague{n}", served.new_key()) as connection:
+                    process = await connection.create_process()
+                    await read_until(process.stdout, "Invite code:", timeout=30)
+                    asked.append(n)
+                    await everyone_asked.wait()
+                    process.stdin.write(f"{code}\n")
+                    await read_until(process.stdout, "Handle")
+                    process.stdin.write("\n")
+                    seen = await read_until(process.stdout, "Welcome to the pool, ")
+                    process.stdin.write("quit\n")
+                    return seen
+
+            asked: list[int] = []
+            everyone_asked = asyncio.Event()
+            joining = [asyncio.create_task(colleague(n)) for n in range(team)]
+            async with asyncio.timeout(60):
+                while len(asked) < team and not any(task.done() for task in joining):
+                    await asyncio.sleep(0.05)
+            assert served.frontend.newcomers == team  # all of them at the question at once
+            everyone_asked.set()
+            seen = await asyncio.gather(*joining, return_exceptions=True)
+            refused = [s for s in seen if not isinstance(s, str)]
+            assert refused == []
+            assert sorted(p.handle for p in served.pool.players()) == sorted(
+                f"colleague{n}" for n in range(team)
+            )
+
+    asyncio.run(scenario())
 
 
 def test_ssh_a_stranger_claiming_a_huge_terminal_costs_the_server_nothing(

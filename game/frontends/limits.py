@@ -24,9 +24,15 @@ class Limits:
     idle_timeout: float = 30 * 60.0
     # Keys the pool does not know yet, between their login and their registration: apart
     # from players' connections, so that outsiders holding "Invite code:" open never keep a
-    # player out. Invitations trickle in (a pool of a few hundred sees a handful of joins a
-    # day), so ten at once is room for a group invited together.
-    newcomers_total: int = 10
+    # player out. Invitations trickle in, but a team is invited together: README's
+    # `invite create --uses 20` handed round an office, all typing it within the same
+    # minute, so 30. No cap per address: an office registers from one NAT address, and a
+    # cap below the total would refuse its own colleagues; an outsider filling the room
+    # keeps out only newcomers, for at most invite_deadline, never a player. Open files,
+    # one a connection, within the usual limit of 1024: players' 600 + newcomers' 30 +
+    # 100 not yet authenticated + the HTTP side's 256 = 986, leaving 38 for the database
+    # (with its WAL and SHM), the listening sockets, the log and the event loop's own.
+    newcomers_total: int = 30
     # Seconds a newcomer has from login to registered. A code is pasted in seconds and a
     # handle typed in a few more; a minute leaves room to find the code in a message.
     # Later, the connection ends with one line and nothing is lost but the wait; an
