@@ -26,6 +26,7 @@ from typing import cast
 import asyncssh
 import pytest
 
+from bot.app.cli import main
 from game.frontends.limits import Doorway, Limits
 from game.frontends.ssh.frontend import ServerConfig
 from game.frontends.ssh.server import PoolSSHServer
@@ -694,3 +695,52 @@ def test_ssh_doorway_counts_an_ipv6_64_as_one_address() -> None:
     doorway.arrive("10.0.0.1 again", "10.0.0.1", partial(dropped.append, "10.0.0.1 again"))
     assert dropped == ["2001:db8:1:2::1", "::ffff:10.0.0.1"]
     assert len(doorway.waiting) == 4
+
+
+# -- found by an outside attack: an admin's mistakes are one line, not "unexpected error" --
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["serve", "--port", "99999"], "argument --port: port 99999 is not between 0 and 65535"),
+        (["serve", "--http-port", "-1"], "argument --http-port: port -1 is not between 0 and"),
+        (["serve", "--port", "ssh"], "argument --port: not a port number: 'ssh'"),
+        (["demo", "--port", "65536"], "argument --port: port 65536 is not between 0 and 65535"),
+    ],
+)
+def test_ssh_serve_refuses_a_port_out_of_range_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], said: str
+) -> None:
+    """Before: OverflowError "bind(): port must be 0-65535", as an unexpected error (a bug)."""
+    with pytest.raises(SystemExit) as refused:
+        main([*flags, "--data-dir", str(tmp_path / "data")])
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and said in err and len(err.splitlines()) == 1
+
+
+def test_ssh_serve_refuses_a_file_that_is_not_a_host_key_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: "unexpected error: KeyImportError: Invalid private key". The file is named,
+    and left as it was."""
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    public = tmp_path / "id.pub"
+    public.write_bytes(asyncssh.generate_private_key("ssh-ed25519").export_public_key())
+    for wrong, reason in ((passwd, "Invalid private key"), (tmp_path, "Is a directory")):
+        before = passwd.read_bytes()
+        code = main(
+            ["serve", "--port", "0", "--host-key", str(wrong), "--data-dir", str(tmp_path / "d")]
+        )
+        err = capsys.readouterr().err
+        assert code == 1
+        assert err == (
+            f"betania: error: {wrong} is not a usable SSH host key ({reason}): give a private"
+            " key without passphrase, or a path where none exists yet to have one made\n"
+        )
+        assert passwd.read_bytes() == before
+    code = main(
+        ["serve", "--port", "0", "--host-key", str(public), "--data-dir", str(tmp_path / "d")]
+    )
+    assert code == 1 and f"{public} is not a usable SSH host key" in capsys.readouterr().err

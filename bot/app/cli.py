@@ -97,6 +97,17 @@ def positive_seconds(text: str) -> float:
     return seconds
 
 
+def port(text: str) -> int:
+    # bind() would refuse it later, as an "unexpected error" after the pool opened.
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"port {number} is not between 0 and 65535")
+    return number
+
+
 def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
@@ -808,7 +819,7 @@ def build_parser() -> Parser:
         help="how often to ask the results feed (default 60; every 15 s at most while a match is on)",
     )
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for all)")
-    sub.add_argument("--port", type=int, default=2222)
+    sub.add_argument("--port", type=port, default=2222)
     sub.add_argument("--open", action="store_true", help="let anyone register, no invite needed")
     sub.add_argument(
         "--host-key",
@@ -818,7 +829,7 @@ def build_parser() -> Parser:
 
     sub.add_argument(
         "--http-port",
-        type=int,
+        type=port,
         metavar="PORT",
         help="serve HTTP too: the office scoreboard at /, Discord's interactions endpoint (docs/discord.md)",
     )
@@ -835,12 +846,12 @@ def build_parser() -> Parser:
 
     sub = add(["demo"], cmd_demo, "a live pool on the project's own tournament, on a fast clock")
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    sub.add_argument("--port", type=int, default=2222)
+    sub.add_argument("--port", type=port, default=2222)
     sub.add_argument(
         "--speed", type=float, help="times faster than real time (default: a match a minute)"
     )
     sub.add_argument(
-        "--http-port", type=int, metavar="PORT", help="serve the office scoreboard at / too"
+        "--http-port", type=port, metavar="PORT", help="serve the office scoreboard at / too"
     )
     sub.add_argument(
         "--league",

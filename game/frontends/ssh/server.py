@@ -10,6 +10,7 @@ from pathlib import Path
 
 import asyncssh
 
+from game.errors import UserError
 from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.session import PoolSession
 from game.model import Player
@@ -24,19 +25,38 @@ def host_key(path: Path) -> asyncssh.SSHKey:
     change. Several front ends may share one path: the first to start makes the key, whole
     (written aside, then linked into place), and the others read that one."""
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        aside = path.with_name(f".{path.name}.{os.getpid()}")
-        descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(key.export_private_key())
         try:
-            os.link(aside, path)  # atomic, and refused if another front end was first
-        except FileExistsError:
-            pass
-        finally:
-            aside.unlink()
-    return asyncssh.read_private_key(path)
+            _make_host_key(path)
+        except OSError as error:
+            raise UserError(
+                "cannot make the SSH host key {path} ({reason})", path=path, reason=error.strerror
+            ) from None
+    try:
+        return asyncssh.read_private_key(path)
+    except (asyncssh.KeyImportError, OSError, ValueError) as error:
+        # --host-key naming the wrong file (a public key, a locked key, anything else).
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UserError(
+            "{path} is not a usable SSH host key ({reason}): give a private key without"
+            " passphrase, or a path where none exists yet to have one made",
+            path=path,
+            reason=reason,
+        ) from None
+
+
+def _make_host_key(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    aside = path.with_name(f".{path.name}.{os.getpid()}")
+    descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as file:
+        file.write(key.export_private_key())
+    try:
+        os.link(aside, path)  # atomic, and refused if another front end was first
+    except FileExistsError:
+        pass
+    finally:
+        aside.unlink()
 
 
 @dataclass(frozen=True)
