@@ -29,7 +29,7 @@ import pytest
 from bot.app.cli import main
 from game.frontends.limits import Doorway, Limits
 from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.ssh.server import PoolSSHServer
+from game.frontends.ssh.server import PoolSSHServer, host_key
 from tests.ssh_pool import ServedPool, join_at_the_prompt, read_until, served_pool
 
 PLAYER_LOGIN_SECONDS = 1.0  # the issue's bound: a player gets in within a second
@@ -744,3 +744,18 @@ def test_ssh_serve_refuses_a_file_that_is_not_a_host_key_in_one_line(
         ["serve", "--port", "0", "--host-key", str(public), "--data-dir", str(tmp_path / "d")]
     )
     assert code == 1 and f"{public} is not a usable SSH host key" in capsys.readouterr().err
+
+
+def test_ssh_a_host_key_made_under_umask_000_is_private_with_its_new_parents(
+    tmp_path: Path,
+) -> None:
+    """A world-writable directory made for --host-key would let anyone swap the key."""
+    path = tmp_path / "keys" / "ssh" / "host"
+    previous = os.umask(0o000)
+    try:
+        made = host_key(path)
+    finally:
+        os.umask(previous)
+    modes = [p.stat().st_mode & 0o777 for p in (tmp_path / "keys", path.parent, path)]
+    assert modes == [0o700, 0o700, 0o600]
+    assert host_key(path).public_data == made.public_data  # kept, read again

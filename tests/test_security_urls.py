@@ -36,7 +36,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.app.cli import main
-from game.db.engine import DATABASE_FILE, database_url, open_database
+from game.db.engine import DATABASE_FILE, database_url, open_database, private_directory
 from game.feeds.football_data import FootballDataSource
 from game.feeds.openfootball_feed import OpenfootballSource
 from game.feeds.poller import ResultsPoller
@@ -478,11 +478,25 @@ def test_a_new_data_dir_and_its_database_are_private_whatever_the_umask(
         pool.members.add("ana")  # a write: the WAL and the shared memory exist now
         files = {name: urls_mode(data / name) for name in os.listdir(data)}
     assert urls_mode(data) == 0o700
+    # The parent it made too (found by an outside attack: under umask 000, "home" was
+    # 0777, and anyone could rename the private data dir away and put one of theirs).
+    assert urls_mode(data.parent) == 0o700
     assert files == {f"{DATABASE_FILE}{end}": 0o600 for end in ("", "-wal", "-shm")}
     again = open_database(url)  # a second engine on the private files: it opens and reads
     assert [p.handle for p in Pool(again, clock).players()] == ["ana"]
     again.dispose()
     engine.dispose()
+
+
+def test_a_private_data_dir_leaves_the_modes_of_existing_parents_alone(tmp_path: Path) -> None:
+    """Only what it makes is made private: a parent that was there keeps its mode."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o755)
+    with urls_umask(0o000):
+        private_directory(shared / "d4" / "sub")
+    assert urls_mode(shared) == 0o755
+    assert (urls_mode(shared / "d4"), urls_mode(shared / "d4" / "sub")) == (0o700, 0o700)
 
 
 def test_sqlite_gives_wal_and_shm_the_database_files_own_mode(tmp_path: Path) -> None:

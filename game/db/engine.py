@@ -45,13 +45,18 @@ def private_directory(path: Path) -> Path:
 
     A directory that exists keeps its mode: the admin may have opened it on purpose
     (a backup user in its group), and a server that changed it would break that
-    without a word; ``serve`` says so instead (``warn_if_open``).
+    without a word; ``serve`` says so instead (``warn_if_open``). Parents it makes are
+    0700 too: ``mkdir(parents=True)`` makes them with the umask's mode (0777 under umask
+    000), and one open to all lets anyone rename the private directory away and put their
+    own in its place.
     """
-    try:
-        path.mkdir(mode=0o700, parents=True)
-    except FileExistsError:
-        return path
-    path.chmod(0o700)  # mkdir's mode went through the umask
+    missing = [directory for directory in (path, *path.parents) if not directory.exists()]
+    for directory in reversed(missing):  # the outermost first
+        try:
+            directory.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # made meanwhile by someone else, who chose its mode
+        directory.chmod(0o700)  # mkdir's mode went through the umask
     return path
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import asyncssh
 
+from game.db.engine import private_directory
 from game.errors import UserError
 from game.frontends.ssh.frontend import Frontend, ServerConfig
 from game.frontends.ssh.session import PoolSession
@@ -45,7 +46,7 @@ def host_key(path: Path) -> asyncssh.SSHKey:
 
 
 def _make_host_key(path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_directory(path.parent)  # one open to all would let anyone swap the key
     key = asyncssh.generate_private_key("ssh-ed25519")
     aside = path.with_name(f".{path.name}.{os.getpid()}")
     descriptor = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
