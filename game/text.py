@@ -153,15 +153,49 @@ STAMPED = re.compile(
 )
 CLOCK = r"\d{1,2}\s*[:.h]\s*\d{2}(?::\d{2})?(?:\s*[ap]m)?\s+"
 _BARE_CLOCK = re.compile(CLOCK)
+# The stamp alone, before more words: "[16:15] GOAL! #1 ...", "[16:15] bia joined the
+# pool" are how the pool's notices that name no speaker read. Chat has no use for a
+# bracketed time before more words; odds ("[1.50]") and a stamp that ends the line
+# fake nothing and go through.
+STAMP = re.compile(r"\[\s*\d{1,2}\s*:\s*[0-5]\d(?::\d{2})?(?:\s+[^\]\s]{1,8})?\s*\](?=\s*\S)")
+# Punctuation drawn as a colon: Unicode's confusables for ":" that NFKC leaves as they
+# are ("BETanIA\ua789" reads "BETanIA:"), the visarga of Indic scripts among them.
+COLON_LOOKALIKES = frozenset(
+    "\u02d0\u02f8\u0589\u05c3\u0703\u0704\u0903\u0983\u0a03\u0a83\u0b03\u0c03\u0c83"
+    "\u0d03\u0d83\u1038\u1361\u16ec\u1803\u1809\u205a\u2236\u2982\ua4fd\ua789\ufe30"
+)
+
+
+def _layout_char(char: str) -> str:
+    if char in COLON_LOOKALIKES:
+        return ":"
+    category = unicodedata.category(char)
+    # Every opening and closing bracket ("\u27e6", "\u3014", "\u3010"...) reads square,
+    # but round and curly ones, which no line of the pool's could be taken for.
+    if category == "Ps" and char not in "({":
+        return "["
+    if category == "Pe" and char not in ")}":
+        return "]"
+    return char
+
+
+def layout_letters(text: str) -> str:
+    """``text`` as ``speaker_prefix`` reads it (``plain_letters``), with lookalike colons
+    read as ":" and brackets as "[" and "]". The reading only: what is shown stays."""
+    folded = plain_letters(text)
+    return folded if folded.isascii() else "".join(map(_layout_char, folded))
 
 
 def speaker_prefix(text: str, names: Iterable[str]) -> str | None:
     """What in ``text`` reads as the start of someone's line ("[13:47] BETanIA:",
     "13:47 ana:"), for any of ``names`` (the pool's handles and display names, read
-    only when ``text`` holds a time); None when nothing does. Anywhere in the line, not only at its start: a line wraps,
-    and a row of its own can start with whatever it holds."""
-    folded = plain_letters(text)
-    stamped = STAMPED.search(folded)
+    only when ``text`` holds a time), or a bracketed time before more words ("[16:15]
+    GOAL!"); None when nothing does. Anywhere in the line, not only at its start: a line
+    wraps, and a row of its own can start with whatever it holds (a session with a
+    terminal indents such rows, ``ssh.rows``; Discord, exec output and plain lines rely
+    on this check alone)."""
+    folded = layout_letters(text)
+    stamped = STAMPED.search(folded) or STAMP.search(folded)
     if stamped:
         return stamped.group()
     if not _BARE_CLOCK.search(folded):

@@ -35,6 +35,7 @@ from game.frontends.commands import Caller, database_trouble
 from game.frontends.hub import Notice, answer_to
 from game.frontends.limits import ConnectionLimits
 from game.frontends.ssh.frontend import Frontend
+from game.frontends.ssh.rows import notice_rows
 from game.frontends.ssh.terminal import ChannelInput, InputGate
 from game.model import MatchStatus, Player
 from game.rules import RuleViolation
@@ -443,7 +444,12 @@ class PoolSession(asyncssh.SSHServerSession[str]):
     def _notice_text(self, notice: Notice) -> str:
         at = notice.at.astimezone(self.zone)
         zone = "" if self.zone.key == "UTC" else f" {at:%Z}"  # a time with no zone reads as UTC
-        return f"[{at:%H:%M}{zone}] {notice.text_for(self.handle, self.frontend.words)}"
+        stamp = f"[{at:%H:%M}{zone}] "
+        text = notice.text_for(self.handle, self.frontend.words)
+        if self.keys is None:  # no terminal here (plain lines): its width is not known
+            return stamp + text
+        # Wrapped here, not by the terminal, so no row of a player's text starts at column 0.
+        return notice_rows(stamp, text, notice.kind, self._size().columns)
 
     async def _lines(self, caller: Caller) -> None:
         """No PTY: plain lines in, plain lines out, live notices between them."""
