@@ -130,17 +130,25 @@ def clean_block(text: str) -> str:
 
 # -- a line that reads as one of the pool's -------------------------------------
 
-# Cyrillic and Greek letters drawn as Latin ones: "ana" with a Cyrillic a reads "ana".
-LOOKALIKES = str.maketrans(
-    "аАВеЕКкМНоОрРсСТуХхіІјЈѕЅԁӏɡαΑβΒεΕΗιΙκΚΜνΝοΟρΡτΤυΥχΧΖ",
-    "aABeEKkMHoOpPcCTyXxiIjJsSdlgaABBeEHiIkKMvNoOpPtTuYxXZ",
+# Letters drawn as Latin ones: "ana" with a Cyrillic a reads "ana". Cyrillic and Greek;
+# small capitals and IPA letters ("ana" in small capitals, with a Latin alpha); Cherokee
+# capitals (a Cherokee A; a small Cherokee letter casefolds to its capital, so
+# ``plain_letters`` reads the table again after casefolding).
+LOOKALIKES = (
+    str.maketrans(
+        "аАВеЕКкМНоОрРсСТуХхіІјЈѕЅԁӏɡαΑβΒεΕΗιΙκΚΜνΝοΟρΡτΤυΥχΧΖ",
+        "aABeEKkMHoOpPcCTyXxiIjJsSdlgaABBeEHiIkKMvNoOpPtTuYxXZ",
+    )
+    | str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢɑⱭɩıȷɛ", "abcdefghijklmnoprstuvwyzaaiije")
+    | str.maketrans("ᎠᎡᎢᎥᎩᎪᎫᎬᎳᎷᎻᏀᏂᏃᏟᏒᏚᏞᏢᏦᏧᏴᏙᏔᎾ", "drtiyajewmhghzcrslpkdbvwo")
 )
 
 
 def plain_letters(text: str) -> str:
     """``text`` as a name check reads it: compatibility forms plain (fullwidth letters),
-    lookalike Cyrillic and Greek letters Latin, no case."""
-    return unicodedata.normalize("NFKC", text).translate(LOOKALIKES).casefold()
+    lookalike letters Latin (Cyrillic, Greek, small capitals, Cherokee), no case."""
+    once = unicodedata.normalize("NFKC", text).translate(LOOKALIKES).casefold()
+    return once.translate(LOOKALIKES)
 
 
 # How a terminal shows a line of the pool's: "[13:47] ana: ..." or "[13:47 BRT] ana: ...".

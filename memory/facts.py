@@ -262,6 +262,7 @@ class Told:
     others: tuple[str, ...] = ()  # other players it names: not the speaker's to tell
     about_the_game: bool = False  # a score, points or a match: the log keeps those
     standing: bool = False  # a role or standing in the pool (admin, rank, prize): the records'
+    empty: bool = False  # nothing told ("remember that"): nothing to note
 
 
 def read_remember(
@@ -283,15 +284,18 @@ def read_remember(
     if told is None:
         return None
     fact = " ".join(told.split()).rstrip(".")
+    empty = EMPTY_FACT.fullmatch(fact) is not None
     others = tuple(others_named(fact, speaker, players, listener.handle))
     game = about_the_game(fact)
     standing = claims_standing(fact)
-    if not fact or others or game or standing:
-        return Told(fact, None, others, game, standing)
+    if empty or others or game or standing:
+        return Told(fact, None, others, game, standing, empty)
     # Stored in the third person ("ana speaks Japanese"); the line itself is the source.
     return Told(fact, Heard(speaker, third_person(fact, speaker), expiry_in(fact, today, final)))
 
 
+# A "fact" that tells nothing: "remember that", "remember: ...", "lembra que isso".
+EMPTY_FACT = re.compile(r"(?:(?:that|this|it|so|que|isso|isto)\b)?[\W_]*", re.IGNORECASE)
 MATCH_NAMED = re.compile(r"\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\b", re.I)
 
 
@@ -306,17 +310,29 @@ def folded(text: str) -> str:
     return plain_letters(unaccented(text))
 
 
-def spelled(name: str) -> str:
+# Digits written for the letters they look like ("4n4", "brun0"): read so in a name only,
+# and only in a spelling that has a letter too ("4-0" is a score, "1984" a year).
+DIGIT_LETTERS = {"o": "0", "i": "1", "l": "1", "e": "3", "a": "4", "s": "5", "t": "7"}
+
+
+def spelled(name: str, digits: bool = False) -> str:
     """A pattern for ``name`` however it is written, to search in ``folded`` text: in
     any case or accents, its letters together ("ANA"), apart with marks between them
     ("a-n-a", "A.N.A", "an_a"), or each on its own ("a n a"); a name of several words
-    with anything between them ("Ana-Paula"). Never inside a longer word ("banana")."""
+    with anything between them ("Ana-Paula"). Never inside a longer word ("banana").
+    With ``digits``, a letter may be written as the digit it looks like ("4n4"); a match
+    must then hold a letter (``others_named`` checks)."""
     words = [plain(w) for w in re.split(r"[\W_]+", name) if plain(w)]
     if not words:
         return r"(?!)"
+
+    def letter(char: str) -> str:
+        look = DIGIT_LETTERS.get(char) if digits else None
+        return f"[{char}{look}]" if look else re.escape(char)
+
     within = r"(?:[^\w\s]|_)*"  # marks between letters, no space: "a-n-a", "a.n.a"
-    together = r"[\W_]*".join(within.join(map(re.escape, w)) for w in words)
-    apart = r"[\W_]+".join(map(re.escape, "".join(words)))  # "a n a", "a - n - a"
+    together = r"[\W_]*".join(within.join(map(letter, w)) for w in words)
+    apart = r"[\W_]+".join(map(letter, "".join(words)))  # "a n a", "a - n - a"
     return rf"(?<![^\W_])(?:{together}|{apart})(?![^\W_])"
 
 
@@ -324,7 +340,7 @@ def others_named(
     text: str, speaker: str, players: Mapping[str, str], listener: str | None = None
 ) -> list[str]:
     """The players other than ``speaker`` that ``text`` names, by handle or name, in any
-    spelling ``spelled`` reads ("a-n-a", "A N A", "Ana Paula").
+    spelling ``spelled`` reads ("a-n-a", "A N A", "Ana Paula", "4n4", "brun0").
 
     Naming ``listener`` (her, in a fact told to her) is no claim about a player.
     """
@@ -333,9 +349,17 @@ def others_named(
     for handle, name in players.items():
         if handle in (speaker, listener):
             continue
-        if any(re.search(spelled(s), said) for s in {handle, name} if s):
+        if any(_names(said, s) for s in {handle, name} if s):
             named.append(handle)
     return sorted(named)
+
+
+def _names(said: str, name: str) -> bool:
+    """Whether ``folded`` text names ``name``: as spelled, or with digits for some of its
+    letters in a spelling that keeps a letter ("4n4"; not "4-0" for "ao")."""
+    if re.search(spelled(name), said):
+        return True
+    return any(re.search(r"[^\W\d_]", m[0]) for m in re.finditer(spelled(name, True), said))
 
 
 # A role or a standing in the pool, in English and Portuguese, as ``folded`` text reads
@@ -343,28 +367,50 @@ def others_named(
 # "a.d.m.i.n" is admin). The pool's records say who is admin, who leads, who wins and
 # who was disqualified; a player's word stored as a fact would let her repeat the claim.
 STANDING_WORDS = """
-    admin* moderat* moderad* organiser* organizer* organizador* superuser
     leader* lider* rank* ranqueado* position posicao colocacao classificacao standings
     winner* winnings vencedor* ganhador* points pontos pts
     prize* premio premios premiacao jackpot payout* bolada
     disqualif* desqualific* desclassific* rigged rigging marmelada manipulad* armacao
 """.split()  # noqa: SIM905  # a word list reads better as text
+# The roles a pool has, in English and Portuguese: who runs it, hosts it, holds its money
+# or takes its bets. A role given no place of its own is the pool's ("I am the treasurer",
+# "sou o adm"); one given another ("a mod for Skyrim", "administradora de empresas", "I
+# moderate a book club") is the teller's own life.
+ROLE_WORDS = """
+    admin* adm moderat* moderad* mod mods organiser* organizer* organizador* superuser
+    host hosts hosting manage manages managing manager managers gerente* gerenci*
+    treasurer* tesoureir* responsavel responsaveis banca bookie* bookmaker*
+""".split()  # noqa: SIM905  # a word list reads better as text
+# What follows a role to place it: a preposition or an article and a word ("of my club",
+# "a book club", "de empresas"); or what comes before it: "a bank manager".
+PLACED = re.compile(
+    r" (?:(?:of|at|in|for|on|with|from|to|de|da|do|das|dos|na|no|nas|nos|em|numa|num|pela"
+    r"|pelo|pelas|pelos|para|pra)(?: the| an?| os?| as?| uma?)?|the|an?|my|our|his|her|their"
+    r"|os?|as?|uma?|minha|meu|sua|seu) [^\W\d_]"
+)
+QUALIFIED = re.compile(r"\b(?:an?|um|uma) [^\W\d_]+ $")
+# Standing words in another sense: "points of interest", "ponto de vista".
+OTHER_SENSE = re.compile(
+    r"\bpoints? of (?:interest|view|sale|reference|order|light)\b"
+    r"|\bpontos? (?:de (?:vista|interesse|onibus|venda|referencia|encontro)|turisticos?)\b"
+)
 STANDING_PHRASES = (
     r"(?:first|second|third|last|\d+(?:st|nd|rd|th)) place|top of the (?:table|pool|standings)"
     r"|(?:primeiro|segundo|terceiro|ultimo|\d+o?) lugar|(?:no )?topo da tabela|in charge"
-    r"|(?:the|all the) (?:money|cash|pot)|(?:o|todo o) dinheiro|(?:a|toda a) grana"
+    r"|(?:the|all the) (?:money|cash|pot|kitty)|(?:o|todo o) dinheiro|(?:a|toda a) (?:grana|caixinha)"
 )
 # Words that claim a standing or accuse only beside the pool: "I lead the pool", "cheats
 # in this pool", "o bolão é roubado"; not "I am leading a project", "my bike was roubada".
 BESIDE_POOL_WORDS = """
     lead leads leading won win wins top first ganhei ganhou venci venceu primeiro primeira
     boss chefe own owns owner dono dona run runs rules regras manda mando created criei criou
-    champion* campea* campeo*
+    champion* campea* campeo* money cash pot kitty dinheiro grana caixinha
     cheat* trapac* roub* fraud* fix* ban banned bann* banid*
 """.split()  # noqa: SIM905  # a word list reads better as text
 POOL = re.compile(
-    r"\b(?:pool|bolao|bolaozinho|here|aqui|th(?:is|e) (?:group|chat|table)"
-    r"|(?:este|esse|nesse|neste|o|no) (?:grupo|chat)|a tabela|na tabela)\b"
+    r"\b(?:pools?|bolao|bolaozinho|sweepstakes?|here|aqui|daqui|the bets|as apostas|os palpites"
+    r"|th(?:is|e) (?:group|chat|table)"
+    r"|(?:este|esse|nesse|neste|deste|desse|o|no|do) (?:grupo|chat)|a tabela|na tabela|da tabela)\b"
 )
 # A role placed elsewhere, in the same clause: "an admin at my company", "líder da minha
 # banda", "I work as a system administrator".
@@ -389,24 +435,35 @@ def _word_pattern(words: Iterable[str]) -> re.Pattern[str]:
     return re.compile("|".join(found))
 
 
-STANDING = re.compile(rf"{_word_pattern(STANDING_WORDS).pattern}|\b(?:{STANDING_PHRASES})\b")
+ROLE = _word_pattern(ROLE_WORDS)
+STANDING = re.compile(
+    rf"{ROLE.pattern}|{_word_pattern(STANDING_WORDS).pattern}|\b(?:{STANDING_PHRASES})\b"
+)
 BESIDE_POOL = _word_pattern(BESIDE_POOL_WORDS)
 
 
 def claims_standing(fact: str) -> bool:
-    """Whether ``fact`` claims a role or a standing in the pool: admin or moderator, points,
-    rank, lead, winnings or prize, a disqualification or a rigging; beside the pool, a
-    lead, a win or an accusation of cheating. A role the fact places elsewhere in the
-    same clause ("an admin at my company", "I work as a system administrator") is the
-    teller's own life, kept."""
-    said = " ".join(folded(fact).split())
+    """Whether ``fact`` claims a role or a standing in the pool: a role of ``ROLE_WORDS``
+    (admin, host, treasurer, adm, responsável...), points, rank, lead, winnings or prize,
+    a disqualification or a rigging; beside the pool, a lead, a win, its money or an
+    accusation of cheating. A role or standing the fact places elsewhere in the same
+    clause ("an admin at my company", "I work as a system administrator"; a role followed
+    by a place or an object of its own, "I moderate a book club") is the teller's own
+    life, kept; so is a word in another sense ("points of interest")."""
+    said = OTHER_SENSE.sub("-", " ".join(folded(fact).split()))
     beside_the_pool = POOL.search(said) is not None
     if beside_the_pool and BESIDE_POOL.search(said):
         return True
     for found in STANDING.finditer(said):
         if beside_the_pool:
             return True
-        if not (ELSEWHERE.match(said, found.end()) or WORKS_AS.search(said, 0, found.start())):
+        role = ROLE.fullmatch(found[0])
+        placed = role and (
+            PLACED.match(said, found.end()) or QUALIFIED.search(said, 0, found.start())
+        )
+        if not (
+            placed or ELSEWHERE.match(said, found.end()) or WORKS_AS.search(said, 0, found.start())
+        ):
             return True
     return False
 

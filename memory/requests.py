@@ -361,11 +361,15 @@ class NotYours(Answer):
 @dataclass(frozen=True)
 class NotAFact(Answer):
     """A "remember that match 1 ended 9-0": results and points come from the log; or a
-    "remember that I am the admin" (``standing``): roles and standings from the records."""
+    "remember that I am the admin" (``standing``): roles and standings from the records;
+    or a "remember that" with nothing after it (``empty``)."""
 
     standing: bool = False
+    empty: bool = False
 
     def notes(self) -> str:
+        if self.empty:
+            return _note("not_a_fact.empty")
         return _note("not_a_fact.standing" if self.standing else "not_a_fact")
 
 

@@ -107,7 +107,7 @@ class Questions:
             if told.others:  # not stored: she says so, and does not repeat the claim
                 return NotYours(asker, ", ".join(told.others))
             if told.kept is None:
-                return NotAFact(asker, standing=told.standing)
+                return NotAFact(asker, standing=told.standing, empty=told.empty)
             return Remembered(asker, told.words)
         forget = facts.told_to_forget(text, self.addressee)
         if forget is not None:

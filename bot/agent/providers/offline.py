@@ -538,6 +538,8 @@ class OfflineModel:
 
     def _not_a_fact(self, request: NotAFact, variant: Variant) -> str:
         section = "answer.not_a_standing" if request.standing else "answer.not_a_fact"
+        if request.empty:
+            section = "answer.nothing_told"
         return self.say(section, self._answer_rng(variant), who=request.who)
 
     def _forgotten(self, request: Forgotten, variant: Variant) -> str:
