@@ -274,6 +274,31 @@ def test_the_configured_provider_stands_behind_a_circuit_breaker() -> None:
     config = ModelConfig(provider="openai-compatible", base_url="http://127.0.0.1:9", model="m")
     model = make_model(config, lambda _u: None)
     assert isinstance(model, CircuitBreaker) and model.name == "openai-compatible"
+    assert (model.first_cooldown, model.longest) == (30.0, 600.0)
+
+
+def test_a_slow_local_model_is_given_its_time_and_the_breaker_rests_in_proportion() -> None:
+    """A 7B model on a CPU takes minutes: ``--timeout`` (or ``BETANIA_MODEL_TIMEOUT``)
+    reaches the provider, and the breaker's cool-down and the retries' waits grow with it."""
+    parser = build_parser()
+    args = parser.parse_args(["replay", "cup.json", "--timeout", "300"])
+    assert Settings.read(args, {"BETANIA_MODEL_TIMEOUT": "5"}).model.timeout == 300  # flag wins
+    unset = parser.parse_args(["replay", "cup.json"])
+    assert Settings.read(unset, {"BETANIA_MODEL_TIMEOUT": "120"}).model.timeout == 120
+    assert Settings.read(unset, {}).model.timeout == 30
+    for bad in ("0", "-5", "soon", "1e9"):
+        with pytest.raises(ConfigError, match="a number of seconds"):
+            Settings.read(parser.parse_args(["replay", "cup.json", "--timeout", bad]), {})
+        with pytest.raises(ConfigError, match="BETANIA_MODEL_TIMEOUT"):
+            Settings.read(unset, {"BETANIA_MODEL_TIMEOUT": bad})
+    config = ModelConfig(
+        provider="openai-compatible", base_url="http://127.0.0.1:9", model="m", timeout=300
+    )
+    model = make_model(config, lambda _u: None)
+    assert isinstance(model, CircuitBreaker)
+    assert (model.first_cooldown, model.longest) == (300.0, 6000.0)
+    assert isinstance(model.model, OpenAICompatibleModel)
+    assert model.model.client.timeout.read == 300 and model.model.backoff == 5.0
 
 
 PICK = ModelCall(

@@ -617,6 +617,12 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
     sub.add_argument("--model", help="the model name for the provider")
     sub.add_argument("--base-url", help="the provider's URL (ANTHROPIC_BASE_URL is honoured too)")
     sub.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        help="how long one model call may take (also BETANIA_MODEL_TIMEOUT; default 30;"
+        " a 7B model on a CPU wants 300)",
+    )
+    sub.add_argument(
         "--language", choices=LANGUAGES, default="en", help="the pool's language: hers and its own"
     )
     sub.add_argument(

@@ -35,6 +35,11 @@ class ModelConfig:
     searches_per_pick: int = 3
     searches_per_day: int = 20
 
+    def slowness(self) -> float:
+        """How much longer than the default 30 s a call may take: the breaker's cool-down
+        and the retries' waits are scaled by it, never below their defaults."""
+        return max(1.0, self.timeout / 30.0)
+
     def chosen(self) -> str:
         if self.provider not in PROVIDERS:
             raise ConfigError(f"unknown provider {self.provider!r} (one of {', '.join(PROVIDERS)})")
@@ -78,7 +83,10 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
             api_key=config.api_key,
             timeout=config.timeout,
             max_retries=config.max_retries,
+            backoff=0.5 * config.slowness(),
             on_usage=on_usage,
         )
-    # A provider that is down is not asked again and again, each call waiting out retries.
-    return CircuitBreaker(primary)
+    # A provider that is down is not asked again and again, each call waiting out retries;
+    # a slow one (a local model given minutes) rests in proportion before it is probed.
+    slow = config.slowness()
+    return CircuitBreaker(primary, cooldown=30.0 * slow, longest=600.0 * slow)

@@ -7,7 +7,7 @@ Environment: ``BETANIA_DB`` (a database URL), ``XDG_DATA_HOME`` (where the
 data directory goes), ``BETANIA_HANDLE`` and ``BETANIA_NAME`` (who the
 commentator is), ``ANTHROPIC_API_KEY`` or ``BETANIA_MODEL_API_KEY`` (her
 model), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
-``BETANIA_LOG_LEVEL``, ``BETANIA_DEBUG`` and ``BETANIA_KEEP_CALLS_DAYS`` (how long
+``BETANIA_MODEL_TIMEOUT`` (seconds one model call may take), ``BETANIA_LOG_LEVEL``, ``BETANIA_DEBUG`` and ``BETANIA_KEEP_CALLS_DAYS`` (how long
 model calls are kept whole), and the Discord companion's ``DISCORD_PUBLIC_KEY``,
 ``DISCORD_APPLICATION_ID``, ``DISCORD_BOT_TOKEN``, ``DISCORD_WEBHOOK_URL`` and
 ``DISCORD_API_URL`` (docs/discord.md). A flag, where there is one, wins.
@@ -141,6 +141,12 @@ def webhook_token(url: str | None) -> str | None:
 
 def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
     provider = getattr(args, "provider", None) or "auto"
+    flagged = getattr(args, "timeout", None)
+    timeout = (
+        _seconds(str(flagged), "--timeout")
+        if flagged is not None
+        else _seconds(environ.get("BETANIA_MODEL_TIMEOUT", ""), "BETANIA_MODEL_TIMEOUT")
+    )
     key_name = "BETANIA_MODEL_API_KEY" if provider == "openai-compatible" else "ANTHROPIC_API_KEY"
     return ModelConfig(
         provider=provider,
@@ -149,8 +155,22 @@ def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
         or (environ.get("ANTHROPIC_BASE_URL") if provider != "openai-compatible" else None),
         api_key=environ.get(key_name) or None,
         language=getattr(args, "language", None) or "en",
+        timeout=timeout or ModelConfig.timeout,
         seed=getattr(args, "seed", None) or 0,
         web_search=bool(getattr(args, "web_search", False)),
         searches_per_pick=getattr(args, "searches_per_pick", 3),
         searches_per_day=getattr(args, "searches_per_day", 20),
     )
+
+
+def _seconds(value: str, name: str) -> float | None:
+    """A model call's time limit: more than nothing, at most a day."""
+    if not value.strip():
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds <= 86400:
+        raise ConfigError(f"{name}: a number of seconds up to a day, not {value!r}")
+    return seconds
