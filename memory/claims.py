@@ -117,6 +117,42 @@ CUP_WON = re.compile(
     r"|tournament|trophy)\b|\bcampe[aã]o (?:do mundo|da copa)\b|\bworld champions?\b",
     re.IGNORECASE,
 )
+# Number words, one to twenty, in both languages: "all five of us", "os cinco", "seis
+# jogadores" say a count as much as "5" does. One table for every reader of numbers.
+_SPELLED = (
+    ("one", "um", "uma"),
+    ("two", "dois", "duas"),
+    ("three", "três", "tres"),
+    ("four", "quatro"),
+    ("five", "cinco"),
+    ("six", "seis"),
+    ("seven", "sete"),
+    ("eight", "oito"),
+    ("nine", "nove"),
+    ("ten", "dez"),
+    ("eleven", "onze"),
+    ("twelve", "doze"),
+    ("thirteen", "treze"),
+    ("fourteen", "catorze", "quatorze"),
+    ("fifteen", "quinze"),
+    ("sixteen", "dezesseis", "dezasseis"),
+    ("seventeen", "dezessete", "dezassete"),
+    ("eighteen", "dezoito"),
+    ("nineteen", "dezenove", "dezanove"),
+    ("twenty", "vinte"),
+)
+NUMBER_WORDS: dict[str, int] = {w: n for n, ws in enumerate(_SPELLED, start=1) for w in ws}
+
+
+def number_value(word: str) -> int | None:
+    """The number a word says: "5" is 5, "five" and "cinco" are 5 (one to twenty, English
+    or Portuguese, any case); None for a word that is no number."""
+    lowered = word.strip().lower()
+    if lowered.isascii() and lowered.isdigit():
+        return int(lowered)
+    return NUMBER_WORDS.get(lowered)
+
+
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
 

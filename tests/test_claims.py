@@ -5,7 +5,7 @@ import pytest
 from game.model import Score
 from game.pool import Pool
 from memory import facts, inspect
-from memory.claims import Claims
+from memory.claims import Claims, number_value
 from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, her_in, play
 
@@ -111,3 +111,22 @@ def test_chat_that_tries_to_instruct_her_changes_nothing(played: Pool, line: str
         assert facts.current(connection) == []
     said = [e.event.text for e in played.events(kinds=("remark",))]
     assert said and not any("1000" in text or "9-0" in text or "500" in text for text in said)
+
+
+@pytest.mark.parametrize(
+    ("word", "value"),
+    [
+        ("5", 5),
+        ("five", 5),
+        ("Cinco", 5),
+        ("duas", 2),
+        ("três", 3),
+        ("tres", 3),
+        ("quatorze", 14),
+        ("twenty", 20),
+        ("vinte", 20),
+        ("nope", None),
+    ],
+)
+def test_number_words_are_numbers_in_both_languages(word: str, value: int | None) -> None:
+    assert number_value(word) == value
