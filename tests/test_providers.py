@@ -1,6 +1,8 @@
 """The real ``anthropic`` SDK and an httpx client against a local server that speaks their APIs."""
 
 import json
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -8,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.agent.commentator import Commentator, read_pick
-from bot.agent.gateway import remembering
+from bot.agent.gateway import remembering, shaped
 from bot.agent.providers.anthropic_model import AnthropicModel
 from bot.agent.providers.base import ModelCall, ModelError
 from bot.agent.providers.breaker import Circuit, CircuitBreaker
@@ -121,7 +123,7 @@ def test_anthropic_overloaded_until_the_offline_writer_answers(pool: Pool) -> No
         "anthropic: OverloadedError 529",
     )
     assert call.outcome == "fallen back: anthropic: OverloadedError 529"
-    assert call.response == asked.text and call.prompt == CALL.prompt
+    assert call.response == asked.text and call.prompt == shaped(CALL.prompt, LEADER)  # told its form
 
 
 @pytest.mark.parametrize(
@@ -412,3 +414,18 @@ def test_openai_compatible_asks_in_the_first_form_the_server_takes_then_as_text(
     forms = [r.body.get("response_format", {}).get("type") for r in server.requests]
     assert forms == ["json_schema", "json_object", "json_object", "json_object", None]
     assert model.formats == []
+
+
+def test_a_console_command_never_imports_a_providers_sdk() -> None:
+    """anthropic's SDK alone took 1.6 s of `betania --version`'s 3.5 s: it is imported
+    by the command that talks to the provider, not by the command line itself."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, bot.app.cli; print(sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("'")
+    assert "anthropic" not in loaded
+    assert "bot.agent.providers.openai_compatible" not in loaded
+    model = make_model(ModelConfig(api_key="sk-test"), lambda _u: None)
+    assert isinstance(model, CircuitBreaker) and isinstance(model.model, AnthropicModel)

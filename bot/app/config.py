@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
 from bot.agent.providers.base import Model
 from bot.agent.providers.breaker import CircuitBreaker
 from bot.agent.providers.offline import OfflineModel
-from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.usage import UsageSink
 from bot.agent.providers.web_search import WebSearch
 from game.errors import UserError
@@ -60,7 +58,11 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
     provider = config.chosen()
     if provider == "offline":
         return OfflineModel(seed=config.seed, language=config.language)
+    # A provider's SDK (anthropic's alone takes seconds to import) is loaded only by the
+    # command that talks to it: `betania standings` never pays for it.
     if provider == "anthropic":
+        from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
+
         primary: Model = AnthropicModel(
             config.model or DEFAULT_MODEL,
             api_key=config.api_key,
@@ -77,6 +79,8 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
             raise ConfigError("--web-search needs the anthropic provider (its server tool)")
         if not config.base_url or not config.model:
             raise ConfigError("the openai-compatible provider needs --base-url and --model")
+        from bot.agent.providers.openai_compatible import OpenAICompatibleModel
+
         primary = OpenAICompatibleModel(
             config.base_url,
             config.model,
