@@ -18,6 +18,8 @@ from game.model import Match, knockout_round
 
 WIN, DRAW = 3, 1
 ROUND = re.compile(r"(?:^|,\s*)(?:Matchday|Rodada|Round)\s+(\d{1,3})$", re.IGNORECASE)
+# A cup's final ("Final", "Finals, Final", "Final, 2nd leg"): not a semi-final or a quarter-final.
+FINAL = re.compile(r"(?:^|,\s*)final(?:$|,)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -87,13 +89,14 @@ def _order(row: TeamRow) -> tuple[int, int, int, str]:
 
 def champions(matches: Iterable[Match]) -> tuple[str, str] | None:
     """(champion, runner-up) of a finished tournament: a league's from the top of its
-    table, a cup's from its last match (a final, or a final's second leg); None while
-    a match is to be played, or when the last match or the table's top is level."""
+    table, a cup's from its final (or a final's second leg); None while a match is to be
+    played, when the last match or the table's top is level, or when a cup's last match
+    is no final (a cut of it, or its group stage alone, crowns nobody)."""
     played = sorted(matches, key=Match.time_order)
     if not played or any(m.result is None for m in played):
         return None
     if not is_league(played):
-        return played[-1].decided()
+        return played[-1].decided() if FINAL.search(played[-1].stage) else None
     table = league_table(played)
     if len(table) < 2 or table[1].rank == table[0].rank:
         return None

@@ -10,9 +10,10 @@ priority first. The persona and the event are never cut.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
+from typing import TypeVar
 
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME
 from game.events import (
@@ -40,6 +41,7 @@ LAYERS = ("standings", "diary", "facts", "remarks", "working")  # in the order t
 SHARES = {"standings": 0.10, "diary": 0.40, "facts": 0.20, "remarks": 0.10, "working": 0.20}
 # Who gets the budget other layers leave unused, and who keeps it when cutting.
 PRIORITY = ("working", "facts", "diary", "remarks", "standings")
+R = TypeVar("R")
 MENTION = re.compile(r"@([a-z][a-z0-9_.-]{0,31})|\babout\s+([A-Za-z][\w.-]{0,31})", re.IGNORECASE)
 NEWEST_KEPT = 2  # diary entries that outrank the narrative when the budget is tight
 # Caps that keep a context the same size on day 1 and on day 39, whatever the budget:
@@ -54,6 +56,7 @@ class Item:
     text: str
     rank: int = 0
     trim_from_start: bool = False  # a long narrative loses its oldest part first
+    head: str = ""  # the start of ``text`` a trim keeps (its heading): what it is, and when
 
 
 @dataclass(frozen=True)
@@ -99,12 +102,29 @@ def fit(items: list[Item], allowance: int) -> tuple[str, int]:
             kept.add(index)
             used += cost
         elif item.trim_from_start and allowance - used > 20:
-            room = (allowance - used - 1) * 4 - 2
-            trimmed[index] = "…" + item.text[-room:]
-            kept.add(index)
-            used = allowance
+            cut = trim_start(item, (allowance - used - 1) * 4 - 2)
+            if cut is not None:
+                trimmed[index] = cut
+                kept.add(index)
+                used = allowance
     text = "\n".join(trimmed.get(i, items[i].text) for i in range(len(items)) if i in kept)
     return text, len(items) - len(kept)
+
+
+def trim_start(item: Item, room: int) -> str | None:
+    """``item`` in at most ``room`` characters, its oldest words cut: the heading kept, the
+    cut marked, never a word cut in two ("...exico 2-0" read as a team). None: no room."""
+    mark = _say("cut") + " "
+    body = item.text[len(item.head) :]
+    left = room - len(item.head) - len(mark)
+    if left <= 0:
+        return None
+    tail = body[-left:]
+    if len(tail) < len(body) and not body[-left - 1].isspace():
+        tail = tail.split(maxsplit=1)[1] if len(tail.split(maxsplit=1)) == 2 else ""
+    if not tail.strip():
+        return None
+    return f"{item.head}{mark}{tail.lstrip()}"
 
 
 def allot(wanted: dict[str, int], available: int) -> dict[str, int]:
@@ -131,6 +151,7 @@ def involved_players(
     return list(dict.fromkeys(players))
 
 
+STANDINGS_TOP = 5  # the pool's table rows in her context, beside the players involved
 LEAGUE_TOP = 4  # a league table's rows in her context, beside the teams on the pitch
 WHOLE_SCHEDULE = 128  # a World Cup's 104 matches fit whole in the cached block; a season not
 # A season's rounds in the cached block: with fewer, a ten-match round's block is under
@@ -150,6 +171,26 @@ def rounds_at_hand(matches: list[Match], now: datetime) -> list[Match]:
         return coming[: WHOLE_SCHEDULE // 8]
     wanted = range(next_round, next_round + ROUNDS_AHEAD)
     return [m for m in matches if round_of(m) in wanted]
+
+
+def shown_rows(
+    rows: Sequence[R], shown: Callable[[int, R], bool], told: Callable[[R], str]
+) -> list[str]:
+    """The rows of a table that are shown, told, with the rows left out counted where they
+    were ("3. ana, (2 more), 6. bia"): ranks 3 then 6 with nothing between reads as a lie."""
+    out: list[str] = []
+    skipped = 0
+    for index, row in enumerate(rows):
+        if not shown(index, row):
+            skipped += 1
+            continue
+        if skipped:
+            out.append(_say("rows.more", n=skipped))
+            skipped = 0
+        out.append(told(row))
+    if skipped:
+        out.append(_say("rows.more", n=skipped))
+    return out
 
 
 class ContextBuilder:
@@ -313,8 +354,14 @@ class ContextBuilder:
             event.event, MatchKickedOff | GoalScored | ResultRecorded
         ):
             return self.pool.match(event.event.match)
-        live = [m for m in self.pool.matches() if m.status.value == "live"]
-        return live[0] if live else None
+        # Live at the event's time, not at the time memory reads it (a catch-up reads a
+        # chat line after later kick-offs and whistles): the newest match kicked off by then
+        # and not yet finished.
+        up_to = event.id if event is not None else None
+        ended = {e.event.match for e in self.pool.events_of(ResultRecorded, up_to_id=up_to)}
+        started = self.pool.events_of(MatchKickedOff, up_to_id=up_to)
+        live = [e.event.match for e in started if e.event.match not in ended]
+        return self.pool.match(live[-1]) if live else None
 
     def _standings_items(
         self, involved: list[str], now: datetime, match: Match | None = None
@@ -324,10 +371,14 @@ class ContextBuilder:
             return []
         matches = self.pool.matches()
         played = sum(1 for m in matches if m.result is not None)
-        rows = [r for i, r in enumerate(table) if i < 5 or r.player in involved]
         body = ", ".join(
-            _say("standings.row", rank=r.rank, player=r.player, points=r.points, exact=r.exact)
-            for r in rows
+            shown_rows(
+                table,
+                lambda i, r: i < STANDINGS_TOP or r.player in involved,
+                lambda r: _say(
+                    "standings.row", rank=r.rank, player=r.player, points=r.points, exact=r.exact
+                ),
+            )
         )
         items = [Item(_say("standings", day=self._day(now), played=played, rows=body))]
         return items + self._league_items(matches, match)
@@ -342,16 +393,18 @@ class ContextBuilder:
             return []
         playing = {match.team1, match.team2} if match else set()
         rows = ", ".join(
-            _say(
-                "league.row",
-                rank=r.rank,
-                team=inert(r.team),
-                points=r.points,
-                games=r.played,
-                difference=f"{r.difference:+d}",
+            shown_rows(
+                teams,
+                lambda i, r: i < LEAGUE_TOP or r.team in playing,
+                lambda r: _say(
+                    "league.row",
+                    rank=r.rank,
+                    team=inert(r.team),
+                    points=r.points,
+                    games=r.played,
+                    difference=f"{r.difference:+d}",
+                ),
             )
-            for i, r in enumerate(teams)
-            if i < LEAGUE_TOP or r.team in playing
         )
         played = sum(1 for m in matches if m.result is not None)
         return [Item(_say("league", played=played, rows=rows))]
@@ -367,8 +420,9 @@ class ContextBuilder:
         entries = [entry for entry in entries if entry.covers != (told,)]
         items = []
         if narrative is not None:
-            text = _say("diary.narrative", dates=narrative.dates, text=inert(narrative.text))
-            items.append(Item(text, rank=NEWEST_KEPT, trim_from_start=True))
+            head = _say("diary.narrative", dates=narrative.dates, text="")
+            text = head + inert(narrative.text)
+            items.append(Item(text, rank=NEWEST_KEPT, trim_from_start=True, head=head))
         for position, entry in enumerate(entries):
             age = len(entries) - 1 - position
             items.append(
@@ -433,7 +487,7 @@ class ContextBuilder:
         for goal in working.goals:
             told = _say(
                 "live.goal",
-                minute=f"{goal.minute}{'+' + str(goal.added) if goal.added else ''}",
+                minute=_minute(goal),
                 team=team[goal.side],
                 scorer=_scorer(goal),
                 score=working.score_after(goal),
@@ -474,7 +528,7 @@ class ContextBuilder:
         goal, match = event.event, self.pool.match(event.event.match)
         scorer = _scorer(goal)
         return _say(
-            "event.goal", at=self._at(event), **_teams(match), minute=goal.minute, scorer=scorer
+            "event.goal", at=self._at(event), **_teams(match), minute=_minute(goal), scorer=scorer
         )
 
     def _kickoff_told(self, event: LoggedEvent[MatchKickedOff]) -> str:
@@ -489,6 +543,11 @@ class ContextBuilder:
 
 def _say(section: str, /, **values: object) -> str:
     return phrase("context", section, **values)
+
+
+def _minute(goal: GoalScored) -> str:
+    """The minute as the source gives it, added time too: "90+4", never a bare "90"."""
+    return f"{goal.minute}+{goal.added}" if goal.added else str(goal.minute)
 
 
 def _scorer(goal: GoalScored) -> str:

@@ -249,9 +249,9 @@ class WrapUp(Remark):
 
     kind: ClassVar[str] = "wrapup"
     contract: ClassVar[str] = "wrap_up"
-    champion: str
+    champion: str | None  # None: a cup cut before its final (or a level table) crowns nobody
     runner_up: str
-    final: str  # "Spain 2-1 Argentina"
+    final: str  # the last match: "Spain 2-1 Argentina"
     winners: tuple[str, ...]  # everyone level at the top
     points: int
     podium: tuple[tuple[str, int], ...]  # ranks 1-3, ties included
@@ -262,15 +262,20 @@ class WrapUp(Remark):
     best_call: tuple[str, str, int] | None  # (who, match, how many called it)
     worst_blank: tuple[str, int, int] | None  # (match, players on zero, players who picked)
     league: bool = False  # won at the top of a table, not in a final
+    stage: str = ""  # the last match's, for a tournament that ended before a final
 
     def notes(self) -> str:
-        lines = [
-            _note(
+        if self.champion is None:
+            crowned = _note("wrapup.no_champion", final=self.final, stage=self.stage)
+        else:
+            crowned = _note(
                 "wrapup.champion_league" if self.league else "wrapup.champion",
                 champion=self.champion,
                 final=self.final,
                 runner_up=self.runner_up,
-            ),
+            )
+        lines = [
+            crowned,
             _note(
                 "wrapup.pool",
                 winners=" & ".join(self.winners),

@@ -1,3 +1,4 @@
+import dataclasses
 from datetime import UTC, date, datetime
 
 import pytest
@@ -81,7 +82,14 @@ def test_old_entries_fuse_into_a_narrative_and_the_newest_stay(
     assert [e.covers for e in entries] == [(4,)]
 
 
-def test_the_final_whistle_closes_the_diary(long_pool: Pool, clock: FakeClock) -> None:
+def test_the_final_whistle_closes_the_diary(pool: Pool, clock: FakeClock) -> None:
+    # A cup ends at its final: a group match as its last crowns nobody (issue 37).
+    cup = tournament(8)
+    final = dataclasses.replace(cup.fixtures[-1], stage="Final")
+    pool.fixtures.import_tournament(dataclasses.replace(cup, fixtures=(*cup.fixtures[:-1], final)))
+    for handle in ("ana", "bia"):
+        pool.members.add(handle)
+    long_pool = pool
     keeper, _gateway = remembering(
         long_pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=3, keep=2))
     )

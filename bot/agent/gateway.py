@@ -29,7 +29,7 @@ from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
 from memory.requests import Answer, Request
 from memory.store import MemoryStore
-from prompts import render
+from prompts import phrase, render, sections
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
 RETRY, OFFLINE = -1, -2
@@ -85,7 +85,8 @@ class Gateway:
         back to the offline writer; memory's upkeep (fusion, merges, facts in
         chat) raises ``ModelError`` instead and is tried again with the next material.
         """
-        call = ModelCall(request.task, context.system, context.prompt, request, variant)
+        prompt = shaped(context.prompt, request)
+        call = ModelCall(request.task, context.system, prompt, request, variant)
         return self._complete(call, match, context, event_id, fall_back)
 
     def say(
@@ -148,12 +149,10 @@ class Gateway:
         if found is None:
             return asked
         self.settle(asked, f"refused: contract {found}")
-        characters, _ = limits(request.text_kind)
-        told_why = render("contract_refused", reason=found, characters=characters)
         retry = ModelCall(
             request.task,
             context.system,
-            f"{context.prompt}\n\n{told_why}",
+            f"{shaped(context.prompt, request)}\n\n{what_to_change(found, request.text_kind)}",
             request,
             (event_id, RETRY),
         )
@@ -252,6 +251,27 @@ class Gateway:
         if self.on_call is not None:
             self.on_call(record, context)
         return call_id
+
+
+def shaped(prompt: str, request: Request) -> str:
+    """``prompt`` with the form its answer is held to, from the contract's own table: a
+    text the contract refuses for its length is one the model was told the length of."""
+    if request.schema is not None:  # data, not words: its schema is its form
+        return prompt
+    characters, sentences = limits(request.text_kind)
+    return f"{prompt}\n\n{render('shape', characters=characters, sentences=sentences)}"
+
+
+def what_to_change(found: Breach, kind: str) -> str:
+    """The retry's instruction: what to write instead, by the rule that refused the line.
+
+    The refusal's own detail ("name Nine: nobody in this pool") is for the log; handed to
+    a model, it teaches it to shun the word (and every capital), not to name right.
+    """
+    characters, sentences = limits(kind)
+    rule = found.rule if found.rule in sections("contract_refused") else "claim"
+    change = phrase("contract_refused", rule, characters=characters, sentences=sentences)
+    return phrase("contract_refused", "retry", change=change)
 
 
 def remembering(

@@ -89,8 +89,11 @@ def for_result(pool: Pool, match: Match, about: list[str], her: str) -> Storylin
     crowd = sum(1 for p in others if p.score.outcome == actual.outcome)
     if len(others) >= 3 and crowd == 0:
         her_call = mine is not None and mine.outcome == actual.outcome
-        # Nobody saw it coming; if she did, the crowd was against her, and wrong.
-        return Storyline("her_alone" if her_call else "upset", count=len(others))
+        # Nobody saw it coming; if she did, the crowd was against her, and wrong. An upset
+        # counts every pick the match's story lists, hers too: she missed it as well.
+        if her_call:
+            return Storyline("her_alone", count=len(others))
+        return Storyline("upset", count=len(picks))
     for handle in about:
         blanks, exacts = runs(pool, handle, match)
         if exacts >= 2:

@@ -20,8 +20,8 @@ def is_over(pool: Pool) -> bool:
 def wrap_up(pool: Pool, her: str) -> WrapUp:
     matches = sorted(pool.matches(), key=Match.time_order)
     final = matches[-1]
-    decided = champions(matches)
-    winner, runner_up = decided if decided else (final.team1, final.team2)
+    # A cut of a cup, or its group stage alone, has no final: nobody is crowned.
+    winner, runner_up = champions(matches) or (None, "")
     table = pool.standings()
     top = table[0].points
     podium = tuple((r.player, r.points) for r in table if r.rank <= 3)
@@ -43,8 +43,12 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
         if match.result is None:
             continue
         actual = scored_score(match.result, basis)
-        picks = [p for p in pool.predictions_on(match.number) if p.handle != her]
-        exact = [p.handle for p in picks if classify(p.score, actual) is Tier.EXACT]
+        picks = pool.predictions_on(match.number)
+        # Her own exact call is no "best call" of the pool's; a blank is everyone's, hers too,
+        # so "4 of 7 on zero" counts the seven picks the match's story lists.
+        exact = [
+            p.handle for p in picks if p.handle != her and classify(p.score, actual) is Tier.EXACT
+        ]
         blanks = sum(1 for p in picks if rule.points(classify(p.score, actual)) == 0)
         label = f"#{match.number} {match.team1} {match.result} {match.team2}"
         if exact and (best is None or (len(exact), -match.number) <= (best[0], -best[1])):
@@ -55,6 +59,7 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
         champion=winner,
         runner_up=runner_up,
         final=f"{final.team1} {final.result} {final.team2}",
+        stage=final.stage,
         winners=tuple(r.player for r in table if r.points == top),
         points=top,
         podium=podium,

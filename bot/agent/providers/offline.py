@@ -49,6 +49,7 @@ from memory.requests import (
     Request,
     RoundDay,
     Standing,
+    Storyline,
     UnknownName,
     Welcome,
     WhoCalled,
@@ -63,6 +64,9 @@ SPANNED = 3  # more periods than this in the oldest clause are written as a span
 RECENT_IN_DETAIL = 4  # the newest matches a fused narrative tells one by one
 PERIODS_IN_DETAIL = 2  # the latest rounds that keep a clause each; older ones share one
 SIMILAR = 0.8
+# Storylines that tell who is top now: her line on the result always carries them (the
+# commentator then makes no new-leader remark of its own beside it).
+TOP_STORIES = frozenset({"lead_change", "her_lead", "final_day", "her_final_day"})
 
 
 if TYPE_CHECKING:
@@ -381,44 +385,57 @@ class OfflineModel:
         ).strip()
 
     def _final_whistle(self, request: FinalWhistle, variant: Variant) -> str:
+        """One thought on the result: the line on who scored, with at most one thing more,
+        the one that matters most: a new name at the top, else what a player told her
+        (told as part of what the match did to them), else another storyline, else an
+        earlier exact call. A second leg's tie comes first: it is the result itself."""
         story, rng = request.story, self._remark_rng(request, variant)
+        match = self._told(story)
+        tie = [self.say("tie.through", rng, team=story.through)] if story.through else []
+        told = request.storyline
+        if told is not None and told.kind in TOP_STORIES:
+            return " ".join([*tie, self._result_line(request, rng), self._storyline(told, rng)])
+        aside = request.aside or ""
+        owner = next((p for p in request.who if re.search(rf"\b{re.escape(p)}\b", aside)), None)
+        points = next((p.points for p in story.picks if p.player == owner), None)
+        if request.aside and owner is not None and points is not None:
+            case = "exact" if owner in story.exact() else "scored" if points else "blank"
+            line = self.say(f"final.aside.{case}", rng, fact=request.aside, who=owner, match=match)
+            return " ".join([*tie, line])
+        extra = []
+        if told is not None:
+            extra.append(self._storyline(told, rng))
+        elif request.recall is not None:
+            recalled = request.recall
+            day, earlier = self.words.day(recalled.day), self.words.result(recalled.match)
+            extra.append(self.say("recall", rng, who=recalled.who, day=day, match=earlier))
+        return " ".join([*tie, self._result_line(request, rng), *extra])
+
+    def _result_line(self, request: FinalWhistle, rng: random.Random) -> str:
+        """Who scored on the match, and who did not."""
+        story = request.story
         match = self._told(story)
         exact, blanks = story.exact(), story.blanks()
         if exact:
             who = self.names(exact, 2)
-            line = self.say("final.exact", rng, many=len(exact) > 1, match=match, who=who)
-        elif blanks and len(blanks) == len(story.picks):
-            line = self.say("final.wipeout", rng, match=match)
-        elif blanks:
+            return self.say("final.exact", rng, many=len(exact) > 1, match=match, who=who)
+        if blanks and len(blanks) == len(story.picks):
+            return self.say("final.wipeout", rng, match=match)
+        if blanks:
             chosen = [p for p in request.who if p in blanks] or blanks[-2:]
             who = self.names(chosen, 2)
-            line = self.say("final.blanks", rng, many=len(chosen) > 1, match=match, who=who)
-        else:
-            line = self.say("final.all_scored", rng, match=match)
-        extras = []
-        told = request.storyline
-        if told is not None:
-            extras.append(
-                self.say(
-                    f"story.{told.kind}",
-                    rng,
-                    many=told.count > 1,
-                    who=told.who,
-                    n=told.count,
-                    other=told.other,
-                )
-            )
-        recalled = request.recall
-        # A run of exact scores already says it; and she keeps it short: a storyline
-        # and a player's own words come before a recalled day.
-        if recalled is not None and not (told and (told.kind == "exacts" or request.aside)):
-            day, earlier = self.words.day(recalled.day), self.words.result(recalled.match)
-            extras.append(self.say("recall", rng, who=recalled.who, day=day, match=earlier))
-        if request.aside:  # lightly: what a player told her, where it fits
-            extras.append(self.say("aside", rng, fact=request.aside))
-        if story.through is not None:  # a second leg: the tie, not only the match
-            extras.insert(0, self.say("tie.through", rng, team=story.through))
-        return " ".join([line, *extras])
+            return self.say("final.blanks", rng, many=len(chosen) > 1, match=match, who=who)
+        return self.say("final.all_scored", rng, match=match)
+
+    def _storyline(self, told: Storyline, rng: random.Random) -> str:
+        return self.say(
+            f"story.{told.kind}",
+            rng,
+            many=told.count > 1,
+            who=told.who,
+            n=told.count,
+            other=told.other,
+        )
 
     def _round_day(self, request: RoundDay, variant: Variant) -> str:
         """A league's round day in one line: an exact call, else a round of blanks."""
@@ -511,7 +528,11 @@ class OfflineModel:
     def _wrap_up(self, request: WrapUp, _variant: Variant) -> str:
         podium = ", ".join(f"{p} ({n})" for p, n in request.podium)
         cup = self.say(
-            "wrapup_league" if request.league else "wrapup",
+            "wrapup_none"
+            if request.champion is None
+            else "wrapup_league"
+            if request.league
+            else "wrapup",
             champion=request.champion,
             runner_up=request.runner_up,
             final=self.words.result(request.final),
