@@ -147,11 +147,9 @@ def run(
 ) -> Path:
     """Replay the cut in ``data_dir`` with the model ``config`` makes; the database's path."""
     tournament = first_matches(parse_tournament(read_json(str(CUP))), matches)
-    last = max(f.kickoff for f in tournament.fixtures)
-    said = [line for line in read_chat(str(chat)) if line.at < last]
     options = ReplayOptions(
         tournament,
-        chat=said,
+        chat=read_chat(str(chat)),  # all of it: what `betania replay --chat` would play
         players=players,
         seed=seed,
         memory=MemoryConfig(language=config.language),
