@@ -161,7 +161,8 @@ class Gateway:
         if found is None:
             return again
         self.settle(again, f"refused: contract {found}")
-        call = ModelCall(request.task, context.system, context.prompt, request, (event_id, OFFLINE))
+        prompt = shaped(context.prompt, request)
+        call = ModelCall(request.task, context.system, prompt, request, (event_id, OFFLINE))
         self.meter.take()
         started = time.perf_counter()
         text = self._answer(self.fallback, call)
