@@ -27,7 +27,7 @@ from game.openfootball import Tournament, parse_tournament
 from game.pool import Pool
 from game.pool.fixtures import numbering
 from game.sources import read_json
-from memory.contract import Contract
+from memory.contract import Breach, Contract
 from tests.conftest import TEST_DATA, FakeClock
 
 
@@ -76,13 +76,14 @@ def as_it_stood(pool: Pool, clock: FakeClock, call: dict[str, Any]) -> Pool:
     return pool
 
 
-def judged(pool: Pool, clock: FakeClock, line: dict[str, Any]) -> str | None:
-    """The breach the contract finds in ``line`` said in its call, as ``rule detail``."""
+def judged(pool: Pool, clock: FakeClock, line: dict[str, Any]) -> list[Breach]:
+    """Every rule ``line`` breaks said in its call, once ``Contract.check`` refuses it."""
     call = CALLS[line["call"]]
     contract = Contract(as_it_stood(pool, clock, call), call["language"], ("betania", "BETanIA"))
     grounds = contract.grounds(call["system"], call["prompt"])
-    breach = contract.check(line["text"], call["kind"], grounds, call["match"])
-    return None if breach is None else str(breach)
+    if contract.check(line["text"], call["kind"], grounds, call["match"]) is None:
+        return []
+    return contract.breaches(line["text"], call["kind"], grounds, call["match"])
 
 
 def test_the_corpus_holds_good_and_bad_lines_each_with_its_call() -> None:
@@ -96,7 +97,7 @@ def test_the_corpus_holds_good_and_bad_lines_each_with_its_call() -> None:
 def test_a_good_line_of_a_strong_model_passes_her_contract(
     pool: Pool, clock: FakeClock, line: dict[str, Any]
 ) -> None:
-    assert judged(pool, clock, line) is None, (line["text"], line["why"])
+    assert judged(pool, clock, line) == [], (line["text"], line["why"])
 
 
 @pytest.mark.parametrize(
@@ -105,7 +106,11 @@ def test_a_good_line_of_a_strong_model_passes_her_contract(
 def test_a_bad_line_of_a_strong_model_is_refused(
     pool: Pool, clock: FakeClock, line: dict[str, Any]
 ) -> None:
-    assert judged(pool, clock, line) is not None, (line["text"], line["why"])
+    """Refused, and for what is wrong with it (``flaw``, the rule that sees it), not only
+    for something else a rule happens to find first."""
+    rules = {breach.rule for breach in judged(pool, clock, line)}
+    assert rules, (line["text"], line["why"])
+    assert line.get("flaw") in rules | {None}, (line["text"], line["why"], rules)
 
 
 def test_the_pool_is_rebuilt_as_it_stood(pool: Pool, clock: FakeClock) -> None:
