@@ -1,5 +1,7 @@
 import dataclasses
+import re
 from datetime import UTC, datetime, timedelta
+from string import Template
 
 import pytest
 
@@ -20,7 +22,7 @@ from memory.claims import Claims
 from memory.keeper import MemoryConfig
 from memory.requests import Storyline
 from memory.usage import recorded
-from tests.conftest import FakeClock, ScriptedModel, fixture, her_in, play
+from tests.conftest import FakeClock, ScriptedModel, fixture, her_in, play, small_tournament
 
 
 def result_event(pool: Pool, number: int):
@@ -263,6 +265,11 @@ def test_whom_a_remark_is_about_is_read_from_what_it_says(
 def test_after_the_final_she_names_the_champion_the_winner_and_her_finish(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
+    cup = small_tournament()  # its last match made a final: a group match crowns nobody
+    final_fixture = dataclasses.replace(cup.fixtures[-1], stage="Final")
+    tournament_pool.fixtures.import_tournament(
+        dataclasses.replace(cup, fixtures=(*cup.fixtures[:-1], final_fixture))
+    )
     commentator = her_in(tournament_pool)
     for number, (ana, bia) in enumerate([("1-0", "0-0"), ("2-2", "1-1"), ("0-1", "0-1")], 1):
         tournament_pool.predictions.place("ana", number, Score.parse(ana))
@@ -542,3 +549,123 @@ def test_a_correction_is_told_in_the_pool_s_language(pool: Pool, clock: FakeCloc
     said = [r.event.text for r in pool.events(kinds=("remark",)) if r.event.match == 2][-1]
     assert "(agregado 1-2)" in said and "(pênaltis 2-4)" in said
     assert "(agg " not in said and "(pens " not in said
+
+
+def test_a_new_leader_at_the_final_whistle_is_told_once(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """Not "New name at the top: bia, 5 clear." then "Top of the table: bia, 10 points."."""
+    commentator = her_in(tournament_pool)
+    for number, (ana, bia) in enumerate([("1-0", "0-1"), ("0-3", "1-1")], 1):
+        tournament_pool.predictions.place("ana", number, Score.parse(ana))
+        tournament_pool.predictions.place("bia", number, Score.parse(bia))
+    play(tournament_pool, clock, 1, "2-0")  # ana 5, bia 0
+    commentator.catch_up()
+    play(tournament_pool, clock, 2, "1-1")  # bia's exact: bia 10, ana 5
+    commentator.catch_up()
+    whistle = result_event(tournament_pool, 2)
+    (said,) = [
+        r.event for r in tournament_pool.events_of(RemarkPosted) if r.event.trigger == whistle.id
+    ]
+    assert "bia" in said.text and "5 clear" in said.text  # the match and the new leader, one line
+
+
+def test_a_round_s_kick_offs_at_one_minute_are_one_line(pool: Pool, clock: FakeClock) -> None:
+    start = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
+    teams = [("Brazil", "Serbia"), ("Argentina", "Mexico"), ("Japan", "Spain")]
+    pool.fixtures.import_tournament(
+        Tournament("Cup", tuple(fixture(f"m{i}", a, b, start) for i, (a, b) in enumerate(teams)))
+    )
+    for handle in ("ana", "bia", "caio"):
+        pool.members.add(handle)
+    commentator = her_in(pool)
+    for number in (1, 2, 3):
+        pool.predictions.place("betania", number, Score(1, 0))
+        for handle in ("ana", "bia", "caio"):
+            pool.predictions.place(handle, number, Score(0, number))  # all against her
+    clock.now = start
+    for number in (1, 2, 3):
+        pool.fixtures.kick_off(number)
+        commentator.catch_up()
+    kickoffs = {k.id for k in pool.events(kinds=("kickoff",))}
+    said = [r.event for r in pool.events_of(RemarkPosted) if r.event.trigger in kickoffs]
+    assert len(said) == 1 and said[0].match == 1  # the moment, told once; the first match on it
+    commentator.catch_up()
+    for item in pool.events():  # a restart reacting to everything again says nothing more
+        commentator.react(item)
+    assert len([r for r in pool.events_of(RemarkPosted) if r.event.trigger in kickoffs]) == 1
+
+
+def test_before_kick_off_a_pick_that_differs_is_not_wrong(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """Her pick 1-0; ana 2-0 (her outcome, not her score), bia 0-1, caio 0-2."""
+    model = ScriptedModel()
+    commentator = her_in(tournament_pool, model)
+    for handle, score in (("betania", "1-0"), ("ana", "2-0"), ("bia", "0-1"), ("caio", "0-2")):
+        tournament_pool.predictions.place(handle, 1, Score.parse(score))
+    clock.now = tournament_pool.match(1).kickoff
+    tournament_pool.fixtures.kick_off(1)
+    commentator.catch_up()
+    (prompt,) = [c.prompt for c in model.calls if c.task == "remark"]
+    told = " ".join(prompt.split())
+    assert "Of the others, 1 picked the same outcome as you (the same winner, or a draw)" in told
+    assert "2 picked another outcome, and 0 picked your exact score" in told
+    assert "agree" not in told
+    for language in ("en", "pt"):
+        for line in OfflineModel(language=language).voice["kickoff"]:
+            assert not re.search(r"wrong|errad", line), line
+
+
+def test_the_digest_waits_for_the_day_to_end_in_the_pool_s_time_zone(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """22:02 in São Paulo, #1 in play, #2 at 23:30: no "No matches today." The day is told
+    once its last match is over, after midnight here, long after midnight in UTC."""
+    from zoneinfo import ZoneInfo
+
+    here = ZoneInfo("America/Sao_Paulo")
+    evening = datetime(2026, 6, 11, 21, 0, tzinfo=here)
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Cup",
+            (
+                fixture("m1", "Brazil", "Serbia", evening),
+                fixture("m2", "Argentina", "Mexico", evening + timedelta(hours=2, minutes=30)),
+            ),
+        )
+    )
+    pool.members.add("ana")
+    pool.predictions.place("ana", 1, Score(1, 0))
+    commentator = her_in(pool, config=MemoryConfig(zone=here))
+    clock.now = evening
+    pool.fixtures.kick_off(1)
+    clock.now = evening + timedelta(hours=1, minutes=2)  # 22:02, #1 in play
+    commentator.turn()
+    assert not [r for r in pool.events_of(RemarkPosted) if r.event.topic == DIGEST]
+    pool.fixtures.record_result(1, Result(Score(1, 0)))
+    clock.now = evening + timedelta(hours=2)  # 23:00: #1 over, #2 still to come
+    commentator.turn()
+    assert not [r for r in pool.events_of(RemarkPosted) if r.event.topic == DIGEST]
+    play(pool, clock, 2, "2-2")  # its whistle at 01:25 on the 12th, here
+    commentator.turn()
+    (digest,) = [r.event.text for r in pool.events_of(RemarkPosted) if r.event.topic == DIGEST]
+    assert "Brazil 1-0 Serbia" in digest and "Argentina 2-2 Mexico" in digest
+    assert "11 Jun" in digest  # the day it tells, though told on the 12th
+
+
+def test_what_a_player_told_her_is_part_of_one_thought_not_an_appendix(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """Not "... I'm saying it kindly. Noted for the record: ana supports Mexico."."""
+    commentator = her_in(tournament_pool)
+    tournament_pool.talk.chat("ana", "@betania remember that I support Mexico")
+    commentator.catch_up()
+    tournament_pool.predictions.place("ana", 2, Score(0, 3))
+    play(tournament_pool, clock, 2, "1-0")  # Argentina 1-0 Mexico: ana blanks
+    commentator.catch_up()
+    (whistle,) = [e.event for e in tournament_pool.events_of(RemarkPosted) if e.event.match == 2]
+    assert "Noted for the record" not in whistle.text and "I remember:" not in whistle.text
+    told = {"fact": "ana supports Mexico", "who": "ana", "match": "Argentina 1-0 Mexico"}
+    lines = OfflineModel().voice["final.aside.blank"]
+    assert whistle.text in {Template(line).substitute(told) for line in lines}

@@ -18,6 +18,7 @@ from datetime import date, datetime, timedelta
 
 from bot.agent import predictor, storylines, wrapup
 from bot.agent.gateway import Gateway
+from bot.agent.providers.offline import TOP_STORIES
 from bot.agent.questions import Questions
 from game.events import (
     ChatPosted,
@@ -51,6 +52,7 @@ from memory.requests import (
     PickWanted,
     Remark,
     RoundDay,
+    Storyline,
     Welcome,
 )
 from memory.store import AGENT_STATE
@@ -62,6 +64,7 @@ LAST_DIGEST = "last_digest_day"
 WRAP_UP = "wrap-up"  # the remark after the last whistle, beside the one on the final
 TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
 DIGEST = "digest"  # the day's digest, beside whatever was said on its trigger
+SMALL_HOURS = 6  # before this hour, a day whose last match ran past midnight is still told
 LATE_MINUTE = 85  # a goal this late always deserves a word
 LIKELIEST_SHOWN = 5  # the scores her pick prompt lists with their chances
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
@@ -136,9 +139,34 @@ class Commentator:
         and once the digest hour has come in the pool's time zone, the day's digest."""
         self.predict_upcoming()
         self.catch_up()
-        now = self.pool.clock().astimezone(self.keeper.config.zone)
-        if self.policy.digest_hour is not None and now.hour >= self.policy.digest_hour:
-            self.digest(now.date())
+        day = self.digest_due()
+        if day is not None:
+            self.digest(day)
+
+    def digest_due(self) -> date | None:
+        """The day whose digest is due now, in the pool's time zone: today once the digest
+        hour has come, or, before dawn, yesterday when its last match ran past midnight;
+        never while a match is in play or one of the day's matches is still to come, so
+        the digest tells the day as it ended."""
+        if self.policy.digest_hour is None:
+            return None
+        zone = self.keeper.config.zone
+        now = self.pool.clock().astimezone(zone)
+        matches = self.pool.matches()
+
+        def on(day: date) -> list[Match]:
+            return [m for m in matches if m.kickoff.astimezone(zone).date() == day]
+
+        if now.hour >= self.policy.digest_hour:
+            day = now.date()
+        elif now.hour < SMALL_HOURS and on(now.date() - timedelta(days=1)):
+            day = now.date() - timedelta(days=1)
+        else:
+            return None
+        live = any(m.status is MatchStatus.LIVE for m in matches)
+        if live or any(m.status is MatchStatus.SCHEDULED for m in on(day)):
+            return None
+        return day
 
     def cursor(self) -> int:
         with self.store.read() as connection:
@@ -215,10 +243,14 @@ class Commentator:
     ) -> RemarkPosted | None:
         """Ask for a line, refuse repeats in code, post it; silence when nothing new comes.
 
-        A remark the pool would refuse (one on this trigger and topic was made) is
-        never asked for: a restart reacting again costs no model call.
+        A remark the pool would refuse (one on this trigger and topic was made), or one
+        she already stayed silent on, is never asked for: a restart reacting again costs
+        no model call.
         """
-        if self.pool.talk.said_on(item.id, topic):
+        silence = f"silent:{item.id}:{topic}"  # nothing new came: a restart stays silent too
+        with self.store.read() as connection:
+            kept_silent = AGENT_STATE.get(connection, silence) is not None
+        if kept_silent or self.pool.talk.said_on(item.id, topic):
             return None
         if (
             capped
@@ -231,6 +263,8 @@ class Commentator:
         self.stats.refused_repeats += spoken.refused
         if spoken.asked is None:
             self.stats.silent += 1
+            with self.store.write() as connection:
+                AGENT_STATE.set(connection, silence, item.at.isoformat())
             return None
         posted = self.pool.talk.remark(
             self.her, spoken.asked.text, spoken.about, match, trigger=item.id, topic=topic
@@ -241,27 +275,52 @@ class Commentator:
         return posted
 
     def on_kickoff(self, item: LoggedEvent[MatchKickedOff]) -> None:
-        match = self.pool.match(item.event.match, with_goals=False)
-        picks = self.pool.predictions_on(match.number)
-        mine = next((p.score for p in picks if p.handle == self.her), None)
-        others = [p for p in picks if p.handle != self.her]
-        agree = sum(1 for p in others if mine is not None and p.score.outcome == mine.outcome)
-        if mine is None or agree * 2 >= len(others):
+        """One line per kick-off moment: a round's matches starting together are one
+        moment, told once their last kick-off is in, about the match where she stands
+        furthest from the crowd."""
+        started = self.pool.match(item.event.match, with_goals=False)
+        together = [m for m in self.pool.matches() if m.kickoff == started.kickoff]
+        if any(m.status is MatchStatus.SCHEDULED for m in together):
+            return  # the rest of the moment is still to start: its last kick-off tells it
+        kicked = [
+            k.id
+            for m in together
+            for k in self.pool.events_of(MatchKickedOff, match_number=m.number)
+        ]
+        if item.id != max(kicked, default=item.id):
+            return  # an earlier kick-off of the moment: told at its last, once, even on a restart
+        stands = [s for s in map(self._stand, together) if s is not None]
+        if not stands:
             return  # no pick, or she sides with the crowd: nothing worth saying at kick-off
+        match, mine, agree, others = min(stands, key=lambda s: (s[2] / s[3], s[0].number))
         label = f"#{match.number} {match.team1} v {match.team2}"
         _, basis = self.pool.scoring()
         chance = predictor.chances(match, self.outlook(), basis)
         odds = predictor.odds(match, chance)
-        request = KickOff(label, str(mine), agree, len(others) - agree, odds)
+        request = KickOff(label, str(mine), agree, others - agree, odds)
+        exact = sum(1 for p in self.pool.predictions_on(match.number) if p.score == mine) - 1
         told = render(
             "kickoff",
             match=label,
             pick=mine,
             agree=agree,
-            disagree=len(others) - agree,
+            disagree=others - agree,
+            exact=exact,
             **vars(odds),
         )
         self.speak(item, request, [], _moment(told, "kickoff.about"), match.number)
+
+    def _stand(self, match: Match) -> tuple[Match, Score, int, int] | None:
+        """(the match, her pick, how many others picked its outcome, how many others
+        picked) when she stands against most of them; None when she has no pick or
+        sides with the crowd."""
+        picks = self.pool.predictions_on(match.number)
+        mine = next((p.score for p in picks if p.handle == self.her), None)
+        others = [p for p in picks if p.handle != self.her]
+        if mine is None or not others:
+            return None
+        agree = sum(1 for p in others if p.score.outcome == mine.outcome)
+        return None if agree * 2 >= len(others) else (match, mine, agree, len(others))
 
     def on_goal(self, item: LoggedEvent[GoalScored]) -> None:
         event = item.event
@@ -300,12 +359,11 @@ class Commentator:
         whistle about them all."""
         match = self.pool.match(item.event.match)
         matches = self.pool.matches()
-        if is_league(matches):
-            day = round_day(matches, match, self.keeper.config.zone)
-            if len(day) > 1:
-                if any(m.result is None for m in day):
-                    return None  # the round day's last whistle tells it, once
-                return self.round_up(item, day, matches)
+        day = self._round_day(match, matches)
+        if day:
+            if any(m.result is None for m in day):
+                return None  # the round day's last whistle tells it, once
+            return self.round_up(item, day, matches)
         story = match_story(self.pool, match, self.keeper.config.zone).without(self.her)
         cooling = self._cooling([p.player for p in story.picks], item.at)
         candidates = (
@@ -332,6 +390,29 @@ class Commentator:
         )
         request = FinalWhistle(story, tuple(about), aside[1] if aside else None, told, recalled)
         return self.speak(item, request, about, instruction, match.number, capped=False)
+
+    def _round_day(self, match: Match, matches: list[Match]) -> list[Match]:
+        """The league round day ``match`` is one of, told as one; empty when it is told alone."""
+        if not is_league(matches):
+            return []
+        day = round_day(matches, match, self.keeper.config.zone)
+        return day if len(day) > 1 else []
+
+    def _whistle_told(self, item: LoggedEvent[ResultRecorded]) -> tuple[Storyline | None, set[str]]:
+        """What the final whistle's remark on this result already told, read back from
+        the log (so a restart decides the same): the result's storyline of the table's top,
+        and the players it named. Nothing when it made none, or told a round day instead."""
+        match = self.pool.match(item.event.match)
+        said = [
+            r.event
+            for r in self._said_in_match(match.number)
+            if r.event.trigger == item.id and r.event.topic == ""
+        ]
+        if not said or self._round_day(match, self.pool.matches()):
+            return None, set()
+        told = storylines.for_result(self.pool, match, [], self.her)
+        leads = told if told is not None and told.kind in TOP_STORIES else None
+        return leads, {h for remark in said for h in remark.about}
 
     def round_up(
         self, item: LoggedEvent[ResultRecorded], day: list[Match], matches: list[Match]
@@ -398,8 +479,11 @@ class Commentator:
             return
         leader = after[0]
         previous_leader = next((r.player for r in before.values() if r.rank == 1), None)
+        # One remark per moment: what the final whistle's remark told is not told again.
+        leads, named = self._whistle_told(item)
         if (
-            previous_leader
+            leads is None
+            and previous_leader
             and leader.player != previous_leader
             and leader.rank == 1
             and sum(r.rank == 1 for r in after) == 1
@@ -418,6 +502,8 @@ class Commentator:
             if (
                 old
                 and old.rank - row.rank >= self.policy.jump_places
+                and row.player not in named
+                and (leads is None or row.player != leads.who)
                 and row.player not in self._cooling([row.player], item.at)
             ):
                 self.speak(
