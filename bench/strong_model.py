@@ -354,8 +354,10 @@ def report_text(bench: Bench, sample: int = 10) -> str:
         _add(everything, t)
     rows.append(_row("all", everything))
     failed = sum(t.failed for t in bench.tallies.values())
+    refused = sum(everything.refused.values())
+    share = refused / everything.first if everything.first else 0.0
     rows.append(
-        f"(retries posted: {everything.retries_posted} of {everything.retries}; retries refused "
+        f"(first answers refused: {refused} of {everything.first}, {share:.0%}; retries posted: {everything.retries_posted} of {everything.retries}; retries refused "
         f"by rule: {_rules(everything.retries_refused)}; offline lines refused too: "
         f"{everything.silent}; calls the model failed: {failed})"
     )
