@@ -123,8 +123,8 @@ def test_a_retry_after_an_unknown_name_says_whom_to_name_not_which_word_to_avoid
     retry = retried(gateway, "Zorblaxian Quimby is back, ana, and you lead.")
     asked = retry.prompt.rsplit("\n\n", 1)[1]
     assert asked == (
-        "Your last line was not posted. Name only the players, teams and people in the"
-        " notes above. Say it again in your own words, in the pool's language."
+        "Your last line was not posted; to post it, name only the players, teams and people"
+        " in the notes above. Say it again in your own words, in the pool's language."
     )
     assert "Zorblaxian" not in retry.prompt  # the refused word, told, is a word to shun
 
@@ -132,7 +132,7 @@ def test_a_retry_after_an_unknown_name_says_whom_to_name_not_which_word_to_avoid
 def test_a_retry_after_a_long_line_says_how_long(gateway: Gateway) -> None:
     characters, _ = limits("remark")
     retry = retried(gateway, "ana leads the pool, and well done. " * 9)
-    assert f"Make it shorter: at most {characters} characters." in retry.prompt
+    assert f"to post it, make it shorter: at most {characters} characters." in retry.prompt
 
 
 # -- the prompt tells no lies ------------------------------------------------------------
