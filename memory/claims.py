@@ -27,6 +27,7 @@ see; it does not certify the rest.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from game.events import ResultRecorded
@@ -35,7 +36,6 @@ from game.model import Match, tally
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.teams import TeamBook
-from memory.guard import named_in
 
 # "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
 # date's "12/06/2026" is not one.
@@ -153,6 +153,80 @@ def number_value(word: str) -> int | None:
     return NUMBER_WORDS.get(lowered)
 
 
+# Who a number is said of. "I"/"me"/"eu" is her; "you", "he", "both", "each" is somebody
+# the check cannot name, so the number may be anyone's.
+FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|eu|meus?|minhas?|mim|comigo)\b")
+SOMEBODY = re.compile(
+    r"\b(?i:you|your|you're|yours|he|she|they|them|their|his|her|both|each|all three"
+    r"|você|vocês|voce|voces|tu|teu|tua|ele|ela|eles|elas|ambos|ambas|cada)\b"
+)
+# A name after these is what a figure is measured against ("2 clear of bruno", "behind
+# leader fabio", "à frente de ana"), not whose figure it is.
+AGAINST = re.compile(
+    r"\b(?:of|over|than|behind|beyond|de|do|da|que|sobre)\s+(?:(?:the |o |a )?(?:leader|líder)\s+)?$",
+    re.IGNORECASE,
+)
+# A list of people: "bruno, diego and carla", "fabio e ana".
+LISTED = re.compile(r"^(?:\s*,\s*|\s+(?:and|e|&|or|ou)\s+|\s*,\s*(?:and|e)\s+)$", re.IGNORECASE)
+POINTS_WORD = re.compile(r"\b(?:points?|pts|pontos?)\b", re.IGNORECASE)
+# "12 pts for bruno", "24 pontos para diego": the owner after the number.
+FOR_WHOM = re.compile(r"^\s*(?:(?:points?|pts|pontos?)\s+)?(?:for|to|para|pra|pro)\s+$", re.I)
+# A bare number said of a player: "diego on 24", "ana has 15", "bruno (19)", "eu com 12".
+BARE = re.compile(
+    r"(?<![\w#.:/'\u2019-])(\d{1,4})(?![\w'\u2019%:/-]|[.,]\d)"
+    r"(?!\s+(?!(?:and|e|while|enquanto|but|mas|now|agora|at|in|no|na|after|depois)\b)[^\W\d_])"
+)
+BARE_BEFORE = re.compile(
+    r"(?:\b(?:on|with|has|have|com|tem|têm|to|para)\s+|\(\s*)$",
+    re.IGNORECASE,
+)
+# A gap between totals: "the gap is only 3 pts", "2 pts clear", "lead by 5 points", "a
+# diferença é de 3 pontos", "3 pontos atrás".
+GAP_BEFORE = re.compile(
+    r"(?:\b(?:gap|margin|cushion|lead|diferen[çc]a|vantagem|dist[aâ]ncia)\b(?:\s+\S+){0,3}?"
+    r"|\b(?:by|por))\s+(?:(?:only|just|a mere|só|apenas)\s+)?$",
+    re.IGNORECASE,
+)
+GAP_AFTER = re.compile(
+    r"^\s*(?:(?:points?|pts|pontos?)\s+)?(?:clear|ahead|behind|back|adrift|short|better|worse"
+    r"|more|fewer|less|off the (?:top|pace|lead)|à frente|a frente|na frente|atrás|atras"
+    r"|de vantagem|de diferen[çc]a|a mais|a menos)\b",
+    re.IGNORECASE,
+)
+# A pick told as one: "fabio and ana both went 0-1", "bia picked 1-0", "apostou 2-1".
+PICKED = re.compile(
+    r"(?:\b(?:went(?: for| with)?|picked|backed|tipped|called|predicted|guessed|chose"
+    r"|apostou(?: n[oa]| em)?|apostaram(?: n[oa]| em)?|foi de|foram de|cravou|cravaram"
+    r"|chutou|chutaram|palpitou)(?:\s+(?:a|an|um|uma|o|the))?|'s|\u2019s)\s+$",
+    re.IGNORECASE,
+)
+PICK_AFTER = re.compile(r"^\s*(?:pick|palpite|call|tip)\b", re.IGNORECASE)
+ANOTHER = re.compile(
+    r"\b(?:another|yet another|mais uma?|outr[oa])\s+(?:\w+\s+)?"
+    r"(?:exact|perfect|blank|zero|wipe-?out|cravada|zerada|zero|placar exato|na mosca)",
+    re.IGNORECASE,
+)
+_N = r"(\d{1,2}|[a-zçêé]+)"
+# Counts of the pool's people: "all five of us", "all 7 of you", "todos os 7", "os cinco
+# de nós", "six players", "4 of 6 on zero".
+ALL_OF = re.compile(
+    rf"\b(?:all|the)\s+{_N}\s+of\s+(us|you)\b|\b(?:todos|todas)\s+(?:os|as)\s+{_N}"
+    rf"(?:\s+(?:de\s+)?(nós|vocês|voces|jogadores|apostadores|participantes))?(?![\w\s]*?\w)"
+    rf"|\b(?:os|as)\s+{_N}\s+de\s+(nós|vocês|voces)\b",
+    re.IGNORECASE,
+)
+PLAYERS_COUNT = re.compile(
+    rf"\b{_N}\s+(?:players|pickers|of us|of you|jogadores|apostadores|participantes|de nós"
+    r"|de vocês)\b",
+    re.IGNORECASE,
+)
+N_OF_M = re.compile(
+    rf"\b{_N}\s+(?:of|out of|de|dos|das)\s+(?:the\s+|os\s+|as\s+)?{_N}\b"
+    r"(?=\s*(?:$|[,.;:!?)\u2014\u2013]|(?:players|pickers|jogadores|apostadores|on|in|at|are"
+    r"|were|have|had|got|picked|called|went|backed|agree|no|na|em|com|est[aã]o|ficaram|t[eê]m"
+    r"|apostaram|cravaram|acertaram|concordam)\b))",
+    re.IGNORECASE,
+)
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
 
@@ -178,6 +252,30 @@ class Records:
     matches: dict[int, Match] = field(default_factory=dict)  # the pool's, as read with the rest
     results: set[tuple[int, int]] = field(default_factory=set)  # what finished matches ended
     champion: str | None = None  # the winner of the last match, once every match is finished
+    totals: dict[str, int] = field(default_factory=dict)  # player -> points in the table now
+    picked: set[tuple[int, int]] = field(default_factory=set)  # every pick, both ways
+    pickers: set[int] = field(default_factory=set)  # how many picked each match
+    me: str = ""  # her handle when she plays in the pool: whom "I" and "eu" name
+
+    def gaps(self, among: Collection[str] = ()) -> set[int]:
+        """Every difference of two totals, one of them ``among``'s (anyone's when empty),
+        and of a player's own totals over time (match points added up)."""
+        totals = self.totals or {h: 0 for h in self.players}
+        mine = [h for h in among if h in totals] or list(totals)
+        found = {abs(totals[a] - b) for a in mine for b in totals.values()}
+        for handle in mine:
+            running = [0]
+            for _, points, _ in self.record.get(handle, []):
+                running.append(running[-1] + points)
+            found |= {abs(a - b) for a in running for b in running}
+        return found
+
+    def counts(self, us: bool | None) -> set[int]:
+        """How many the pool's people are: with her for "us", without her for "you"."""
+        players = len(self.players)
+        if not self.me:  # she picks nothing: "us" is the players and her
+            return {players + 1} if us else {players} if us is False else {players, players + 1}
+        return {players} if us else {players - 1} if us is False else {players, players - 1}
 
     def numbers(self) -> set[int]:
         """Every number the records hold: what a line may say without a context giving it."""
@@ -199,14 +297,16 @@ class Records:
 
 
 class Claims:
-    def __init__(self, pool: Pool) -> None:
+    def __init__(self, pool: Pool, me: str = "") -> None:
         self.pool = pool
+        self.me = me  # her handle: "I've earned 12 pts" is checked as hers when she plays
 
     def records(self) -> Records:
         found = Records()
         rule, basis = self.pool.scoring()
         found.rule = {rule.exact, rule.difference, rule.outcome, 0}
         found.players = {p.handle: p.display_name for p in self.pool.players()}
+        found.me = self.me if self.me in found.players else ""
         matches = found.matches = {m.number: m for m in self.pool.matches()}
         for match in matches.values():
             found.scores |= _scores_of(match)
@@ -232,13 +332,18 @@ class Claims:
             found.leaders = {r.player for r in table if r.points == table[0].points}
         for row in table:
             found.points.setdefault(row.player, set()).add(row.points)
+            found.totals[row.player] = row.points
             found.figures.add(row.rank)
         order = {m.number: Match.time_order(m) for m in matches.values()}
+        pickers: dict[int, int] = {}
         for handle in found.players:
             for prediction in sorted(
                 self.pool.predictions_of(handle), key=lambda p: order.get(p.match_number, ())
             ):
-                found.scores.add((prediction.score.home, prediction.score.away))
+                pick = (prediction.score.home, prediction.score.away)
+                found.scores.add(pick)
+                found.picked |= {pick, pick[::-1]}
+                pickers[prediction.match_number] = pickers.get(prediction.match_number, 0) + 1
                 played = matches.get(prediction.match_number)
                 if played is None or played.result is None:
                     continue
@@ -249,6 +354,7 @@ class Claims:
                 found.picks.setdefault(played.number, {})[handle] = (points, exact)
                 if exact:
                     found.called.setdefault(played.number, set()).add(handle)
+        found.pickers = set(pickers.values())
         return found
 
     def check(
@@ -261,17 +367,13 @@ class Claims:
         for home, away in ((int(a), int(b)) for a, b in SCORE.findall(text)):
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
+        told = _counts(text, records) or _picks(text, records)
+        if told is not None:
+            return told
         for sentence in SENTENCE.findall(text):
-            named = named_in(sentence, records.players)
-            for number in (int(n) for n in POINTS.findall(sentence)):
-                # The scoring rule's values ("10 points for the exact score") stand on
-                # their own; said of a player, a number is that player's.
-                allowed = set() if named else set(records.rule)
-                for handle in named or records.points:
-                    allowed |= records.points.get(handle, set())
-                if number not in allowed:
-                    who = ", ".join(named) or "anyone"
-                    return f"points {number}: not what {who} has"
+            told = _points(sentence, records, bool(POINTS_WORD.search(text)))
+            if told is not None:
+                return told
             for word in LEADS.findall(sentence):
                 leader = _handle(word, records.players)
                 if leader is not None and leader not in records.leaders:
@@ -309,25 +411,60 @@ def _everyone(text: str, records: Records, match: int) -> str | None:
 
 
 def _before(text: str, records: Records, match: int) -> str | None:
-    """ "Zero again", "neither was the last one": said of a player, true of their match before."""
-    everyone_named = named_in(text, records.players)
+    """ "Zero again", "neither was the last one", "another exact": said of a player, true of
+    their match before. Each claim is the player's whose part of the sentence it is in
+    ("ana called it again, bia got 5" says nothing of bia's last match); a sentence naming
+    nobody speaks of the last player named before it."""
     picked = records.on(match)
+    last: set[str] = set()
     for sentence in SENTENCE.findall(text):
-        last_blank, again = LAST_BLANK.search(sentence), AGAIN.search(sentence)
-        blank, exact = BLANK.search(sentence), EXACT.search(sentence)
-        if not (last_blank or (again and (blank or exact))):
+        groups = [g for g in _groups(sentence, records, somebody=False) if g[2] - {""}]
+        parts = [
+            (
+                sentence[
+                    (0 if i == 0 else g[0]) : (groups[i + 1][0] if i + 1 < len(groups) else None)
+                ],
+                g[2] - {""},
+            )
+            for i, g in enumerate(groups)
+        ] or [(sentence, last)]
+        for part, handles in parts:
+            told = _again(part, handles, records, match, picked)
+            if told is not None:
+                return told
+        last = parts[-1][1]
+    return None
+
+
+def _again(
+    part: str,
+    handles: set[str],
+    records: Records,
+    match: int,
+    picked: dict[str, tuple[int, bool]],
+) -> str | None:
+    last_blank, again = LAST_BLANK.search(part), AGAIN.search(part)
+    blank, exact, another = BLANK.search(part), EXACT.search(part), ANOTHER.search(part)
+    if not (last_blank or another or (again and (blank or exact))):
+        return None
+    for handle in sorted(handles):
+        previous = records.before(handle, match)
+        if previous is None or handle not in picked:
+            return f"again: {handle} has no match before #{match} to compare"
+        (now, now_exact), (before, before_exact) = picked[handle], previous
+        if another and not again:  # "another exact": one before, not the one just before
+            earlier = [r for r in records.record.get(handle, []) if r[0] != match]
+            if EXACT.search(another[0]) and not (now_exact and any(r[2] for r in earlier)):
+                return f"again: {handle} has no exact call before #{match} and on it"
+            if not EXACT.search(another[0]) and not (now == 0 and any(r[1] == 0 for r in earlier)):
+                return f"again: {handle} has no blank before #{match} and on it"
             continue
-        for handle in named_in(sentence, records.players) or everyone_named:
-            previous = records.before(handle, match)
-            if previous is None or handle not in picked:
-                return f"again: {handle} has no match before #{match} to compare"
-            (now, now_exact), (before, before_exact) = picked[handle], previous
-            if (last_blank or (again and blank)) and before != 0:
-                return f"again: {handle} scored {before} on the match before #{match}"
-            if again and blank and now != 0:
-                return f"again: {handle} scored {now} on #{match}"
-            if again and exact and not blank and not (now_exact and before_exact):
-                return f"again: {handle} did not call #{match} and the one before exactly"
+        if (last_blank or (again and blank)) and before != 0:
+            return f"again: {handle} scored {before} on the match before #{match}"
+        if again and blank and now != 0:
+            return f"again: {handle} scored {now} on #{match}"
+        if again and exact and not blank and not (now_exact and before_exact):
+            return f"again: {handle} did not call #{match} and the one before exactly"
     return None
 
 
@@ -396,14 +533,159 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
     for sentence in SENTENCE.findall(text):
         if not ENDED.search(sentence) or NOT_YET.search(sentence):
             continue
-        for home, away in ((int(a), int(b)) for a, b in SCORE.findall(sentence)):
-            if (home, away) not in records.results:
+        for found in SCORE.finditer(sentence):
+            home, away = int(found[1]), int(found[2])
+            if not _a_pick(sentence, found, records) and (home, away) not in records.results:
                 return f"ended {home}-{away}: no finished match ended so"
         if now is None or now.result is not None:
             continue
         named = _teams_in(sentence, records)
         if named <= {now.team1, now.team2} and (named or THE_MATCH.search(sentence)):
             return f"ended #{now.number}: it has not ended"
+    return None
+
+
+def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
+    """Whether the score ``found`` is told as somebody's pick: "went 0-1", "bia picked 1-0",
+    "apostou 2-1", "my 1-0 pick", "bruno's 4-2"."""
+    before, after = text[: found.start()], text[found.end() :]
+    if PICKED.search(before) or PICK_AFTER.match(after):
+        return True
+    owner = re.search(r"(\w+)['\u2019]s\s+$", before)
+    return owner is not None and _handle(owner[1], records.players) is not None
+
+
+def _picks(text: str, records: Records) -> str | None:
+    """A score told as a pick is a score somebody picked."""
+    for sentence in SENTENCE.findall(text):
+        for found in SCORE.finditer(sentence):
+            home, away = int(found[1]), int(found[2])
+            if _a_pick(sentence, found, records) and (home, away) not in records.picked:
+                return f"pick {home}-{away}: nobody picked it"
+    return None
+
+
+def _people(sentence: str, records: Records, somebody: bool = True) -> list[tuple[int, int, str]]:
+    """Who ``sentence`` speaks of, where: (start, end, handle), "" for somebody the check
+    cannot name ("you", "both", or "I" when she plays no part in the pool)."""
+    found: list[tuple[int, int, str]] = []
+    for handle, name in records.players.items():
+        for spelling in {handle, name or handle}:
+            pattern = rf"(?<![\w@]){re.escape(spelling)}(?!\w)"
+            found += [(m.start(), m.end(), handle) for m in re.finditer(pattern, sentence, re.I)]
+    found += [(m.start(), m.end(), records.me) for m in FIRST_PERSON.finditer(sentence)]
+    if somebody:
+        found += [(m.start(), m.end(), "") for m in SOMEBODY.finditer(sentence)]
+    kept: list[tuple[int, int, str]] = []
+    for item in sorted(found, key=lambda f: (f[0], -f[1])):
+        if not kept or item[0] >= kept[-1][1]:
+            kept.append(item)
+    return kept
+
+
+def _groups(
+    sentence: str, records: Records, somebody: bool = True
+) -> list[tuple[int, int, set[str], bool]]:
+    """The people of ``sentence`` in lists ("bruno, diego and carla" is one): (start, end,
+    who, measured against: "2 clear of bruno")."""
+    groups: list[tuple[int, int, set[str], bool]] = []
+    for start, end, who in _people(sentence, records, somebody):
+        if groups and LISTED.match(sentence[groups[-1][1] : start]):
+            first, _, all_of, against = groups[-1]
+            groups[-1] = (first, end, all_of | {who}, against)
+        else:
+            groups.append((start, end, {who}, bool(AGAINST.search(sentence[:start]))))
+    return groups
+
+
+def _owners(
+    sentence: str, start: int, end: int, groups: list[tuple[int, int, set[str], bool]]
+) -> set[str] | None:
+    """Whose a number at ``start``-``end`` is: the people right after it ("24 for diego"),
+    else the nearest before it in the sentence that it is not measured against; None when
+    nobody is."""
+    for first, _, who, _ in groups:
+        if first >= end:
+            return who if FOR_WHOM.match(sentence[end:first]) else None
+    return None
+
+
+def _points(sentence: str, records: Records, speaks_points: bool) -> str | None:
+    """Points said of a player are that player's (a total or a match's); a gap is a
+    difference of two totals; points said of nobody are anyone's or the rule's."""
+    masked = SCORE.sub(lambda m: " " * len(m[0]), sentence)
+    groups = _groups(masked, records)
+    said = [(m.start(1), m.end(1)) for m in POINTS.finditer(masked)]
+    if speaks_points:  # "diego on 24", "bruno (19)": bare numbers said of a player
+        for m in BARE.finditer(masked):
+            near = [g for g in groups if g[1] <= m.start(1) and not g[3]]
+            between = masked[near[-1][1] : m.start(1)] if near else ""
+            if near and len(between.split()) <= 4 and BARE_BEFORE.search(between):
+                said.append((m.start(1), m.end(1)))
+    for start, end in sorted(said):
+        number = int(masked[start:end])
+        if GAP_BEFORE.search(masked[:start]) or GAP_AFTER.match(masked[end:]):
+            among = {h for g in groups for h in g[2] if h}
+            if number not in records.gaps(among):
+                return f"points {number}: no two totals differ by {number}"
+            continue
+        owners = _owners(masked, start, end, groups)
+        if owners is None:
+            near = [g for g in groups if g[1] <= start and not g[3]]
+            owners = near[-1][2] if near else None
+        if owners is None or "" in owners:
+            # The scoring rule's values ("10 points for the exact score") stand on their own.
+            allowed = set(records.rule).union(*records.points.values())
+        else:
+            allowed = set().union(*(records.points.get(h, set()) for h in owners))
+        if number not in allowed:
+            who = ", ".join(sorted(owners or ())) or "anyone"
+            return f"points {number}: not what {who} has"
+    return None
+
+
+COUNTS = (
+    # (pattern, the people it counts: "us" with her, "you" without, or the pool's)
+    re.compile(rf"\b(?:all|the)\s+{_N}\s+of\s+(?P<who>us|you)\b", re.I),
+    re.compile(rf"\b(?:os|as)\s+{_N}\s+de\s+(?P<who>nós|vocês|voces)\b", re.I),
+    re.compile(
+        rf"\ball\s+{_N}\s+(?:players|pickers|(?=(?:are|were|have|got|picked|went|blanked)\b))",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:todos|todas)\s+(?:os|as)\s+{_N}(?:\s+(?:de\s+)?(?P<who>nós|vocês|voces)\b"
+        r"|\s+(?:jogadores|apostadores|participantes)\b|(?=\s+(?:estão|estamos|seguem|seguimos"
+        r"|continuam|continuamos|ficaram|ficamos|têm|temos|apostaram|zeraram|erraram|acertaram"
+        r"|cravaram|somos|são)\b)|(?=\s*(?:[,.;:!?]|$)))",
+        re.I,
+    ),
+)
+
+
+def _counts(text: str, records: Records) -> str | None:
+    """Counts of the pool's people: "all five of us" is every player (with her), "all 7 of
+    you" every one without her; "six players" no more than there are; "4 of 6 on zero"
+    out of a real count (of players, of a match's pickers, of matches)."""
+    players = len(records.players)
+    for pattern in COUNTS:
+        for found in pattern.finditer(text):
+            value = number_value(found[1])
+            who = (found.groupdict().get("who") or "").lower()
+            us = True if who in ("us", "nós") else False if who else None
+            if value is not None and value not in records.counts(us):
+                return f"count {value}: the pool has {players} players"
+    for found in PLAYERS_COUNT.finditer(text):
+        value = number_value(found[1])
+        if value is not None and value > max(records.counts(None)):
+            return f"count {value}: the pool has {players} players"
+    finished = sum(1 for m in records.matches.values() if m.result is not None)
+    wholes = records.counts(None) | records.pickers | {len(records.matches), finished}
+    for found in N_OF_M.finditer(text):
+        part, whole = number_value(found[1]), number_value(found[2])
+        if part is None or whole is None:
+            continue
+        if whole not in wholes or part > whole:
+            return f"count {part} of {whole}: no count of players or pickers is {whole}"
     return None
 
 

@@ -7,7 +7,7 @@ from game.pool import Pool
 from memory import facts, inspect
 from memory.claims import Claims, number_value
 from memory.usage import recorded
-from tests.conftest import FakeClock, ScriptedModel, her_in, play
+from tests.conftest import FakeClock, ScriptedModel, her_in, play, small_tournament
 
 
 @pytest.mark.parametrize(
@@ -130,3 +130,139 @@ def test_chat_that_tries_to_instruct_her_changes_nothing(played: Pool, line: str
 )
 def test_number_words_are_numbers_in_both_languages(word: str, value: int | None) -> None:
     assert number_value(word) == value
+
+
+@pytest.fixture
+def seven(pool: Pool, clock: FakeClock) -> Pool:
+    """Her (betania) and six players, two matches played, classic scoring (10/7/5):
+    #1 Brazil 2-0 Serbia: betania, elisa 2-0 (10); diego 3-1 (7); bruno 1-0 (5); the rest 0.
+    #2 Argentina 1-1 Mexico: elisa, diego 1-1 (10); betania 0-0, bruno 2-2 (7); carla, ana
+    and fabio 0-1 (0). Table: elisa 20, betania 17, diego 17, bruno 12, the rest 0."""
+    pool.fixtures.import_tournament(small_tournament())
+    picks = {
+        "betania": ("2-0", "0-0"),
+        "elisa": ("2-0", "1-1"),
+        "diego": ("3-1", "1-1"),
+        "bruno": ("1-0", "2-2"),
+        "carla": ("0-0", "0-1"),
+        "ana": ("1-1", "0-1"),
+        "fabio": ("0-1", "0-1"),
+    }
+    for handle, scores in picks.items():
+        pool.members.add(handle)
+        for number, score in enumerate(scores, start=1):
+            pool.predictions.place(handle, number, Score.parse(score))
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")
+    return pool
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        # "I" is her: her 17, not bruno's; "5 clear of bruno" is a gap, not his points.
+        ("I've earned 17 pts, just 5 clear of bruno.", None),
+        ("I've earned 18 pts, just 5 clear of bruno.", "points 18: not what betania has"),
+        ("Eu somo 17 pontos, cinco à frente do bruno.", None),
+        ("Eu somo 16 pontos, cinco à frente do bruno.", "points 16: not what betania has"),
+        # A number said of nobody is anyone's; the one said of diego is his.
+        ("elisa... 20 pts at the top, diego on 17.", None),
+        ("elisa... 20 pts at the top, diego on 18.", "points 18: not what diego has"),
+        ("elisa has 20 pts and diego has 17.", None),
+        ("elisa has 20 pts and diego has 12.", "points 12: not what diego has"),
+        ("10 pts for elisa, 7 pts for bruno.", None),
+        ("10 pts for elisa, 10 pts for bruno.", "points 10: not what bruno has"),
+        ("The table: elisa, 20 pts; bruno, 12 pts.", None),
+        ("The table: elisa, 20 pts; bruno, 17 pts.", "points 17: not what bruno has"),
+        ("elisa (20 pts) leads, diego (17) chases.", None),
+        ("elisa (20 pts) leads, diego (19) chases.", "points 19: not what diego has"),
+        ("A elisa lidera com 20 pontos, o diego com 17 pontos.", None),
+        ("A elisa lidera com 20 pontos, o diego com 15 pontos.", "points 15: not what diego"),
+        ("São 17 pontos para diego.", None),
+        ("São 5 pontos para diego.", "points 5: not what diego has"),
+        # A list owns its number together.
+        ("betania and diego, both on 17 pts.", None),
+    ],
+)
+def test_points_are_the_named_players_where_the_text_attributes_them(
+    seven: Pool, line: str, refused: str | None
+) -> None:
+    reason = Claims(seven, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        ("elisa on top, and the gap is only 3 pts.", None),
+        ("elisa on top, and the gap is only 4 pts.", "points 4: no two totals differ by 4"),
+        ("A diferença é de 3 pontos.", None),
+        ("A diferença é de 4 pontos.", "points 4: no two totals"),
+        ("elisa leads by 3 points.", None),
+        ("elisa leads by 2 points.", "points 2: no two totals"),
+        ("diego is 3 pts behind elisa.", None),
+        ("bruno está 5 pontos atrás de diego.", None),
+        ("bruno está 6 pontos atrás de diego.", "points 6: no two totals"),
+    ],
+)
+def test_a_gap_is_a_difference_of_two_totals(seven: Pool, line: str, refused: str | None) -> None:
+    reason = Claims(seven, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        ("Full time: fabio and ana both went 0-1 for Mexico.", None),
+        ("Fim de jogo: fabio e ana apostaram 0-1 no México.", None),
+        ("It ended 1-1 and bruno picked 2-2.", None),
+        ("Full time: it ended 0-1.", "ended 0-1: no finished match ended so"),
+        ("Fim de jogo: terminou 0-1.", "ended 0-1"),
+    ],
+)
+def test_a_pick_told_as_a_pick_is_not_a_result(seven: Pool, line: str, refused: str | None) -> None:
+    reason = Claims(seven, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        ("elisa does it again with another exact 1-1, and diego gets 10 points.", None),
+        ("elisa, another exact 1-1!", None),
+        (
+            "diego does it again with another exact 1-1, and elisa gets 10 points.",
+            "again: diego did not call #2 and the one before exactly",
+        ),
+        ("bruno, another exact call!", "again: bruno has no exact call"),
+        ("A elisa cravou de novo, e o diego levou 10 pontos.", None),
+    ],
+)
+def test_again_is_said_of_the_player_whose_part_of_the_sentence_it_is(
+    seven: Pool, line: str, refused: str | None
+) -> None:
+    reason = Claims(seven, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        ("All seven of us picked Brazil.", None),
+        ("All five of us are still on 0 pts.", "count 5: the pool has 7 players"),
+        ("All 6 of you picked Brazil.", None),
+        ("All 7 of you picked Brazil.", "count 7"),
+        ("Os sete de nós apostaram no Brasil.", None),
+        ("Os cinco de nós apostaram no Brasil.", "count 5"),
+        ("Todos os 7 jogadores apostaram no Brasil.", None),
+        ("Todos os cinco estão no zero.", "count 5"),
+        ("Eight players on zero.", "count 8"),
+        ("3 of 7 on zero after #2.", None),
+        ("4 of 9 on zero after #2.", "count 4 of 9"),
+    ],
+)
+def test_counts_of_the_pools_people_are_true_in_words_and_figures(
+    seven: Pool, line: str, refused: str | None
+) -> None:
+    reason = Claims(seven, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
