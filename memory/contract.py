@@ -51,6 +51,8 @@ SHAPES: dict[str, tuple[int, int]] = {
     "diary_fusion": (1200, 16),
 }
 ADVERB = ("ly", "mente")
+LIST_JOINS = frozenset({"and", "e", "y", "or", "ou"})  # "diego & elisa": one item of a list
+LIST_ITEM = 4  # words of a list's item at most: names, not clauses
 ECHO_RUN = 6  # words in a row copied from an instruction: an echo, not a coincidence
 SYNTAX = re.compile(
     r"\b(?:bet|palpite|aposta)\s+(?:N|#?\d{1,4})\s+\d{1,2}\s?-\s?\d{1,2}\b", re.IGNORECASE
@@ -110,7 +112,7 @@ class Contract:
     def __init__(self, pool: Pool, language: str = "en", names: tuple[str, ...] = ()) -> None:
         self.pool = pool
         self.language = language
-        self.claims = Claims(pool)
+        self.claims = Claims(pool, names[0] if names else "")  # "I" in her lines is her handle
         self.own_names = names  # hers: her handle and her display name
 
     # -- grounds ------------------------------------------------------------------
@@ -266,14 +268,24 @@ def _markup(text: str) -> Breach | None:
 
 
 def _repetition(text: str) -> Breach | None:
-    """A word or a pair of words looping, or a phrase said again and again: a model stuck."""
-    words = re.findall(r"\w+", text.lower())  # numbers too: "28 Jun, 30 Jun" is no loop
-    for a, b, c in zip(words, words[1:], words[2:], strict=False):
-        if a == b == c:
-            return Breach("repetition", f"{a!r} three times in a row")
-    for i in range(len(words) - 5):
-        if words[i : i + 2] == words[i + 2 : i + 4] == words[i + 4 : i + 6]:
-            return Breach("repetition", f"{' '.join(words[i : i + 2])!r} three times in a row")
+    """A word or a pair of words looping, or a phrase said again and again: a model stuck.
+    A list is not a loop: "betania, diego & elisa, diego, diego & elisa" names who led, in
+    turn, so its items are read as items (the same one three times running is a loop) and
+    its words are left out of the word counts."""
+    items = _items(text.lower())
+    pieces = [item for item, _mark in items]
+    for first, second, third in zip(pieces, pieces[1:], pieces[2:], strict=False):
+        if first and first == second == third:
+            return Breach("repetition", f"{' '.join(first)!r} three times in a row")
+    listed = _listed_items(items)
+    words = [w for index, (item, _) in enumerate(items) if index not in listed for w in item]
+    for said in pieces:
+        for a, b, c in zip(said, said[1:], said[2:], strict=False):
+            if a == b == c:
+                return Breach("repetition", f"{a!r} three times in a row")
+        for i in range(len(said) - 5):
+            if said[i : i + 2] == said[i + 2 : i + 4] == said[i + 4 : i + 6]:
+                return Breach("repetition", f"{' '.join(said[i : i + 2])!r} three times in a row")
     # A diary comes back to a phrase ("the sharpest eyes were", once a stage); a model in
     # a loop says a whole clause again and again, until it is most of what it says.
     runs: dict[tuple[str, ...], int] = {}
@@ -285,6 +297,32 @@ def _repetition(text: str) -> Breach | None:
     if len(words) >= 15 and len(set(words)) < 0.4 * len(words):
         return Breach("repetition", f"{len(set(words))} distinct words of {len(words)}")
     return None
+
+
+def _items(text: str) -> list[tuple[tuple[str, ...], str]]:
+    """``text``'s words between commas and sentence ends (numbers too: "28 Jun, 30 Jun" is
+    no loop), each piece with the mark that ends it."""
+    pieces = re.split(r"\s*([,;]|[.!?:]+(?=\s|$)|\s[-\u2013\u2014]\s)\s*", text)
+    return [
+        (tuple(re.findall(r"\w+", piece)), mark)
+        for piece, mark in zip(pieces[::2], [*pieces[1::2], ""], strict=True)
+    ]
+
+
+def _listed_items(items: list[tuple[tuple[str, ...], str]]) -> set[int]:
+    """The indexes of items in a list: three or more short ones in a row, comma-separated
+    ("diego & elisa" is one item: who shared the lead)."""
+    listed: set[int] = set()
+    run: list[int] = []
+    for index, (item, mark) in enumerate(items):
+        if 0 < len([w for w in item if w not in LIST_JOINS]) <= LIST_ITEM:
+            run.append(index)
+            if mark in (",", ";"):
+                continue
+        if len(run) >= 3:
+            listed |= set(run)
+        run = []
+    return listed
 
 
 def _echo(text: str) -> Breach | None:

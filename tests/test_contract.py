@@ -217,3 +217,25 @@ def test_a_real_model_served_here_never_reaches_the_pool_with_a_broken_line(
         else:
             assert outcome.startswith(("refused: not a score", "refused: implausible"))
             assert her.score == pick(match, seen)  # the rating pick stood
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # Her wrap-up at the end of a whole replay: who led, in turn, is a list.
+        (
+            "The lead changed hands 11 times: betania, ana & bia, ana, ana & bia, bia, ana, "
+            "bia, ana, bia, ana & bia, bia & caio, caio.",
+            None,
+        ),
+        ("A liderança trocou de mãos 5 vezes: ana, bia, ana, bia, ana, bia.", None),
+        ("The lead changed hands 3 times: ana & bia, bia, bia & caio.", None),
+        # A model stuck is still stuck, with commas or without.
+        ("Sydney Sydney Sydney Sydney.", "repetition"),
+        ("Sydney Opera Sydney Opera Sydney Opera.", "repetition"),
+        ("Sydney, Sydney, Sydney, what a city.", "repetition"),
+        ("Brazil and Serbia, Brazil and Serbia, Brazil and Serbia.", "repetition"),
+    ],
+)
+def test_a_list_is_a_list_and_a_loop_is_a_loop(played: Pool, text: str, rule: str | None) -> None:
+    assert held(played, text, "wrap_up", "11 lead changes, 5 shown", match=None) == rule
