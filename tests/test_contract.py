@@ -239,3 +239,45 @@ def test_a_real_model_served_here_never_reaches_the_pool_with_a_broken_line(
 )
 def test_a_list_is_a_list_and_a_loop_is_a_loop(played: Pool, text: str, rule: str | None) -> None:
     assert held(played, text, "wrap_up", "11 lead changes, 5 shown", match=None) == rule
+
+
+# A strong model's good lines (issue 37): a capitalised word that is a common word of the
+# pool's language opens a sentence, a clause after a colon or a dash, a quote, an aside.
+OPENINGS = [
+    ("Nine minutes in and ana is already nervous.", "en"),
+    ("Surprise in the opening minutes: Serbia look sharp.", "en"),
+    ("Hop in the Beetle, bia, the ride is bumpy.", "en"),  # bia's car: her notes say so
+    ("Later, ana, we will talk about that pick.", "en"),
+    ("Going by what I told you, Brazil are the pick.", "en"),
+    ("ana is top: Five points clear of bia.", "en"),
+    ("Heartbreak in stoppage time for bia.", "en"),
+    ("Then Vini scored again.", "en"),
+    ("Cruel. Very cruel for bia.", "en"),
+    ('bia said it best: "Cruel" is the word.', "en"),
+    ("Serbia (Cruel, but fair) lost.", "en"),
+    ("Surpresa logo no começo: a Sérvia veio forte.", "pt"),
+    ("Desilusão nos acréscimos para a bia.", "pt"),
+    ("Depois, ana, a gente conversa sobre esse palpite.", "pt"),
+]
+
+
+@pytest.mark.parametrize(("text", "language"), OPENINGS)
+def test_a_common_word_opening_a_sentence_is_no_name(
+    played: Pool, text: str, language: str
+) -> None:
+    assert held(played, text, prompt="bia drives a Beetle", language=language) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Carla, a 16-year-old Brazilian soccer player, loves it.",  # a name: no word
+        "Bosko Lukić vs. King Martin, what a fight.",
+        "Martin scored twice: what a match.",  # at the start, and not a common word
+        "What a match for Martin.",  # inside a sentence, any capitalised word is a name
+        "It was cruel for Surprise FC.",
+        "Bosko leva a melhor, como sempre.",
+    ],
+)
+def test_a_name_nobody_gave_is_still_refused(played: Pool, text: str) -> None:
+    assert held(played, text, language="pt" if "leva" in text else "en") == "name"
