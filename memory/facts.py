@@ -38,7 +38,8 @@ MONTHS = {
 } | {"fev": 2, "abr": 4, "mai": 5, "ago": 8, "set": 9, "out": 10, "dez": 12}
 REMEMBER = re.compile(
     r"^(?:remember\b[\s,:]*(?:that\s+)?"
-    r"|(?:lembr[ae](?:-se)?(?:\s+de)?|anota(?:\s+a[ií])?|guarda)\s+que\s+)(?P<fact>.+)$",
+    r"|(?:lembr[ae](?:-se)?(?:\s+de)?|anota(?:\s+a[ií])?|guarda)(?:\s+que\s+|\s*[:,]\s*))"
+    r"(?P<fact>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
 FORGET = re.compile(
@@ -552,7 +553,7 @@ def add(
     """Stores a fact. A fact told on a subject the player had another fact on ("ana
     supports Argentina now" after "ana supports Brazil") replaces it as of ``learned_on``:
     the old one leaves every prompt and answer, and stays stored with its dates."""
-    about = None if covers else subject(text)
+    about = None if covers else subject(text, handle)
     result = connection.execute(
         insert(player_facts).values(
             handle=handle,
@@ -583,33 +584,76 @@ def add(
 
 
 # What a fact is about, by rules in both languages: a new fact on the same subject
-# replaces the old one. A team the team book knows is a national side; any other, a club
-# (a player supports one of each). The first rule that matches names the subject.
-SUBJECTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.IGNORECASE))
-    for name, pattern in (
-        ("team", r"\b(?:supports?|roots? for|cheers? for|is a fan of|torce (?:pelo|pela|pro|pra|para)"
-         r"|torço (?:pelo|pela|pro|pra|para)|é torcedora? d[oa])\b"),
-        ("home", r"\b(?:lives? in|is based in|mora (?:em|no|na)|moro (?:em|no|na)|vive em)\b"),
-        ("work", r"\b(?:works? (?:at|for|as)|trabalha (?:na|no|em|como|para))\b"),
-        ("cat", r"\b(?:cat|gat[oa])\b.*\b(?:called|named|chama)\b"),
-        ("dog", r"\b(?:dog|cachorr[oa]|cadel[oa])\b.*\b(?:called|named|chama)\b"),
-    )
-)  # fmt: skip
+# replaces the old one ("ana moved to Recife" is where ana lives now). A subject's cues are
+# what a stored, third-person fact says right after the player's name (or at its start),
+# past a few words that keep it theirs ("now", "agora", "has"): "ana's brother lives in
+# Recife" is the brother's home, not ana's, and "ana also supports Vasco" a second team.
+# A team the team book knows is a national side; any other, a club (one of each).
+SUBJECT_CUES = """
+    team: supports | roots for | cheers for | is a fan of | is a * fan | became a fan of
+    team: switched to | torce pelo | torce pela | torce pro | torce pra | torce para
+    team: é torcedor do | é torcedora do | é torcedor da | é torcedora da
+    team: virou torcedor do | virou torcedora do | passou a torcer pelo | passou a torcer pela
+    home: lives in | is living in | is based in | moved to | moved back to | relocated to
+    home: mora em | mora no | mora na | está morando em | tá morando em | vive em
+    home: se mudou para | se mudou pra | se mudou pro | se mudou de volta para
+    home: acabou de se mudar para | acabou de se mudar pra | foi morar em | foi morar no
+    home: foi morar na | mudou-se para | mudou para | mudou pra
+    work: works at | works for | works as | is working at | started at | started working at
+    work: started a new job at | started a job at | got a job at | joined | now works at
+    work: trabalha na | trabalha no | trabalha em | trabalha como | trabalha para
+    work: está trabalhando na | está trabalhando no | tá trabalhando na | tá trabalhando no
+    work: começou a trabalhar na | começou a trabalhar no | começou a trabalhar em
+    work: começou na | começou no | entrou na | entrou no | foi contratado pela
+    work: foi contratada pela | foi contratado pelo | foi contratada pelo
+"""
+# Words between the name and a cue that keep the fact the player's own and current.
+SUBJECT_LEAD = (
+    "now just recently finally has have had currently officially "
+    "agora atualmente recentemente finalmente já ja hoje"
+)
+KEPT_SUBJECTS = (
+    ("cat", r"\b(?:cat|gat[oa])\b.*\b(?:called|named|chama)\b"),
+    (
+        "dog",
+        r"\b(?:dog|cachorr[oa]|cadel[oa])\b.*\b(?:called|named|chama)\b",
+    ),
+)
 
 
-def subject(text: str) -> str | None:
-    """What ``text`` is about, when one of ``SUBJECTS`` says: "team:national", "team:club",
-    "home", "work", "cat", "dog"; None when no rule knows."""
-    for name, pattern in SUBJECTS:
-        found = pattern.search(text)
-        if found is None:
-            continue
-        if name == "team":
-            book = TeamBook.standard()
-            named = book.named_in(text[found.end() :])
-            return "team:national" if named - book.clubs else "team:club"
-        return name
+def _cues() -> dict[str, str]:
+    """``SUBJECT_CUES`` as one pattern per subject ("*" is any one word)."""
+    found: dict[str, list[str]] = {}
+    for line in SUBJECT_CUES.strip().splitlines():
+        name, cues = line.split(":", 1)
+        for cue in cues.split("|"):
+            words = [r"\S+" if w == "*" else re.escape(w) for w in cue.split()]
+            found.setdefault(name.strip(), []).append(r"\s+".join(words))
+    return {name: "|".join(cues) for name, cues in found.items()}
+
+
+CUES = _cues()
+LEAD = r"(?:(?:" + "|".join(SUBJECT_LEAD.split()) + r")\s+){0,2}"
+# Who owns what follows the name: "the brother of ana", "o irmão de ana" is not ana.
+OWNED = re.compile(r"\b(?:of|de|do|da|dos|das)\s*$", re.IGNORECASE)
+
+
+def subject(text: str, handle: str | None = None) -> str | None:
+    """What ``text`` (``handle``'s fact) is about, when a cue says: "team:national",
+    "team:club", "home", "work", "cat", "dog"; None when no rule knows."""
+    who = r"(?:^|\b" + re.escape(handle) + r"\s+)" if handle else r"(?:^|\b)"
+    for name, cues in CUES.items():
+        for found in re.finditer(who + LEAD + r"(?:" + cues + r")\b", text, re.IGNORECASE):
+            if OWNED.search(text, 0, found.start()):
+                continue
+            if name == "team":
+                book = TeamBook.standard()
+                named = book.named_in(text[found.end() :])
+                return "team:national" if named - book.clubs else "team:club"
+            return name
+    for name, pattern in KEPT_SUBJECTS:
+        if re.search(pattern, text, re.IGNORECASE):
+            return name
     return None
 
 

@@ -10,6 +10,7 @@ from bot.agent.providers.base import ModelCall
 from game.pool import Pool
 from memory import facts
 from memory.keeper import MemoryConfig, MemoryKeeper
+from memory.person import second_person, third_person
 from memory.store import MemoryStore
 from tests.conftest import FakeClock, ScriptedModel, fails
 from tests.databases import fail_on, stop_failing
@@ -373,3 +374,172 @@ def test_a_goal_told_just_now_does_not_pick_the_fact_that_says_now(tournament_po
     shown = builder.build_context(kicked, 4000, involved=["ana"]).prompt
     # The facts shelf (her own chat lines are shown apart, in the live match's memory).
     assert "ana loves Japan's kit" in shown and "ana supports Argentina now" not in shown
+
+
+# -- the person a fact is told in ---------------------------------------------------
+
+# Facts as players tell them in a WhatsApp group, in the first person, and how she keeps
+# them (third person, for bruno) and says them back (second person).
+TOLD_PT = [
+    ("me mudei para Recife", "bruno se mudou para Recife", "você se mudou para Recife"),
+    ("moro em Porto Alegre", "bruno mora em Porto Alegre", "você mora em Porto Alegre"),
+    ("eu moro em Recife faz 2 anos", "bruno mora em Recife faz 2 anos", None),
+    ("sou gremista desde pequeno", "bruno é gremista desde pequeno", "você é gremista desde pequeno"),
+    ("to em lisboa ate dia 20", "bruno tá em lisboa ate dia 20", "você tá em lisboa ate dia 20"),
+    ("tenho 3 filhos", "bruno tem 3 filhos", "você tem 3 filhos"),
+    ("torço pro Sport desde criança", "bruno torce pro Sport desde criança", None),
+    ("trabalho no Itaú", "bruno trabalha no Itaú", "você trabalha no Itaú"),
+    ("gosto muito de pagode", "bruno gosta muito de pagode", None),
+    ("fui goleiro no time da escola", "bruno foi goleiro no time da escola", None),
+    ("nasci em Belém do Pará", "bruno nasceu em Belém do Pará", "você nasceu em Belém do Pará"),
+    ("morei 5 anos em Londres", "bruno morou 5 anos em Londres", "você morou 5 anos em Londres"),
+    ("comecei a trabalhar na Embraer", "bruno começou a trabalhar na Embraer", None),
+    ("ano passado me mudei pra BH", "ano passado bruno se mudou pra BH", None),
+    ("agora torço pro Fortaleza", "bruno agora torce pro Fortaleza", "você agora torce pro Fortaleza"),
+    ("não bebo cerveja", "bruno não bebe cerveja", "você não bebe cerveja"),
+    ("cresci em Olinda mas moro em SP", "bruno cresceu em Olinda mas mora em SP", None),
+    ("assisti a final de 2002 no estádio", "bruno assistiu a final de 2002 no estádio", None),
+    ("fiquei noivo em maio", "bruno ficou noivo em maio", "você ficou noivo em maio"),
+    ("cheguei ontem de Manaus", "bruno chegou ontem de Manaus", None),
+    ("vou me mudar pra Curitiba em agosto", "bruno vai se mudar pra Curitiba em agosto", None),
+    ("acabei de me formar em direito", "bruno acabou de se formar em direito", None),
+    ("meu gato se chama Pelé", "o gato de bruno se chama Pelé", "seu gato se chama Pelé"),
+    ("minha filha nasceu em junho", "a filha de bruno nasceu em junho", "sua filha nasceu em junho"),
+    ("jogo futevôlei todo sábado com meu irmão", "bruno joga futevôlei todo sábado com seu irmão",
+     "você joga futevôlei todo sábado com seu irmão"),
+    ("estou de férias até dia 10", "bruno está de férias até dia 10", None),
+    ("sou alergica a camarão", "bruno é alergica a camarão", "você é alergica a camarão"),
+    ("odeio pênalti", "bruno odeia pênalti", None),
+    ("perdi meu emprego em março", "bruno perdeu seu emprego em março", "você perdeu seu emprego em março"),
+    ("desde 2019 trabalho de casa", "desde 2019 bruno trabalha de casa", None),
+    ("fiz 40 anos ontem", "bruno fez 40 anos ontem", "você fez 40 anos ontem"),
+    ("tive covid na copa passada", "bruno teve covid na copa passada", None),
+    ("casei com a Carla em 2015", "bruno casou com a Carla em 2015", None),
+    ("moro em Recife e trabalho no porto", "bruno mora em Recife e trabalha no porto", None),
+    ("sempre assisto os jogos no bar do Zé", "bruno sempre assiste os jogos no bar do Zé", None),
+    ("virei Flamengo depois de 2019", "bruno virou Flamengo depois de 2019", None),
+    ("Eu prefiro ver o jogo em casa", "bruno prefere ver o jogo em casa", "você prefere ver o jogo em casa"),
+    ("corro a maratona do Rio todo ano", "bruno corre a maratona do Rio todo ano", None),
+    ("tô morando em Natal", "bruno tá morando em Natal", "você tá morando em Natal"),
+    ("mudei-me para Fortaleza", "bruno mudou-se para Fortaleza", "você mudou-se para Fortaleza"),
+]  # fmt: skip
+TOLD_EN = [
+    ("I moved to Recife", "ana moved to Recife", "you moved to Recife"),
+    ("I support Corinthians since I was six", "ana supports Corinthians since they were six",
+     "you support Corinthians since you were six"),
+    ("I have two cats", "ana has two cats", "you have two cats"),
+    ("I'm a nurse", "ana is a nurse", "you're a nurse"),
+    ("I've been to every World Cup since 1998", "ana has been to every World Cup since 1998", None),
+    ("I'd never bet against Brazil", "ana would never bet against Brazil", None),
+    ("I'll be in Lisbon until 20 jun", "ana will be in Lisbon until 20 jun", None),
+    ("i live in porto alegre", "ana lives in porto alegre", "you live in porto alegre"),
+    ("I work at a bakery", "ana works at a bakery", "you work at a bakery"),
+    ("I started at Nubank last week", "ana started at Nubank last week", None),
+    ("now I support Palmeiras", "now ana supports Palmeiras", "now you support Palmeiras"),
+    ("I go to the stadium every Sunday", "ana goes to the stadium every Sunday", None),
+    ("I watch every match with my dad", "ana watches every match with their dad", None),
+    ("my dog is called Biscuit", "ana's dog is called Biscuit", "your dog is called Biscuit"),
+    ("I was born in Manaus", "ana was born in Manaus", "you were born in Manaus"),
+    ("I don't drink beer", "ana doesn't drink beer", "you don't drink beer"),
+    ("I never miss a Flamengo game", "ana never misses a Flamengo game", None),
+    ("I hate penalties", "ana hates penalties", None),
+    ("I teach maths at a school in Niterói", "ana teaches maths at a school in Niterói", None),
+    ("I play the guitar in a samba band", "ana plays the guitar in a samba band", None),
+    ("I study law at USP", "ana studies law at USP", None),
+    ("I grew up in Salvador but I live in Rio", "ana grew up in Salvador but they live in Rio",
+     "you grew up in Salvador but you live in Rio"),
+    ("when I was a kid I lived in Lisbon", "when ana was a kid they lived in Lisbon", None),
+    ("I really love Japan's kit", "ana really loves Japan's kit", None),
+    ("I'm allergic to peanuts", "ana is allergic to peanuts", "you're allergic to peanuts"),
+    ("I got a job at Petrobras", "ana got a job at Petrobras", None),
+    ("I fix bikes on weekends", "ana fixes bikes on weekends", None),
+    ("I do yoga every morning", "ana does yoga every morning", None),
+    ("I have been a Vasco fan since I was ten", "ana has been a Vasco fan since they were ten",
+     "you have been a Vasco fan since you were ten"),
+    ("I usually watch from the pub", "ana usually watches from the pub", None),
+    ("I can't stand VAR", "ana can't stand VAR", None),
+    ("I relocated to Curitiba in May", "ana relocated to Curitiba in May", None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("told", "kept", "said_back"), TOLD_PT + TOLD_EN)
+def test_a_fact_told_in_the_first_person_is_kept_in_the_third_and_said_back_in_the_second(
+    told: str, kept: str, said_back: str | None
+) -> None:
+    handle = "bruno" if kept.split()[0] == "bruno" or " bruno " in kept else "ana"
+    assert third_person(told, handle) == kept
+    if said_back is not None:
+        assert second_person(told) == said_back
+
+
+def test_words_that_are_no_first_person_verb_keep_their_form() -> None:
+    # A club, a noun after "e", a participle: none is a verb to turn.
+    assert third_person("Flamengo é o maior do Brasil", "bruno") == "Flamengo é o maior do Brasil"
+    assert third_person("gosto de vinho e queijo", "bruno") == "bruno gosta de vinho e queijo"
+    assert third_person("todo domingo jogo bola", "bruno") == "todo domingo bruno joga bola"
+    assert third_person("no meat for me on Fridays", "ana") == "no meat for them on Fridays"
+
+
+def remembered(keeper: MemoryKeeper, clock: FakeClock, player: str, *lines: str) -> None:
+    """Each line told on its own day, as a move is told weeks after the home it replaces."""
+    for line in lines:
+        tell(keeper, player, f"@betania {line}")
+        clock.advance(days=3)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "subject", "now"),
+    [
+        ("lembra que eu moro em Porto Alegre", "lembra que me mudei para Recife", "home",
+         "caio se mudou para Recife"),
+        ("anota aí: moro em Porto Alegre", "guarda que ano passado me mudei pra BH", "home",
+         "ano passado caio se mudou pra BH"),
+        ("remember that I live in Porto Alegre", "remember I moved to Recife", "home",
+         "caio moved to Recife"),
+        ("remember I'm based in Lisbon", "remember that I relocated to Curitiba", "home",
+         "caio relocated to Curitiba"),
+        ("lembra que torço pro Ceará", "lembra que agora torço pro Fortaleza", "team",
+         "caio agora torce pro Fortaleza"),
+        ("remember I support Corinthians since I was six", "remember now I support Palmeiras",
+         "team", "now caio supports Palmeiras"),
+        ("lembra que trabalho no Itaú", "lembra que comecei a trabalhar na Embraer", "work",
+         "caio começou a trabalhar na Embraer"),
+        ("remember that I work at Itaú", "remember I started at Nubank", "work",
+         "caio started at Nubank"),
+    ],
+)  # fmt: skip
+def test_a_move_a_new_team_a_new_job_replace_the_old_one_which_stays_in_the_log(
+    keeper: MemoryKeeper, clock: FakeClock, before: str, after: str, subject: str, now: str
+) -> None:
+    first_day = clock.now.date()
+    remembered(keeper, clock, "caio", before, after)
+    (kept,) = current(keeper, "caio")
+    assert kept.text == now
+    old, new = stored(keeper)
+    assert (old.superseded_by, old.replaced_on) == (new.id, first_day + timedelta(days=3))
+    with keeper.pool.work.read() as connection:
+        assert [f.text for f in facts.held(connection, "caio", subject, first_day)] == [old.text]
+        assert facts.replaced(connection, new) == old
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("remember that I live in Porto Alegre", "remember that my brother lives in Recife"),
+        ("lembra que moro em Porto Alegre", "lembra que meu irmão mora em Recife"),
+        ("lembra que moro em Porto Alegre", "lembra que morei 5 anos em Londres"),
+        ("remember I live in Porto Alegre", "remember that I lived in London as a kid"),
+        ("remember that I support Flamengo", "remember my wife supports Vasco"),
+        ("lembra que torço pro Flamengo", "lembra que minha esposa torce pro Vasco"),
+        ("remember I play chess", "remember that I also play padel"),
+        ("lembra que jogo futevôlei", "lembra que também jogo vôlei de praia"),
+        ("remember I work at Itaú", "remember I worked at Vale before"),
+        ("lembra que trabalho no Itaú", "lembra que trabalhei na Vale antes"),
+        ("remember that I support Flamengo", "remember that I also support Vasco"),
+    ],
+)
+def test_a_fact_about_someone_else_or_a_second_hobby_replaces_nothing(
+    keeper: MemoryKeeper, clock: FakeClock, before: str, after: str
+) -> None:
+    remembered(keeper, clock, "caio", before, after)
+    assert len(current(keeper, "caio")) == 2
