@@ -38,7 +38,7 @@ MONTHS = {
 } | {"fev": 2, "abr": 4, "mai": 5, "ago": 8, "set": 9, "out": 10, "dez": 12}
 REMEMBER = re.compile(
     r"^(?:remember\b[\s,:]*(?:that\s+)?"
-    r"|(?:lembr[ae](?:-se)?(?:\s+de)?|anota(?:\s+a[ií])?|guarda)(?:\s+que\s+|\s*[:,]\s*))"
+    r"|(?:lembr[ae](?:-se)?(?:\s+de)?|anota(?:\s+a[ií])?|guarda)(?:\s+(?:que|q)\s+|\s*[:,]\s*))"
     r"(?P<fact>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -793,13 +793,14 @@ QUESTION_WORDS = frozenset(
 def asked_about(known: list[Fact], question: str, names: Iterable[str] = ()) -> list[Fact]:
     """The facts a question asks after ("what is my cat called?" -> "ana's cat is called
     Tom"; "where does bruno live?" -> "bruno lives in Recife"): those sharing a word of
-    what it asks (a word counting when one is the start of the other, "cat" and "cats")."""
+    what it asks (a word counting when one is the start of the other, "cat" and "cats");
+    "where" asks after the player's home, however it was told ("caio se mudou para Recife")."""
     wanted = content_words(question, names) - QUESTION_WORDS
     asked_where = bool(re.search(r"\b(?:where|onde)\b", question, re.IGNORECASE))
 
     def matches(fact: Fact) -> bool:
         words = content_words(fact.text, (fact.handle, *names))
-        if asked_where and words & {"lives", "live", "mora", "moro", "based"}:
+        if asked_where and (fact.subject == "home" or words & {"lives", "live", "mora", "based"}):
             return True
         return any(a.startswith(b[:5]) or b.startswith(a[:5]) for a in wanted for b in words)
 

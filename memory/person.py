@@ -29,6 +29,7 @@ EN_SECOND = _pairs("en.second")  # I'm -> you're, my -> your, ...
 EN_THEY = _pairs("en.they")  # my -> their, me -> them, after the name is said once
 EN_UNCHANGED = frozenset(" ".join(TABLES["en.unchanged"]).split())  # can, will, went, ...
 EN_ADVERBS = frozenset(" ".join(TABLES["en.adverbs"]).split())  # never, always, once, ...
+EN_UNTYPED = {"im": "i'm", "ive": "i've"}  # the apostrophe a phone's chat leaves out
 EN_PLURAL = {"was": "were", "wasn't": "weren't", "am": "are"}  # after a singular "they"
 PT_VERBS = _pairs("pt.verbs")  # sou -> é, tenho -> tem, torço -> torce, ...
 PT_SECOND = _pairs("pt.second")  # meu -> seu, eu -> você, ...
@@ -160,9 +161,9 @@ def _er_ir_forms() -> dict[str, str]:
 
 PT_ER_IR_FORMS = _er_ir_forms()
 # Regular -ar endings, first person to third: "-ei" preterite ("comecei": "começou",
-# "fiquei": "ficou", "cheguei": "chegou"), the future and the present.
+# "fiquei": "ficou", "cheguei": "chegou"). No future: "separei" is a preterite, and
+# people say "vou morar", not "morarei".
 PT_PRETERITE = (("cei", "çou"), ("quei", "cou"), ("guei", "gou"), ("ei", "ou"))
-PT_FUTURE = (("arei", "ará"), ("erei", "erá"), ("irei", "irá"))
 
 
 def _pt_third(word: str, opening: bool) -> str | None:
@@ -175,9 +176,6 @@ def _pt_third(word: str, opening: bool) -> str | None:
             return table[lower]
     if lower in PT_NOT_VERBS or len(lower) < 3:
         return None
-    for first, third in PT_FUTURE:
-        if lower.endswith(first) and len(lower) > 5:
-            return lower[: -len(first)] + third
     if lower.endswith("ei") and len(lower) > 3:
         for first, third in PT_PRETERITE:
             if lower.endswith(first):
@@ -216,6 +214,8 @@ def language_of(text: str) -> str:
         for w in words[:3]
     )
     en = sum(w in EN_WORDS for w in words)
+    if words and not en and len(words[0]) > 3 and words[0].endswith("o"):
+        pt += 1  # "adoro churrasco": a regular first person and no English word
     return "pt" if pt > en else "en"
 
 
@@ -240,7 +240,7 @@ def _en(text: str, name: str, second: bool) -> str:
     conjugate = False  # the next verb follows a third-person subject
     plural = False  # the next verb follows a singular "they": "since they were six"
     for token in tokens:
-        lower = token.lower()
+        lower = EN_UNTYPED.get(token.lower(), token.lower())
         if not token.strip() or not token[0].isalpha():
             out.append(token)
             continue
@@ -307,6 +307,7 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
     opening = True  # a clause may start with its verb: "torço pelo Vasco"
     verb_next = True  # a first-person verb may come: at a clause's start, after "eu", "me"
     said = False  # the subject is in the sentence; if not, it goes before the verb
+    owned = False  # named as an owner only ("a esposa de ana"): a later "eu" is said
 
     def name() -> None:
         nonlocal said
@@ -328,12 +329,12 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
             continue
         following = next((t for t in tokens[index + 1 :] if t.strip()), "")
         if lower == "eu":
-            if said:  # "moro em Recife e eu trabalho": said once is enough
+            if said and not owned:  # "moro em Recife e eu trabalho": said once is enough
                 if out and not out[-1].strip():
                     out.pop()
             else:
                 out.append(subject)
-                said = True
+                said, owned = True, False
             verb_next = opening = True
             continue
         if lower == "me" and (
@@ -356,8 +357,9 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
         capital = token[0].isupper()
         third = _pt_third(token, opening and not capital) if verb_next else None
         if third is not None:
+            named = not said
             name()
-            out.append(third.capitalize() if token[0].isupper() else third)
+            out.append(third.capitalize() if capital and not named else third)
             verb_next = opening = False
             continue
         if verb_next and not said and lower in PT_TIME:
@@ -382,7 +384,7 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
         if pending_owner:
             out.append(f" {possessor}")
             pending_owner = False
-            said = True
+            said = owned = True
     return "".join(out)
 
 

@@ -422,6 +422,36 @@ TOLD_PT = [
     ("corro a maratona do Rio todo ano", "bruno corre a maratona do Rio todo ano", None),
     ("tô morando em Natal", "bruno tá morando em Natal", "você tá morando em Natal"),
     ("mudei-me para Fortaleza", "bruno mudou-se para Fortaleza", "você mudou-se para Fortaleza"),
+    # Written after the rules, held out from them: 20 of these 25 came out right at first.
+    ("sou de Campinas mas moro no Rio há 10 anos", "bruno é de Campinas mas mora no Rio há 10 anos",
+     None),
+    ("tenho um cachorro chamado Thor", "bruno tem um cachorro chamado Thor", None),
+    ("Moro sozinho", "bruno mora sozinho", "você mora sozinho"),
+    ("me aposentei ano passado", "bruno se aposentou ano passado", None),
+    ("faço aniversario dia 12", "bruno faz aniversario dia 12", None),
+    ("trabalho como enfermeira no HC", "bruno trabalha como enfermeira no HC", None),
+    ("estudo engenharia na UFPE", "bruno estuda engenharia na UFPE", None),
+    ("voltei a morar com meus pais", "bruno voltou a morar com seus pais",
+     "você voltou a morar com seus pais"),
+    ("torci pro Santos a vida toda", "bruno torceu pro Santos a vida toda", None),
+    ("sou vegetariano", "bruno é vegetariano", None),
+    ("nao como carne", "bruno nao come carne", "você nao come carne"),
+    ("jogo no time de veteranos do bairro", "bruno joga no time de veteranos do bairro", None),
+    ("minha esposa é corintiana e eu sou são paulino",
+     "a esposa de bruno é corintiana e bruno é são paulino",
+     "sua esposa é corintiana e você é são paulino"),
+    ("durmo cedo em dia de jogo", "bruno dorme cedo em dia de jogo", None),
+    ("passei a torcer pro Bahia", "bruno passou a torcer pro Bahia", None),
+    ("me separei em 2022", "bruno se separou em 2022", "você se separou em 2022"),
+    ("entrei na Natura mês passado", "bruno entrou na Natura mês passado", None),
+    ("viajo muito a trabalho", "bruno viaja muito a trabalho", None),
+    ("adoro churrasco", "bruno adora churrasco", "você adora churrasco"),
+    ("ainda moro em Santos", "bruno ainda mora em Santos", None),
+    ("fui demitido semana passada", "bruno foi demitido semana passada", None),
+    ("tenho medo de avião", "bruno tem medo de avião", None),
+    ("sei cozinhar moqueca", "bruno sabe cozinhar moqueca", None),
+    ("aprendi a nadar com 30 anos", "bruno aprendeu a nadar com 30 anos", None),
+    ("durmo tarde", "bruno dorme tarde", None),
 ]  # fmt: skip
 TOLD_EN = [
     ("I moved to Recife", "ana moved to Recife", "you moved to Recife"),
@@ -459,6 +489,20 @@ TOLD_EN = [
     ("I usually watch from the pub", "ana usually watches from the pub", None),
     ("I can't stand VAR", "ana can't stand VAR", None),
     ("I relocated to Curitiba in May", "ana relocated to Curitiba in May", None),
+    # Written after the rules, held out from them: 11 of these 12 came out right at first.
+    ("I just moved to Floripa", "ana just moved to Floripa", None),
+    ("im a huge Vasco fan", "ana is a huge Vasco fan", "you're a huge Vasco fan"),
+    ("I've got a dog called Thor", "ana has got a dog called Thor", None),
+    ("I used to live in Lisbon", "ana used to live in Lisbon", None),
+    ("I was a goalkeeper when I was young", "ana was a goalkeeper when they were young",
+     "you were a goalkeeper when you were young"),
+    ("I'm off to Lisbon next week", "ana is off to Lisbon next week", None),
+    ("I only watch the second half", "ana only watches the second half", None),
+    ("I coach my son's team", "ana coaches their son's team", "you coach your son's team"),
+    ("I'll miss the final, I'm working", "ana will miss the final, they are working", None),
+    ("I am vegetarian", "ana is vegetarian", "you are vegetarian"),
+    ("I try to guess every 0-0", "ana tries to guess every 0-0", None),
+    ("ive got two kids", "ana has got two kids", "you've got two kids"),
 ]  # fmt: skip
 
 
@@ -543,3 +587,19 @@ def test_a_fact_about_someone_else_or_a_second_hobby_replaces_nothing(
 ) -> None:
     remembered(keeper, clock, "caio", before, after)
     assert len(current(keeper, "caio")) == 2
+
+
+def test_where_someone_lives_now_is_the_move_they_told_last(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    from tests.test_answers import ask, pool_voice
+
+    voice = pool_voice(tournament_pool, "pt")
+    assert "você mora em Porto Alegre" in ask(
+        voice, "caio", "@betania lembra q eu moro em Porto Alegre"
+    )
+    clock.advance(days=20)
+    moved = ask(voice, "caio", "@betania lembra que me mudei pra Recife")
+    assert "você se mudou pra Recife" in moved and "mudei" not in moved
+    where = ask(voice, "bia", "@betania onde o caio mora?")
+    assert "Recife" in where and "Porto Alegre" not in where
