@@ -152,19 +152,22 @@ class Commentator:
             return None
         zone = self.keeper.config.zone
         now = self.pool.clock().astimezone(zone)
-        matches = self.pool.matches()
-
-        def on(day: date) -> list[Match]:
-            return [m for m in matches if m.kickoff.astimezone(zone).date() == day]
-
         if now.hour >= self.policy.digest_hour:
             day = now.date()
-        elif now.hour < SMALL_HOURS and on(now.date() - timedelta(days=1)):
+        elif now.hour < SMALL_HOURS:
             day = now.date() - timedelta(days=1)
         else:
             return None
-        live = any(m.status is MatchStatus.LIVE for m in matches)
-        if live or any(m.status is MatchStatus.SCHEDULED for m in on(day)):
+        with self.store.read() as connection:
+            if AGENT_STATE.get(connection, LAST_DIGEST) == day.isoformat():
+                return None  # told already: no need to read the fixtures on every turn
+        matches = self.pool.matches()
+        days = [m for m in matches if m.kickoff.astimezone(zone).date() == day]
+        if day != now.date() and not days:
+            return None  # a day without matches is told on the day, never the morning after
+        if any(m.status is MatchStatus.LIVE for m in matches) or any(
+            m.status is MatchStatus.SCHEDULED for m in days
+        ):
             return None
         return day
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.agent.providers.base import ModelCall, ModelError
 from game.words import Words
+from memory.contract import limits
 from memory.guard import normalized
 from memory.person import second_person
 from memory.requests import (
@@ -262,7 +263,10 @@ class OfflineModel:
         wipeouts = [s for s in group if s.picks and not s.scorers()][:keep]
         if best:
             who = self.names([self.say("fusion.best", many=n > 1, who=p, n=n) for p, n in best])
-            clause = self.say("fusion.period", span=span, period=period, n=len(group), best=who)
+            rng = self._rng("period", period, len(group))
+            clause = self.say(
+                "fusion.period", rng, span=span, period=period, n=len(group), best=who
+            )
         else:
             clause = self.say("fusion.period_none", span=span, period=period, n=len(group))
         if wipeouts:
@@ -272,15 +276,18 @@ class OfflineModel:
 
     def _detail_clause(self, story: MatchStory) -> str:
         day, match = f"[{self.words.day(story.day)}]", self._told(story)
-        if story.exact():
+        rng = self._rng("detail", story.number)  # a diary in one wording reads as a loop
+        exact, scorers = story.exact(), story.scorers()
+        if exact:
+            who = self.names(exact)
             return self.say(
-                "fusion.detail_exact", day=day, match=match, who=self.names(story.exact())
+                "fusion.detail_exact", rng, many=len(exact) > 1, day=day, match=match, who=who
             )
-        if story.scorers():
+        if scorers:
             return self.say(
-                "fusion.detail_points", day=day, match=match, who=self.names(story.scorers(), 3)
+                "fusion.detail_points", rng, day=day, match=match, who=self.names(scorers, 3)
             )
-        return self.say("fusion.detail_zero", day=day, match=match)
+        return self.say("fusion.detail_zero", rng, day=day, match=match)
 
     # -- player facts ---------------------------------------------------------
 
@@ -370,19 +377,31 @@ class OfflineModel:
         )
 
     def _digest(self, request: Digest, variant: Variant) -> str:
+        """The day's results, as many as the remark's cap holds (a league's round day has
+        ten), the rest counted: "... and 4 more"."""
         rng = self._remark_rng(request, variant)
         if not request.results:
             return self.say("digest.none", rng)
         quiet = self.say("digest.quiet", who=request.quiet) if request.quiet else ""
-        return self.say(
-            "digest",
-            rng,
-            day=request.day,
-            results="; ".join(request.results),
-            leader=request.leader,
-            points=request.points,
-            quiet=quiet,
-        ).strip()
+        characters, _ = limits(request.text_kind)
+        line = ""
+        for shown in range(len(request.results), 0, -1):
+            results = "; ".join(request.results[:shown])
+            if shown < len(request.results):
+                results += " " + self.say("word.and") + " "
+                results += self.say("word.more", n=len(request.results) - shown)
+            line = self.say(
+                "digest",
+                self._remark_rng(request, variant),
+                day=request.day,
+                results=results,
+                leader=request.leader,
+                points=request.points,
+                quiet=quiet,
+            ).strip()
+            if len(line) <= characters:
+                break
+        return line
 
     def _final_whistle(self, request: FinalWhistle, variant: Variant) -> str:
         """One thought on the result: the line on who scored, with at most one thing more,
@@ -393,6 +412,12 @@ class OfflineModel:
         match = self._told(story)
         tie = [self.say("tie.through", rng, team=story.through)] if story.through else []
         told = request.storyline
+        if told is not None and told.kind in ("her_alone", "upset"):
+            # Nobody else saw it: that is the whole story of the match, told once (an
+            # upset's wipe-out line says it; her lone call is no wipe-out, she scored).
+            if told.kind == "her_alone":
+                return " ".join([*tie, self.say("final.her_alone", rng, match=match, n=told.count)])
+            return " ".join([*tie, self._result_line(request, rng)])
         if told is not None and told.kind in TOP_STORIES:
             return " ".join([*tie, self._result_line(request, rng), self._storyline(told, rng)])
         aside = request.aside or ""
