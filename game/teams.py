@@ -57,6 +57,9 @@ class TeamBook:
     # (spelling, the fixtures' name) for every name and alias as written: what text says
     written: tuple[tuple[str, str], ...] = ()
     clubs: frozenset[str] = frozenset()  # the names of the book's clubs, not nations
+    # The fixtures' name -> what its people, players and fans are called ("Koreans",
+    # "mexicanos", "Canarinho"): words that speak of the team, not read as naming it
+    people: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
     # named_in's patterns, by the teams asked about: built once, a line is read many times
     _finders: dict[frozenset[str] | None, Finder] = field(
         default_factory=dict, compare=False, repr=False
@@ -66,21 +69,25 @@ class TeamBook:
     @cache
     def standard() -> TeamBook:
         data = json.loads(resources.files(__package__).joinpath("teams.json").read_text("utf-8"))
+        clubs = json.loads(resources.files(__package__).joinpath("clubs.json").read_text("utf-8"))
         spellings: dict[str, str] = {}
         codes: dict[str, str] = {}
         written = []
+        people: dict[str, tuple[str, ...]] = {}
+        for team in (*data["teams"], *clubs["clubs"]):
+            forms = [w for ws in team.get("people", {}).values() for w in ws]
+            people[team["name"]] = (*forms, *team.get("nicknames", ()))
         for team in data["teams"]:
             for spelling in (team["name"], team["code"], *team["aliases"]):
                 spellings[normalized(spelling)] = team["name"]
             codes[team["code"]] = team["name"]
             written += [(spelling, team["name"]) for spelling in (team["name"], *team["aliases"])]
-        clubs = json.loads(resources.files(__package__).joinpath("clubs.json").read_text("utf-8"))
         for club in clubs["clubs"]:
             for spelling in (club["name"], *club["aliases"]):
                 spellings[normalized(spelling)] = club["name"]
                 written.append((spelling, club["name"]))
         names = frozenset(club["name"] for club in clubs["clubs"])
-        return TeamBook(spellings, codes, tuple(written), names)
+        return TeamBook(spellings, codes, tuple(written), names, people)
 
     def name_of(self, name: str, code: str | None = None) -> str | None:
         """The team as the fixtures name it, from any known spelling or code; else None."""
@@ -100,6 +107,11 @@ class TeamBook:
             found[team.lower()] = team
             found |= {spelling.lower(): team for spelling, name in self.written if name == ours}
         return found
+
+    def people_of(self, teams: Iterable[str]) -> set[str]:
+        """What ``teams``' people, players and fans are called, in English and Portuguese
+        ("Koreans", "os mexicanos", "the Seleção"'s "Canarinho")."""
+        return {word for team in teams for word in self.people.get(self.name_of(team) or team, ())}
 
     def named_in(self, text: str, teams: Iterable[str] | None = None) -> set[str]:
         """The teams ``text`` names, as whole words, by any spelling of the book (accents

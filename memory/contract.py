@@ -117,6 +117,7 @@ class Grounds:
     differences: frozenset[int]  # differences of two numbers its prompt gave
     text: str  # the context, lowercased: times and quoted spans are looked up in it
     records: Records  # the pool's, for the claims and its matches
+    asked: frozenset[str] = frozenset()  # teams the call named (the book's names): groundable
 
 
 def limits(kind: str) -> tuple[int, int]:
@@ -147,7 +148,12 @@ class Contract:
             teams |= {match.team1, match.team2}
             names += [match.stage, match.group or "", match.venue or ""]
             names += [goal.scorer or "" for goal in match.goals]
-        names += TeamBook.standard().spellings(teams)
+        book = TeamBook.standard()
+        # A team the call names, in any spelling ("Brasil"), may be named back in any
+        # ("Sorry, bruno, no records on Brazil yet"); the pool's teams' people too.
+        asked = book.named_in(given)
+        names += book.spellings(teams | asked)
+        names += book.people_of(teams | asked)
         words = {w.lower() for w in WORD.findall(f"{given}\n{' '.join(names)}")}
         words |= {part for w in list(words) for part in re.split(r"[-.'\u2019]", w) if part}
         numbers = {int(n) for n in NUMBER.findall(given)} | records.numbers()
@@ -161,6 +167,7 @@ class Contract:
             frozenset(differences),
             given.lower(),
             records,
+            frozenset(normalized(team) for team in asked),
         )
 
     # -- the check ----------------------------------------------------------------
@@ -218,7 +225,7 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
     """A national team the book knows that plays no match of this pool."""
     playing = {normalized(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)}
     for spelling, team in TeamBook.standard().written:
-        if normalized(team) in playing or spelling.lower() in grounds.text:
+        if normalized(team) in playing | grounds.asked or spelling.lower() in grounds.text:
             continue
         if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE):
             return Breach("team", f"{spelling}: not in this tournament")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from importlib import resources
 from pathlib import Path
 from string import Template
 
@@ -13,11 +15,13 @@ import pytest
 
 from bot.agent.predictor import chances, outlook, pick, plausible
 from bot.agent.providers.offline import OfflineModel
+from game.openfootball import Tournament
 from game.pool import Pool
+from game.teams import TeamBook
 from memory.contract import Contract
 from memory.keeper import MemoryConfig
 from prompts import persona, voice
-from tests.conftest import TEST_DATA, FakeClock, her_in, play
+from tests.conftest import TEST_DATA, FakeClock, fixture, her_in, play
 from tests.llama_server import REQUIRED, llama_server, missing
 
 CORPUS = TEST_DATA / "real_model_refused.jsonl"
@@ -281,3 +285,87 @@ def test_a_common_word_opening_a_sentence_is_no_name(
 )
 def test_a_name_nobody_gave_is_still_refused(played: Pool, text: str) -> None:
     assert held(played, text, language="pt" if "leva" in text else "en") == "name"
+
+
+def test_every_2026_team_has_its_people_in_both_languages() -> None:
+    """What "the Koreans", "os mexicanos" ground: the team book's, for each team of 2026."""
+    cup = json.loads((TEST_DATA / "worldcup-2026.json").read_text("utf-8"))
+    book = TeamBook.standard()
+    teams = {book.name_of(m[side]) for m in cup["matches"] for side in ("team1", "team2")}
+    teams.discard(None)  # knock-out slots ("1A", "W74")
+    assert len(teams) == 48
+    entries = json.loads(resources.files("game").joinpath("teams.json").read_text("utf-8"))
+    people = {t["name"]: t.get("people", {}) for t in entries["teams"]}
+    for team in teams:
+        assert team is not None and book.people_of([team]), team
+        # English: a plural and an adjective, or one word for both ("Swiss"); Portuguese: two
+        assert people[team].get("en") and len(people[team].get("pt", ())) >= 2, team
+
+
+@pytest.fixture
+def cup_pool(pool: Pool) -> Pool:
+    """South Korea v Czech Republic, Switzerland v Mexico, Haiti v Scotland: no Brazil."""
+    start = datetime(2026, 6, 12, 18, 0, tzinfo=UTC)
+    pairs = [("South Korea", "Czech Republic"), ("Switzerland", "Mexico"), ("Haiti", "Scotland")]
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Test Cup",
+            tuple(
+                fixture(f"m{i}", home, away, start + timedelta(days=i))
+                for i, (home, away) in enumerate(pairs)
+            ),
+        )
+    )
+    for handle in ("ana", "bia"):
+        pool.members.add(handle)
+    return pool
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "rule"),
+    [
+        ("Can the Koreans hold off the Czechs, ana?", "en", None),
+        ("The Swiss look tidy; a Mexican upset is on, bia.", "en", None),
+        ("The Scots travel well; the Haitians too, ana.", "en", None),
+        ("Os suíços e os sul-coreanos jogam bem, ana.", "pt", None),
+        # A team's people outside this tournament are named as the team would be.
+        ("ana thinks the Germans would win it, and the Dutch.", "en", "name"),
+        ("bia, the Argentines are out of this one.", "en", "name"),
+    ],
+)
+def test_a_team_is_spoken_of_by_its_people(
+    cup_pool: Pool, text: str, language: str, rule: str | None
+) -> None:
+    assert held(cup_pool, text, language=language, match=None) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Hard to bet against the Seleção tonight, ana.", "en"),
+        ("bia, a Canarinho joga hoje e os mexicanos amanhã.", "pt"),
+        ("The Brazilians were too good for the Serbians, bia.", "en"),
+        ("Les Bleus against the Atlas Lions: ana, pick carefully.", "en"),
+    ],
+)
+def test_a_team_is_spoken_of_by_its_nickname(played: Pool, text: str, language: str) -> None:
+    assert held(played, text, language=language, match=None) is None
+
+
+@pytest.mark.parametrize(
+    ("asked", "text"),
+    [
+        ("@betania how is Brasil doing?", "Sorry, bruno, I have no records on Brazil yet."),
+        ("@betania how is Brazil doing?", "Sorry, bruno, I have no records on Brazil yet."),
+        ("@betania e a Alemanha?", "A Alemanha não joga este bolão, bruno; os alemães, nada."),
+        ("@betania what about Japan?", "Japan? Not in this pool, bruno."),
+    ],
+)
+def test_what_the_player_asked_about_may_be_named_back(
+    cup_pool: Pool, asked: str, text: str
+) -> None:
+    """Issue 37: bruno asked about Brazil, in a pool where Brazil does not play."""
+    cup_pool.members.add("bruno")
+    language = "pt" if " e a " in asked else "en"
+    assert held(cup_pool, text, "answer", asked, language, None) is None
+    assert held(cup_pool, text, "answer", "@betania how is it going?", language, None) == "team"
