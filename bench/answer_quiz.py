@@ -22,6 +22,10 @@ she posts is graded by exact checks, not by a model:
 - wrong: anything else she posts;
 - unanswered: no reply, or the help text.
 
+With a model every question is one call besides the replay's own (about ten a
+match): ``--matches 9`` keeps a model written by hand (``shared/tools/live_model.py``)
+to some 130 calls. The JSON gives each reply's call outcome too.
+
 The context-recall quiz beside it (``bench.memory_quiz``) scores what her
 prompt holds; this one what she then says.
 """
@@ -53,6 +57,7 @@ from game.sources import read_json
 from game.teams import TeamBook, unaccented
 from game.words import Words
 from memory.keeper import MemoryConfig
+from memory.usage import recorded
 from prompts import voice
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -99,10 +104,11 @@ class Graded:
     question: Question
     reply: str | None
     verdict: str
+    outcome: str = ""  # what became of the model's answer (the call record's), if one was asked
 
     def as_dict(self) -> dict[str, Any]:
         return {**asdict(self.question), "answer": self.question.answer,
-                "reply": self.reply, "verdict": self.verdict}  # fmt: skip
+                "reply": self.reply, "verdict": self.verdict, "outcome": self.outcome}  # fmt: skip
 
 
 def quiz_data() -> dict[str, Any]:
@@ -336,7 +342,10 @@ def ask(report: ReplayReport, clock: SimulatedClock, asked: list[Question]) -> l
              if r.event.trigger == line.id),
             None,
         )  # fmt: skip
-        graded.append(Graded(question, reply, grade(question, reply)))
+        with report.keeper.store.read() as connection:
+            calls = [c for c in recorded(connection, last=5) if c.event_id == line.id]
+        outcome = calls[-1].outcome if calls else ""
+        graded.append(Graded(question, reply, grade(question, reply), outcome))
     return graded
 
 
@@ -379,6 +388,8 @@ def report_text(graded: list[Graded]) -> str:
         lines.append(f"[{g.verdict}] {q.ability}, {q.language}: {q.asker}: {q.text}")
         lines.append(f"    expected: {q.answer}")
         lines.append(f"    she said: {g.reply if g.reply is not None else '(nothing)'}")
+        if g.reply is None and g.outcome:
+            lines.append(f"    (her answer: {g.outcome})")
     return "\n".join(lines)
 
 
