@@ -284,10 +284,13 @@ def _where(text: str, value: str) -> list[int]:
     """Where ``text`` says ``value`` as a whole word (a team by any of its names)."""
     book = TeamBook.standard()
     team = book.name_of(value)
-    if team is not None and team not in book.clubs:
-        return [0] if team in book.named_in(text) else []
-    pattern = rf"(?<![\w-]){re.escape(_plain(value))}(?![\w-])"
-    return [found.start() for found in re.finditer(pattern, _plain(text))]
+    named = book.spellings([team]) if team is not None and team not in book.clubs else {value: ""}
+    plain = _plain(text)
+    return [
+        found.start()
+        for spelling in named
+        for found in re.finditer(rf"(?<![\w-]){re.escape(_plain(spelling))}(?![\w-])", plain)
+    ]
 
 
 def says(text: str, value: str) -> bool:

@@ -55,6 +55,7 @@ def test_an_old_value_contradicts_unless_told_as_the_past() -> None:
     assert grade(team, "A ana torce pelo Brasil agora.") == "right"
     assert grade(team, "ana supports México.") == "wrong"
     assert grade(team, "ana supports Brazil and Mexico.") == "wrong"
+    assert grade(team, "ana supports Brazil now; until 13 Jun she supported Mexico.") == "right"
 
 
 def test_an_abstention_must_say_so_and_invent_nothing() -> None:
