@@ -214,8 +214,8 @@ def language_of(text: str) -> str:
         for w in words[:3]
     )
     en = sum(w in EN_WORDS for w in words)
-    if words and not en and len(words[0]) > 3 and words[0].endswith("o"):
-        pt += 1  # "adoro churrasco": a regular first person and no English word
+    if len(words) > 1 and not en and len(words[0]) > 3 and words[0].endswith("o"):
+        pt += 1  # "adoro churrasco": a regular first person and no English word ("gato": none)
     return "pt" if pt > en else "en"
 
 
@@ -355,7 +355,9 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
             continue
         # A capital is a name ("Flamengo é o maior"), or a verb the tables know ("Moro").
         capital = token[0].isupper()
-        third = _pt_third(token, opening and not capital) if verb_next else None
+        # A lone word is a thing named ("esquece o gato"), not a verb.
+        regular = opening and not capital and bool(following)
+        third = _pt_third(token, regular) if verb_next else None
         if third is not None:
             named = not said
             name()

@@ -603,3 +603,14 @@ def test_where_someone_lives_now_is_the_move_they_told_last(
     assert "você se mudou pra Recife" in moved and "mudei" not in moved
     where = ask(voice, "bia", "@betania onde o caio mora?")
     assert "Recife" in where and "Porto Alegre" not in where
+
+
+def test_a_move_is_forgotten_as_it_was_told_and_a_thing_named_is_no_verb(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    remembered(
+        keeper, clock, "caio", "lembra que meu gato se chama Pelé", "anota: me mudei pra Recife"
+    )
+    tell(keeper, "caio", "@betania esquece que me mudei pra Recife")
+    assert [f.text for f in current(keeper, "caio")] == ["o gato de caio se chama Pelé"]
+    assert third_person("gato", "caio") == "gato"  # "esquece o gato": a cat, not "caio gata"
