@@ -39,7 +39,7 @@ from wordfreq import zipf_frequency
 
 from game.pool import Pool
 from game.teams import TeamBook, normalized
-from memory.claims import SCORE, Claims, Records
+from memory.claims import NUMBER_WORDS, SCORE, Claims, Records, number_value
 from prompts import load, sections
 
 # Per kind of text (a call's task): characters, then sentences of three words or more
@@ -82,6 +82,16 @@ MATCH_REF = re.compile(r"#(\d+)")
 CLOCK = re.compile(r"\b\d{1,2}[:h]\d{2}\b")
 YEAR = re.compile(r"(?<![\d#])(1[89]\d{2}|20\d{2})(?!\d)")
 NUMBER = re.compile(r"(?<![\w#.,:/])(\d+)(?:[.,]\d+)?(?![\d:/])")
+# A number in words is a number ("all five of us", "dois pontos"), but "one" is a pronoun
+# as often ("the one before", "no one", "one of you") and "um"/"uma" Portuguese's article:
+# those are left out, and 1 is rarely a claim of its own.
+NOT_COUNTED = frozenset({"one", "um", "uma"})
+NUMBER_WORD = re.compile(
+    r"(?<![\w'\u2019-])(?:"
+    + "|".join(sorted((w for w in NUMBER_WORDS if w not in NOT_COUNTED), key=len, reverse=True))
+    + r")(?![\w'\u2019-])",
+    re.IGNORECASE,
+)
 SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
 # Everything an instruction template says; the voice files are her lines, not instructions,
 # and the records and moments she is handed (notes, moments, lines) are hers to repeat.
@@ -156,10 +166,10 @@ class Contract:
         names += book.people_of(teams | asked)
         words = {w.lower() for w in WORD.findall(f"{given}\n{' '.join(names)}")}
         words |= {part for w in list(words) for part in re.split(r"[-.'\u2019]", w) if part}
-        numbers = {int(n) for n in NUMBER.findall(given)} | records.numbers()
+        numbers = _figures(given) | records.numbers()
         # Distinct values first: a season's fusion prompt holds thousands of numbers, and
         # every pair of them (not of their distinct values) was 270 million subtractions.
-        told = {int(n) for n in NUMBER.findall(f"{prompt}\n{' '.join(_values(request))}")}
+        told = _figures(f"{prompt}\n{' '.join(_values(request))}")
         differences = {abs(a - b) for a in told for b in told}
         return Grounds(
             frozenset(words | _capitalised()),
@@ -227,7 +237,9 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
     for spelling, team in TeamBook.standard().written:
         if normalized(team) in playing | grounds.asked or spelling.lower() in grounds.text:
             continue
-        if re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE):
+        # A team is named with a capital: "uma vitória" and "all of us" name no club, no USA.
+        found = re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE)
+        if found is not None and found[0][0].isupper():
             return Breach("team", f"{spelling}: not in this tournament")
     return None
 
@@ -259,7 +271,17 @@ def _numbers(text: str, grounds: Grounds) -> Breach | None:
         value = int(found[1])
         if value not in grounds.numbers and value not in grounds.differences:
             return Breach("number", f"{value}: not a number the context gave")
+    for found in NUMBER_WORD.finditer(rest):
+        value = number_value(found[0]) or 0
+        if value not in grounds.numbers and value not in grounds.differences:
+            return Breach("number", f"{found[0]} ({value}): not a number the context gave")
     return None
+
+
+def _figures(text: str) -> set[int]:
+    """The numbers ``text`` gives, in figures or in words ("5", "five", "cinco")."""
+    words = {number_value(found[0]) for found in NUMBER_WORD.finditer(text)}
+    return {int(n) for n in NUMBER.findall(text)} | {n for n in words if n is not None}
 
 
 def _claims(claims: Claims, text: str, match: int | None, grounds: Grounds) -> Breach | None:

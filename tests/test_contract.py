@@ -269,7 +269,8 @@ OPENINGS = [
 def test_a_common_word_opening_a_sentence_is_no_name(
     played: Pool, text: str, language: str
 ) -> None:
-    assert held(played, text, prompt="bia drives a Beetle", language=language) is None
+    notes = "bia drives a Beetle. 9' Serbia's first corner."
+    assert held(played, text, prompt=notes, language=language) is None
 
 
 @pytest.mark.parametrize(
@@ -369,3 +370,27 @@ def test_what_the_player_asked_about_may_be_named_back(
     language = "pt" if " e a " in asked else "en"
     assert held(cup_pool, text, "answer", asked, language, None) is None
     assert held(cup_pool, text, "answer", "@betania how is it going?", language, None) == "team"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "rule"),
+    [
+        # Issue 37: a false count in words passed; a number in words is a number.
+        ("All nine of us are still waiting for a goal.", "en", "number"),
+        ("Todos os nove ainda esperam um gol.", "pt", "number"),
+        ("ana is twelve points clear, bia.", "en", "number"),
+        ("A ana está doze pontos à frente, bia.", "pt", "number"),
+        # ... and grounded like a figure: ana has 10, bia 5; 10 - 5 is five clear.
+        ("ana is five clear of bia, and ten points is a fine start.", "en", None),
+        ("A ana tem dez pontos, cinco à frente da bia.", "pt", None),
+        ("All three of you had a pick on it.", "en", None),
+        ("Os dois palpites, ana e bia, foram de vitória do Brasil.", "pt", None),
+        # "one" is a pronoun as often as a number, "um"/"uma" an article.
+        ("No one saw it coming, and the one before was a draw: one of you knew.", "en", None),
+        ("Ninguém viu essa vindo, bia: uma vitória de um time inteiro.", "pt", None),
+    ],
+)
+def test_a_number_in_words_is_a_number(
+    played: Pool, text: str, language: str, rule: str | None
+) -> None:
+    assert held(played, text, language=language) == rule
