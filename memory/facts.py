@@ -588,6 +588,7 @@ def add(
 # what a stored, third-person fact says right after the player's name (or at its start),
 # past a few words that keep it theirs ("now", "agora", "has"): "ana's brother lives in
 # Recife" is the brother's home, not ana's, and "ana also supports Vasco" a second team.
+# No cue that is as often something else: "joined" (a choir), "entrou na" (a gym).
 # A team the team book knows is a national side; any other, a club (one of each).
 SUBJECT_CUES = """
     team: supports | roots for | cheers for | is a fan of | is a * fan | became a fan of
@@ -600,11 +601,11 @@ SUBJECT_CUES = """
     home: acabou de se mudar para | acabou de se mudar pra | foi morar em | foi morar no
     home: foi morar na | mudou-se para | mudou para | mudou pra
     work: works at | works for | works as | is working at | started at | started working at
-    work: started a new job at | started a job at | got a job at | joined | now works at
+    work: started a new job at | started a job at | got a job at | now works at
     work: trabalha na | trabalha no | trabalha em | trabalha como | trabalha para
     work: está trabalhando na | está trabalhando no | tá trabalhando na | tá trabalhando no
     work: começou a trabalhar na | começou a trabalhar no | começou a trabalhar em
-    work: começou na | começou no | entrou na | entrou no | foi contratado pela
+    work: foi contratado pela
     work: foi contratada pela | foi contratado pelo | foi contratada pelo
 """
 # Words between the name and a cue that keep the fact the player's own and current.
@@ -622,12 +623,12 @@ KEPT_SUBJECTS = (
 
 
 def _cues() -> dict[str, str]:
-    """``SUBJECT_CUES`` as one pattern per subject ("*" is any one word)."""
+    """``SUBJECT_CUES`` as one pattern per subject ("*" is one word or two)."""
     found: dict[str, list[str]] = {}
     for line in SUBJECT_CUES.strip().splitlines():
         name, cues = line.split(":", 1)
         for cue in cues.split("|"):
-            words = [r"\S+" if w == "*" else re.escape(w) for w in cue.split()]
+            words = [r"\S+(?:\s+\S+)?" if w == "*" else re.escape(w) for w in cue.split()]
             found.setdefault(name.strip(), []).append(r"\s+".join(words))
     return {name: "|".join(cues) for name, cues in found.items()}
 

@@ -550,6 +550,10 @@ def remembered(keeper: MemoryKeeper, clock: FakeClock, player: str, *lines: str)
          "caio começou a trabalhar na Embraer"),
         ("remember that I work at Itaú", "remember I started at Nubank", "work",
          "caio started at Nubank"),
+        ("remember im a huge Vasco fan", "remember I'm a Sport fan now", "team",
+         "caio is a Sport fan now"),
+        ("lembra q trabalho no HC", "lembra que tô trabalhando na Natura", "work",
+         "caio tá trabalhando na Natura"),
     ],
 )  # fmt: skip
 def test_a_move_a_new_team_a_new_job_replace_the_old_one_which_stays_in_the_log(
@@ -580,6 +584,8 @@ def test_a_move_a_new_team_a_new_job_replace_the_old_one_which_stays_in_the_log(
         ("remember I work at Itaú", "remember I worked at Vale before"),
         ("lembra que trabalho no Itaú", "lembra que trabalhei na Vale antes"),
         ("remember that I support Flamengo", "remember that I also support Vasco"),
+        ("remember that I work at Itaú", "remember I joined a choir"),
+        ("lembra que trabalho no Itaú", "lembra que entrei na academia"),
     ],
 )
 def test_a_fact_about_someone_else_or_a_second_hobby_replaces_nothing(
