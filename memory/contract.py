@@ -9,7 +9,8 @@ it breaks:
   markup or tags, no degenerate repetition ("Sydney Sydney Sydney"), in the
   pool's language;
 - no echo of the prompt: none of its scaffolding (``prompts/contract.txt``) and
-  no run of ``ECHO_RUN`` words copied from an instruction template;
+  no run of ``ECHO_RUN`` words copied from an instruction template that speaks to the
+  model ("your", "you"), and none of ``ECHO_LONG``;
 - grounded: every capitalised name is a player, a team, a scorer or a word of
   this call's context; words in quotes are words the context holds; a team of
   the team book outside this tournament is refused by name; every ``#N`` is a match of the pool; every year is one the
@@ -69,7 +70,11 @@ ELSEWHERE = ("en", "pt", "es", "fr", "de", "it", "nl", "pl", "sv", "tr", "id", "
 OPENING = re.compile(
     r"(?<=[.!?:;\u2026])\s+|\s+[-\u2013\u2014]\s+|\(\s*|(?:^|\s)[\"\u201c\u2018\u00ab]\s*"
 )
-ECHO_RUN = 6  # words in a row copied from an instruction: an echo, not a coincidence
+ECHO_RUN = 6  # words in a row copied from an instruction: an echo when it speaks to the model,
+ECHO_LONG = 10  # and whatever it says when it is this long
+# Words an instruction speaks to the model with (her lines speak to players in the pool's
+# own words, seldom six words of a template's).
+ADDRESSED = frozenset({"you", "your", "yours", "yourself", "você", "seu", "sua", "seus", "suas"})
 SYNTAX = re.compile(
     r"\b(?:bet|palpite|aposta)\s+(?:N|#?\d{1,4})\s+\d{1,2}\s?-\s?\d{1,2}\b", re.IGNORECASE
 )
@@ -379,9 +384,16 @@ def _echo(text: str) -> Breach | None:
     words = [w.lower() for w in WORD.findall(text)]
     runs = _instruction_runs()
     for i in range(len(words) - ECHO_RUN + 1):
-        run = tuple(words[i : i + ECHO_RUN])
-        if run in runs:
-            return Breach("echo", f"copies the instructions: {' '.join(run)!r}")
+        if tuple(words[i : i + ECHO_RUN]) not in runs:
+            continue
+        end = i + 1  # the copy goes on while each next run of words is the template's too
+        while end + ECHO_RUN <= len(words) and tuple(words[end : end + ECHO_RUN]) in runs:
+            end += 1
+        copied = words[i : end - 1 + ECHO_RUN]
+        # "the pick worth the most points" is how anyone says it; "say it again in your
+        # own words" is the instruction talking to the model, and ten words are a copy.
+        if len(copied) >= ECHO_LONG or ADDRESSED & set(copied):
+            return Breach("echo", f"copies the instructions: {' '.join(copied[:ECHO_RUN])!r}")
     return None
 
 

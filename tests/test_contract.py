@@ -394,3 +394,19 @@ def test_a_number_in_words_is_a_number(
     played: Pool, text: str, language: str, rule: str | None
 ) -> None:
     assert held(played, text, language=language) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # Issue 37: a natural phrase that an instruction template also holds.
+        ("I've gone 2-0 Brazil, the pick worth the most points by my numbers.", None),
+        # An instruction speaking to the model, carried back: SmolLM2's.
+        ("The kick-off, and then: say it again in your own words, ana.", "echo"),
+        ("Fuse your diary into one narrative of the tournament so far.", "echo"),
+    ],
+)
+def test_an_echo_is_a_copy_of_the_instructions_not_a_natural_phrase(
+    played: Pool, text: str, rule: str | None
+) -> None:
+    assert held(played, text) == rule
