@@ -600,6 +600,7 @@ SUBJECT_CUES = """
     home: se mudou para | se mudou pra | se mudou pro | se mudou de volta para
     home: acabou de se mudar para | acabou de se mudar pra | foi morar em | foi morar no
     home: foi morar na | mudou-se para | mudou para | mudou pra
+    home: mora com * em | mora com * no | mora com * na | lives with * in
     work: works at | works for | works as | is working at | started at | started working at
     work: started a new job at | started a job at | got a job at | now works at
     work: trabalha na | trabalha no | trabalha em | trabalha como | trabalha para

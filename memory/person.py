@@ -241,7 +241,8 @@ def _en(text: str, name: str, second: bool) -> str:
     plural = False  # the next verb follows a singular "they": "since they were six"
     for token in tokens:
         lower = EN_UNTYPED.get(token.lower(), token.lower())
-        if not token.strip() or not token[0].isalpha():
+        glued = bool(out) and out[-1][-1:].isdigit()  # "9am", "2nd": part of a number
+        if not token.strip() or not token[0].isalpha() or glued:
             out.append(token)
             continue
         if second:

@@ -452,6 +452,17 @@ TOLD_PT = [
     ("sei cozinhar moqueca", "bruno sabe cozinhar moqueca", None),
     ("aprendi a nadar com 30 anos", "bruno aprendeu a nadar com 30 anos", None),
     ("durmo tarde", "bruno dorme tarde", None),
+    # A second batch held out: 20 of 20 right at first.
+    ("Tenho 2 gatas, a Mel e a Nina", "bruno tem 2 gatas, a Mel e a Nina", None),
+    ("to desempregado desde janeiro", "bruno tá desempregado desde janeiro", None),
+    ("trabalhei 10 anos no BB", "bruno trabalhou 10 anos no BB", "você trabalhou 10 anos no BB"),
+    ("moro com minha namorada em Niterói", "bruno mora com sua namorada em Niterói",
+     "você mora com sua namorada em Niterói"),
+    ("chorei no 7x1", "bruno chorou no 7x1", None),
+    ("nunca perdi um jogo do Brasil em copa", "bruno nunca perdeu um jogo do Brasil em copa", None),
+    ("conheci minha esposa num jogo do Grêmio", "bruno conheceu sua esposa num jogo do Grêmio",
+     "você conheceu sua esposa num jogo do Grêmio"),
+    ("tomo café sem açúcar", "bruno toma café sem açúcar", None),
 ]  # fmt: skip
 TOLD_EN = [
     ("I moved to Recife", "ana moved to Recife", "you moved to Recife"),
@@ -503,6 +514,16 @@ TOLD_EN = [
     ("I am vegetarian", "ana is vegetarian", "you are vegetarian"),
     ("I try to guess every 0-0", "ana tries to guess every 0-0", None),
     ("ive got two kids", "ana has got two kids", "you've got two kids"),
+    # A second batch held out: 13 of 15 right at first ("never bet", "the 9are games").
+    ("I was at the Maracanã in 2014", "ana was at the Maracanã in 2014",
+     "you were at the Maracanã in 2014"),
+    ("I support Grêmio, my dad too", "ana supports Grêmio, their dad too",
+     "you support Grêmio, your dad too"),
+    ("I've lived in Recife all my life", "ana has lived in Recife all their life",
+     "you've lived in Recife all your life"),
+    ("I can't watch the 9am games", "ana can't watch the 9am games",
+     "you can't watch the 9am games"),
+    ("my wife thinks I'm crazy", "ana's wife thinks they are crazy", "your wife thinks you're crazy"),
 ]  # fmt: skip
 
 
@@ -550,6 +571,8 @@ def remembered(keeper: MemoryKeeper, clock: FakeClock, player: str, *lines: str)
          "caio começou a trabalhar na Embraer"),
         ("remember that I work at Itaú", "remember I started at Nubank", "work",
          "caio started at Nubank"),
+        ("lembra que moro em Porto Alegre", "lembra que agora moro com minha namorada em Niterói",
+         "home", "caio agora mora com sua namorada em Niterói"),
         ("remember im a huge Vasco fan", "remember I'm a Sport fan now", "team",
          "caio is a Sport fan now"),
         ("lembra q trabalho no HC", "lembra que tô trabalhando na Natura", "work",
