@@ -608,6 +608,7 @@ SUBJECT_CUES = """
     work: começou a trabalhar na | começou a trabalhar no | começou a trabalhar em
     work: foi contratado pela
     work: foi contratada pela | foi contratado pelo | foi contratada pelo
+    work: conseguiu um emprego na | conseguiu um emprego no | conseguiu um emprego em
 """
 # Words between the name and a cue that keep the fact the player's own and current.
 SUBJECT_LEAD = (

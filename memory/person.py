@@ -152,10 +152,12 @@ def _er_ir_forms() -> dict[str, str]:
         elif stem.endswith("gu"):
             first = stem[:-1]  # seguir: sigo (the table has it)
         third = stem if stem.endswith("uz") else stem + ("i" if stem.endswith("u") else "e")
+        if stem.endswith(("gu", "qu")):
+            third = stem + "e"  # distinguir: distingue
         forms[first + "o"] = third
-        forms[stem + ("í" if stem.endswith(("u", "a")) else "i")] = stem + (
-            "eu" if ending == "er" else "iu"
-        )
+        # "possuí" after a vowel, "consegui" after "gu" (a letter, not a vowel)
+        vowel = stem.endswith(("u", "a")) and not stem.endswith(("gu", "qu"))
+        forms[stem + ("í" if vowel else "i")] = stem + ("eu" if ending == "er" else "iu")
     return forms
 
 

@@ -463,6 +463,7 @@ TOLD_PT = [
     ("conheci minha esposa num jogo do Grêmio", "bruno conheceu sua esposa num jogo do Grêmio",
      "você conheceu sua esposa num jogo do Grêmio"),
     ("tomo café sem açúcar", "bruno toma café sem açúcar", None),
+    ("segui o Brasil em 3 copas", "bruno seguiu o Brasil em 3 copas", None),
 ]  # fmt: skip
 TOLD_EN = [
     ("I moved to Recife", "ana moved to Recife", "you moved to Recife"),
@@ -573,6 +574,8 @@ def remembered(keeper: MemoryKeeper, clock: FakeClock, player: str, *lines: str)
          "caio started at Nubank"),
         ("lembra que moro em Porto Alegre", "lembra que agora moro com minha namorada em Niterói",
          "home", "caio agora mora com sua namorada em Niterói"),
+        ("lembra que trabalho na Vale", "lembra que consegui um emprego na Natura", "work",
+         "caio conseguiu um emprego na Natura"),
         ("remember im a huge Vasco fan", "remember I'm a Sport fan now", "team",
          "caio is a Sport fan now"),
         ("lembra q trabalho no HC", "lembra que tô trabalhando na Natura", "work",
