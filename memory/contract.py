@@ -233,6 +233,7 @@ class Contract:
         return None
 
 
+SCARE_WORDS = 3  # words a label of her own in quotes may have
 _QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 
 
@@ -255,10 +256,20 @@ def _quotes(text: str, grounds: Grounds) -> Breach | None:
     if _QUOTED.fullmatch(text.strip()):
         return Breach("quote", "the whole line is a quote: hers are her own words")
     for found in _QUOTED.finditer(text):
-        quoted = " ".join(found[0].strip('"\u201c\u201d').lower().split())
-        if len(WORD.findall(quoted)) >= 2 and quoted.rstrip(".!?") not in grounds.text:
+        said = found[0].strip('"\u201c\u201d')
+        quoted = " ".join(said.lower().split())
+        if _scare_quotes(said) or len(WORD.findall(quoted)) < 2:
+            continue
+        if quoted.rstrip(".!?") not in grounds.text:
             return Breach("quote", f"{found[0][:60]}: nobody said it")
     return None
+
+
+def _scare_quotes(said: str) -> bool:
+    """Her own label in quotes ("from 'tight' to 'in trouble'"): a few lowercase words,
+    no figure and no name, so no claim the claim check would have to read."""
+    words = WORD.findall(said)
+    return len(words) <= SCARE_WORDS and said == said.lower() and not re.search(r"\d", said)
 
 
 def _numbers(text: str, grounds: Grounds) -> Breach | None:

@@ -410,3 +410,20 @@ def test_an_echo_is_a_copy_of_the_instructions_not_a_natural_phrase(
     played: Pool, text: str, rule: str | None
 ) -> None:
     assert held(played, text) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # A strong model's line (tests/data/strong_model_pending.jsonl): her own labels.
+        ('My 1-0 pick just went from "tight" to "in trouble."', None),
+        ('bia, your pick is "brave", ana calls it "a bit mad".', None),
+        # Words put in somebody's mouth are still refused, and a claim in quotes too.
+        ('"Brazil were a great team in the match," bia says.', "quote"),
+        ('ana said "we won it 3-0" after the game.', "quote"),
+    ],
+)
+def test_a_label_of_her_own_in_quotes_is_no_quote(
+    played: Pool, text: str, rule: str | None
+) -> None:
+    assert held(played, text) == rule
