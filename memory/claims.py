@@ -142,6 +142,17 @@ _SPELLED = (
     ("twenty", "vinte"),
 )
 NUMBER_WORDS: dict[str, int] = {w: n for n, ws in enumerate(_SPELLED, start=1) for w in ws}
+# And the tens, thirty to ninety: "thirty points", "trinta pontos".
+_TENS = (
+    ("thirty", "trinta"),
+    ("forty", "quarenta"),
+    ("fifty", "cinquenta"),
+    ("sixty", "sessenta"),
+    ("seventy", "setenta"),
+    ("eighty", "oitenta"),
+    ("ninety", "noventa"),
+)
+NUMBER_WORDS |= {w: 10 * n for n, ws in enumerate(_TENS, start=3) for w in ws}
 
 
 def number_value(word: str) -> int | None:
@@ -254,7 +265,7 @@ class Records:
     champion: str | None = None  # the winner of the last match, once every match is finished
     totals: dict[str, int] = field(default_factory=dict)  # player -> points in the table now
     picked: set[tuple[int, int]] = field(default_factory=set)  # every pick, both ways
-    pickers: set[int] = field(default_factory=set)  # how many picked each match
+    pickers: dict[int, set[str]] = field(default_factory=dict)  # match -> who picked it
     me: str = ""  # her handle when she plays in the pool: whom "I" and "eu" name
 
     def gaps(self, among: Collection[str] = ()) -> set[int]:
@@ -271,11 +282,15 @@ class Records:
         return found
 
     def counts(self, us: bool | None) -> set[int]:
-        """How many the pool's people are: with her for "us", without her for "you"."""
-        players = len(self.players)
-        if not self.me:  # she picks nothing: "us" is the players and her
-            return {players + 1} if us else {players} if us is False else {players, players + 1}
-        return {players} if us else {players - 1} if us is False else {players, players - 1}
+        """How many the pool's people are: with her for "us", without her for "you"; or
+        a match's pickers ("all 2 of you picked against it")."""
+        found: set[int] = set()
+        # She is one of "us" and none of "you"; when she picks nothing in the pool (no
+        # handle of hers among the players), "us" is them and her.
+        for people in [set(self.players), *self.pickers.values()]:
+            with_her, without = len(people | {self.me or "\0her"}), len(people - {self.me})
+            found |= {with_her} if us else {without} if us is False else {with_her, without}
+        return found
 
     def numbers(self) -> set[int]:
         """Every number the records hold: what a line may say without a context giving it."""
@@ -335,7 +350,6 @@ class Claims:
             found.totals[row.player] = row.points
             found.figures.add(row.rank)
         order = {m.number: Match.time_order(m) for m in matches.values()}
-        pickers: dict[int, int] = {}
         for handle in found.players:
             for prediction in sorted(
                 self.pool.predictions_of(handle), key=lambda p: order.get(p.match_number, ())
@@ -343,7 +357,7 @@ class Claims:
                 pick = (prediction.score.home, prediction.score.away)
                 found.scores.add(pick)
                 found.picked |= {pick, pick[::-1]}
-                pickers[prediction.match_number] = pickers.get(prediction.match_number, 0) + 1
+                found.pickers.setdefault(prediction.match_number, set()).add(handle)
                 played = matches.get(prediction.match_number)
                 if played is None or played.result is None:
                     continue
@@ -354,7 +368,6 @@ class Claims:
                 found.picks.setdefault(played.number, {})[handle] = (points, exact)
                 if exact:
                     found.called.setdefault(played.number, set()).add(handle)
-        found.pickers = set(pickers.values())
         return found
 
     def check(
@@ -679,7 +692,7 @@ def _counts(text: str, records: Records) -> str | None:
         if value is not None and value > max(records.counts(None)):
             return f"count {value}: the pool has {players} players"
     finished = sum(1 for m in records.matches.values() if m.result is not None)
-    wholes = records.counts(None) | records.pickers | {len(records.matches), finished}
+    wholes = records.counts(None) | {len(records.matches), finished}
     for found in N_OF_M.finditer(text):
         part, whole = number_value(found[1]), number_value(found[2])
         if part is None or whole is None:
