@@ -312,10 +312,12 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
     said = False  # the subject is in the sentence; if not, it goes before the verb
     owned = False  # named as an owner only ("a esposa de ana"): a later "eu" is said
 
+    adverbs_at: int | None = None  # "não", "agora" before the verb: the name goes before them
+
     def name() -> None:
         nonlocal said
         if not said:
-            out.append(f"{subject} ")
+            out.insert(len(out) if adverbs_at is None else adverbs_at, f"{subject} ")
             said = True
 
     for index, token in enumerate(tokens):
@@ -353,14 +355,17 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
             out.append(("com " if lower == "comigo" else "") + (subject if not second else "você"))
             continue
         if verb_next and lower in PT_ADVERBS:
-            name()
+            if adverbs_at is None and not said:
+                adverbs_at = len(out)
             out.append(token)
             continue
         # A capital is a name ("Flamengo é o maior"), or a verb the tables know ("Moro").
         capital = token[0].isupper()
         # A lone word is a thing named ("esquece o gato"), not a verb.
         regular = opening and not capital and bool(following)
-        third = _pt_third(token, regular) if verb_next else None
+        third = (
+            _pt_third(token, regular) if verb_next and not _subject_noun(tokens, index) else None
+        )
         if third is not None:
             named = not said
             name()
@@ -391,6 +396,21 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
             pending_owner = False
             said = owned = True
     return "".join(out)
+
+
+# Third-person verbs that show the word before them is a sentence's subject, not a verb:
+# "jogo bom é jogo com gol", "todo jogo do Brasil é sofrido".
+PT_COPULAS = frozenset("é foi era está tá tem vai fica".split())  # noqa: SIM905
+
+
+def _subject_noun(tokens: list[str], index: int) -> bool:
+    """Whether the word at ``index`` is a noun heading the sentence: a third-person verb
+    follows within three words, and no "eu" or "me" came before it."""
+    before = {t.lower() for t in tokens[:index]}
+    if before & {"eu", "me"}:
+        return False
+    after = [t.lower() for t in tokens[index + 1 :] if t.strip()][:3]
+    return bool(set(after) & PT_COPULAS)
 
 
 def _words(tokens: list[str]) -> set[str]:

@@ -538,6 +538,24 @@ def test_a_fact_told_in_the_first_person_is_kept_in_the_third_and_said_back_in_t
         assert second_person(told) == said_back
 
 
+# Lines with no first person in them: kept word for word (17 of these 20 were at first:
+# "todo jogo do Brasil é sofrido" became "todo bruno joga do Brasil...").
+NOT_ABOUT_THE_TELLER = [
+    "o Brasil é penta", "a copa de 70 foi a melhor", "pagode é vida",
+    "todo jogo do Brasil é sofrido", "domingo tem clássico", "VAR estraga o futebol",
+    "ano que vem tem Copa", "hoje tem jogo", "segunda é dia de ressaca", "o churrasco é sábado",
+    "cerveja quente não dá", "futebol raiz acabou", "jogo bom é jogo com gol",
+    "amanhã tem Fla-Flu", "nada é melhor que um 1x0", "the Seleção plays in yellow",
+    "penalties are a lottery", "Sunday is for football", "nobody beats Brazil at home",
+    "football is life",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("said", NOT_ABOUT_THE_TELLER)
+def test_a_line_with_no_first_person_is_kept_as_it_was_said(said: str) -> None:
+    assert third_person(said, "bruno") == said
+
+
 def test_words_that_are_no_first_person_verb_keep_their_form() -> None:
     # A club, a noun after "e", a participle: none is a verb to turn.
     assert third_person("Flamengo é o maior do Brasil", "bruno") == "Flamengo é o maior do Brasil"
