@@ -363,7 +363,7 @@ def run(
         seed=seed,
         memory=MemoryConfig(language=config.language),
     )
-    clock = SimulatedClock(datetime.now(UTC))
+    clock = SimulatedClock(min(f.kickoff for f in tournament.fixtures))  # replay winds it back
     report = replay(options, database, config, clock=clock)
     clock.advance(timedelta(hours=1))  # the last whistle's remarks are over
     return ask(report, clock, questions(report.pool, told_in(), clock.now))
