@@ -115,3 +115,12 @@ def test_the_quiz_on_six_matches(tmp_path: Path) -> None:
     late = by_text["@betania what was the score of match 5 before the 80th minute?"]
     assert (late.expected, late.contradicting) == ((("0-1",),), ("1-1",))
     assert all(g.reply is None or g.reply.strip() for g in graded)
+    # Every question can be answered right, and a reply naming what contradicts it is wrong.
+    for question in (g.question for g in graded):
+        if question.expected:
+            right = "It's " + ", ".join(group[0] for group in question.expected) + "."
+        else:
+            right = "I don't know: nobody told me."
+        assert grade(question, right) == "right", (question, right)
+        for value in question.contradicting[:3]:
+            assert grade(question, f"{right} {value}!") == "wrong", (question, value)
