@@ -40,6 +40,7 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, time, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +69,8 @@ LANGUAGES = ("en", "pt")
 VERDICTS = ("right", "wrong", "unanswered")
 EVERY_SCORE = tuple(f"{a}-{b}" for a in range(10) for b in range(10))  # "invents a score"
 NEAR = 30  # characters before a contradicting value where "used to", "antes" excuse it
-DASHES = re.compile(
-    r"(?<=\d)\s*(?:[\u2013\u2014x\u00d7]|\s-\s)\s*(?=\d)"
-)  # "2 x 1", "2 - 1": "2-1"
+# "2 x 1" (as Brazilians write it), "2 - 1", an en dash: all "2-1"
+DASHES = re.compile(r"(?<=\d)\s*(?:[\u2013\u2014x\u00d7]|\s-\s)\s*(?=\d)")
 
 
 @dataclass(frozen=True)
@@ -111,6 +111,7 @@ class Graded:
                 "reply": self.reply, "verdict": self.verdict, "outcome": self.outcome}  # fmt: skip
 
 
+@cache
 def quiz_data() -> dict[str, Any]:
     data: dict[str, Any] = json.loads(QUIZ.read_text("utf-8"))
     return data
