@@ -60,7 +60,10 @@ EVERYONE = re.compile(
 ZEROS_FOR_ALL = re.compile(
     r"\bzero(?:es)? (?:for everyone|all round|para todo mundo)|\bzerou geral", re.IGNORECASE
 )
-AGAIN = re.compile(r"\b(?:again|once more|de novo|outra vez|mais uma vez)\b", re.IGNORECASE)
+# "Then again" is "on the other hand", not a second time.
+AGAIN = re.compile(
+    r"(?<!then )\b(?:again|once more|de novo|outra vez|mais uma vez)\b", re.IGNORECASE
+)
 _LAST = r"(?:the last one|the one before|(?:last|previous) (?:match|game)|o último|o anterior|jogo anterior)"
 # "Neither was the last one", "nothing on the last one", "nem o último": the match before, blank.
 LAST_BLANK = re.compile(
@@ -168,9 +171,12 @@ def number_value(word: str) -> int | None:
 # the check cannot name, so the number may be anyone's.
 FIRST_PERSON = re.compile(r"\bI\b|\b(?i:me|my|mine|myself|eu|meus?|minhas?|mim|comigo)\b")
 SOMEBODY = re.compile(
-    r"\b(?i:you|your|you're|yours|he|she|they|them|their|his|her|both|each|all three"
-    r"|você|vocês|voce|voces|tu|teu|tua|ele|ela|eles|elas|ambos|ambas|cada)\b"
+    r"\b(?i:he|she|they|them|their|his|her|both|each|all three|vocês|voces|ele|ela|eles"
+    r"|elas|ambos|ambas|cada)\b"
 )
+# "You" is the player she speaks to ("Take a bow, ana: ... you jump to 12 pts"), when
+# she names one so; somebody she cannot name otherwise.
+YOU = re.compile(r"\b(?i:you|your|you're|yours|você|voce|tu|teu|tua)\b")
 # A name after these is what a figure is measured against ("2 clear of bruno", "behind
 # leader fabio", "à frente de ana"), not whose figure it is.
 AGAINST = re.compile(
@@ -206,7 +212,7 @@ GAP_AFTER = re.compile(
 )
 # A pick told as one: "fabio and ana both went 0-1", "bia picked 1-0", "apostou 2-1".
 PICKED = re.compile(
-    r"(?:\b(?:went(?: for| with)?|picked|backed|tipped|called|predicted|guessed|chose"
+    r"(?:\b(?:(?:went|gone|going)(?: for| with)?|picked|backed|tipped|called|predicted|guessed|chose"
     r"|apostou(?: n[oa]| em)?|apostaram(?: n[oa]| em)?|foi de|foram de|cravou|cravaram"
     r"|chutou|chutaram|palpitou)(?:\s+(?:a|an|um|uma|o|the))?|'s|\u2019s)\s+$",
     re.IGNORECASE,
@@ -267,6 +273,15 @@ class Records:
     picked: set[tuple[int, int]] = field(default_factory=set)  # every pick, both ways
     pickers: dict[int, set[str]] = field(default_factory=dict)  # match -> who picked it
     me: str = ""  # her handle when she plays in the pool: whom "I" and "eu" name
+
+    def spans(self, handle: str) -> set[int]:
+        """What ``handle`` can be said to have: a total, a match's points, or the points of
+        a run of matches in a row ("15 points on 14 Jun": 10 and 5 that day)."""
+        running = [0]
+        for _, points, _ in self.record.get(handle, []):
+            running.append(running[-1] + points)
+        runs = {b - a for i, a in enumerate(running) for b in running[i + 1 :]}
+        return self.points.get(handle, set()) | runs
 
     def gaps(self, among: Collection[str] = ()) -> set[int]:
         """Every difference of two totals, one of them ``among``'s (anyone's when empty),
@@ -383,8 +398,10 @@ class Claims:
         told = _counts(text, records) or _picks(text, records)
         if told is not None:
             return told
-        for sentence in SENTENCE.findall(text):
-            told = _points(sentence, records, bool(POINTS_WORD.search(text)))
+        sentences = SENTENCE.findall(text)
+        addressed = _vocative(sentences[0], records) if sentences else ""
+        for sentence in sentences:
+            told = _points(sentence, records, bool(POINTS_WORD.search(text)), addressed)
             if told is not None:
                 return told
             for word in LEADS.findall(sentence):
@@ -578,9 +595,28 @@ def _picks(text: str, records: Records) -> str | None:
     return None
 
 
-def _people(sentence: str, records: Records, somebody: bool = True) -> list[tuple[int, int, str]]:
+def _vocative(sentence: str, records: Records) -> str:
+    """The one player ``sentence`` speaks to by name ("Take a bow, ana: ...", "bruno, you
+    ...", "... well played, ana!"), or ""."""
+    told = set()
+    for handle, name in records.players.items():
+        for spelling in {handle, name or handle}:
+            said = re.escape(spelling)
+            if re.search(
+                rf"^\W*(?:[^,:!?.]{{0,25}},\s*)?{said}\s*[,:!\u2014\u2013]|,\s*{said}\W*$",
+                sentence.strip(),
+                re.IGNORECASE,
+            ):
+                told.add(handle)
+    return told.pop() if len(told) == 1 else ""
+
+
+def _people(
+    sentence: str, records: Records, somebody: bool = True, you: str = ""
+) -> list[tuple[int, int, str]]:
     """Who ``sentence`` speaks of, where: (start, end, handle), "" for somebody the check
-    cannot name ("you", "both", or "I" when she plays no part in the pool)."""
+    cannot name ("both", "you" said to nobody named, or "I" when she plays no part in the
+    pool)."""
     found: list[tuple[int, int, str]] = []
     for handle, name in records.players.items():
         for spelling in {handle, name or handle}:
@@ -589,6 +625,7 @@ def _people(sentence: str, records: Records, somebody: bool = True) -> list[tupl
     found += [(m.start(), m.end(), records.me) for m in FIRST_PERSON.finditer(sentence)]
     if somebody:
         found += [(m.start(), m.end(), "") for m in SOMEBODY.finditer(sentence)]
+        found += [(m.start(), m.end(), you) for m in YOU.finditer(sentence)]
     kept: list[tuple[int, int, str]] = []
     for item in sorted(found, key=lambda f: (f[0], -f[1])):
         if not kept or item[0] >= kept[-1][1]:
@@ -597,12 +634,12 @@ def _people(sentence: str, records: Records, somebody: bool = True) -> list[tupl
 
 
 def _groups(
-    sentence: str, records: Records, somebody: bool = True
+    sentence: str, records: Records, somebody: bool = True, you: str = ""
 ) -> list[tuple[int, int, set[str], bool]]:
     """The people of ``sentence`` in lists ("bruno, diego and carla" is one): (start, end,
     who, measured against: "2 clear of bruno")."""
     groups: list[tuple[int, int, set[str], bool]] = []
-    for start, end, who in _people(sentence, records, somebody):
+    for start, end, who in _people(sentence, records, somebody, you):
         if groups and LISTED.match(sentence[groups[-1][1] : start]):
             first, _, all_of, against = groups[-1]
             groups[-1] = (first, end, all_of | {who}, against)
@@ -623,11 +660,11 @@ def _owners(
     return None
 
 
-def _points(sentence: str, records: Records, speaks_points: bool) -> str | None:
+def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> str | None:
     """Points said of a player are that player's (a total or a match's); a gap is a
     difference of two totals; points said of nobody are anyone's or the rule's."""
     masked = SCORE.sub(lambda m: " " * len(m[0]), sentence)
-    groups = _groups(masked, records)
+    groups = _groups(masked, records, you=_vocative(sentence, records) or you)
     said = [(m.start(1), m.end(1)) for m in POINTS.finditer(masked)]
     if speaks_points:  # "diego on 24", "bruno (19)": bare numbers said of a player
         for m in BARE.finditer(masked):
@@ -650,7 +687,7 @@ def _points(sentence: str, records: Records, speaks_points: bool) -> str | None:
             # The scoring rule's values ("10 points for the exact score") stand on their own.
             allowed = set(records.rule).union(*records.points.values())
         else:
-            allowed = set().union(*(records.points.get(h, set()) for h in owners))
+            allowed = set().union(*(records.spans(h) for h in owners))
         if number not in allowed:
             who = ", ".join(sorted(owners or ())) or "anyone"
             return f"points {number}: not what {who} has"
@@ -669,7 +706,7 @@ COUNTS = (
         rf"\b(?:todos|todas)\s+(?:os|as)\s+{_N}(?:\s+(?:de\s+)?(?P<who>nós|vocês|voces)\b"
         r"|\s+(?:jogadores|apostadores|participantes)\b|(?=\s+(?:estão|estamos|seguem|seguimos"
         r"|continuam|continuamos|ficaram|ficamos|têm|temos|apostaram|zeraram|erraram|acertaram"
-        r"|cravaram|somos|são)\b)|(?=\s*(?:[,.;:!?]|$)))",
+        r"|cravaram|somos|são)\b)|(?=\s+(?:ainda|já|seguem|continuam)\b)|(?=\s*(?:[,.;:!?]|$)))",
         re.I,
     ),
 )

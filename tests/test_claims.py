@@ -266,3 +266,31 @@ def test_counts_of_the_pools_people_are_true_in_words_and_figures(
 ) -> None:
     reason = Claims(seven, me="betania").check(line, match=2)
     assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        # "You" is the player she speaks to by name.
+        ("Take a bow, elisa: you called 1-1 exactly and jump to 20 pts!", None),
+        ("Take a bow, elisa: you called 1-1 exactly and jump to 22 pts!", "points 22"),
+        ("bruno, you're on 12 pts, 5 behind diego.", None),
+        ("bruno, you're on 17 pts, 5 behind diego.", "points 17: not what bruno has"),
+        # "Then again" is "on the other hand".
+        ("Then again, bruno called the draw with 2-2 and has 12 points.", None),
+        ("Anotado, bruno: todos os cinco ainda estão com 0 pontos.", "count 5"),
+    ],
+)
+def test_you_is_the_player_she_speaks_to(seven: Pool, line: str, refused: str | None) -> None:
+    reason = Claims(seven, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+def test_points_over_a_run_of_matches_are_the_players(seven: Pool, clock: FakeClock) -> None:
+    seven.predictions.place("diego", 3, Score(1, 0))
+    play(seven, clock, 3, "1-0")  # diego: 7, 10, 10
+    claims = Claims(seven, me="betania")
+    assert claims.check("diego made 20 points over the last two matches.", match=3) is None
+    assert claims.check("diego made 21 points over the last two matches.", match=3) == (
+        "points 21: not what diego has"
+    )
