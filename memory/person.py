@@ -351,6 +351,9 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
             out.append("se")  # reflexive: "me mudei" -> "se mudou", "vou me mudar"
             verb_next = out[-2] != "-"
             continue
+        if lower == "me":  # another's verb: "todo mundo me chama de Bruninho"
+            out.append("te" if second else "lhe")
+            continue
         if lower in ("mim", "comigo"):
             out.append(("com " if lower == "comigo" else "") + (subject if not second else "você"))
             continue

@@ -464,6 +464,11 @@ TOLD_PT = [
      "você conheceu sua esposa num jogo do Grêmio"),
     ("tomo café sem açúcar", "bruno toma café sem açúcar", None),
     ("segui o Brasil em 3 copas", "bruno seguiu o Brasil em 3 copas", None),
+    ("me chamo Bruno mas todo mundo me chama de Bruninho",
+     "bruno se chama Bruno mas todo mundo lhe chama de Bruninho",
+     "você se chama Bruno mas todo mundo te chama de Bruninho"),
+    ("meu pai me levou no Maracanã em 1989", "o pai de bruno lhe levou no Maracanã em 1989",
+     "seu pai te levou no Maracanã em 1989"),
 ]  # fmt: skip
 TOLD_EN = [
     ("I moved to Recife", "ana moved to Recife", "you moved to Recife"),
