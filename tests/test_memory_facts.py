@@ -634,10 +634,12 @@ def test_a_move_a_new_team_a_new_job_replace_the_old_one_which_stays_in_the_log(
         ("lembra que trabalho no Itaú", "lembra que trabalhei na Vale antes"),
         ("remember that I support Flamengo", "remember that I also support Vasco"),
         ("remember that I work at Itaú", "remember I joined a choir"),
+        ("lembra que moro em Porto Alegre", "lembra que vou me mudar pra Curitiba em agosto"),
+        ("remember I live in Porto Alegre", "remember I'm moving to Porto next month"),
         ("lembra que trabalho no Itaú", "lembra que entrei na academia"),
     ],
 )
-def test_a_fact_about_someone_else_or_a_second_hobby_replaces_nothing(
+def test_someone_else_the_past_a_plan_or_a_second_hobby_replaces_nothing(
     keeper: MemoryKeeper, clock: FakeClock, before: str, after: str
 ) -> None:
     remembered(keeper, clock, "caio", before, after)
