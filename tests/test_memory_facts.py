@@ -379,7 +379,8 @@ def test_a_goal_told_just_now_does_not_pick_the_fact_that_says_now(tournament_po
 # -- the person a fact is told in ---------------------------------------------------
 
 # Facts as players tell them in a WhatsApp group, in the first person, and how she keeps
-# them (third person, for bruno) and says them back (second person).
+# them (third person, for bruno) and says them back (second person). Before the rules
+# for Portuguese verbs (eb941c2) 29 of these 74 were kept right, and 44 of the 49 English.
 TOLD_PT = [
     ("me mudei para Recife", "bruno se mudou para Recife", "você se mudou para Recife"),
     ("moro em Porto Alegre", "bruno mora em Porto Alegre", "você mora em Porto Alegre"),
@@ -533,11 +534,13 @@ TOLD_EN = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("told", "kept", "said_back"), TOLD_PT + TOLD_EN)
+@pytest.mark.parametrize(
+    ("handle", "told", "kept", "said_back"),
+    [("bruno", *told) for told in TOLD_PT] + [("ana", *told) for told in TOLD_EN],
+)
 def test_a_fact_told_in_the_first_person_is_kept_in_the_third_and_said_back_in_the_second(
-    told: str, kept: str, said_back: str | None
+    handle: str, told: str, kept: str, said_back: str | None
 ) -> None:
-    handle = "bruno" if kept.split()[0] == "bruno" or " bruno " in kept else "ana"
     assert third_person(told, handle) == kept
     if said_back is not None:
         assert second_person(told) == said_back
