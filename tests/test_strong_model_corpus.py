@@ -16,11 +16,16 @@ import json
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.agent.commentator import Policy
+from bot.agent.gateway import RETRY
+from bot.agent.providers.base import ModelCall
+from bot.agent.providers.offline import OfflineModel
+from bot.app.replay import ReplayOptions, replay
 from bot.app.simulation import final_whistle, goal_time
 from game.model import Score
 from game.openfootball import Tournament, parse_tournament
@@ -28,7 +33,7 @@ from game.pool import Pool
 from game.pool.fixtures import numbering
 from game.sources import read_json
 from memory.contract import Breach, Contract
-from tests.conftest import TEST_DATA, FakeClock
+from tests.conftest import TEST_DATA, FakeClock, ScriptedModel
 
 
 def _read(name: str) -> list[dict[str, Any]]:
@@ -121,3 +126,25 @@ def test_the_pool_is_rebuilt_as_it_stood(pool: Pool, clock: FakeClock) -> None:
         "elis": 29, "fabio": 20, "bruno": 19, "ana": 15, "betania": 12, "diego": 12, "carla": 0
     }  # fmt: skip
     assert [m.number for m in rebuilt.matches() if m.result is not None] == [1, 2, 3, 4, 5]
+
+
+def test_the_bench_tells_a_first_answer_from_its_retry(tmp_path: Path) -> None:
+    """``bench/strong_model.py`` reads a run's call record as the corpus was read: every
+    remark's first answer refused by its rule, its retry (told why) posted."""
+    from bench.real_model import first_matches
+    from bench.strong_model import read_run
+
+    def remark(call: ModelCall) -> str:
+        if call.variant[1] == RETRY:
+            return OfflineModel().complete(call)
+        return "Sydney Sydney Sydney Sydney."
+
+    cup = first_matches(parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json"))), 1)
+    replay(ReplayOptions(cup, players=2, seed=1), tmp_path / "run.db", ScriptedModel(remark=remark))
+    bench = read_run(tmp_path / "run.db")
+    remarks = {kind: t for kind, t in bench.tallies.items() if kind.startswith("remark")}
+    assert remarks and all(
+        t.first and t.refused == {"repetition": t.first} and t.retries_posted == t.first
+        for t in remarks.values()
+    ), {kind: t.as_dict() for kind, t in remarks.items()}
+    assert all(r["retry"]["outcome"] == "posted" for r in bench.refusals if r["task"] == "remark")
