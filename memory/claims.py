@@ -7,17 +7,23 @@ with what the pool's records say now:
 
 - scores ("2-1", "3 x 0"): a result of a match (full time, after extra time,
   penalties, or one since corrected), a running score of one, or somebody's pick;
-- points ("ana ... 25 points", "25 pts", "25 pontos"): a total or a match's
-  points of a player the sentence names; when it names none, any player's,
-  or a value of the scoring rule;
+- points ("ana ... 25 points", "25 pts", "diego on 24", "24 pontos para X"): a
+  total, a match's or a run of matches' points of the player the text attributes
+  them to (the nearest named before it in the sentence, "I"/"eu" her, "you" the
+  player she speaks to by name; never one it is measured against, "2 clear of
+  bruno"); when it names none, any player's, or a value of the scoring rule;
+- gaps ("the gap is 3 pts", "lead by 5", "3 pontos atrás"): two totals' difference;
+- picks ("went 0-1", "apostou 2-1"): a score somebody picked, not a result;
+- counts of the pool's people ("all five of us", "todos os 7", "4 of 6"): the
+  players with her, without her, or a match's pickers;
 - leaders ("ana leads", "ana is top", "ana lidera", "ana está na frente"): a
   player at the top of the table now;
 - "nobody called it" / "ninguém cravou" about a match someone called exactly;
 - "everyone scored / called it / blanked" ("todo mundo pontuou / cravou / zerou")
   about a match where somebody did not;
-- "again" ("de novo") with a blank or an exact score, and "the last one" ("o
-  último") with a blank, said of a player: checked against that player's match
-  before this one.
+- "again" ("de novo") with a blank or an exact score, "another exact", and "the
+  last one" ("o último") with a blank, said of a player (the one whose part of the
+  sentence it is in): checked against that player's matches before this one.
 
 The first false claim is returned as a short reason, or None when nothing is
 false. A claim it cannot read is not judged: the check refuses lies it can
