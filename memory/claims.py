@@ -657,13 +657,16 @@ def _groups(
 def _owners(
     sentence: str, start: int, end: int, groups: list[tuple[int, int, set[str], bool]]
 ) -> set[str] | None:
-    """Whose a number at ``start``-``end`` is: the people right after it ("24 for diego"),
-    else the nearest before it in the sentence that it is not measured against; None when
-    nobody is."""
+    """Whose the number at ``start``-``end`` is: the people right after it ("24 for diego",
+    "24 pontos para diego"), else the nearest before it in the sentence that it is not
+    measured against ("ana has 15", "I've earned 12 pts"); None when nobody is."""
     for first, _, who, _ in groups:
+        if first >= end and FOR_WHOM.match(sentence[end:first]):
+            return who
         if first >= end:
-            return who if FOR_WHOM.match(sentence[end:first]) else None
-    return None
+            break
+    near = [g for g in groups if g[1] <= start and not g[3]]
+    return near[-1][2] if near else None
 
 
 def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> str | None:
@@ -686,9 +689,6 @@ def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> s
                 return f"points {number}: no two totals differ by {number}"
             continue
         owners = _owners(masked, start, end, groups)
-        if owners is None:
-            near = [g for g in groups if g[1] <= start and not g[3]]
-            owners = near[-1][2] if near else None
         if owners is None or "" in owners:
             # The scoring rule's values ("10 points for the exact score") stand on their own.
             allowed = set(records.rule).union(*records.points.values())
