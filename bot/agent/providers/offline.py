@@ -229,8 +229,10 @@ class OfflineModel:
             names = names[len(oldest) :]
         for name in names:
             sentences.append(self._period_clause(name, periods[name]))
-        for story in recent:
-            sentences.append(self._detail_clause(story))
+        for previous, story in zip([None, *recent], recent, strict=False):
+            # A day said once for the matches it had: "[2 Aug] A 1-0 B: ... C 2-2 D: ..."
+            dated = previous is None or previous.day != story.day
+            sentences.append(self._detail_clause(story, dated).strip())
         if request.ending is not None:
             end = request.ending
             sentences.append(
@@ -260,7 +262,9 @@ class OfflineModel:
                 exact_counts[player] = exact_counts.get(player, 0) + 1
         keep = 1 if brief else 2
         best = sorted(exact_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:keep]
-        wipeouts = [s for s in group if s.picks and not s.scorers()][:keep]
+        # One wipe-out a clause; dated only in the clause spanning many rounds (a round's
+        # own clause has its dates already): a season's diary is not a list of dates.
+        wipeout = next((s for s in group if s.picks and not s.scorers()), None)
         if best:
             who = self.names([self.say("fusion.best", many=n > 1, who=p, n=n) for p, n in best])
             rng = self._rng("period", period, len(group))
@@ -269,13 +273,16 @@ class OfflineModel:
             )
         else:
             clause = self.say("fusion.period_none", span=span, period=period, n=len(group))
-        if wipeouts:
-            matches = self.names([f"{self._told(s)} [{self.words.day(s.day)}]" for s in wipeouts])
-            clause += " " + self.say("fusion.wipeouts", matches=matches)
+        if wipeout is not None:
+            match = self._told(wipeout)
+            if brief:
+                match += f" [{self.words.day(wipeout.day)}]"
+            clause += " " + self.say("fusion.wipeouts", match=match)
         return clause
 
-    def _detail_clause(self, story: MatchStory) -> str:
-        day, match = f"[{self.words.day(story.day)}]", self._told(story)
+    def _detail_clause(self, story: MatchStory, dated: bool = True) -> str:
+        day = f"[{self.words.day(story.day)}]" if dated else ""
+        match = self._told(story)
         rng = self._rng("detail", story.number)  # a diary in one wording reads as a loop
         exact, scorers = story.exact(), story.scorers()
         if exact:
