@@ -2,7 +2,7 @@
 
 Whole tournaments replayed offline, the voice she has when no model is at hand (every
 demo, every pool without a key): the 2026 World Cup with players' chat in Portuguese,
-a Brasileirão season in English. Every line she wrote is held to the output contract
+the 2025 Brasileirão in English. Every line she wrote is held to the output contract
 as a model's would be; none may be refused, none replaced, and no remark about a player
 may repeat a wording said about them within 72 hours. Each replay is played once for
 the module, with few players: the rules read her lines, and a handful of players give
