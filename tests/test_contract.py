@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
@@ -21,7 +22,7 @@ from game.teams import TeamBook
 from memory.contract import Contract
 from memory.keeper import MemoryConfig
 from prompts import persona, voice
-from tests.conftest import TEST_DATA, FakeClock, fixture, her_in, play
+from tests.conftest import TEST_DATA, FakeClock, fixture, her_in, play, small_tournament
 from tests.llama_server import REQUIRED, llama_server, missing
 
 CORPUS = TEST_DATA / "real_model_refused.jsonl"
@@ -168,7 +169,11 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
     notes = " ".join(SAMPLE.values())
     for section, kind, text in lines(ending=False):
         assert held(played, text, kind, notes, language, match=None) is None, (section, text)
-    # Her last word, once the cup is decided: France 1-0 Morocco in the last match.
+    # Her last word, once the cup is decided: France 1-0 Morocco in its final (a cup whose
+    # last match is a group match crowns nobody).
+    cup = small_tournament()
+    final = replace(cup.fixtures[-1], stage="Final")
+    played.fixtures.import_tournament(replace(cup, fixtures=(*cup.fixtures[:-1], final)))
     for number, score in ((2, "1-1"), (3, "0-1"), (4, "1-0")):
         play(played, clock, number, score)
     notes = " ".join((SAMPLE | ENDING).values())
