@@ -247,7 +247,8 @@ def _answer(
         if not leaders:
             return None
         expected = (*((name,) for name in sorted(leaders)), _number(points))
-        return {"n": match.number}, expected, tuple(sorted(leaders_now[0] - leaders))
+        # Today's leader may be named as a chaser then: only the leaders and points matter.
+        return {"n": match.number}, expected, ()
     if kind == "score before":
         minute = int(spec["minute"])
         late = [m for m in finished if m.score_at((minute - 1, 30)) != final(m)]

@@ -40,6 +40,8 @@ def test_a_reply_that_says_the_value_is_right_and_one_that_does_not_is_wrong() -
     leaders = asked((("elis",), ("22",)))
     assert grade(leaders, "After 3 matches it was elis on top, 22 points.") == "right"
     assert grade(leaders, "After 3 matches it was elis on top.") == "wrong"  # every value
+    chasers = "After 25 matches it's elis on top, 85 points; behind: ana (78), betania (62)."
+    assert grade(asked((("elis",), ("85",))), chasers) == "right"  # betania leads today
 
 
 def test_an_old_value_contradicts_unless_told_as_the_past() -> None:
