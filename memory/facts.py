@@ -800,12 +800,15 @@ def asked_about(known: list[Fact], question: str, names: Iterable[str] = ()) -> 
     "where" asks after the player's home, however it was told ("caio se mudou para Recife")."""
     wanted = content_words(question, names) - QUESTION_WORDS
     asked_where = bool(re.search(r"\b(?:where|onde)\b", question, re.IGNORECASE))
+    asked = {unaccented(w) for w in wanted}
 
     def matches(fact: Fact) -> bool:
         words = content_words(fact.text, (fact.handle, *names))
         if asked_where and (fact.subject == "home" or words & {"lives", "live", "mora", "based"}):
             return True
-        return any(a.startswith(b[:5]) or b.startswith(a[:5]) for a in wanted for b in words)
+        # "alergia" asks after "alérgico": words compared without accents
+        bare = {unaccented(w) for w in words}
+        return any(a.startswith(b[:5]) or b.startswith(a[:5]) for a in asked for b in bare)
 
     if not wanted and not asked_where:
         return []

@@ -414,6 +414,7 @@ class Forecast(Answer):
     # the likeliest winners of the cup, best first, with their chance in percent
     cup: tuple[tuple[str, int], ...] = ()
     odds: Odds | None = None  # of the match asked about
+    league: bool = False  # ``cup`` are the league's likeliest champions
 
     def notes(self) -> str:
         if self.cup:
@@ -455,3 +456,89 @@ class MatchTold(Answer):
 @dataclass(frozen=True)
 class Fallback(Answer):
     mention: str = "@betania"  # how to address her, in the list of what she can do
+
+
+@dataclass(frozen=True)
+class NotKnown(Answer):
+    """A question about something ``who`` never told her (or told and withdrew)."""
+
+    def notes(self) -> str:
+        return _note("not_known", who=self.who)
+
+
+@dataclass(frozen=True)
+class NotRead(Answer):
+    """A line she cannot read as any question she answers: one example of one she can."""
+
+    mention: str = "@betania"
+
+    def notes(self) -> str:
+        return _note("not_read")
+
+
+@dataclass(frozen=True)
+class PickOf(Answer):
+    """``who``'s pick for ``match``: None for no pick; ``hidden`` before its kick-off
+    when someone else asks (picks are hidden until kick-off)."""
+
+    match: str  # "#3 Japan v Spain"
+    pick: str | None
+    hidden: bool = False
+    points: int | None = None  # what it earned, once the match is over
+
+    def notes(self) -> str:
+        if self.hidden:
+            return _note("pick.hidden", who=self.who, match=self.match)
+        if self.pick is None:
+            return _note("pick.none", who=self.who, match=self.match)
+        earned = "" if self.points is None else _note("pick.points", points=self.points)
+        return _note("pick", who=self.who, match=self.match, pick=self.pick) + earned
+
+
+@dataclass(frozen=True)
+class BestWorst(Answer):
+    """``who``'s best and worst finished matches: (label, their pick, points)."""
+
+    best: tuple[str, str, int] | None
+    worst: tuple[str, str, int] | None
+
+    def notes(self) -> str:
+        if self.best is None or self.worst is None:
+            return _note("best_worst.none", who=self.who)
+        return _note(
+            "best_worst",
+            who=self.who,
+            best=self.best[0],
+            best_pick=self.best[1],
+            best_points=self.best[2],
+            worst=self.worst[0],
+            worst_pick=self.worst[1],
+            worst_points=self.worst[2],
+        )
+
+
+@dataclass(frozen=True)
+class TeamPlace(Answer):
+    """A club's row of the league table the results make (``who`` is the club). Its
+    points are left out: the claim check reads points as a player's, not a club's."""
+
+    rank: int
+    of: int
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    leader: str  # the club on top, itself when it leads
+
+    def notes(self) -> str:
+        return _note(
+            "team_place",
+            team=self.who,
+            rank=self.rank,
+            of=self.of,
+            played=self.played,
+            won=self.won,
+            drawn=self.drawn,
+            lost=self.lost,
+            leader=self.leader,
+        )

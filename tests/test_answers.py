@@ -1,7 +1,7 @@
 """Every line to her gets an answer, in the pool's language, whichever language asked."""
 
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -9,10 +9,11 @@ from bot.agent.commentator import Commentator
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
 from game.model import Goal, Score
+from game.openfootball import Tournament
 from game.pool import Pool
 from memory import facts
 from memory.keeper import MemoryConfig
-from tests.conftest import FakeClock, play
+from tests.conftest import FakeClock, fixture, play
 
 
 def pool_voice(pool: Pool, language: str = "en") -> Commentator:
@@ -66,7 +67,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("@betania who will win match 3?", "#3 Japan v Spain: Japan "),
         ("@betania quem vai ganhar a copa?", "simulation of the rest of the cup: "),
         ("@betania o que você lembra de mim?", "I know nothing about ana yet"),
-        ("@betania what's the weather?", "I can tell you how you're doing, who's leading"),
+        ("@betania what's the weather?", "Sorry, I did not get that. Try, for example: "),
+        ("@betania help", "I can tell you how you're doing, who's leading"),
     ],
 )
 def test_questions_in_either_language_get_an_english_pool_answer(
@@ -93,7 +95,8 @@ def test_a_portuguese_pool_answers_in_portuguese_whatever_the_question(played: P
     commentator = pool_voice(played, "pt")
     leading = ask(commentator, "ana", "@betania who is leading?")
     assert "bia" in leading and "15 pontos" in leading
-    assert "lembra que" in ask(commentator, "bia", "@betania qual a previsão do tempo?")
+    assert "não entendi" in ask(commentator, "bia", "@betania qual a previsão do tempo?")
+    assert "lembra que" in ask(commentator, "bia", "@betania ajuda")
     told = ask(commentator, "ana", "@betania lembra que eu torço pelo Vasco")
     assert told.startswith("Anotado, ana: você torce pelo Vasco.") or told.startswith(
         "Guardei, ana: você torce pelo Vasco."
@@ -229,3 +232,189 @@ def test_a_forget_that_names_two_facts_asks_which_and_takes_neither(played: Pool
     assert "laptop" in gone and not gone.startswith("Which one")
     left = ask(commentator, "ana", "@betania what do you know about me?")
     assert "Gentoo" in left and "laptop" not in left
+
+
+# -- what she does not know, and what she cannot read ---------------------------------
+# The phrasings below are players' (no accents, "q", "vc", typos), not the rules' own.
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania whats bia's cat called?", "bia"),
+        ("en", "@betania does caio have any allergies??", "caio"),
+        ("pt", "@betania qual eh o time do coracao da bia?", "bia"),
+        ("pt", "@betania o caio tem alergia a algo?", "caio"),
+        ("en", "@betania wheres my dog from?", "ana"),
+    ],
+)
+def test_a_question_nobody_answered_is_i_dont_know_not_the_help(
+    played: Pool, language: str, line: str, says: str
+) -> None:
+    told = ask(pool_voice(played, language), "ana", line)
+    dont_know = "não sei" if language == "pt" else "i don't know"
+    assert dont_know in told.lower() and says in told, told
+    assert "remember that" not in told and "lembra que" not in told
+
+
+def test_a_withdrawn_fact_is_not_known_any_more(played: Pool) -> None:
+    commentator = pool_voice(played, "pt")
+    ask(commentator, "caio", "@betania lembra que eu sou alérgico a amendoim")
+    assert "amendoim" in ask(commentator, "bia", "@betania o caio tem alergia a q?")
+    ask(commentator, "caio", "@betania esquece que sou alérgico a amendoim")
+    now = ask(commentator, "bia", "@betania o caio tem alergia a q?")
+    assert "não sei" in now.lower() and "caio" in now and "amendoim" not in now, now
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania lol", "Sorry, I did not get that. Try, for example: @betania how am I"),
+        ("en", "@betania is it gonna rain 2morrow", "Sorry, I did not get that."),
+        ("pt", "@betania kkkkk", "Desculpe, não entendi. Tente, por exemplo: @betania como estou"),
+        ("pt", "@betania vai chover amanha?", "Desculpe, não entendi."),
+    ],
+)
+def test_a_line_she_cannot_read_gets_one_example_and_help_gets_the_list(
+    played: Pool, language: str, line: str, says: str
+) -> None:
+    commentator = pool_voice(played, language)
+    told = ask(commentator, "ana", line)
+    assert told.startswith(says) and told.count("?") == 1, told
+    helped = ask(commentator, "ana", "@betania ajuda" if language == "pt" else "@betania help!")
+    assert "remember that" in helped or "lembra que" in helped
+
+
+# -- the asker's own game ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania wat did i pick for game 1?", ("#1 Brazil v Serbia", "ana", "2-0")),
+        ("en", "@betania my pick for brazil v serbia?", ("2-0", "It earned 10 points.")),
+        ("pt", "@betania qual foi meu palpite no jogo 1?", ("#1 Brazil v Serbia", "2-0")),
+        ("pt", "@betania q eu apostei em Brasil x Servia", ("2-0", "Valeu 10 pontos.")),
+        (
+            "en",
+            "@betania what did I bet on match 2",
+            ("ana made no pick for #2 Argentina v Mexico",),
+        ),
+        ("en", "@betania what did bia pick for match 2?", ("bia", "#2 Argentina v Mexico", "1-1")),
+    ],
+)
+def test_a_player_asks_for_their_pick(
+    played: Pool, language: str, line: str, says: tuple[str, ...]
+) -> None:
+    told = ask(pool_voice(played, language), "ana", line)
+    assert all(part in told for part in says), told
+
+
+def test_a_pick_is_hidden_from_others_until_kick_off_but_not_from_its_player(
+    played: Pool,
+) -> None:
+    played.predictions.place("bia", 3, Score(0, 2))
+    commentator = pool_voice(played)
+    theirs = ask(commentator, "ana", "@betania whats bia's pick for japan vs spain?")
+    assert theirs == "bia's pick for #3 Japan v Spain is hidden until kick-off.", theirs
+    mine = ask(commentator, "bia", "@betania what did i predict for match 3")
+    assert "0-2" in mine
+    pt = ask(pool_voice(played, "pt"), "caio", "@betania qual o palpite da bia no jogo 3?")
+    assert "0-2" not in pt and "escondido até o início do jogo" in pt
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania how many exact scores do I have?", ("10 points", "1 exact")),
+        ("en", "@betania hw many points i got", ("2 of 4", "10 points")),
+        ("pt", "@betania quantos placares exatos eu cravei?", ("10 pontos", "1 ", "exat")),
+        ("pt", "@betania qual minha posicao?", ("2º de 4",)),
+        ("pt", "@betania quantos pontos eu tenho", ("10 pontos",)),
+    ],
+)
+def test_a_player_asks_for_their_exact_scores_points_and_rank(
+    played: Pool, language: str, line: str, says: tuple[str, ...]
+) -> None:
+    told = ask(pool_voice(played, language), "ana", line)
+    assert all(part in told for part in says), told
+
+
+def test_a_player_asks_for_their_best_and_worst_match(played: Pool) -> None:
+    commentator = pool_voice(played)
+    told = ask(commentator, "bia", "@betania whats my best and worst game?")
+    assert told.startswith("bia's best match: #2 Argentina 1-1 Mexico (picked 1-1, 10 points)")
+    assert "Worst: #1 Brazil 2-0 Serbia (picked 1-0, 5)" in told, told
+    pt = ask(pool_voice(played, "pt"), "bia", "@betania qual foi meu pior jogo?")
+    assert "Pior: #1 Brazil 2-0 Serbia (palpite 1-0, 5)" in pt, pt
+
+
+# -- a league's questions -----------------------------------------------------------------
+
+
+@pytest.fixture
+def league_pool(pool: Pool, clock: FakeClock) -> Pool:
+    """Two matchdays of four clubs played, a third to come: Palmeiras top (two wins),
+    Flamengo second (a win, a draw), Santos third (a draw), Corinthians last."""
+    start = datetime(2026, 4, 4, 19, tzinfo=UTC)
+    rounds = [
+        [("Palmeiras", "Santos"), ("Flamengo", "Corinthians")],
+        [("Corinthians", "Palmeiras"), ("Santos", "Flamengo")],
+        [("Palmeiras", "Flamengo"), ("Santos", "Corinthians")],
+    ]
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Brasileirão",
+            tuple(
+                fixture(f"r{r}m{i}", home, away, start + timedelta(days=7 * r, hours=i),
+                        stage=f"Matchday {r + 1}")
+                for r, pairs in enumerate(rounds)
+                for i, (home, away) in enumerate(pairs)
+            ),
+        )
+    )  # fmt: skip
+    for handle in ("ana", "bia"):
+        pool.members.add(handle)
+    for number, score in ((1, "2-0"), (2, "1-0"), (3, "0-1"), (4, "1-1")):
+        play(pool, clock, number, score)
+    return pool
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania who's top of the league?", ("Palmeiras is top", "won 2, drew 0")),
+        ("pt", "@betania quem lidera o brasileirao?", ("Palmeiras lidera", "venceu 2, empatou 0")),
+        ("en", "@betania where is flamengo?", ("Flamengo is 2 of 4", "won 1, drew 1", "Palmeiras")),
+        (
+            "pt",
+            "@betania em q posicao ta o Santos?",
+            ("Santos está em 3º de 4", "empatou 1, perdeu 1"),
+        ),
+        ("pt", "@betania como ta o corinthians na tabela", ("Corinthians está em 4º de 4",)),
+    ],
+)
+def test_a_league_is_asked_its_leader_and_a_clubs_place(
+    league_pool: Pool, language: str, line: str, says: tuple[str, ...]
+) -> None:
+    told = ask(pool_voice(league_pool, language), "ana", line)
+    assert all(part in told for part in says), told
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania who wins the league?", "My simulation of the rest of the league: "),
+        ("en", "@betania who's gonna be champion?", "My simulation of the rest of the league: "),
+        ("pt", "@betania quem vai ganhar o campeonato?", "Minha simulação do resto do campeonato"),
+        ("pt", "@betania quem ganha o brasileirao", "Minha simulação do resto do campeonato"),
+    ],
+)
+def test_a_league_is_asked_its_champion_and_answers_with_the_forecast(
+    league_pool: Pool, language: str, line: str, says: str
+) -> None:
+    told = ask(pool_voice(league_pool, language), "ana", line)
+    assert told.startswith(says) and "#" not in told, told  # no match's odds
+    chances = re.findall(r"(\w+) (\d+)%", told)
+    assert {team for team, _ in chances} <= {"Palmeiras", "Flamengo", "Santos", "Corinthians"}
+    assert chances and sum(int(n) for _, n in chances) <= 100

@@ -2,7 +2,12 @@
 
 Worked out by rules, so that the offline voice answers as well as a model, and
 a model is handed the records (``Answer.notes``) instead of guessing them. A
-line no rule reads gets the list of what she can answer, never silence.
+question about a player no fact answers is "I don't know" (``NotKnown``); a line
+no rule reads gets "I did not get that" with one example (``NotRead``); the list
+of what she can answer is for "help" alone.
+
+Rules read the line without accents ("posicao", "voce") and with players'
+shorthand ("vc", "q", "tô").
 """
 
 from __future__ import annotations
@@ -12,15 +17,18 @@ from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
 from bot.agent import forecast, predictor
+from game import league
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
-from game.scoring import Tier, classify, scored_score
+from game.scoring import Tier, classify, points_for, scored_score
+from game.teams import TeamBook, unaccented
 from game.words import Words
 from memory import facts
 from memory.guard import named_in
 from memory.person import second_person
 from memory.requests import (
     Answer,
+    BestWorst,
     Fallback,
     Forecast,
     Forgotten,
@@ -29,9 +37,13 @@ from memory.requests import (
     Leading,
     MatchTold,
     NotAFact,
+    NotKnown,
+    NotRead,
     NotYours,
+    PickOf,
     Remembered,
     Standing,
+    TeamPlace,
     UnknownName,
     WhoCalled,
 )
@@ -60,9 +72,18 @@ FORECAST = re.compile(
     r"|quem (?:vai |ir[aá] )?gan(?:ha|har)\b(?P<resto>.*)",
     CASELESS,
 )
+# "who's gonna be champion?", "quem vai ser campeao?": the tournament's forecast
+CHAMPION = re.compile(
+    r"\bwho(?:'s| is)?(?: gonna| going to| will)? (?:be )?(?:the )?champions?\b"
+    r"|\bquem (?:vai ser|sera|e) (?:o )?campeao\b"
+)
 CONTENDERS = 5  # the likeliest champions an answer about the cup names
 FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how many more
-CUP = re.compile(r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title)\b", CASELESS)
+CUP = re.compile(
+    r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title|league|liga|campeonato"
+    r"|brasileir[aã]o|champions?(?:hip)?|campe[aã]o)\b",
+    CASELESS,
+)
 MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
 LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
 WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", CASELESS)
@@ -72,6 +93,34 @@ KNOW_ABOUT = re.compile(
     CASELESS,
 )
 SELF = ("me", "mim", "myself", "eu", "i")
+# The rules below read the line lowercased and without accents (``_plain``).
+HELP = re.compile(
+    r"^\W*(?:help|ajuda|socorro|commands|comandos)\W*$"
+    r"|\bwhat can (?:you|u) (?:do|answer)|\bo (?:q|que) (?:vc|voce) (?:sabe fazer|faz|responde)"
+)
+# The asker speaking of themselves: "my", "I'm", "meu", "eu", "tô"
+ME = re.compile(r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz)\b")
+YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
+PICKED = re.compile(r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*)\b")
+BEST_WORST = re.compile(
+    r"\b(?P<side>best|worst|melhor|pior)\b.*\b(?:match|game|jogo|partida|pick|palpite)"
+)
+OWN_SCORE = re.compile(
+    r"\b(?:exact|exatos?|cravei|cravadas?|points?|pts|pontos?|rank\w*|position|place"
+    r"|posicao|lugar|colocacao)\b"
+)
+# "who is top of the league?", "quem lidera o campeonato?": the clubs' table, not the pool's
+TABLE_TOP = re.compile(
+    r"\btop of the (?:league|table)|\b(?:leads?|leading) the (?:league|table)|\bleague leaders?"
+    r"|\bquem (?:lidera|esta liderando|ta liderando|e o lider|esta em primeiro|ta em primeiro)"
+    r" (?:o |a |do |da |no |na )?(?:campeonato|tabela|brasileirao|liga)"
+    r"|\blider (?:do|da) (?:campeonato|tabela|brasileirao|liga)"
+)
+WHERE_IS = re.compile(
+    r"\b(?:where|position|place|rank\w*|standing|table|posicao|lugar|colocacao|tabela|onde"
+    r"|como (?:esta|ta))\b"
+)
+TEAMS = TeamBook.standard()
 # "whom did ana support on 12 Jun?", "pra quem a ana torcia em 12 de junho?"
 SUPPORTED_THEN = re.compile(
     r"\b(?:who|whom|which team)\s+did\s+@?(?P<who>[\w.-]+)\s+(?:support|root for|cheer for)\b"
@@ -117,6 +166,15 @@ class Questions:
             if len(which) > 1:  # it named several: nothing withdrawn, she asks which
                 return Forgotten(asker, tuple(self._told_back(f) for f in which), ambiguous=True)
             return Forgotten(asker, tuple(self._told_back(fact) for fact in gone))
+        plain = _plain(question)
+        if HELP.search(plain):
+            return Fallback(asker, self.addressee.mention)
+        mine = self._own_game(asker, plain, players)
+        if mine is not None:
+            return mine
+        table_answer = self._table(asker, question, plain)
+        if table_answer is not None:
+            return table_answer
         if HOW_AM_I.search(question):
             table = self.pool.standings()
             row = next((r for r in table if r.player == asker), None)
@@ -127,6 +185,8 @@ class Questions:
             return self._leading(asker, after=int(numbered["n"]))
         if LEADING.search(question):
             return self._leading(asker)
+        if CHAMPION.search(plain):
+            return self._forecast(asker, question, "")
         wins = FORECAST.search(question)
         if wins:
             return self._forecast(asker, question, wins["rest"] or wins["resto"] or "")
@@ -148,9 +208,122 @@ class Questions:
             return self._known(
                 asker, (about["who"] or about["quem"]).lower().rstrip("?.!"), players
             )
-        return self._from_facts(asker, question, players) or Fallback(asker, self.addressee.mention)
+        return self._from_facts(asker, question, players) or self._not_known(
+            asker, question, plain, players
+        )
 
     # -- the records ----------------------------------------------------------
+
+    def _own_game(self, asker: str, plain: str, players: dict[str, str]) -> Answer | None:
+        """A player's own game: a pick for a match (theirs, or another's once it kicked
+        off), their best and worst match, their exact scores, points and rank."""
+        named = [h for h in named_in(plain, players) if h != self.addressee.handle]
+        if PICKED.search(plain):
+            hers = YOU.search(plain) and not ME.search(plain)
+            who = named[0] if named else self.addressee.handle if hers else asker
+            picked = self._pick(asker, who, plain)
+            if picked is not None:
+                return picked
+        if named or not ME.search(plain):
+            return None
+        side = BEST_WORST.search(plain)
+        if side:
+            return self._best_worst(asker)
+        if OWN_SCORE.search(plain) and not MATCH_NUMBER.search(plain):
+            table = self.pool.standings()
+            row = next((r for r in table if r.player == asker), None)
+            played = any(r.predictions for r in table)
+            return Standing(asker, row if played else None, len(table))
+        return None
+
+    def _pick(self, asker: str, who: str, plain: str) -> PickOf | None:
+        """``who``'s pick for the match ``plain`` names by number or by its teams."""
+        matches = self.pool.matches()
+        numbered = MATCH_NUMBER.search(plain)
+        if numbered:
+            match = next((m for m in matches if m.number == int(numbered["n"])), None)
+        else:
+            teams = TEAMS.named_in(plain, {t for m in matches for t in (m.team1, m.team2)})
+            both = [m for m in matches if {m.team1, m.team2} <= teams]
+            either = [m for m in matches if teams & {m.team1, m.team2}]
+            now = self.pool.clock()
+            started = [m for m in both or either if m.has_started(now)]
+            ahead = [m for m in both or either if not m.has_started(now)]
+            match = (
+                max(started, key=Match.time_order)
+                if started
+                else min(ahead, key=Match.time_order)
+                if ahead
+                else None
+            )
+        if match is None:
+            return None
+        label = f"#{match.number} {match.team1} v {match.team2}"
+        public = (asker, self.addressee.handle)  # her own picks she tells before kick-off
+        if who not in public and not match.has_started(self.pool.clock()):
+            return PickOf(who, label, None, hidden=True)  # as the pool's own "match" command
+        pick = next(
+            (p.score for p in self.pool.predictions_on(match.number) if p.handle == who), None
+        )
+        if pick is None:
+            return PickOf(who, label, None)
+        points = None
+        if match.status is MatchStatus.FINISHED and match.result is not None:
+            rule, basis = self.pool.scoring()
+            points = points_for(pick, match.result, rule, basis)
+        return PickOf(who, label, str(pick), points=points)
+
+    def _best_worst(self, asker: str) -> BestWorst:
+        """The asker's finished matches with a pick, by the points each earned."""
+        rule, basis = self.pool.scoring()
+        finished = {
+            m.number: m
+            for m in self.pool.matches()
+            if m.status is MatchStatus.FINISHED and m.result is not None
+        }
+        earned = []
+        for p in self.pool.predictions_of(asker):
+            match = finished.get(p.match_number)
+            if match is not None and match.result is not None:
+                label = f"#{match.number} {match.team1} {match.result} {match.team2}"
+                earned.append((points_for(p.score, match.result, rule, basis), label, str(p.score)))
+        if not earned:
+            return BestWorst(asker, None, None)
+        best = max(earned, key=lambda e: e[0])  # the first of the best, the first of the worst
+        worst = min(earned, key=lambda e: e[0])
+        return BestWorst(asker, (best[1], best[2], best[0]), (worst[1], worst[2], worst[0]))
+
+    def _table(self, asker: str, question: str, plain: str) -> TeamPlace | None:
+        """A league's table: its leader, or the row of a club the question names."""
+        matches = self.pool.matches()
+        if not league.is_league(matches):
+            return None
+        rows = league.league_table(matches)
+        if not rows:
+            return None
+        if TABLE_TOP.search(plain):
+            row = rows[0]
+        else:
+            named = TEAMS.named_in(question, [r.team for r in rows])
+            if not named or not WHERE_IS.search(plain) or FORECAST.search(question):
+                return None
+            row = next(r for r in rows if r.team in named)
+        top = rows[0].team
+        return TeamPlace(
+            row.team, row.rank, len(rows), row.played, row.won, row.drawn, row.lost, top
+        )
+
+    def _not_known(
+        self, asker: str, question: str, plain: str, players: dict[str, str]
+    ) -> NotKnown | NotRead:
+        """No rule and no fact answer it: "I don't know" when it asks after a player (the
+        asker or one it names, a withdrawn fact no longer theirs); else not read at all."""
+        named = [h for h in named_in(question, players) if h != self.addressee.handle]
+        if named:
+            return NotKnown(named[0])
+        if ME.search(plain) and "?" in question:
+            return NotKnown(asker)
+        return NotRead(asker, self.addressee.mention)
 
     def _told_back(self, fact: facts.Fact) -> str:
         """A fact as its player told it, in the second person; as stored if it was merged."""
@@ -188,7 +361,14 @@ class Questions:
         seen = predictor.outlook(matches, before=self.earlier_season)
         if CUP.search(rest) or CUP.search(question):
             champions = forecast.Cup(matches, seen).chances()
-            return Forecast(asker, None, None, None, forecast.percentages(champions, CONTENDERS))
+            return Forecast(
+                asker,
+                None,
+                None,
+                None,
+                forecast.percentages(champions, CONTENDERS),
+                league=league.is_league(matches),
+            )
         numbered = MATCH_NUMBER.search(rest)
         ahead = [m for m in matches if m.status is not MatchStatus.FINISHED]
         if numbered:
@@ -306,3 +486,8 @@ def players_by_name(name: str, players: dict[str, str]) -> str | None:
 def _names_team(text: str, match: Match) -> bool:
     lowered = text.lower()
     return match.team1.lower() in lowered or match.team2.lower() in lowered
+
+
+def _plain(text: str) -> str:
+    """The line as the rules read it: no case, no accents ("posição" as "posicao")."""
+    return unaccented(text).lower()

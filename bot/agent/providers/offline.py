@@ -24,6 +24,7 @@ from memory.contract import limits
 from memory.guard import normalized
 from memory.person import second_person
 from memory.requests import (
+    BestWorst,
     BigJump,
     Correction,
     DiaryFusion,
@@ -43,7 +44,10 @@ from memory.requests import (
     MatchTold,
     NewLeader,
     NotAFact,
+    NotKnown,
+    NotRead,
     NotYours,
+    PickOf,
     PickWanted,
     Remark,
     Remembered,
@@ -51,6 +55,7 @@ from memory.requests import (
     RoundDay,
     Standing,
     Storyline,
+    TeamPlace,
     UnknownName,
     Welcome,
     WhoCalled,
@@ -128,6 +133,11 @@ class OfflineModel:
             Leading: self._leading,
             Forecast: self._forecast,
             MatchTold: self._match_told,
+            NotKnown: self._not_known,
+            NotRead: self._not_read,
+            PickOf: self._pick_of,
+            BestWorst: self._best_worst,
+            TeamPlace: self._team_place,
         }
 
     def complete(self, call: ModelCall) -> str:
@@ -622,7 +632,8 @@ class OfflineModel:
         rng = self._answer_rng(variant)
         if request.cup:
             contenders = [self.say("word.chance", team=t, n=n) for t, n in request.cup]
-            return self.say("answer.cup", rng, teams=", ".join(contenders))
+            section = "answer.league" if request.league else "answer.cup"
+            return self.say(section, rng, teams=", ".join(contenders))
         if request.match is None or request.odds is None:
             return self.say("answer.no_match_left", rng)
         section = "answer.forecast" if request.pick else "answer.forecast_nopick"
@@ -657,6 +668,58 @@ class OfflineModel:
 
     def _fallback(self, request: Fallback, _variant: Variant) -> str:
         return self.say("answer.fallback", mention=request.mention)
+
+    def _not_known(self, request: NotKnown, variant: Variant) -> str:
+        return self.say("answer.not_known", self._answer_rng(variant), who=request.who)
+
+    def _not_read(self, request: NotRead, _variant: Variant) -> str:
+        return self.say("answer.not_read", mention=request.mention)
+
+    def _pick_of(self, request: PickOf, variant: Variant) -> str:
+        rng = self._answer_rng(variant)
+        if request.hidden:
+            return self.say("answer.pick_hidden", who=request.who, match=request.match)
+        if request.pick is None:
+            return self.say("answer.pick_none", who=request.who, match=request.match)
+        told = self.say("answer.pick", rng, who=request.who, match=request.match, pick=request.pick)
+        if request.points is None:
+            return told
+        earned = self.say("answer.pick_points", many=request.points != 1, points=request.points)
+        return f"{told} {earned}"
+
+    def _best_worst(self, request: BestWorst, _variant: Variant) -> str:
+        if request.best is None or request.worst is None:
+            return self.say("answer.best_worst_none", who=request.who)
+        (best, best_pick, best_points), (worst, worst_pick, worst_points) = (
+            request.best,
+            request.worst,
+        )
+        return self.say(
+            "answer.best_worst",
+            many=best_points != 1,
+            who=request.who,
+            best=best,
+            best_pick=best_pick,
+            best_points=best_points,
+            worst=worst,
+            worst_pick=worst_pick,
+            worst_points=worst_points,
+        )
+
+    def _team_place(self, request: TeamPlace, _variant: Variant) -> str:
+        section = "answer.team_top" if request.rank == 1 else "answer.team_place"
+        return self.say(
+            section,
+            many=request.played != 1,
+            team=request.who,
+            rank=request.rank,
+            of=request.of,
+            played=request.played,
+            won=request.won,
+            drawn=request.drawn,
+            lost=request.lost,
+            leader=request.leader,
+        )
 
     # -- picks and free chat ----------------------------------------------------
 
