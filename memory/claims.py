@@ -18,6 +18,13 @@ with what the pool's records say now:
   players with her, without her, or a match's pickers;
 - leaders ("ana leads", "ana is top", "ana lidera", "ana está na frente"): a
   player at the top of the table now;
+- a moment ("after match 10", "after 10 matches", "before match 5", "before the
+  final", "on 13 Jun", and in Portuguese "depois do jogo 10", "após 10 jogos",
+  "antes da final", "em 13 de junho", "no dia 13/06"): the points and leaders of
+  the sentence that names it, and of the sentences after it until another moment
+  or "now" ("agora"), are checked against the table as it stood then (after that
+  match, by kick-off time; up to the end of that day by the pool's clock);
+  everything else against now. A past total passes only with its moment said;
 - "nobody called it" / "ninguém cravou" about a match someone called exactly;
 - "everyone scored / called it / blanked" ("todo mundo pontuou / cravou / zerou")
   about a match where somebody did not;
@@ -34,13 +41,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 
 from game.events import ResultRecorded
-from game.league import champions
+from game.league import FINAL, champions
 from game.model import Match, tally
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
+from game.standings import played_by
 from game.teams import TeamBook
 
 # "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
@@ -50,6 +59,14 @@ POINTS = re.compile(r"\b(\d{1,4})\s*(?:points?|pts|pontos?)\b", re.IGNORECASE)
 LEADS = re.compile(
     r"\b([a-z][\w.-]*)\s+(?:leads|is leading|is top|tops the table|is on top|is first"
     r"|lidera|está na frente|esta na frente|está em primeiro|segue no topo|está no topo)\b",
+    re.IGNORECASE,
+)
+# Led, once: said of a moment ("after match 10 ana led", "depois do jogo 10 a ana
+# liderava"), checked against the table then; with no moment it says no when.
+LED = re.compile(
+    r"\b([a-z][\w.-]*)\s+(?:led|was leading|was top|was on top|was first|was in front"
+    r"|liderava|estava na frente|estava em primeiro|estava no topo|era o líder|era a líder)\b"
+    r"|\b(?:it's|it was)\s+([a-z][\w.-]*)\s+on top\b",
     re.IGNORECASE,
 )
 NOBODY_CALLED = re.compile(
@@ -250,6 +267,52 @@ N_OF_M = re.compile(
     r"|apostaram|cravaram|acertaram|concordam)\b))",
     re.IGNORECASE,
 )
+# A moment a sentence is about. "after match 10", "depois do jogo 10": the table once
+# #10 was over; "after 10 matches", "depois de 10 jogos": once ten were; "before match
+# 5", "before the final": just before it kicked off; a day: once that day was over.
+_NO = r"(?:#\s*|n[º°o]\.?\s*|no\.\s*)?"
+AFTER_MATCH = re.compile(
+    rf"\b(?:after|once|by the end of)\s+(?:(?:match|game)\s+{_NO}|#\s*)(\d{{1,3}})\b"
+    rf"|\b(?:depois|ap[oó]s|apos)\s+(?:d?o\s+)?(?:(?:jogo|partida)\s+{_NO}|#\s*)(\d{{1,3}})\b",
+    re.IGNORECASE,
+)
+AFTER_MATCHES = re.compile(
+    rf"\b(?:after|through)\s+(?:the\s+first\s+)?{_N}\s+(?:matches|games)\b"
+    rf"|\b(?:depois\s+de|ap[oó]s|apos)\s+(?:os\s+primeiros\s+)?{_N}\s+(?:jogos|partidas)\b",
+    re.IGNORECASE,
+)
+BEFORE_MATCH = re.compile(
+    rf"\bbefore\s+(?:(?:match|game)\s+{_NO}|#\s*)(\d{{1,3}})\b"
+    rf"|\bantes\s+d[oa]\s+(?:(?:jogo|partida)\s+{_NO}|#\s*)(\d{{1,3}})\b",
+    re.IGNORECASE,
+)
+BEFORE_FINAL = re.compile(r"\bbefore\s+the\s+final\b|\bantes\s+da\s+final\b", re.IGNORECASE)
+MONTHS = {
+    **dict.fromkeys(("jan", "january", "janeiro"), 1),
+    **dict.fromkeys(("feb", "february", "fev", "fevereiro"), 2),
+    **dict.fromkeys(("mar", "march", "março", "marco"), 3),
+    **dict.fromkeys(("apr", "april", "abr", "abril"), 4),
+    **dict.fromkeys(("may", "mai", "maio"), 5),
+    **dict.fromkeys(("jun", "june", "junho"), 6),
+    **dict.fromkeys(("jul", "july", "julho"), 7),
+    **dict.fromkeys(("aug", "august", "ago", "agosto"), 8),
+    **dict.fromkeys(("sep", "sept", "september", "set", "setembro"), 9),
+    **dict.fromkeys(("oct", "october", "out", "outubro"), 10),
+    **dict.fromkeys(("nov", "november", "novembro"), 11),
+    **dict.fromkeys(("dec", "december", "dez", "dezembro"), 12),
+}
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+# "on 13 Jun", "on June 13", "by 13 June", "em 13 de junho", "no dia 13/06", "até 13/6".
+ON_DAY = re.compile(
+    rf"\b(?:on|by|em|no dia|até|ate)\s+(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+de)?\s+(?P<m>{_MONTH})\b\.?"
+    rf"|(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    r"|(?P<d3>\d{1,2})/(?P<m3>\d{1,2})(?![\d/]))",
+    re.IGNORECASE,
+)
+# What brings a text back from a moment to the table as it stands.
+NOW = re.compile(r"\b(?:now|today|currently|at the moment|agora|hoje|atualmente)\b", re.IGNORECASE)
+Moment = tuple[str, int]  # ("up to", #N): after #N; ("before", #N): just before #N
+
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
 
@@ -286,7 +349,9 @@ class Records:
         running = [0]
         for _, points, _ in self.record.get(handle, []):
             running.append(running[-1] + points)
-        runs = {b - a for i, a in enumerate(running) for b in running[i + 1 :]}
+        # A run from the first match is a total as it stood then: said only with its
+        # moment ("after match 10"), which checks it against the records of then.
+        runs = {b - a for i, a in enumerate(running) for b in running[i + 1 :] if i > 0}
         return self.points.get(handle, set()) | runs
 
     def gaps(self, among: Collection[str] = ()) -> set[int]:
@@ -398,7 +463,7 @@ class Claims:
         against ``records`` when the caller has just read them."""
         records = records or self.records()
         text = QUOTED.sub('""', text)  # a player's words, quoted, are theirs, not her claims
-        for home, away in ((int(a), int(b)) for a, b in SCORE.findall(text)):
+        for home, away in ((int(a), int(b)) for a, b in SCORE.findall(ON_DAY.sub(" ", text))):
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
         told = _counts(text, records) or _picks(text, records)
@@ -406,15 +471,21 @@ class Claims:
             return told
         sentences = SENTENCE.findall(text)
         addressed = _vocative(sentences[0], records) if sentences else ""
+        speaks_points = bool(POINTS_WORD.search(text))
+        then: dict[Moment, Records] = {}  # each moment's records, built once per check
+        moments: list[Moment] = []
         for sentence in sentences:
-            told = _points(sentence, records, bool(POINTS_WORD.search(text)), addressed)
+            said = _moments(sentence, records)
+            moments = said or ([] if NOW.search(sentence) else moments)
+            views = [self._then(records, m, then) for m in moments] or [records]
+            # True at any moment the sentence names ("from 5 after #3 to 9 after #6").
+            told = None
+            for view in views:
+                told = _table_claims(sentence, view, speaks_points, addressed, bool(moments))
+                if told is None:
+                    break
             if told is not None:
                 return told
-            for word in LEADS.findall(sentence):
-                leader = _handle(word, records.players)
-                if leader is not None and leader not in records.leaders:
-                    top = ", ".join(sorted(records.leaders)) or "nobody yet"
-                    return f"leader {leader}: the table's top is {top}"
         told = _results(text, records, match) or _ended(text, records, match)
         if told is not None:
             return told
@@ -423,6 +494,101 @@ class Claims:
         if NOBODY_CALLED.search(text) and records.called.get(match):
             return f"nobody: {', '.join(sorted(records.called[match]))} called #{match} exactly"
         return _everyone(text, records, match) or _before(text, records, match)
+
+    def _then(self, now: Records, moment: Moment, known: dict[Moment, Records]) -> Records:
+        """The records as they stood at ``moment``: the table then (its totals, its
+        leaders), and the matches counted then; the rest as now."""
+        if moment in known:
+            return known[moment]
+        kind, number = moment
+        kickoffs = {m.number: m.kickoff for m in now.matches.values()}
+        counted = played_by(kickoffs, number, inclusive=kind == "up to")
+        if kind == "up to":
+            table = self.pool.standings(up_to_match=number)
+        else:
+            table = self.pool.standings(before_match=number)
+        record = {h: [r for r in rs if r[0] in counted] for h, rs in now.record.items()}
+        points = {h: {p for _, p, _ in rs} for h, rs in record.items()}
+        for row in table:
+            points.setdefault(row.player, set()).add(row.points)
+        top = table[0].points if table else 0
+        found = known[moment] = replace(
+            now,
+            points=points,
+            leaders={r.player for r in table if r.points == top} if top > 0 else set(),
+            totals={r.player: r.points for r in table},
+            record=record,
+            picks={n: p for n, p in now.picks.items() if n in counted},
+            called={n: c for n, c in now.called.items() if n in counted},
+        )
+        return found
+
+
+def _table_claims(
+    sentence: str, records: Records, speaks_points: bool, you: str, then: bool
+) -> str | None:
+    """The points and leaders ``sentence`` says, against ``records`` (now's, or a moment's
+    when ``then``: "led" and "it's ana on top" are read too)."""
+    told = _points(sentence, records, speaks_points, you)
+    if told is not None:
+        return told
+    said = LEADS.findall(sentence)
+    if then:
+        said += [a or b for a, b in LED.findall(sentence)]
+    for word in said:
+        leader = _handle(word, records.players)
+        if leader is not None and leader not in records.leaders:
+            top = ", ".join(sorted(records.leaders)) or "nobody yet"
+            return f"leader {leader}: the table's top is {top}"
+    return None
+
+
+def _moments(sentence: str, records: Records) -> list[Moment]:
+    """The moments ``sentence`` names that the pool has: after a match, after N matches,
+    before a match or the final, on a day. One the pool cannot place (a match it does
+    not have, more matches than were played) is none: the sentence is read as of now."""
+    found: list[Moment] = []
+    for said in AFTER_MATCH.finditer(sentence):
+        number = int(said[1] or said[2])
+        if number in records.matches:
+            found.append(("up to", number))
+    played = sorted(
+        (m for m in records.matches.values() if m.result is not None), key=Match.time_order
+    )
+    for said in AFTER_MATCHES.finditer(sentence):
+        count = number_value(said[1] or said[2])
+        if count is not None and 0 < count <= len(played):
+            found.append(("up to", played[count - 1].number))
+    for said in BEFORE_MATCH.finditer(sentence):
+        number = int(said[1] or said[2])
+        if number in records.matches:
+            found.append(("before", number))
+    if BEFORE_FINAL.search(sentence):
+        finals = [m for m in records.matches.values() if FINAL.search(m.stage)]
+        if finals:
+            found.append(("before", min(finals, key=Match.time_order).number))
+    for said in ON_DAY.finditer(sentence):
+        moment = _on_day(said, records)
+        if moment is not None:
+            found.append(moment)
+    return found
+
+
+def _on_day(said: re.Match[str], records: Records) -> Moment | None:
+    """The end of the day ``said`` names, as the last match kicked off by then (the pool's
+    clock; the year is the pool's); before the first match when none had."""
+    day = said["d"] or said["d2"] or said["d3"]
+    month = said["m"] or said["m2"]
+    number = MONTHS.get(month.lower().rstrip(".")) if month else int(said["m3"])
+    ordered = sorted(records.matches.values(), key=Match.time_order)
+    if not ordered or number is None:
+        return None
+    try:
+        when = date(ordered[0].kickoff.year, number, int(day))
+    except ValueError:
+        return None
+    by_then = [m for m in ordered if m.kickoff.date() <= when]
+    return ("up to", by_then[-1].number) if by_then else ("before", ordered[0].number)
 
 
 def _everyone(text: str, records: Records, match: int) -> str | None:

@@ -297,3 +297,71 @@ def test_points_over_a_run_of_matches_are_the_players(seven: Pool, clock: FakeCl
     assert claims.check("diego made 21 points over the last two matches.", match=3) == (
         "points 21: not what diego has"
     )
+
+
+@pytest.fixture
+def three(seven: Pool, clock: FakeClock) -> Pool:
+    """``seven``, then #3 Japan 1-0 Spain (13 Jun), called only by bruno: bruno 22 leads
+    now, elisa 20, betania and diego 17. After #2 (12 Jun) elisa led with 20, bruno had 12."""
+    seven.predictions.place("bruno", 3, Score(1, 0))
+    seven.predictions.place("elisa", 3, Score(0, 2))
+    play(seven, clock, 3, "1-0")
+    return seven
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        # Her own answers to "who led after match 2?", true then, not now.
+        ("After 2 matches it's elisa on top, 20 points; behind: bruno (12).", None),
+        ("elisa leads with 20 points after 2 matches. Chasing: bruno (12).", None),
+        ("elisa leads with 22 points after 2 matches.", "points 22: not what elisa has"),
+        ("After 2 matches it's diego on top, 17 points.", "leader diego: the table's top is elisa"),
+        ("After match 2, elisa led with 20 points.", None),
+        ("After match 2, diego led with 17 points.", "leader diego"),
+        ("Before match 3, bruno had 12 points.", None),
+        ("Before match 3, bruno had 22 points.", "points 22: not what bruno has"),
+        ("On 12 Jun, elisa was on top with 20 points.", None),
+        ("On 13 Jun, elisa was on top with 20 points.", "leader elisa: the table's top is bruno"),
+        ("elisa lidera com 20 pontos depois de 2 jogos. Na cola: bruno (12).", None),
+        ("diego lidera com 17 pontos depois de 2 jogos.", "leader diego"),
+        ("Depois do jogo 2, a elisa liderava com 20 pontos.", None),
+        ("Após o jogo 2, o bruno estava no topo com 12 pontos.", "leader bruno"),
+        ("Antes do jogo 3, o bruno tinha 12 pontos.", None),
+        ("Em 12 de junho, a elisa estava na frente com 20 pontos.", None),
+        ("No dia 12/06 a elisa estava na frente com 20 pontos.", None),
+        ("No dia 13/06 a elisa estava na frente com 20 pontos.", "leader elisa"),
+        # With no moment, now: bruno leads with 22, and 12 is no total of his now.
+        ("elisa leads with 20 points.", "leader elisa: the table's top is bruno"),
+        ("bruno leads with 12 points.", "points 12: not what bruno has"),
+        ("bruno lidera com 22 pontos.", None),
+        # A moment holds until "now": the rest of the text is today's.
+        ("After match 2, elisa led. Now bruno leads with 12 points.", "points 12"),
+        ("Depois do jogo 2, a elisa liderava. Agora o bruno lidera com 22 pontos.", None),
+    ],
+)
+def test_a_claim_is_checked_against_the_moment_it_is_about(
+    three: Pool, line: str, refused: str | None
+) -> None:
+    reason = Claims(three, me="betania").check(line, match=3)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+def test_a_moments_table_is_read_once_per_check(three: Pool) -> None:
+    asked: list[tuple[int | None, int | None]] = []
+    standings = three.standings
+
+    def counted(
+        up_to_match: int | None = None, before_match: int | None = None, live: bool = False
+    ):  # type: ignore[no-untyped-def]
+        asked.append((up_to_match, before_match))
+        return standings(up_to_match, before_match, live)
+
+    claims = Claims(three, me="betania")
+    records = claims.records()
+    three.standings = counted  # type: ignore[method-assign]
+    assert claims.check("elisa leads with 20 points.", records=records) is not None
+    assert asked == []  # no moment named, no table of then built
+    line = "After match 2, elisa led with 20 points. After 2 matches bruno had 12 points."
+    assert claims.check(line, records=records) is None
+    assert asked == [(2, None)]  # "after match 2" and "after 2 matches" are one moment
