@@ -175,6 +175,25 @@ def test_what_she_remembers_is_a_handful_and_how_many_more(played: Pool) -> None
     told = ask(commentator, "ana", "@betania what do you remember about me?")
     assert sum(hobby in told for hobby in hobbies) == 5, told
     assert "3 more besides" in told and "rowing" in told  # the newest first
+    assert "or for everything about ana" in told
+    rest = ask(commentator, "ana", "@betania tell me everything u know about me")
+    assert all(hobby in rest for hobby in ("chess", "surfing", "fado")), rest
+    assert "rowing" not in rest  # the handful told already
+    pt = ask(pool_voice(played, "pt"), "bia", "@betania me fala tudo q vc sabe da ana")
+    assert all(hobby in pt for hobby in ("chess", "surfing", "fado")), pt
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_everything_she_remembers_of_a_few_facts_is_all_of_them(
+    played: Pool, language: str
+) -> None:
+    commentator = pool_voice(played, language)
+    ask(commentator, "bia", "@betania remember that I keep bees")
+    ask(commentator, "bia", "@betania lembra que eu moro em Olinda")
+    line = "@betania tudo sobre mim" if language == "pt" else "@betania all you remember about me?"
+    told = ask(commentator, "bia", line)
+    assert "bees" in told and "Olinda" in told, told
+    assert "more besides" not in told and "Tem mais" not in told
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])

@@ -79,6 +79,9 @@ CHAMPION = re.compile(
 )
 CONTENDERS = 5  # the likeliest champions an answer about the cup names
 FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how many more
+# Characters of facts an answer lists: her answer's limit (memory.contract's 280) less its
+# opening and the "N more besides" that follows them.
+FACTS_FIT = 170
 CUP = re.compile(
     r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title|league|liga|campeonato"
     r"|brasileir[aã]o|champions?(?:hip)?|campe[aã]o)\b",
@@ -93,6 +96,11 @@ KNOW_ABOUT = re.compile(
     CASELESS,
 )
 SELF = ("me", "mim", "myself", "eu", "i")
+# "everything you know about me", "tudo q vc sabe de mim": the facts the handful left out
+EVERYTHING = re.compile(
+    r"\b(?:everything|all)\b.*?\babout\s+@?(?P<who>[\w.-]+)"
+    r"|\btudo\b.*?\b(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)"
+)
 # The rules below read the line lowercased and without accents (``_plain``).
 HELP = re.compile(
     r"^\W*(?:help|ajuda|socorro|commands|comandos)\W*$"
@@ -203,6 +211,10 @@ class Questions:
             with self.store.read() as connection:
                 held = facts.held(connection, who, "team", day)
             return HeldThen(who, self.words.day(day), tuple(f.text for f in held))
+        everything = EVERYTHING.search(plain)
+        if everything:
+            named = (everything["who"] or everything["quem"]).rstrip("?.!")
+            return self._known(asker, named, players, everything=True)
         about = KNOW_ABOUT.search(question)
         if about:
             return self._known(
@@ -450,24 +462,40 @@ class Questions:
         told = tuple(self._dated(f) for f in found)
         return KnownFacts(who, told, self.addressee.mention)
 
-    def _known(self, asker: str, name: str, players: dict[str, str]) -> Answer:
+    def _known(
+        self, asker: str, name: str, players: dict[str, str], everything: bool = False
+    ) -> Answer:
+        """What she remembers of a player: the newest handful, dated, as many as fit her
+        answer, and how many more; ``everything``: the older ones the handful left out
+        (every fact, when the handful is all), undated so that more of them fit."""
         found = asker if name in SELF else players_by_name(name, players)
         if found is None:
             return UnknownName(asker, name, tuple(facts.suggest(name, players)))
         who = found
         today = self.pool.clock().astimezone(self.zone).date()
         with self.store.read() as connection:
-            current = facts.for_prompt(connection, who, today)
-            newest = sorted(current, key=lambda f: (f.last_told, f.id))[-FACTS_ANSWERED:]
+            current = sorted(
+                facts.for_prompt(connection, who, today), key=lambda f: (f.last_told, f.id)
+            )
+            if everything:
+                older = current[:-FACTS_ANSWERED] or current
+                told = _fit([f.text for f in older])
+                return KnownFacts(who, told, self.addressee.mention, len(older) - len(told))
+            newest = list(reversed(current[-FACTS_ANSWERED:]))
+            fitting = len(_fit([self._dated(f) for f in newest]))
+            newest = sorted(newest[:fitting], key=lambda f: f.id)
             before = {f.id: facts.replaced(connection, f) for f in newest}
-        told = [self._dated(f) for f in sorted(newest, key=lambda f: f.id)]
         changed = tuple(
             (self.words.day(fact.learned_on), was.text)
-            for fact in sorted(newest, key=lambda f: f.id)
+            for fact in newest
             if (was := before[fact.id]) is not None
         )
         return KnownFacts(
-            who, tuple(told), self.addressee.mention, len(current) - len(newest), changed
+            who,
+            tuple(self._dated(f) for f in newest),
+            self.addressee.mention,
+            len(current) - len(newest),
+            changed,
         )
 
     def _dated(self, fact: facts.Fact) -> str:
@@ -491,3 +519,13 @@ def _names_team(text: str, match: Match) -> bool:
 def _plain(text: str) -> str:
     """The line as the rules read it: no case, no accents ("posição" as "posicao")."""
     return unaccented(text).lower()
+
+
+def _fit(told: list[str]) -> tuple[str, ...]:
+    """The first of ``told`` that fit in her answer together (at least one)."""
+    fitting: list[str] = []
+    for text in told:
+        if fitting and len("; ".join([*fitting, text])) > FACTS_FIT:
+            break
+        fitting.append(text)
+    return tuple(fitting)

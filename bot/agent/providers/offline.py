@@ -532,7 +532,7 @@ class OfflineModel:
             self.say("answer.fact_changed", since=day, before=was) for day, was in request.changed
         ]
         if request.more:
-            told.append(self.say("answer.facts_more", n=request.more))
+            told.append(self.say("answer.facts_more", n=request.more, who=request.who))
         return " ".join(told)
 
     def _held_then(self, request: HeldThen, variant: Variant) -> str:
