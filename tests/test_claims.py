@@ -4,6 +4,7 @@ import pytest
 
 from game.model import Score
 from game.pool import Pool
+from game.standings import StandingRow
 from memory import facts, inspect
 from memory.claims import Claims, number_value
 from memory.usage import recorded
@@ -353,7 +354,7 @@ def test_a_moments_table_is_read_once_per_check(three: Pool) -> None:
 
     def counted(
         up_to_match: int | None = None, before_match: int | None = None, live: bool = False
-    ):  # type: ignore[no-untyped-def]
+    ) -> list[StandingRow]:
         asked.append((up_to_match, before_match))
         return standings(up_to_match, before_match, live)
 
