@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from typing import TypeVar
+
+from sqlalchemy import Connection
 
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME
 from game.events import (
@@ -31,6 +33,7 @@ from game.model import Match
 from memory import diary, facts
 from memory.guard import RepetitionGuard
 from memory.quoting import inert, quote_player_text
+from memory.retired import Retired, retired
 from memory.store import MemoryStore
 from memory.tokens import estimate_tokens
 from memory.working import WorkingMemory, working_memory
@@ -57,6 +60,7 @@ class Item:
     rank: int = 0
     trim_from_start: bool = False  # a long narrative loses its oldest part first
     head: str = ""  # the start of ``text`` a trim keeps (its heading): what it is, and when
+    every_of: str = ""  # the player whose every fact this line is one of, if asked for all
 
 
 @dataclass(frozen=True)
@@ -274,14 +278,22 @@ class ContextBuilder:
         involved: Iterable[str] = (),
         working: WorkingMemory | None = None,
         layers: Collection[str] = LAYERS,
+        every_fact_of: Collection[str] = (),
     ) -> Context:
         """The context for reacting to ``event`` (or to nothing) within ``budget`` tokens.
 
         ``layers`` are the shelves this task reads: a remark or an answer uses them
         all; a diary entry, notes on one match, needs only the match (the working
         memory) and its own story, not the table, the diary or what she said.
+
+        ``every_fact_of``: players whose every current fact is wanted ("what do you
+        remember about me?"), not the few that fit the moment; a cut for room is said.
+        Facts she no longer holds (withdrawn, replaced) are masked wherever a layer
+        quotes them (``memory.retired``); the event itself is the player's own line.
         """
         now = self.now()
+        with self.store.read() as connection:
+            gone = retired(connection)
         players = {p.handle: p.display_name for p in self.pool.players()}
         mentioned, suggestions = self._mentions(event, players)
         involved = [
@@ -307,10 +319,12 @@ class ContextBuilder:
         topic = f"{said} {match.team1} {match.team2}" if match else said
         shelves: dict[str, Callable[[], list[Item]]] = {
             "standings": lambda: self._standings_items(involved, now, match),
-            "diary": lambda: self._diary_items(told=_result_of(event)),
-            "facts": lambda: self._facts_items(involved, suggestions, now, topic),
-            "remarks": lambda: self._remark_items(involved, now),
-            "working": lambda: self._working_items(working),
+            "diary": lambda: self._diary_items(gone, told=_result_of(event)),
+            "facts": lambda: self._facts_items(
+                involved, suggestions, now, topic, every_fact_of, said
+            ),
+            "remarks": lambda: self._remark_items(involved, now, gone),
+            "working": lambda: self._working_items(working, gone),
         }
         items = {name: read() if name in layers else [] for name, read in shelves.items()}
         # The budget is for what changes from call to call: the pool's stable block is
@@ -323,6 +337,8 @@ class ContextBuilder:
         sections = [today]
         for name in LAYERS:
             text, dropped = fit(items[name], allowance[name])
+            if name == "facts":
+                text = self._facts_left_out(text, items[name])
             sections.append(Section(name, text, wanted[name], dropped))
         sections.append(Section("event", event_text, estimate_tokens(event_text)))
         return Context(self.system, tuple(sections), tuple(involved), suggestions)
@@ -409,7 +425,7 @@ class ContextBuilder:
         played = sum(1 for m in matches if m.result is not None)
         return [Item(_say("league", played=played, rows=rows))]
 
-    def _diary_items(self, told: int | None = None) -> list[Item]:
+    def _diary_items(self, gone: Retired, told: int | None = None) -> list[Item]:
         """The narrative, then the entries oldest first; the newest two are kept before all else.
 
         ``told`` is a match the event itself tells in full (its final whistle): its
@@ -419,29 +435,42 @@ class ContextBuilder:
             narrative, entries = diary.read(connection)
         entries = [entry for entry in entries if entry.covers != (told,)]
         items = []
-        if narrative is not None:
+        mark = _say("masked")
+        story = None if narrative is None else gone.masked(narrative.text, mark)
+        if narrative is not None and story is not None:
             head = _say("diary.narrative", dates=narrative.dates, text="")
-            text = head + inert(narrative.text)
+            text = head + inert(story)
             items.append(Item(text, rank=NEWEST_KEPT, trim_from_start=True, head=head))
         for position, entry in enumerate(entries):
             age = len(entries) - 1 - position
+            said = gone.masked(entry.text, mark)
+            if said is None:
+                continue
             items.append(
-                Item(
-                    f"{entry.dates} {inert(entry.text)}", rank=age if age < NEWEST_KEPT else age + 1
-                )
+                Item(f"{entry.dates} {inert(said)}", rank=age if age < NEWEST_KEPT else age + 1)
             )
         return items
 
     def _facts_items(
-        self, involved: list[str], suggestions: dict[str, list[str]], now: datetime, topic: str
+        self,
+        involved: list[str],
+        suggestions: dict[str, list[str]],
+        now: datetime,
+        topic: str,
+        every_fact_of: Collection[str] = (),
+        said: str = "",
     ) -> list[Item]:
+        """The facts of the players involved: the few that fit ``topic``, or every one for
+        a player in ``every_fact_of``; and, when ``said`` names a day gone by, the facts
+        as they stood that day with the days each held ("whom did ana support on 11 Jun?")."""
+        today = now.astimezone(self.zone).date()
+        asked = facts.day_in(said, today) if said else None
         items = []
         with self.store.read() as connection:
             for rank, handle in enumerate(involved):
-                current = facts.for_prompt(connection, handle, now.astimezone(self.zone).date())
-                known = facts.fitting(current, topic, FACTS_SHOWN)
-                if not known:
-                    continue
+                current = facts.for_prompt(connection, handle, today)
+                whole = handle in every_fact_of
+                known = current if whole else facts.fitting(current, topic, FACTS_SHOWN)
                 lines = [
                     # Facts are only ever told by their subject; the prompt says both.
                     f"[{fact.learned_on:%d %b}] "
@@ -449,32 +478,86 @@ class ContextBuilder:
                     for fact in known
                 ]
                 heading = _say("facts", handle=handle)
-                items.append(Item("\n".join([heading, *lines]), rank=rank))
+                if whole and lines:
+                    # One item a fact, the newest kept first: a cut for room is counted.
+                    items.append(Item(heading, rank=rank))
+                    items.extend(
+                        Item(line, rank=rank + len(lines) - i, every_of=handle)
+                        for i, line in enumerate(lines)
+                    )
+                elif lines:
+                    items.append(Item("\n".join([heading, *lines]), rank=rank))
+                if asked is not None and asked < today:
+                    then = self._facts_then(connection, handle, asked)
+                    if then:
+                        items.append(Item(then, rank=rank))
         for name, close in suggestions.items():
             hint = " " + _say("unknown_name.hint", names=", ".join(close)) if close else ""
             items.append(Item(_say("unknown_name", name=name, hint=hint), rank=-1))
         return items
 
-    def _remark_items(self, involved: list[str], now: datetime) -> list[Item]:
+    def _facts_then(self, connection: Connection, handle: str, day: date) -> str:
+        """``handle``'s facts held on ``day`` that were replaced since, each followed by
+        what replaced it, with the days each held; "" when nothing held then changed.
+        A withdrawn fact is never told, then or now."""
+        stored = {f.id: f for f in facts.stored(connection) if f.handle == handle}
+        then = [
+            f
+            for f in stored.values()
+            if f.withdrawn_on is None and f.replaced_on is not None and f.held_on(day)
+        ]
+        if not then:
+            return ""
+        lines = [_say("facts.then", handle=handle, day=f"{day:%d %b}")]
+        for fact in then:
+            step: facts.Fact | None = fact
+            while step is not None:
+                told = quote_player_text(handle, step.text, about=handle)
+                since = f"{step.learned_on:%d %b}"
+                if step.replaced_on is None:
+                    lines.append(_say("facts.held_since", fact=told, since=since))
+                    break
+                until = f"{step.replaced_on:%d %b}"
+                lines.append(_say("facts.held_until", fact=told, since=since, until=until))
+                after = stored.get(step.superseded_by) if step.superseded_by else None
+                step = after if after is not None and after.withdrawn_on is None else None
+        return "\n".join(lines)
+
+    def _facts_left_out(self, text: str, items: list[Item]) -> str:
+        """The facts layer as fitted, saying how many facts of a player asked for all
+        of them the budget left out: never a silent cut."""
+        kept = set(text.splitlines())
+        missing: dict[str, int] = {}
+        for item in items:
+            if item.every_of and item.text not in kept:
+                missing[item.every_of] = missing.get(item.every_of, 0) + 1
+        more = [_say("facts.more", n=n, handle=handle) for handle, n in missing.items()]
+        return "\n".join([text, *more]) if text else "\n".join(more)
+
+    def _remark_items(self, involved: list[str], now: datetime, gone: Retired) -> list[Item]:
+        """What she said lately about ``involved``, a sentence stating a fact she no longer
+        holds masked ("you are allergic to peanuts", said before diego withdrew it)."""
         if not involved:
             return []
         since = now - self.guard.window
         recent = self.guard.recent(self.pool.events_of(RemarkPosted, since=since), involved, now)
+        mark = _say("masked")
         said = [
             Item(
                 _say(
                     "remarks.said",
                     day=self._day(item.at),
                     about=", ".join(item.event.about),
-                    text=inert(item.event.text),
+                    text=inert(text),
                 ),
                 rank=-i,
             )
             for i, item in enumerate(recent)
+            if (text := gone.masked(item.event.text, mark)) is not None
         ]
         return said + ([Item(_say("remarks.new"), rank=-len(recent) - 1)] if recent else [])
 
-    def _working_items(self, working: WorkingMemory | None) -> list[Item]:
+    def _working_items(self, working: WorkingMemory | None, gone: Retired) -> list[Item]:
         if working is None:
             return []
         match = working.match
@@ -493,17 +576,23 @@ class ContextBuilder:
                 score=working.score_after(goal),
             )
             items.append(Item(told, rank=0))
+        mark = _say("masked")
         for age, line in enumerate(reversed(working.chat[-CHAT_SHOWN:])):
+            text = gone.masked(line.text, mark)
+            if text is None:
+                continue
             items.append(
                 Item(
                     f"{line.at.astimezone(self.zone):%H:%M} "
-                    + quote_player_text(line.player, line.text),
+                    + quote_player_text(line.player, text),
                     rank=1 + age,
                 )
             )
         for said in working.remarks:
             time = f"{said.at.astimezone(self.zone):%H:%M}"
-            items.append(Item(_say("live.said", time=time, text=inert(said.text)), rank=0))
+            text = gone.masked(said.text, mark)
+            if text is not None:
+                items.append(Item(_say("live.said", time=time, text=inert(text)), rank=0))
         return items
 
     def _describe(self, event: LoggedEvent[Event] | None) -> str:

@@ -27,7 +27,7 @@ from memory.context import Context, ContextBuilder
 from memory.contract import Breach, Contract, limits
 from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
-from memory.requests import Answer, Request
+from memory.requests import Answer, KnownFacts, Request
 from memory.store import MemoryStore
 from prompts import phrase, render, sections
 
@@ -114,8 +114,12 @@ class Gateway:
         teams = {team for m in self.pool.matches() for team in (m.team1, m.team2)}
         masks = [*players, *players.values(), *teams]
         refused = 0
+        # "What do you remember about me?": every fact of whom it asks, not the few that fit.
+        every = [request.who] if isinstance(request, KnownFacts) else []
         for attempt in range(attempts):
-            context = self.contexts.build_context(item, self.config.budget, instruction, about)
+            context = self.contexts.build_context(
+                item, self.config.budget, instruction, about, every_fact_of=every
+            )
             first = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
             asked = self.held(first, context, request, item.id, match)
             if asked is None:
