@@ -11,6 +11,7 @@ import pytest
 
 from bot.agent.commentator import Commentator
 from bot.agent.providers.offline import OfflineModel
+from game.events import RemarkPosted
 from game.pool import Pool
 from memory.keeper import MemoryConfig
 from tests.conftest import FakeClock, ScriptedModel, her_in
@@ -45,7 +46,7 @@ def say(her: Commentator, player: str, line: str) -> str:
     her.pool.talk.chat(player, line)
     asked = her.pool.events(kinds=("chat",))[-1].id
     her.catch_up()
-    answers = [e.event for e in her.pool.events(kinds=("remark",)) if e.event.trigger == asked]
+    answers = [e.event for e in her.pool.events_of(RemarkPosted) if e.event.trigger == asked]
     assert len(answers) == 1, f"no answer to {line!r}"
     return answers[0].text
 
