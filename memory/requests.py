@@ -542,3 +542,14 @@ class TeamPlace(Answer):
             lost=self.lost,
             leader=self.leader,
         )
+
+
+@dataclass(frozen=True)
+class NoSuchMatch(Answer):
+    """A match number the pool does not have."""
+
+    number: int
+    count: int  # the matches it has
+
+    def notes(self) -> str:
+        return _note("no_such_match", number=self.number, count=self.count)

@@ -437,3 +437,35 @@ def test_a_league_is_asked_its_champion_and_answers_with_the_forecast(
     chances = re.findall(r"(\w+) (\d+)%", told)
     assert {team for team, _ in chances} <= {"Palmeiras", "Flamengo", "Santos", "Corinthians"}
     assert chances and sum(int(n) for _, n in chances) <= 100
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        (
+            "en",
+            "@betania whats the score of game 99?",
+            "There's no match 99 in this pool: it has 4.",
+        ),
+        ("pt", "@betania qto ficou o jogo 99", "Não existe jogo 99 neste bolão: são 4."),
+    ],
+)
+def test_a_match_the_pool_does_not_have_is_said_not_to_exist(
+    played: Pool, language: str, line: str, says: str
+) -> None:
+    assert ask(pool_voice(played, language), "ana", line) == says
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_whom_a_player_supports_now_is_their_team_fact_or_not_known(
+    played: Pool, language: str
+) -> None:
+    commentator = pool_voice(played, language)
+    ask(commentator, "bia", "@betania lembra que eu torço pro Bahia")
+    ask(commentator, "bia", "@betania remember that I keep bees")
+    team = ask(commentator, "ana", "@betania pra quem a bia torce agora?")
+    assert "Bahia" in team and "bees" not in team, team
+    again = ask(commentator, "ana", "@betania which team does bia support")
+    assert "Bahia" in again, again
+    unknown = ask(commentator, "bia", "@betania qual o time do coracao do caio?")
+    assert "caio" in unknown and ("não sei" in unknown.lower() or "don't know" in unknown.lower())

@@ -36,6 +36,7 @@ from memory.requests import (
     KnownFacts,
     Leading,
     MatchTold,
+    NoSuchMatch,
     NotAFact,
     NotKnown,
     NotRead,
@@ -100,6 +101,14 @@ SELF = ("me", "mim", "myself", "eu", "i")
 EVERYTHING = re.compile(
     r"\b(?:everything|all)\b.*?\babout\s+@?(?P<who>[\w.-]+)"
     r"|\btudo\b.*?\b(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)"
+)
+# "which team does carla support?", "pra quem a ana torce agora?", "qual o time do coracao
+# da bia?": the team facts that hold today (read on the line without accents)
+SUPPORTS = re.compile(
+    r"\b(?:who|whom|which|what)\b(?: team| club)? (?:does|do) @?(?P<who>[\w.-]+)"
+    r" (?:support|root for|cheer for)\b"
+    r"|\b(?:pra|para|por) quem (?:o |a )?@?(?P<quem>[\w.-]+) torce\b"
+    r"|\btime (?:do coracao )?(?:d[oa]|de) @?(?P<de>[\w.-]+)"
 )
 # The rules below read the line lowercased and without accents (``_plain``).
 HELP = re.compile(
@@ -215,6 +224,16 @@ class Questions:
         if everything:
             named = (everything["who"] or everything["quem"]).rstrip("?.!")
             return self._known(asker, named, players, everything=True)
+        supports = SUPPORTS.search(plain)
+        if supports:
+            named = (supports["who"] or supports["quem"] or supports["de"]).lower()
+            fan = asker if named in SELF else players_by_name(named, players)
+            if fan is not None:
+                with self.store.read() as connection:
+                    teams = tuple(
+                        self._dated(f) for f in facts.held(connection, fan, "team", today)
+                    )
+                return KnownFacts(fan, teams, self.addressee.mention) if teams else NotKnown(fan)
         about = KNOW_ABOUT.search(question)
         if about:
             return self._known(
@@ -408,7 +427,7 @@ class Questions:
         label = f"#{chosen.number} {chosen.team1} v {chosen.team2}"
         return Forecast(asker, label, str(pick) if pick else None, side, odds=odds)
 
-    def _match(self, asker: str, number: int | None) -> MatchTold:
+    def _match(self, asker: str, number: int | None) -> MatchTold | NoSuchMatch:
         matches = self.pool.matches()
         if number is None:
             done = [m for m in matches if m.result is not None]
@@ -418,7 +437,7 @@ class Questions:
         else:
             found = next((m for m in matches if m.number == number), None)
             if found is None:
-                return MatchTold(asker, f"#{number}", False, kickoff="- (no such match)")
+                return NoSuchMatch(asker, number, len(matches))
             match = found
         if match.result is None:
             label = f"#{match.number} {match.team1} v {match.team2}"

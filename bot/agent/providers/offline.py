@@ -43,6 +43,7 @@ from memory.requests import (
     MatchEntry,
     MatchTold,
     NewLeader,
+    NoSuchMatch,
     NotAFact,
     NotKnown,
     NotRead,
@@ -134,6 +135,7 @@ class OfflineModel:
             Forecast: self._forecast,
             MatchTold: self._match_told,
             NotKnown: self._not_known,
+            NoSuchMatch: self._no_such_match,
             NotRead: self._not_read,
             PickOf: self._pick_of,
             BestWorst: self._best_worst,
@@ -671,6 +673,9 @@ class OfflineModel:
 
     def _not_known(self, request: NotKnown, variant: Variant) -> str:
         return self.say("answer.not_known", self._answer_rng(variant), who=request.who)
+
+    def _no_such_match(self, request: NoSuchMatch, _variant: Variant) -> str:
+        return self.say("answer.no_such_match", number=request.number, count=request.count)
 
     def _not_read(self, request: NotRead, _variant: Variant) -> str:
         return self.say("answer.not_read", mention=request.mention)
