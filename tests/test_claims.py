@@ -1,15 +1,25 @@
 """Nothing false reaches the pool: a lying model, a lying player, and the check in code."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from game.model import Score
+from game.openfootball import Tournament
 from game.pool import Pool
 from game.standings import StandingRow
 from memory import facts, inspect
 from memory.claims import Claims, number_value
 from memory.usage import recorded
 from prompts import phrase
-from tests.conftest import FakeClock, ScriptedModel, her_in, play, small_tournament
+from tests.conftest import (
+    FakeClock,
+    ScriptedModel,
+    fixture,
+    her_in,
+    play,
+    small_tournament,
+)
 
 
 @pytest.mark.parametrize(
@@ -366,3 +376,36 @@ def test_a_moments_table_is_read_once_per_check(three: Pool) -> None:
     line = "After match 2, elisa led with 20 points. After 2 matches bruno had 12 points."
     assert claims.check(line, records=records) is None
     assert asked == [(2, None)]  # "after match 2" and "after 2 matches" are one moment
+
+
+def test_before_the_final_is_the_table_just_before_it_kicked_off(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """#1 and #2 semi-finals: ana calls both (20), bia the first (10 + 5); #3 the Final,
+    called by bia alone: bia 25 leads now, ana led with 20 before it."""
+    start = datetime(2026, 7, 14, 19, 0, tzinfo=UTC)
+    semis = [("France", "Spain"), ("Brazil", "Argentina")]
+    cup = Tournament(
+        "Test Cup",
+        (
+            *(
+                fixture(f"s{i}", a, b, start + timedelta(days=i), stage="Semi-finals")
+                for i, (a, b) in enumerate(semis)
+            ),
+            fixture("f", "France", "Brazil", start + timedelta(days=5), stage="Final"),
+        ),
+    )
+    pool.fixtures.import_tournament(cup)
+    for handle, picks in {"ana": ("2-0", "1-0", "0-1"), "bia": ("2-0", "2-0", "1-0")}.items():
+        pool.members.add(handle)
+        for number, score in enumerate(picks, start=1):
+            pool.predictions.place(handle, number, Score.parse(score))
+    for number, score in ((1, "2-0"), (2, "1-0"), (3, "1-0")):
+        play(pool, clock, number, score)
+    claims = Claims(pool)
+    assert claims.check("Before the final, ana led with 20 points.") is None
+    assert claims.check("Antes da final, a ana liderava com 20 pontos.") is None
+    assert claims.check("Before the final, bia led with 15 points.") == (
+        "leader bia: the table's top is ana"
+    )
+    assert claims.check("ana leads with 20 points.") == "leader ana: the table's top is bia"
