@@ -553,3 +553,28 @@ class NoSuchMatch(Answer):
 
     def notes(self) -> str:
         return _note("no_such_match", number=self.number, count=self.count)
+
+
+@dataclass(frozen=True)
+class MostExact(Answer):
+    """Who has called the most exact scores so far, level ones together."""
+
+    leaders: tuple[str, ...]
+    exact: int
+
+    def notes(self) -> str:
+        return _note("most_exact", leaders=" and ".join(self.leaders) or "-", exact=self.exact)
+
+
+@dataclass(frozen=True)
+class PointsOver(Answer):
+    """``who``'s points over matches ``first`` to ``last`` (the finished ones they picked)."""
+
+    first: int
+    last: int
+    points: int
+
+    def notes(self) -> str:
+        return _note(
+            "points_over", who=self.who, first=self.first, last=self.last, points=self.points
+        )

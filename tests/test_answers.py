@@ -469,3 +469,25 @@ def test_whom_a_player_supports_now_is_their_team_fact_or_not_known(
     assert "Bahia" in again, again
     unknown = ask(commentator, "bia", "@betania qual o time do coracao do caio?")
     assert "caio" in unknown and ("não sei" in unknown.lower() or "don't know" in unknown.lower())
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania who has the most exact scores??", "bia and ana, with 1."),
+        ("pt", "@betania quem cravou mais placar?", "bia e ana, com 1."),
+        (
+            "en",
+            "@betania how many pts did i get in games 1 to 2",
+            "bia, matches 1 to 2 earned you 15",
+        ),
+        (
+            "pt",
+            "@betania qtos pontos eu fiz nos jogos 1 a 2",
+            "bia, do jogo 1 até o jogo 2 você fez 15 pontos",
+        ),
+    ],
+)
+def test_counts_over_several_matches(played: Pool, language: str, line: str, says: str) -> None:
+    told = ask(pool_voice(played, language), "bia", line)
+    assert says in told, told

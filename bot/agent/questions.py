@@ -36,12 +36,14 @@ from memory.requests import (
     KnownFacts,
     Leading,
     MatchTold,
+    MostExact,
     NoSuchMatch,
     NotAFact,
     NotKnown,
     NotRead,
     NotYours,
     PickOf,
+    PointsOver,
     Remembered,
     Standing,
     TeamPlace,
@@ -109,6 +111,16 @@ SUPPORTS = re.compile(
     r" (?:support|root for|cheer for)\b"
     r"|\b(?:pra|para|por) quem (?:o |a )?@?(?P<quem>[\w.-]+) torce\b"
     r"|\btime (?:do coracao )?(?:d[oa]|de) @?(?P<de>[\w.-]+)"
+)
+# "who called the most exact scores?", "quem cravou mais placares?"
+MOST_EXACT = re.compile(
+    r"\b(?:most|more) (?:exact|exacts|scores? (?:called|right))"
+    r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placares )?exatos\b"
+)
+# "matches 1 to 4", "jogos 1 a 4", "games 3-7": a run of matches
+MATCH_RANGE = re.compile(
+    r"\b(?:matches|games|jogos|partidas)\s+(?:from\s+|de\s+|do\s+)?(?P<first>\d{1,3})"
+    r"\s*(?:to|through|thru|-|a|ao|ate)\s*(?P<last>\d{1,3})\b"
 )
 # The rules below read the line lowercased and without accents (``_plain``).
 HELP = re.compile(
@@ -255,8 +267,15 @@ class Questions:
             picked = self._pick(asker, who, plain)
             if picked is not None:
                 return picked
+        if MOST_EXACT.search(plain):
+            table = self.pool.standings()
+            most = max((r.exact for r in table), default=0)
+            return MostExact(asker, tuple(r.player for r in table if r.exact == most), most)
         if named or not ME.search(plain):
             return None
+        run = MATCH_RANGE.search(plain)
+        if run and OWN_SCORE.search(plain):
+            return self._points_over(asker, int(run["first"]), int(run["last"]))
         side = BEST_WORST.search(plain)
         if side:
             return self._best_worst(asker)
@@ -303,6 +322,17 @@ class Questions:
             rule, basis = self.pool.scoring()
             points = points_for(pick, match.result, rule, basis)
         return PickOf(who, label, str(pick), points=points)
+
+    def _points_over(self, asker: str, first: int, last: int) -> PointsOver:
+        """The asker's points over matches ``first`` to ``last``, the finished ones."""
+        rule, basis = self.pool.scoring()
+        results = {m.number: m.result for m in self.pool.matches() if m.result is not None}
+        points = sum(
+            points_for(p.score, result, rule, basis)
+            for p in self.pool.predictions_of(asker)
+            if first <= p.match_number <= last and (result := results.get(p.match_number))
+        )
+        return PointsOver(asker, first, last, points)
 
     def _best_worst(self, asker: str) -> BestWorst:
         """The asker's finished matches with a pick, by the points each earned."""

@@ -42,6 +42,7 @@ from memory.requests import (
     Leading,
     MatchEntry,
     MatchTold,
+    MostExact,
     NewLeader,
     NoSuchMatch,
     NotAFact,
@@ -50,6 +51,7 @@ from memory.requests import (
     NotYours,
     PickOf,
     PickWanted,
+    PointsOver,
     Remark,
     Remembered,
     Request,
@@ -135,6 +137,8 @@ class OfflineModel:
             Forecast: self._forecast,
             MatchTold: self._match_told,
             NotKnown: self._not_known,
+            MostExact: self._most_exact,
+            PointsOver: self._points_over,
             NoSuchMatch: self._no_such_match,
             NotRead: self._not_read,
             PickOf: self._pick_of,
@@ -676,6 +680,23 @@ class OfflineModel:
 
     def _no_such_match(self, request: NoSuchMatch, _variant: Variant) -> str:
         return self.say("answer.no_such_match", number=request.number, count=request.count)
+
+    def _most_exact(self, request: MostExact, _variant: Variant) -> str:
+        if not request.exact:
+            return self.say("answer.most_exact_none")
+        return self.say(
+            "answer.most_exact", who=self.names(list(request.leaders)), exact=request.exact
+        )
+
+    def _points_over(self, request: PointsOver, _variant: Variant) -> str:
+        return self.say(
+            "answer.points_over",
+            many=request.points != 1,
+            who=request.who,
+            first=request.first,
+            last=request.last,
+            points=request.points,
+        )
 
     def _not_read(self, request: NotRead, _variant: Variant) -> str:
         return self.say("answer.not_read", mention=request.mention)
