@@ -578,3 +578,15 @@ class PointsOver(Answer):
         return _note(
             "points_over", who=self.who, first=self.first, last=self.last, points=self.points
         )
+
+
+@dataclass(frozen=True)
+class ScoreAt(Answer):
+    """A match's score before a minute, from its goals' minutes."""
+
+    match: str  # "#72 Jordan v Argentina"
+    minute: int
+    score: str  # "1-2"
+
+    def notes(self) -> str:
+        return _note("score_at", match=self.match, minute=self.minute, score=self.score)

@@ -491,3 +491,17 @@ def test_whom_a_player_supports_now_is_their_team_fact_or_not_known(
 def test_counts_over_several_matches(played: Pool, language: str, line: str, says: str) -> None:
     told = ask(pool_voice(played, language), "bia", line)
     assert says in told, told
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "@betania score of match 1 before the 50th min?", "#1 Brazil v Serbia stood at 1-0"),
+        ("pt", "@betania qual era o placar do jogo 1 antes dos 5 minutos", "estava 0-0"),
+    ],
+)
+def test_a_score_before_a_minute_is_read_from_the_goals(
+    played: Pool, language: str, line: str, says: str
+) -> None:
+    told = ask(pool_voice(played, language), "ana", line)
+    assert says in told and "2-0" not in told, told

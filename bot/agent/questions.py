@@ -45,6 +45,7 @@ from memory.requests import (
     PickOf,
     PointsOver,
     Remembered,
+    ScoreAt,
     Standing,
     TeamPlace,
     UnknownName,
@@ -121,6 +122,11 @@ MOST_EXACT = re.compile(
 MATCH_RANGE = re.compile(
     r"\b(?:matches|games|jogos|partidas)\s+(?:from\s+|de\s+|do\s+)?(?P<first>\d{1,3})"
     r"\s*(?:to|through|thru|-|a|ao|ate)\s*(?P<last>\d{1,3})\b"
+)
+# "before the 80th minute", "antes dos 80 minutos", "at 60'": the score then
+BEFORE_MINUTE = re.compile(
+    r"\bbefore (?:the )?(?:minute )?(?P<n>\d{1,3})(?:st|nd|rd|th)?(?: minute|')?"
+    r"|\bantes d[oa]s? (?:minuto )?(?P<pt>\d{1,3})(?:o|º)?(?: minutos?|')?"
 )
 # The rules below read the line lowercased and without accents (``_plain``).
 HELP = re.compile(
@@ -219,6 +225,9 @@ class Questions:
         wins = FORECAST.search(question)
         if wins:
             return self._forecast(asker, question, wins["rest"] or wins["resto"] or "")
+        minute = BEFORE_MINUTE.search(plain)
+        if numbered and minute:
+            return self._score_at(asker, int(numbered["n"]), int(minute["n"] or minute["pt"]))
         if numbered or LAST_MATCH.search(question):
             return self._match(asker, int(numbered["n"]) if numbered else None)
         called = WHO_CALLED.search(question)
@@ -456,6 +465,17 @@ class Questions:
         )[1]
         label = f"#{chosen.number} {chosen.team1} v {chosen.team2}"
         return Forecast(asker, label, str(pick) if pick else None, side, odds=odds)
+
+    def _score_at(self, asker: str, number: int, minute: int) -> Answer:
+        """Match ``number``'s score before ``minute``, from its goals' minutes."""
+        found = next((m for m in self.pool.matches() if m.number == number), None)
+        if found is None:
+            return NoSuchMatch(asker, number, len(self.pool.matches()))
+        match = self.pool.match(number)  # with its goals
+        before = [g for g in match.goals if g.minute < minute]
+        home = sum(1 for g in before if g.side == "home")
+        label = f"#{match.number} {match.team1} v {match.team2}"
+        return ScoreAt(asker, label, minute, f"{home}-{len(before) - home}")
 
     def _match(self, asker: str, number: int | None) -> MatchTold | NoSuchMatch:
         matches = self.pool.matches()

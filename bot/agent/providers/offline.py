@@ -56,6 +56,7 @@ from memory.requests import (
     Remembered,
     Request,
     RoundDay,
+    ScoreAt,
     Standing,
     Storyline,
     TeamPlace,
@@ -137,6 +138,7 @@ class OfflineModel:
             Forecast: self._forecast,
             MatchTold: self._match_told,
             NotKnown: self._not_known,
+            ScoreAt: self._score_at,
             MostExact: self._most_exact,
             PointsOver: self._points_over,
             NoSuchMatch: self._no_such_match,
@@ -696,6 +698,11 @@ class OfflineModel:
             first=request.first,
             last=request.last,
             points=request.points,
+        )
+
+    def _score_at(self, request: ScoreAt, _variant: Variant) -> str:
+        return self.say(
+            "answer.score_at", minute=request.minute, match=request.match, score=request.score
         )
 
     def _not_read(self, request: NotRead, _variant: Variant) -> str:
