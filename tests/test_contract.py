@@ -141,9 +141,13 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "disagree": "1", "close": "bia", "changes": "1", "blanks": "1", "best": "ana (1 exact)",
     "agree": "1", "since": "11 Jun", "team1": "Brazil", "team2": "Serbia", "win1": "58", "draw": "24", "win2": "18",
     "round": "1",
+    # her answers about a pool's own game and a league's table (issue 38)
+    "number": "9", "count": "4", "minute": "50", "first": "1", "last": "1", "won": "1",
+    "drawn": "0", "lost": "0", "best_pick": "2-0", "best_points": "10", "worst": "#1 Brazil 2-0 Serbia",
+    "worst_pick": "2-0", "worst_points": "10",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
-FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more")
+FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more", "answer.pick_points")
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])
