@@ -110,10 +110,11 @@ class Fact:
 
     def held_on(self, day: date) -> bool:
         """Whether the fact was true as far as she knew on ``day``: told by then, not yet
-        replaced, taken back or expired."""
+        replaced or expired. A fact taken back is held on no day: its player withdrew it,
+        not a change of mind she may tell of the past."""
         if day < self.learned_on or (self.replaced_on is not None and day >= self.replaced_on):
             return False
-        if self.withdrawn_on is not None and day >= self.withdrawn_on:
+        if self.withdrawn_on is not None:
             return False
         return not self.expired(day)
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.agent.commentator import Commentator
+from bot.agent.providers.base import ModelCall
 from bot.agent.providers.offline import OfflineModel
 from game.events import RemarkPosted
 from game.pool import Pool
@@ -182,3 +183,57 @@ def test_when_the_budget_cuts_what_she_remembers_the_prompt_says_how_many_are_le
     shown = asked.count('<player_text author="ana" about="ana">')
     assert 0 < shown < len(hobbies)
     assert f"({len(hobbies) - shown} more facts about ana left out for room" in asked
+
+
+@pytest.mark.parametrize(
+    ("language", "tell", "forget", "question"),
+    [
+        (
+            "en",
+            "@betania remember that I support Corinthians",
+            "@betania forget that I support Corinthians",
+            "@betania whom did diego support on 11 Jun?",
+        ),
+        (
+            "pt",
+            "@betania lembra que eu torço pelo Corinthians",
+            "@betania esquece que eu torço pelo Corinthians",
+            "@betania pra quem o diego torcia em 11 de junho?",
+        ),
+    ],
+)
+def test_a_withdrawn_fact_is_not_told_of_the_days_before_it_was_withdrawn_either(
+    tournament_pool: Pool, clock: FakeClock, language: str, tell: str, forget: str, question: str
+) -> None:
+    her = voice(tournament_pool, language)
+    clock.now = datetime(2026, 6, 10, 20, tzinfo=UTC)
+    say(her, "diego", tell)
+    clock.now = datetime(2026, 6, 13, 20, tzinfo=UTC)
+    say(her, "diego", forget)
+    after = len(prompts(her))
+    clock.now = datetime(2026, 6, 15, 20, tzinfo=UTC)
+    answer = say(her, "bia", question)
+    assert "Corinthians" not in answer
+    assert not [p for p in prompts(her)[after:] if "Corinthians" in p]
+
+
+def test_a_model_that_words_its_reply_its_own_way_is_masked_all_the_same(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """A model, not the offline voice, acknowledged the fact in words of its own."""
+
+    def answer(call: ModelCall) -> str:
+        if "remember that" in call.prompt.split("Just now")[-1]:
+            return "Peanuts are off your menu, diego: you are allergic to peanuts. Noted!"
+        return "You're in the mix, diego."
+
+    her = voice(tournament_pool, "en", ScriptedModel(answer=answer))
+    say(her, "diego", "@betania remember that I am allergic to peanuts")
+    clock.advance(hours=1)
+    say(her, "diego", "@betania forget that I am allergic to peanuts")
+    after = len(prompts(her))
+    clock.advance(hours=1)
+    say(her, "diego", "@betania how am I doing?")
+    later = prompts(her)[after:]
+    assert later and not [p for p in later if "peanut" in p.lower()]
+    assert 'you said about diego: "(…) Noted!"' in later[-1]  # the rest of it kept
