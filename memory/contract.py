@@ -301,6 +301,9 @@ def _figures(text: str) -> set[int]:
 
 
 def _claims(claims: Claims, text: str, match: int | None, grounds: Grounds) -> Breach | None:
+    # A player's words in quotes are theirs; her own label in quotes ('Serbia "won it"')
+    # is her claim like any other, so the claim check reads it without its quote marks.
+    text = _QUOTED.sub(lambda q: q[0][1:-1] if _scare_quotes(q[0][1:-1]) else q[0], text)
     reason = claims.check(text, match, grounds.records)
     if reason is None:
         return None
@@ -420,10 +423,22 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
                 continue
             parts = [p for p in re.split(r"[-.'\u2019]", lowered) if p]
             known = [_known(p, grounds, opening, language) for p in (lowered, *parts)]
-            if known[0] or all(known[1:]):
+            if (known[0] or all(known[1:])) and not _acts(
+                lowered, sentence[found.end() :], grounds
+            ):
                 continue
             return Breach("name", f"{word}: nobody and nothing in this pool or its notes")
     return None
+
+
+def _acts(word: str, after: str, grounds: Grounds) -> bool:
+    """A common word that opens a sentence only as its subject does what a player or a
+    scorer does ("Mark leads the pool", "Rose scored twice", "Hope called it"): a name the
+    pool does not know, however common the word. Her own words ("Nobody called it",
+    "Everyone picked against me") and the call's are not."""
+    if word in grounds.words or word in _vocabulary():
+        return False
+    return re.match(rf"\s+(?:{'|'.join(_listed('acts'))})\b", after, re.IGNORECASE) is not None
 
 
 def _known(word: str, grounds: Grounds, opening: bool, language: str) -> bool:

@@ -436,3 +436,32 @@ def test_a_label_of_her_own_in_quotes_is_no_quote(
     played: Pool, text: str, rule: str | None
 ) -> None:
     assert held(played, text) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # An outside attack on the loosened contract: a common word opening a sentence as
+        # the subject of what a player or a scorer does is somebody the pool does not know.
+        ("Mark leads the pool after one match.", "name"),
+        ("Rose scored twice for Brazil tonight.", "name"),
+        ("What a night. Hope called the 2-0 exactly.", "name"),
+        ("Rosa marcou duas vezes pelo Brasil.", "name"),
+        ("Marcos lidera o bolão depois do primeiro jogo.", "name"),
+        # The same words doing nothing a person does, and her own "nobody", still pass.
+        ("Mark my words, ana: Vini is not done yet.", None),
+        ("Hope is all caio has left after Brazil 2-0 Serbia.", None),
+        ("Nobody picked Serbia, and bia went 1-0.", None),
+        ("Everyone picked Brazil, and Vini scored twice.", None),
+        # Her own label in quotes is her claim: the claim check reads inside it.
+        ('Serbia "won it" in the end, ana.', "result"),
+        ('A Sérvia "ganhou o jogo" no fim.', "result"),
+        ('caio "leads the pool" after one match.', "leader"),
+        ('Brazil won 2-0: from "tight" to "comfortable" in 80 minutes.', None),
+    ],
+)
+def test_common_words_and_her_own_quotes_carry_no_lie_past_the_contract(
+    played: Pool, text: str, rule: str | None
+) -> None:
+    language = "pt" if any(w in text for w in ("pelo", "bolão", "ganhou")) else "en"
+    assert held(played, text, language=language) == rule
