@@ -223,7 +223,7 @@ BARE_BEFORE = re.compile(
 # A gap between totals: "the gap is only 3 pts", "2 pts clear", "lead by 5 points", "a
 # diferença é de 3 pontos", "3 pontos atrás".
 GAP_BEFORE = re.compile(
-    r"(?:\b(?:gap|margin|cushion|lead|diferen[çc]a|vantagem|dist[aâ]ncia)\b(?:\s+\S+){0,3}?"
+    r"(?:\b(?:gap|margin|cushion|lead|diferen[çc]a|vantagem|dist[aâ]ncia)\b(?:\s+\S+){0,5}?"
     r"|\b(?:by|por))\s+(?:(?:only|just|a mere|só|apenas)\s+)?$",
     re.IGNORECASE,
 )
@@ -235,7 +235,7 @@ GAP_AFTER = re.compile(
 )
 # A pick told as one: "fabio and ana both went 0-1", "bia picked 1-0", "apostou 2-1".
 PICKED = re.compile(
-    r"(?:\b(?:(?:went|gone|going)(?: for| with)?|picked|backed|tipped|called|predicted|guessed|chose"
+    r"(?:\b(?:(?:went|gone)(?: for| with)?|picked|backed|tipped|called|predicted|guessed|chose"
     r"|apostou(?: n[oa]| em)?|apostaram(?: n[oa]| em)?|foi de|foram de|cravou|cravaram"
     r"|chutou|chutaram|palpitou)(?:\s+(?:a|an|um|uma|o|the))?|'s|\u2019s)\s+$",
     re.IGNORECASE,
@@ -355,12 +355,17 @@ class Records:
         return self.points.get(handle, set()) | runs
 
     def gaps(self, among: Collection[str] = ()) -> set[int]:
-        """Every difference of two totals, one of them ``among``'s (anyone's when empty),
-        and of a player's own totals over time (match points added up)."""
+        """Every difference of two totals: between two of ``among`` when it names two or
+        more, between ``among``'s one and anyone (or any two when empty); and of one named
+        player's own totals over time (match points added up)."""
         totals = self.totals or {h: 0 for h in self.players}
         mine = [h for h in among if h in totals] or list(totals)
-        found = {abs(totals[a] - b) for a in mine for b in totals.values()}
-        for handle in mine:
+        # Two players named ("caio sits 10 clear of diego"): the gap is between them.
+        others = mine if len(mine) > 1 else list(totals)
+        found = {abs(totals[a] - totals[b]) for a in mine for b in others}
+        if len(mine) != 1:
+            return found
+        for handle in mine:  # one player's own climb: "up 15 points in two matches"
             running = [0]
             for _, points, _ in self.record.get(handle, []):
                 running.append(running[-1] + points)
@@ -653,9 +658,9 @@ def _again(
         previous = records.before(handle, match)
         if previous is None or handle not in picked:
             return f"again: {handle} has no match before #{match} to compare"
-        (now, now_exact), (before, before_exact) = picked[handle], previous
+        (now, now_exact), (before, _) = picked[handle], previous
+        earlier = [r for r in records.record.get(handle, []) if r[0] != match]
         if another and not again:  # "another exact": one before, not the one just before
-            earlier = [r for r in records.record.get(handle, []) if r[0] != match]
             if EXACT.search(another[0]) and not (now_exact and any(r[2] for r in earlier)):
                 return f"again: {handle} has no exact call before #{match} and on it"
             if not EXACT.search(another[0]) and not (now == 0 and any(r[1] == 0 for r in earlier)):
@@ -665,8 +670,10 @@ def _again(
             return f"again: {handle} scored {before} on the match before #{match}"
         if again and blank and now != 0:
             return f"again: {handle} scored {now} on #{match}"
-        if again and exact and not blank and not (now_exact and before_exact):
-            return f"again: {handle} did not call #{match} and the one before exactly"
+        # "Called it exactly again" is a second exact call, not two in a row: "a third
+        # bullseye" may come two matches after the last one.
+        if again and exact and not blank and not (now_exact and any(r[2] for r in earlier)):
+            return f"again: {handle} has no exact call before #{match} and on it"
     return None
 
 
@@ -868,7 +875,8 @@ def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> s
 
 COUNTS = (
     # (pattern, the people it counts: "us" with her, "you" without, or the pool's)
-    re.compile(rf"\b(?:all|the)\s+{_N}\s+of\s+(?P<who>us|you)\b", re.I),
+    # "the four of you who went against them" is some of them, not a count of all.
+    re.compile(rf"\b(?:all|the)\s+{_N}\s+of\s+(?P<who>us|you)\b(?!\s+(?:who|that|whose)\b)", re.I),
     re.compile(rf"\b(?:os|as)\s+{_N}\s+de\s+(?P<who>nós|vocês|voces)\b", re.I),
     re.compile(
         rf"\ball\s+{_N}\s+(?:players|pickers|(?=(?:are|were|have|got|picked|went|blanked)\b))",

@@ -61,7 +61,7 @@ def two_played(played: Pool, clock: FakeClock) -> Pool:
         ("ana blanks again.", "again: ana scored 10 on the match before"),
         ("ana zerou de novo.", "again: ana scored 10"),
         ("Nothing for ana, and neither was the last one.", "again: ana scored 10"),
-        ("bia called it again!", "again: bia did not call"),
+        ("bia called it again!", "again: bia has no exact call before"),
         ("caio: zero again.", "again: caio has no match before"),
         ("ana: zero this time, after a perfect call on the last one.", None),
         ("bia went from 5 points to 10 points.", None),
@@ -246,7 +246,7 @@ def test_a_pick_told_as_a_pick_is_not_a_result(seven: Pool, line: str, refused: 
         ("elisa, another exact 1-1!", None),
         (
             "diego does it again with another exact 1-1, and elisa gets 10 points.",
-            "again: diego did not call #2 and the one before exactly",
+            "again: diego has no exact call before #2 and on it",
         ),
         ("bruno, another exact call!", "again: bruno has no exact call"),
         ("A elisa cravou de novo, e o diego levou 10 pontos.", None),
@@ -409,3 +409,41 @@ def test_before_the_final_is_the_table_just_before_it_kicked_off(
         "leader bia: the table's top is ana"
     )
     assert claims.check("ana leads with 20 points.") == "leader ana: the table's top is bia"
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        # Found by an outside attack on the reading above: a gap between two named players
+        # is theirs, not one of them against anyone; unnamed, it is two players' totals,
+        # not one player's climb.
+        ("bruno sits 12 points clear of carla.", None),
+        ("carla sits 12 points clear of ana.", "points 12: no two totals differ by 12"),
+        ("The gap at the top is just 3 points.", None),
+        ("The gap at the top is just 10 points.", "points 10: no two totals differ by 10"),
+        # "going" is how a match went, not a pick: #2 ended 1-1, whoever picked 0-1.
+        ("It ended with Mexico going 0-1.", "ended 0-1: no finished match ended so"),
+        # Some of them, not a count of all: a strong model's good line.
+        ("Mexico lead, and the four of you who went against them look clever.", None),
+        ("Mexico lead, and all four of you look clever.", "count 4"),
+    ],
+)
+def test_a_gap_a_pick_and_a_count_are_read_as_they_are_said(
+    seven: Pool, line: str, refused: str | None
+) -> None:
+    reason = Claims(seven, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
+def test_called_it_exactly_again_is_a_second_exact_call_not_two_in_a_row(
+    seven: Pool, clock: FakeClock
+) -> None:
+    """A strong model's good line ("elis called it exactly again: a third bullseye") was
+    refused because her exact calls were two matches apart."""
+    seven.predictions.place("betania", 3, Score(1, 0))
+    seven.predictions.place("bruno", 3, Score(1, 0))
+    play(seven, clock, 3, "1-0")
+    claims = Claims(seven, me="betania")
+    assert claims.check("Japan 1-0 Spain, and I called it exactly again!", match=3) is None
+    refused = claims.check("Japan 1-0 Spain, and bruno called it exactly again!", match=3)
+    assert refused == "again: bruno has no exact call before #3 and on it"
