@@ -2,8 +2,9 @@
 passes, every bad one is refused.
 
 The lines (``tests/data/strong_model_lines.jsonl``) are a capable model's first answers
-that the contract refused in a 9-match replay of the 2026 World Cup with bilingual chat
-(``bench/strong_model.py``), the false ones that run posted, and issue 37's own
+that the contract refused in two 9-match replays of the 2026 World Cup with bilingual
+chat (``bench/strong_model.py``: the before run on 1c5cb12, the after run, calls
+``after-N``, on 8c3a133), the false ones those runs posted, and issue 37's own
 examples; each was judged by reading it beside the pool it was said in. Their calls
 (``tests/data/strong_model_calls.jsonl``) keep what the model was sent, system and
 prompt, and the pool as it stood then (players, picks, matches played, goals so far),
@@ -126,6 +127,16 @@ def test_the_pool_is_rebuilt_as_it_stood(pool: Pool, clock: FakeClock) -> None:
         "elis": 29, "fabio": 20, "bruno": 19, "ana": 15, "betania": 12, "diego": 12, "carla": 0
     }  # fmt: skip
     assert [m.number for m in rebuilt.matches() if m.result is not None] == [1, 2, 3, 4, 5]
+
+
+def test_the_after_runs_pool_is_rebuilt_as_it_stood(pool: Pool, clock: FakeClock) -> None:
+    """At #8's final whistle in the after run (call 62): elis's third exact call."""
+    rebuilt = as_it_stood(pool, clock, CALLS["after-62"])
+    points = {row.player: row.points for row in rebuilt.standings()}
+    assert points == {
+        "elis": 49, "bruno": 26, "fabio": 25, "betania": 22, "ana": 20, "diego": 19, "carla": 10
+    }  # fmt: skip
+    assert [m.number for m in rebuilt.matches() if m.result is not None] == list(range(1, 9))
 
 
 def test_the_bench_tells_a_first_answer_from_its_retry(tmp_path: Path) -> None:
