@@ -143,7 +143,7 @@ CUP_WON = re.compile(
     r"|tournament|trophy)\b|\bcampe[aã]o (?:do mundo|da copa)\b|\bworld champions?\b",
     re.IGNORECASE,
 )
-# Number words, one to twenty, in both languages: "all five of us", "os cinco", "seis
+# Number words, one to twenty and the tens, in both languages: "all five of us", "os cinco", "seis
 # jogadores" say a count as much as "5" does. One table for every reader of numbers.
 _SPELLED = (
     ("one", "um", "uma"),
@@ -182,7 +182,7 @@ NUMBER_WORDS |= {w: 10 * n for n, ws in enumerate(_TENS, start=3) for w in ws}
 
 
 def number_value(word: str) -> int | None:
-    """The number a word says: "5" is 5, "five" and "cinco" are 5 (one to twenty, English
+    """The number a word says: "5" is 5, "five" and "cinco" are 5 (one to twenty and the tens, English
     or Portuguese, any case); None for a word that is no number."""
     lowered = word.strip().lower()
     if lowered.isascii() and lowered.isdigit():
@@ -247,14 +247,7 @@ ANOTHER = re.compile(
     re.IGNORECASE,
 )
 _N = r"(\d{1,2}|[a-zçêé]+)"
-# Counts of the pool's people: "all five of us", "all 7 of you", "todos os 7", "os cinco
-# de nós", "six players", "4 of 6 on zero".
-ALL_OF = re.compile(
-    rf"\b(?:all|the)\s+{_N}\s+of\s+(us|you)\b|\b(?:todos|todas)\s+(?:os|as)\s+{_N}"
-    rf"(?:\s+(?:de\s+)?(nós|vocês|voces|jogadores|apostadores|participantes))?(?![\w\s]*?\w)"
-    rf"|\b(?:os|as)\s+{_N}\s+de\s+(nós|vocês|voces)\b",
-    re.IGNORECASE,
-)
+# Counts of the pool's people (and ``COUNTS`` below): "six players", "4 of 6 on zero".
 PLAYERS_COUNT = re.compile(
     rf"\b{_N}\s+(?:players|pickers|of us|of you|jogadores|apostadores|participantes|de nós"
     r"|de vocês)\b",
@@ -337,7 +330,7 @@ class Records:
     figures: set[int] = field(default_factory=set)  # ranks, counts, minutes, match numbers
     matches: dict[int, Match] = field(default_factory=dict)  # the pool's, as read with the rest
     results: set[tuple[int, int]] = field(default_factory=set)  # what finished matches ended
-    champion: str | None = None  # the winner of the last match, once every match is finished
+    champion: str | None = None  # a cup's final's winner, a league's top: game.league.champions
     totals: dict[str, int] = field(default_factory=dict)  # player -> points in the table now
     picked: set[tuple[int, int]] = field(default_factory=set)  # every pick, both ways
     pickers: dict[int, set[str]] = field(default_factory=dict)  # match -> who picked it

@@ -36,8 +36,6 @@ from functools import cache
 from importlib import resources
 from statistics import median
 
-from wordfreq import zipf_frequency
-
 from game.pool import Pool
 from game.teams import TeamBook, normalized
 from memory.claims import NUMBER_WORDS, SCORE, Claims, Records, number_value
@@ -240,8 +238,9 @@ _QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 def _teams(text: str, grounds: Grounds) -> Breach | None:
     """A national team the book knows that plays no match of this pool."""
     playing = {normalized(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)}
+    playing |= grounds.asked
     for spelling, team in TeamBook.standard().written:
-        if normalized(team) in playing | grounds.asked or spelling.lower() in grounds.text:
+        if normalized(team) in playing or spelling.lower() in grounds.text:
             continue
         # A team is named with a capital: "uma vitória" and "all of us" name no club, no USA.
         found = re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE)
@@ -453,6 +452,9 @@ def common(word: str, language: str) -> bool:
     (Zipf ``COMMON_ZIPF`` or more: "heartbreak" is 3.4) and ``COMMON_MARGIN`` above its
     median in other languages, for a name is written alike in all of them ("nine" 1.7
     above, "hop" 0.46, but "carla" -0.3, "diego" 0.3, "martin" 0.2)."""
+    # Imported here: wordfreq costs 0.17 s to import, and a console command never asks.
+    from wordfreq import zipf_frequency
+
     own = zipf_frequency(word, language, wordlist="small")
     if own < COMMON_ZIPF:
         return False

@@ -131,6 +131,11 @@ class Remark(Request):
     kind: ClassVar[str] = ""  # which remark, for the writer's variety
 
 
+# Storylines that tell who is top now: her line on the result carries them (the
+# commentator then makes no new-leader remark of its own beside one that said so).
+TOP_STORIES = frozenset({"lead_change", "her_lead", "final_day", "her_final_day"})
+
+
 @dataclass(frozen=True)
 class Storyline:
     """A true sentence about the pool that a result makes worth saying (bot.agent.storylines)."""

@@ -572,6 +572,25 @@ def test_a_new_leader_at_the_final_whistle_is_told_once(
     assert "bia" in said.text and "5 clear" in said.text  # the match and the new leader, one line
 
 
+def test_a_models_whistle_line_that_leaves_the_new_leader_out_is_followed_by_one(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """A model is given the lead change as a note, not made to say it: when its line on the
+    result names nobody, the new leader still gets a line of their own."""
+    model = ScriptedModel(remark=lambda call: "What a finish to Argentina 1-1 Mexico tonight!")
+    commentator = her_in(tournament_pool, model)
+    for number, (ana, bia) in enumerate([("1-0", "0-1"), ("0-3", "1-1")], 1):
+        tournament_pool.predictions.place("ana", number, Score.parse(ana))
+        tournament_pool.predictions.place("bia", number, Score.parse(bia))
+    play(tournament_pool, clock, 1, "2-0")
+    commentator.catch_up()
+    play(tournament_pool, clock, 2, "1-1")  # bia's exact: bia 10, ana 5, a new leader
+    commentator.catch_up()
+    whistle = result_event(tournament_pool, 2)
+    after = [r.event for r in tournament_pool.events_of(RemarkPosted) if r.id > whistle.id]
+    assert [r.topic for r in after] == ["", "table"]  # the whistle's line, then the table's
+
+
 def test_a_round_s_kick_offs_at_one_minute_are_one_line(pool: Pool, clock: FakeClock) -> None:
     start = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
     teams = [("Brazil", "Serbia"), ("Argentina", "Mexico"), ("Japan", "Spain")]

@@ -123,7 +123,9 @@ def test_anthropic_overloaded_until_the_offline_writer_answers(pool: Pool) -> No
         "anthropic: OverloadedError 529",
     )
     assert call.outcome == "fallen back: anthropic: OverloadedError 529"
-    assert call.response == asked.text and call.prompt == shaped(CALL.prompt, LEADER)  # told its form
+    assert call.response == asked.text and call.prompt == shaped(
+        CALL.prompt, LEADER
+    )  # told its form
 
 
 @pytest.mark.parametrize(

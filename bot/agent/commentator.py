@@ -18,7 +18,6 @@ from datetime import date, datetime, timedelta
 
 from bot.agent import predictor, storylines, wrapup
 from bot.agent.gateway import Gateway
-from bot.agent.providers.offline import TOP_STORIES
 from bot.agent.questions import Questions
 from game.events import (
     ChatPosted,
@@ -40,6 +39,7 @@ from memory import facts
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
 from memory.requests import (
+    TOP_STORIES,
     Answer,
     BigJump,
     Correction,
@@ -414,8 +414,17 @@ class Commentator:
         if not said or self._round_day(match, self.pool.matches()):
             return None, set()
         told = storylines.for_result(self.pool, match, [], self.her)
-        leads = told if told is not None and told.kind in TOP_STORIES else None
-        return leads, {h for remark in said for h in remark.about}
+        named = {h for remark in said for h in remark.about}
+        # A model is given the storyline as a note, not made to say it: the new leader
+        # counts as told only when the line named them (her own lead: she is "I").
+        leads = (
+            told
+            if told is not None
+            and told.kind in TOP_STORIES
+            and (told.who in named or told.kind.startswith("her_"))
+            else None
+        )
+        return leads, named
 
     def round_up(
         self, item: LoggedEvent[ResultRecorded], day: list[Match], matches: list[Match]

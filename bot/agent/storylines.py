@@ -16,7 +16,7 @@ from game.model import Match
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.standings import StandingRow
-from memory.requests import Recall, Storyline
+from memory.requests import TOP_STORIES, Recall, Storyline
 from prompts import phrase
 
 STREAK = 3  # a run worth mentioning: this many in a row
@@ -79,12 +79,7 @@ def for_result(pool: Pool, match: Match, about: list[str], her: str) -> Storylin
     before = pool.standings(before_match=match.number)
     after = pool.standings(up_to_match=match.number)
     table = _from_table(pool, match, before, after, about, her)
-    if table is not None and table.kind in (
-        "final_day",
-        "her_final_day",
-        "lead_change",
-        "her_lead",
-    ):
+    if table is not None and table.kind in TOP_STORIES:
         return table
     crowd = sum(1 for p in others if p.score.outcome == actual.outcome)
     if len(others) >= 3 and crowd == 0:

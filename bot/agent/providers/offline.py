@@ -24,6 +24,7 @@ from memory.contract import limits
 from memory.guard import normalized
 from memory.person import second_person
 from memory.requests import (
+    TOP_STORIES,
     BestWorst,
     BigJump,
     Correction,
@@ -74,9 +75,6 @@ SPANNED = 3  # more periods than this in the oldest clause are written as a span
 RECENT_IN_DETAIL = 4  # the newest matches a fused narrative tells one by one
 PERIODS_IN_DETAIL = 2  # the latest rounds that keep a clause each; older ones share one
 SIMILAR = 0.8
-# Storylines that tell who is top now: her line on the result always carries them (the
-# commentator then makes no new-leader remark of its own beside it).
-TOP_STORIES = frozenset({"lead_change", "her_lead", "final_day", "her_final_day"})
 
 
 if TYPE_CHECKING:
