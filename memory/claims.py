@@ -297,9 +297,12 @@ MONTHS = {
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 # "on 13 Jun", "on June 13", "by 13 June", "em 13 de junho", "no dia 13/06", "até 13/6".
 ON_DAY = re.compile(
-    rf"\b(?:on|by|em|no dia|até|ate)\s+(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+de)?\s+(?P<m>{_MONTH})\b\.?"
-    rf"|(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b"
-    r"|(?P<d3>\d{1,2})/(?P<m3>\d{1,2})(?![\d/]))",
+    # "by 2 out of 7" is no 2 October, and "on 2/1" may be a score: a day in figures only
+    # after "no dia" or "até".
+    rf"\b(?:on|by|em|no dia|até|ate)\s+(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+de)?\s+"
+    rf"(?P<m>{_MONTH})\b(?!\s+of\b)\.?"
+    rf"|(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b)"
+    r"|\b(?:no dia|até|ate)\s+(?P<d3>\d{1,2})/(?P<m3>\d{1,2})(?![\d/])",
     re.IGNORECASE,
 )
 # What brings a text back from a moment to the table as it stands.

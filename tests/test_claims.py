@@ -447,3 +447,14 @@ def test_called_it_exactly_again_is_a_second_exact_call_not_two_in_a_row(
     assert claims.check("Japan 1-0 Spain, and I called it exactly again!", match=3) is None
     refused = claims.check("Japan 1-0 Spain, and bruno called it exactly again!", match=3)
     assert refused == "again: bruno has no exact call before #3 and on it"
+
+
+def test_a_day_is_read_only_where_it_is_one(seven: Pool) -> None:
+    """Found in review: "on 9/7" was taken for a day and wiped before the score check, so a
+    false score in a small model's "9/7" went unread; "by 2 out of 7" was 2 October."""
+    claims = Claims(seven, me="betania")
+    assert claims.check("Brazil won on 9/7 tonight.", match=2) == (
+        "score 9-7: no result, running score or pick says so"
+    )
+    assert claims.check("No dia 12/06 a elisa liderava com 20 pontos.", match=2) is None
+    assert claims.check("elisa leads with 20 points, ahead by 3 out of 7 picks.", match=2) is None
