@@ -51,6 +51,7 @@ from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.standings import played_by
 from game.teams import TeamBook
+from memory.guard import named_at
 
 # "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
 # date's "12/06/2026" is not one.
@@ -792,11 +793,7 @@ def _people(
     """Who ``sentence`` speaks of, where: (start, end, handle), "" for somebody the check
     cannot name ("both", "you" said to nobody named, or "I" when she plays no part in the
     pool)."""
-    found: list[tuple[int, int, str]] = []
-    for handle, name in records.players.items():
-        for spelling in {handle, name or handle}:
-            pattern = rf"(?<![\w@]){re.escape(spelling)}(?!\w)"
-            found += [(m.start(), m.end(), handle) for m in re.finditer(pattern, sentence, re.I)]
+    found = named_at(sentence, records.players)
     found += [(m.start(), m.end(), records.me) for m in FIRST_PERSON.finditer(sentence)]
     if somebody:
         found += [(m.start(), m.end(), "") for m in SOMEBODY.finditer(sentence)]

@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from difflib import SequenceMatcher
+from functools import cache
 from typing import cast
 
 from game.events import Event, LoggedEvent, RemarkPosted
@@ -38,14 +39,25 @@ def masked(text: str, masks: Collection[str]) -> str:
 
 def named_in(text: str, players: Mapping[str, str]) -> list[str]:
     """The players ``text`` names, by handle or display name, in the order it names them."""
-    lowered = text.lower()
-    found: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for start, _, handle in named_at(text, players):
+        first.setdefault(handle, start)
+    return sorted(first, key=first.__getitem__)
+
+
+def named_at(text: str, players: Mapping[str, str]) -> list[tuple[int, int, str]]:
+    """Every place ``text`` names a player, by handle or display name (not an @mention's
+    tail, not inside a word): (start, end, handle), in the order of the text."""
+    found: list[tuple[int, int, str]] = []
     for handle, name in players.items():
         for spelling in {handle.lower(), (name or handle).lower()}:
-            hit = re.search(rf"(?<![\w@]){re.escape(spelling)}(?!\w)", lowered)
-            if hit is not None:
-                found[handle] = min(found.get(handle, hit.start()), hit.start())
-    return sorted(found, key=found.__getitem__)
+            found += [(m.start(), m.end(), handle) for m in _naming(spelling).finditer(text)]
+    return sorted(found)
+
+
+@cache
+def _naming(spelling: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w@]){re.escape(spelling)}(?!\w)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
