@@ -171,6 +171,12 @@ def seven(pool: Pool, clock: FakeClock) -> Pool:
     return pool
 
 
+def assert_judged(pool: Pool, line: str, refused: str | None) -> None:
+    """``line`` said after #2 passes (``refused`` None) or is refused for that reason."""
+    reason = Claims(pool, me="betania").check(line, match=2)
+    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+
+
 @pytest.mark.parametrize(
     ("line", "refused"),
     [
@@ -201,8 +207,7 @@ def seven(pool: Pool, clock: FakeClock) -> Pool:
 def test_points_are_the_named_players_where_the_text_attributes_them(
     seven: Pool, line: str, refused: str | None
 ) -> None:
-    reason = Claims(seven, me="betania").check(line, match=2)
-    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+    assert_judged(seven, line, refused)
 
 
 @pytest.mark.parametrize(
@@ -220,8 +225,7 @@ def test_points_are_the_named_players_where_the_text_attributes_them(
     ],
 )
 def test_a_gap_is_a_difference_of_two_totals(seven: Pool, line: str, refused: str | None) -> None:
-    reason = Claims(seven, me="betania").check(line, match=2)
-    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+    assert_judged(seven, line, refused)
 
 
 @pytest.mark.parametrize(
@@ -235,8 +239,7 @@ def test_a_gap_is_a_difference_of_two_totals(seven: Pool, line: str, refused: st
     ],
 )
 def test_a_pick_told_as_a_pick_is_not_a_result(seven: Pool, line: str, refused: str | None) -> None:
-    reason = Claims(seven, me="betania").check(line, match=2)
-    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+    assert_judged(seven, line, refused)
 
 
 @pytest.mark.parametrize(
@@ -255,8 +258,7 @@ def test_a_pick_told_as_a_pick_is_not_a_result(seven: Pool, line: str, refused: 
 def test_again_is_said_of_the_player_whose_part_of_the_sentence_it_is(
     seven: Pool, line: str, refused: str | None
 ) -> None:
-    reason = Claims(seven, me="betania").check(line, match=2)
-    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+    assert_judged(seven, line, refused)
 
 
 @pytest.mark.parametrize(
@@ -278,8 +280,7 @@ def test_again_is_said_of_the_player_whose_part_of_the_sentence_it_is(
 def test_counts_of_the_pools_people_are_true_in_words_and_figures(
     seven: Pool, line: str, refused: str | None
 ) -> None:
-    reason = Claims(seven, me="betania").check(line, match=2)
-    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+    assert_judged(seven, line, refused)
 
 
 @pytest.mark.parametrize(
@@ -296,8 +297,7 @@ def test_counts_of_the_pools_people_are_true_in_words_and_figures(
     ],
 )
 def test_you_is_the_player_she_speaks_to(seven: Pool, line: str, refused: str | None) -> None:
-    reason = Claims(seven, me="betania").check(line, match=2)
-    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+    assert_judged(seven, line, refused)
 
 
 def test_points_over_a_run_of_matches_are_the_players(seven: Pool, clock: FakeClock) -> None:
@@ -431,8 +431,7 @@ def test_before_the_final_is_the_table_just_before_it_kicked_off(
 def test_a_gap_a_pick_and_a_count_are_read_as_they_are_said(
     seven: Pool, line: str, refused: str | None
 ) -> None:
-    reason = Claims(seven, me="betania").check(line, match=2)
-    assert (reason or "").startswith(refused or "") and (reason is None) == (refused is None)
+    assert_judged(seven, line, refused)
 
 
 def test_called_it_exactly_again_is_a_second_exact_call_not_two_in_a_row(
