@@ -24,7 +24,7 @@ def test_opening_twice_migrates_once(tmp_path: Path) -> None:
     open_database(url).dispose()
     with open_database(url).connect() as connection:
         version = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-    assert version == "0008"
+    assert version == "0009"
 
 
 def test_times_go_in_aware_and_come_out_utc(tmp_path: Path) -> None:

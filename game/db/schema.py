@@ -25,6 +25,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
@@ -117,6 +118,8 @@ players = Table(
     Column("is_admin", Boolean, nullable=False),
     Column("created_at", UTCDateTime(), nullable=False),
     Column("time_zone", String(64)),  # IANA name the player chose; None shows UTC
+    # Whether the pool reminds this player of matches closing without their pick.
+    Column("reminders", Boolean, nullable=False, server_default=true()),
 )
 
 player_keys = Table(
@@ -141,6 +144,31 @@ predictions = Table(
     Index("ix_predictions_match_number", "match_number"),
     # Clustered by (player, match): the standings read each player's picks in one run.
     sqlite_with_rowid=False,
+)
+
+# A joker doubles the points of its player's pick on one match. Kept beside the
+# picks (not on them) so a joker can be placed before the pick and moved without
+# touching it; the stage cap is checked in the transaction that writes it.
+jokers = Table(
+    "jokers",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("match_number", Integer, ForeignKey("matches.number"), primary_key=True),
+    Column("placed_at", UTCDateTime(), nullable=False),
+)
+
+# A bonus pick ("palpite especial"): the tournament's champion or its top scorer, one
+# of each kind per player. ``value`` is what the player named, shown back to them;
+# ``key`` the form it is matched by at the end (a team's name, a scorer's name folded
+# through accents and spellings), so the standings compare plain columns.
+bonus_picks = Table(
+    "bonus_picks",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), primary_key=True),
+    Column("kind", String(20), primary_key=True),  # "champion" or "scorer"
+    Column("value", String(200), nullable=False),
+    Column("key", String(200), nullable=False),
+    Column("placed_at", UTCDateTime(), nullable=False),
 )
 
 events = Table(
