@@ -1,0 +1,180 @@
+"""Bonus picks ("palpites especiais"): the tournament's champion and its top scorer.
+
+A player names them before the first kick-off; they are settled once the
+tournament has ended, from the matches alone: the champion from the final (a
+cup, after extra time and penalties) or the top of the league table, the top
+scorers from the goals (own goals are nobody's; every tied scorer counts). A
+scorer is compared by ``scorer_key``, so "Kylian Mbappé", "kylian mbappe" and
+"Mbappe, Kylian" are one pick.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from game.league import champions
+from game.model import Match, MatchStatus
+from game.rules import RuleViolation
+from game.teams import TeamBook, is_placeholder, normalized
+
+CHAMPION = "champion"  # bonus_picks.kind
+SCORER = "scorer"
+KINDS = (CHAMPION, SCORER)
+CHAMPION_POINTS_KEY = "bonus_champion_points"  # pool settings
+SCORER_POINTS_KEY = "bonus_scorer_points"
+DEFAULT_CHAMPION_POINTS = 20
+DEFAULT_SCORER_POINTS = 10
+CLOSEST = 3  # names offered back for a scorer the pool does not know
+
+# Letters NFKD does not take apart, as an English or Portuguese keyboard writes them.
+_SPELT = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "\u0131": "i"}
+)
+_WORDS = re.compile("[\\s\\-\u2010\u2011\u2013,]+")  # spaces, hyphens, dashes, commas
+
+
+def scorer_key(name: str) -> str:
+    """What two spellings of one scorer have in common: no accents, case or punctuation,
+    "Ø" as "O", hyphens as spaces, and the words in one order (names come family name
+    first as often as last: "Son Heung-min", "Heung-min Son")."""
+    words = (normalized(word.casefold().translate(_SPELT)) for word in _WORDS.split(name))
+    return " ".join(sorted(word for word in words if word))
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What the bonus picks are scored against; nothing while the tournament is on."""
+
+    champion: str | None  # the team as the matches name it
+    # scorer_key of every top scorer, ties included, and the other forms a pick of one
+    # may be stored as (``top_scorers``)
+    scorers: frozenset[str]
+
+
+def ended(matches: Iterable[Match]) -> bool:
+    """Every match of the tournament finished."""
+    listed = list(matches)
+    return bool(listed) and all(m.status is MatchStatus.FINISHED for m in listed)
+
+
+def settle(matches: Sequence[Match]) -> Settled:
+    """The champion and the top scorers, once every match has finished."""
+    if not ended(matches):
+        return Settled(None, frozenset())
+    crowned = champions(matches)
+    return Settled(None if crowned is None else crowned[0], top_scorers(matches))
+
+
+def top_scorers(matches: Iterable[Match]) -> frozenset[str]:
+    """Every stored form of a pick that names a top scorer (everyone level at the top of
+    the goals, own goals excluded): the scorer's key, the shorter spellings the goals
+    also used for them ("Mbappé" beside "Kylian Mbappé"), and each word of the name no
+    other scorer has (a pick "Messi" made before anyone had scored)."""
+    spellings = Counter(
+        key
+        for match in matches
+        for goal in match.goals
+        if not goal.own_goal and (key := scorer_key(goal.scorer))
+    )
+    canonical = _canonical(spellings)
+    goals: Counter[str] = Counter()
+    for key, count in spellings.items():
+        goals[canonical[key]] += count
+    if not goals:
+        return frozenset()
+    most = max(goals.values())
+    top = {key for key, count in goals.items() if count == most}
+    words = Counter(word for key in goals for word in set(key.split()))
+    return frozenset(
+        {key for key, scorer in canonical.items() if scorer in top}
+        | {word for key in top for word in key.split() if words[word] == 1}
+    )
+
+
+def _canonical(keys: Iterable[str]) -> dict[str, str]:
+    """{key: the scorer it names}: a key whose words only one longer key holds ("mbappe",
+    "kylian mbappe") is that scorer, as one file writes a name two ways."""
+    listed = set(keys)
+    named = {}
+    for key in listed:
+        words = set(key.split())
+        longer = [other for other in listed if words < set(other.split())]
+        named[key] = longer[0] if len(longer) == 1 else key
+    return named
+
+
+class UnknownTeam(RuleViolation):
+    pass
+
+
+class UnknownScorer(RuleViolation):
+    pass
+
+
+def teams_of(matches: Iterable[Match]) -> set[str]:
+    """The tournament's teams, as its matches name them (not a knock-out's open slots)."""
+    return {t for m in matches for t in (m.team1, m.team2) if not is_placeholder(t)}
+
+
+def champion_pick(name: str, teams: Iterable[str], book: TeamBook | None = None) -> str:
+    """The team ``name`` means among ``teams``, in any spelling the team book knows,
+    English or Portuguese ("Brasil" is "Brazil"); else a one-line refusal."""
+    book = book or TeamBook.standard()
+    listed = sorted(set(teams))
+    for team in listed:
+        if book.same(team, name):
+            return team
+    closest = _closest(normalized(name), {normalized(team): team for team in listed})
+    raise UnknownTeam(
+        "{team} does not play in this tournament (closest: {closest})",
+        team=name,
+        closest=", ".join(closest) or "-",
+    )
+
+
+def scorers_of(matches: Iterable[Match]) -> dict[str, str]:
+    """{scorer_key: the name as first written} of everyone who scored (own goals aside)."""
+    written: dict[str, str] = {}
+    for match in sorted(matches, key=Match.time_order):
+        for goal in match.goals:
+            key = scorer_key(goal.scorer)
+            if key and not goal.own_goal:
+                written.setdefault(key, goal.scorer)
+    canonical = _canonical(written)
+    return {key: name for key, name in written.items() if canonical[key] == key}
+
+
+def scorer_pick(name: str, known: dict[str, str]) -> tuple[str, bool]:
+    """(the key the pick is stored and scored by, whether it was checked) for ``name``.
+
+    Checked against ``known`` (``scorers_of``): the same key, or a family name that
+    only one known scorer has ("Mbappé"). When the pool knows no scorer at all the
+    name stands unchecked; otherwise an unknown one is refused with the closest names.
+    """
+    key = scorer_key(name)
+    if not key:
+        raise UnknownScorer("name a player: bonus scorer NAME")
+    if not known:
+        return key, False
+    if key in known:
+        return key, True
+    words = set(key.split())
+    holding = [k for k in known if words <= set(k.split())]
+    if len(holding) == 1:
+        return holding[0], True
+    closest = _closest(key, known) if not holding else sorted(known[k] for k in holding)
+    raise UnknownScorer(
+        "no scorer called {name} in this tournament (closest: {closest})",
+        name=name,
+        closest=", ".join(closest[:CLOSEST]) or "-",
+    )
+
+
+def _closest(key: str, names: dict[str, str]) -> list[str]:
+    """Up to ``CLOSEST`` of ``names``' values whose keys are nearest ``key``, best first."""
+    ranked = sorted(names, key=lambda k: (-SequenceMatcher(None, key, k).ratio(), k))
+    return [names[k] for k in ranked[:CLOSEST]]
