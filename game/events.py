@@ -198,6 +198,29 @@ class AccountUnlinked(Event):
 
 
 @dataclass(frozen=True)
+class RemindersSet(Event):
+    """A player turned their reminders of matches closing without their pick on or off."""
+
+    kind: ClassVar[str] = "reminders_set"
+    player: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class PickReminder(Event):
+    """The players told, ``minutes`` before its kick-off, that match #N has no pick of
+    theirs: logged once per match, so every front end and every restart tells it once."""
+
+    kind: ClassVar[str] = "pick_reminder"
+    match: int
+    players: tuple[str, ...]
+    minutes: int
+
+    def payload(self) -> dict[str, Any]:
+        return {**super().payload(), "players": list(self.players)}
+
+
+@dataclass(frozen=True)
 class Retired(Event):
     """An event of a kind the pool no longer logs, read back from an older log as it is.
 
@@ -220,7 +243,15 @@ def moves_table(event: Event) -> bool:
     """
     if isinstance(event, PredictionPlaced):
         return event.source != "player"
-    talk = ChatPosted | RemarkPosted | FeedProblem | AccountLinked | AccountUnlinked
+    talk = (
+        ChatPosted
+        | RemarkPosted
+        | FeedProblem
+        | AccountLinked
+        | AccountUnlinked
+        | RemindersSet
+        | PickReminder
+    )
     return not isinstance(event, talk)
 
 
