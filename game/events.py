@@ -221,6 +221,41 @@ class PickReminder(Event):
 
 
 @dataclass(frozen=True)
+class JokerPlaced(Event):
+    """A player's joker on match #N (it doubles their pick's points there); ``moved_from``
+    names the match it left, when it was moved rather than added."""
+
+    kind: ClassVar[str] = "joker_placed"
+    player: str
+    match: int
+    placed_at: datetime
+    moved_from: int | None = None
+
+
+@dataclass(frozen=True)
+class JokerRemoved(Event):
+    """A player took their joker off match #N before its kick-off."""
+
+    kind: ClassVar[str] = "joker_removed"
+    player: str
+    match: int
+
+
+@dataclass(frozen=True)
+class BonusPicked(Event):
+    """A bonus pick named or changed: ``kind`` "champion" or "scorer", ``value`` as the
+    player wrote it, ``key`` what it is scored by, ``previous`` the value it replaced."""
+
+    kind: ClassVar[str] = "bonus_picked"
+    player: str
+    pick: str
+    value: str
+    key: str
+    placed_at: datetime
+    previous: str | None = None
+
+
+@dataclass(frozen=True)
 class Retired(Event):
     """An event of a kind the pool no longer logs, read back from an older log as it is.
 
