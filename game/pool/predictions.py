@@ -17,13 +17,11 @@ from game.db.schema import (
     matches,
     players,
     predictions,
-    settings,
 )
 from game.events import (
     Event,
     LoggedEvent,
     PredictionPlaced,
-    SettingChanged,
 )
 from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.model import (
@@ -31,7 +29,7 @@ from game.model import (
     Score,
 )
 from game.pool.members import insert_player
-from game.pool.work import UnitOfWork, require_match, require_player_id
+from game.pool.work import UnitOfWork, require_match, require_player_id, write_setting
 from game.rules import PredictionLocked, RuleViolation
 from game.scoring import ScoreBasis, preset
 from game.text import clean_line
@@ -272,18 +270,7 @@ class Predictions:
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
             for key, value in changes:
-                existing = connection.execute(
-                    select(settings.c.value).where(settings.c.key == key)
-                ).scalar()
-                if existing == value:
-                    continue
-                if existing is None:
-                    connection.execute(insert(settings).values(key=key, value=value))
-                else:
-                    connection.execute(
-                        update(settings).where(settings.c.key == key).values(value=value)
-                    )
-                self._work.append(connection, logged, SettingChanged(key, value))
+                write_setting(self._work, connection, logged, key, value)
 
         self._work.commit(work)
 

@@ -6,18 +6,20 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from sqlalchemy import Connection, Engine, Update, select, update
+from sqlalchemy import Connection, Engine, Update, insert, select, update
 
 from game.db import log, views
 from game.db.engine import for_reads
 from game.db.schema import (
     matches,
     players,
+    settings,
 )
 from game.errors import UserError
 from game.events import (
     Event,
     LoggedEvent,
+    SettingChanged,
 )
 from game.model import Match, Player
 
@@ -100,3 +102,18 @@ def require_player(connection: Connection, handle: str) -> Player:
     if player is None:
         raise NotFound("no player {handle!r}", handle=handle)
     return player
+
+
+def write_setting(
+    work: UnitOfWork, connection: Connection, logged: list[LoggedEvent[Event]], key: str, value: str
+) -> bool:
+    """Set a pool setting and log it; False when it already was ``value``."""
+    existing = connection.execute(select(settings.c.value).where(settings.c.key == key)).scalar()
+    if existing == value:
+        return False
+    if existing is None:
+        connection.execute(insert(settings).values(key=key, value=value))
+    else:
+        connection.execute(update(settings).where(settings.c.key == key).values(value=value))
+    work.append(connection, logged, SettingChanged(key, value))
+    return True
