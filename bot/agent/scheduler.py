@@ -14,13 +14,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.agent.commentator import Commentator
 from game.feeds.poller import ResultsPoller
 from game.model import MatchStatus
+from game.reminders import DEFAULT_LEAD, remind_at
 from game.rules import RuleViolation
 
 log = logging.getLogger("betania.scheduler")
@@ -33,12 +34,14 @@ class PoolScheduler:
         catch_up_every: float = 2.0,
         results: ResultsPoller | None = None,
         results_tick: float = 1.0,
+        remind_before: timedelta | None = DEFAULT_LEAD,
     ) -> None:
         self.commentator = commentator
         self.pool = commentator.pool
         self.catch_up_every = catch_up_every
         self.results = results
         self.results_tick = results_tick
+        self.remind_before = remind_before  # None: no reminders before kick-offs
         # The pool's zone, the one her "today" and digest hour use: one setting, not two.
         self.scheduler = AsyncIOScheduler(timezone=commentator.keeper.config.zone)
         self._busy = asyncio.Lock()
@@ -87,8 +90,28 @@ class PoolScheduler:
                 replace_existing=True,
                 misfire_grace_time=None,
             )
+            if self.remind_before is not None and match.kickoff > now:
+                # Overdue (a start inside the lead) runs now; the pool logs it once.
+                self.scheduler.add_job(
+                    self.remind,
+                    "date",
+                    run_date=max(remind_at(match, self.remind_before), now),
+                    args=[match.number],
+                    id=f"remind-{match.number}",
+                    replace_existing=True,
+                    misfire_grace_time=None,
+                )
             count += 1
         return count
+
+    async def remind(self, number: int) -> None:
+        """Tell the players without a pick on match #N (every session, the channel)."""
+        if self.remind_before is None:
+            return
+        try:
+            await asyncio.to_thread(self.pool.members.remind, number, self.remind_before)
+        except Exception:
+            log.exception("the reminder of match #%s failed; the pool goes on", number)
 
     async def kick_off(self, number: int) -> None:
         """The match goes live (predictions are already locked by the clock)."""

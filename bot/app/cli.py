@@ -54,6 +54,7 @@ from game.frontends.ssh.frontend import ServerConfig
 from game.model import InvalidScore, Match, MatchStatus, Score
 from game.openfootball import parse_tournament, played
 from game.pool import Pool
+from game.reminders import DEFAULT_LEAD
 from game.render import match_json, matches_table, standings_table
 from game.scoring import PRESETS, ScoreBasis
 from game.sources import read_json, read_text
@@ -436,6 +437,8 @@ def cmd_serve(args: argparse.Namespace) -> None:
             commentator,
             results,
             Web(settings.discord, args.http_port),
+            # 0 minutes: no reminder before kick-offs (login still lists the unpicked)
+            timedelta(minutes=args.remind_before) if args.remind_before else None,
         )
     )
     print("stopped")
@@ -448,6 +451,7 @@ async def serve(
     commentator: Commentator,
     results: ResultsPoller | None = None,
     web: Web | None = None,
+    remind_before: timedelta | None = DEFAULT_LEAD,
 ) -> None:
     """The SSH server and the HTTP server, in one event loop with the scheduler, the
     commentator, the results feed and the Discord poster when this process holds the
@@ -459,7 +463,7 @@ async def serve(
     except StartError:
         await running.close()
         raise
-    scheduler = PoolScheduler(commentator, results=results)
+    scheduler = PoolScheduler(commentator, results=results, remind_before=remind_before)
     leadership = Leadership(pool.engine)
     registration = "anyone may join" if config.open_registration else "newcomers need an invite"
     print(f"BETanIA pool listening on {config.host}:{running.port} ({registration})")
@@ -823,6 +827,14 @@ def build_parser() -> Parser:
         default=60.0,
         metavar="SECONDS",
         help="how often to ask the results feed (default 60; every 15 s at most while a match is on)",
+    )
+    sub.add_argument(
+        "--remind-before",
+        type=int,
+        default=DEFAULT_LEAD // timedelta(minutes=1),
+        choices=range(1441),
+        metavar="MINUTES",
+        help="remind players without a pick this long before each kick-off (default 60; 0: off)",
     )
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for all)")
     sub.add_argument("--port", type=port, default=2222)

@@ -18,6 +18,7 @@ from game.events import (
     GoalScored,
     LoggedEvent,
     MatchKickedOff,
+    PickReminder,
     PlayerJoined,
     RemarkPosted,
     ResultRecorded,
@@ -25,6 +26,7 @@ from game.events import (
 from game.following import Handlers
 from game.pool import Pool
 from game.pool.members import account_shown
+from game.reminders import Reminder
 from game.render import TableGlance
 from game.words import Words
 
@@ -43,11 +45,16 @@ class Notice:
     replies_to: int | None = None  # for her answer: the log id of the line it answers
     table: TableGlance | None = None  # after a goal or a result: the table as it moved
     for_player: str | None = None  # a notice for this player's eyes alone (their links)
+    # A reminder: the players it is for (only their sessions show it), and what a
+    # channel needs to name them.
+    reminder: Reminder | None = None
 
     def seen_by(self, handle: str, is_admin: bool) -> bool:
         """Whether a session of ``handle`` shows this notice."""
         if self.for_player is not None:
             return self.for_player == handle
+        if self.reminder is not None:
+            return handle in self.reminder.players
         return is_admin or not self.admins_only
 
     def text_for(self, handle: str | None, words: Words) -> str:
@@ -75,6 +82,7 @@ class Notices:
             .on(FeedProblem, self._feed_problem)
             .on(AccountLinked, self._linked)
             .on(AccountUnlinked, self._unlinked)
+            .on(PickReminder, self._reminder)
         )
 
     def after(self, after_id: int, up_to_id: int | None = None) -> tuple[int, list[Notice]]:
@@ -191,3 +199,16 @@ class Notices:
             account=event.account,
         )
         return replace(self._line(item, text), for_player=event.player)
+
+    def _reminder(self, item: LoggedEvent[PickReminder]) -> Notice:
+        event = item.event
+        match = self.pool.match(event.match, with_goals=False)
+        text = self.words(
+            "{match} kicks off in {minutes} minutes and you have no pick: bet {number} 2-1 "
+            "(remind off stops these)",
+            match=match.label,
+            minutes=event.minutes,
+            number=match.number,
+        )
+        reminder = Reminder(match.number, match.label, event.minutes, event.players)
+        return replace(self._line(item, text), reminder=reminder)

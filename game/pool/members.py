@@ -12,8 +12,8 @@ from sqlalchemy import Connection, Table, delete, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from game import rules
-from game.db import views
+from game import reminders, rules
+from game.db import log, views
 from game.db.schema import (
     account_links,
     invites,
@@ -26,12 +26,21 @@ from game.events import (
     AccountUnlinked,
     Event,
     LoggedEvent,
+    PickReminder,
     PlayerJoined,
+    RemindersSet,
 )
 from game.model import (
+    Match,
     Player,
 )
-from game.pool.work import NotFound, UnitOfWork, require_player, require_player_id
+from game.pool.work import (
+    NotFound,
+    UnitOfWork,
+    require_match,
+    require_player,
+    require_player_id,
+)
 from game.rules import RuleViolation
 from game.text import clean_line
 
@@ -129,6 +138,97 @@ class Members:
             )
 
         self._work.commit(work)
+
+    # -- reminders ------------------------------------------------------------
+
+    def set_reminders(self, handle: str, on: bool) -> bool:
+        """Turn ``handle``'s reminders on or off; False when they already were so
+        (nothing is logged then)."""
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> bool:
+            player_id = require_player_id(connection, handle)
+            changed = connection.execute(
+                update(players)
+                .where((players.c.id == player_id) & (players.c.reminders != on))
+                .values(reminders=on)
+            ).rowcount
+            if changed:
+                self._work.append(connection, logged, RemindersSet(handle, on))
+            return bool(changed)
+
+        return self._work.commit(work)
+
+    def reminders_on(self, handle: str) -> bool:
+        with self._work.read() as connection:
+            require_player_id(connection, handle)
+            return bool(
+                connection.execute(
+                    select(players.c.reminders).where(players.c.handle == handle)
+                ).scalar()
+            )
+
+    def closing_unpicked(
+        self, handle: str, within: timedelta = reminders.LOGIN_WINDOW
+    ) -> list[Match]:
+        """The matches closing within ``within`` that have no pick of ``handle``'s;
+        none when they turned reminders off."""
+        with self._work.read() as connection:
+            wants = connection.execute(
+                select(players.c.reminders).where(players.c.handle == handle)
+            ).scalar()
+            if not wants:
+                return []
+            picked = {p.match_number for p in views.predictions_of(connection, handle)}
+            matches = views.all_matches(connection)
+        return reminders.closing_without_pick(self._work.clock(), matches, picked, within)
+
+    def remind(self, number: int, lead: timedelta) -> PickReminder | None:
+        """Log who is reminded that match #N has no pick of theirs, when it is due.
+
+        Once per match: the log is read for an earlier reminder inside the
+        transaction that writes one, under the writers' lock, so two schedulers
+        (or a restart) cannot both send it. None when it is not due, was sent,
+        or everyone who wants reminders has picked.
+        """
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> PickReminder | None:
+            now = self._work.clock()
+            match = require_match(connection, number, with_goals=False)
+            if not reminders.is_due(match, now, lead):
+                return None
+            if next(log.read_of(connection, PickReminder, match_number=number), None):
+                return None
+            remindable = (
+                connection.execute(
+                    select(players.c.handle).where(players.c.reminders).order_by(players.c.handle)
+                )
+                .scalars()
+                .all()
+            )
+            picked = {p.handle for p in views.predictions_on(connection, number)}
+            told = reminders.forgetful(remindable, picked)
+            if not told:
+                return None
+            event = PickReminder(number, told, reminders.minutes_left(match, now))
+            self._work.append(connection, logged, event)
+            return event
+
+        return self._work.commit(work)
+
+    def reminded_accounts(self, handles: Iterable[str], service: str) -> dict[str, str]:
+        """The accounts on ``service`` of those of ``handles`` linked there who still
+        want reminders (one may have turned them off since the reminder was logged)."""
+        with self._work.read() as connection:
+            rows = connection.execute(
+                select(players.c.handle, account_links.c.account)
+                .join(account_links, account_links.c.player_id == players.c.id)
+                .where(
+                    (account_links.c.service == service)
+                    & players.c.reminders
+                    & players.c.handle.in_(list(handles))
+                )
+            )
+            return {row.handle: row.account for row in rows}
 
     def create_invite(
         self, created_by: str, uses: int = 1, expires_in_days: int | None = None
@@ -318,6 +418,8 @@ def insert_player(
         "display_name": display_name,
         "is_admin": is_admin,
         "created_at": work.clock(),
+        # She picks by herself, after the reminder's hour: never reminded.
+        "reminders": via != "bot",
     }
     statement = _upsert_for(connection)(players).values(**values)
     new_id = connection.execute(

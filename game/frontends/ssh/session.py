@@ -38,6 +38,7 @@ from game.frontends.ssh.frontend import Frontend
 from game.frontends.ssh.rows import notice_rows
 from game.frontends.ssh.terminal import ChannelInput, InputGate
 from game.model import MatchStatus, Player
+from game.reminders import LOGIN_WINDOW
 from game.rules import RuleViolation
 from game.text import clean_block, clean_line
 
@@ -324,7 +325,26 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                     zone=caller.zone,
                 )
             )
+        lines.extend(self.reminders(caller))
         return "\n".join(lines)
+
+    def reminders(self, caller: Caller) -> list[str]:
+        """The matches closing within a day without the caller's pick, in their zone;
+        nothing when they have picked them all or turned reminders off."""
+        closing = self.frontend.pool.members.closing_unpicked(caller.handle)
+        if not closing:
+            return []
+        words = self.frontend.words
+        shown = ", ".join(f"{m.label} ({words.when(m.kickoff, caller.zone)})" for m in closing)
+        return [
+            words(
+                "No pick yet, closing within {hours} hours ({zone}): {matches}. "
+                "bet N 2-1 picks; remind off stops these",
+                hours=round(LOGIN_WINDOW.total_seconds() / 3600),
+                zone=caller.zone,
+                matches=shown,
+            )
+        ]
 
     # -- registration ---------------------------------------------------------
 
