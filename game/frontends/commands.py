@@ -33,6 +33,7 @@ from game.render import (
     table,
 )
 from game.scoring import classify, scored_score
+from game.shares import shares_lines, shares_of
 from game.text import clean_line
 from game.words import Words
 
@@ -42,6 +43,7 @@ FINISHED_SHOWN = 5
 SIDES = {"home": "home", "away": "away", "casa": "home", "fora": "away"}
 AFTER = ("after", "após", "apos", "depois")
 ROUND_WORDS = ("round", "rodada", "matchday")
+REMIND_STATES = {"on": True, "off": False, "ligar": True, "desligar": False}
 log = logging.getLogger("betania.ssh")
 
 
@@ -208,6 +210,13 @@ class Commands:
                 "unlink discord",
                 "your Discord account plays as you no more",
                 Commands.unlink,
+                writes=True,
+            ),
+            Spec(
+                ("remind", "lembrete", "lembretes"),
+                "remind [on | off]",
+                "reminders of matches closing without your pick",
+                Commands.remind,
                 writes=True,
             ),
             Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
@@ -378,6 +387,8 @@ class Commands:
             )
         elif picks:
             lines.append(words("picks: ") + ", ".join(f"{p.handle} {p.score}" for p in picks))
+            told = shares_of(match, picks, self.pool.clock())
+            lines.extend(shares_lines(told, match, words) if told else [])
         return Reply("\n".join(lines))
 
     def bet(self, call: Call) -> Reply:
@@ -548,6 +559,17 @@ class Commands:
                 account=link.shown,
             )
         )
+
+    def remind(self, call: Call) -> Reply:
+        members, handle, words = self.pool.members, call.caller.handle, self.words
+        if not call.args:
+            on = members.reminders_on(handle)
+            return Reply(words("your reminders are on") if on else words("your reminders are off"))
+        wanted = REMIND_STATES.get(call.args[0].lower()) if len(call.args) == 1 else None
+        if wanted is None:
+            raise CommandError("remind on or remind off?")
+        members.set_reminders(handle, wanted)
+        return Reply(words("your reminders are on") if wanted else words("your reminders are off"))
 
     def quit(self, call: Call) -> Reply:
         return Reply(self.words("bye!"), quit=True)
