@@ -18,17 +18,22 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
 from game.db.schema import log_cursors
-from game.events import GoalScored, MatchKickedOff, RemarkPosted, ResultRecorded
+from game.events import GoalScored, MatchKickedOff, PickReminder, RemarkPosted, ResultRecorded
 from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.messages import escaped_parts, message
-from game.frontends.notices import Notices
+from game.frontends.discord.messages import CONTENT_LIMIT, escape, escaped_parts, flags, message
+from game.frontends.notices import Notice, Notices
 from game.pool import Pool
+from game.reminders import Reminder
+from game.words import Words
 
-POSTED = {e.kind for e in (RemarkPosted, MatchKickedOff, GoalScored, ResultRecorded)}
+POSTED = {e.kind for e in (RemarkPosted, MatchKickedOff, GoalScored, ResultRecorded, PickReminder)}
+MENTIONS_PER_MESSAGE = 100  # Discord's cap on ``allowed_mentions.users``
+SERVICE = "discord"
 CURSOR = "discord_webhook"
 IDLE = 5.0  # seconds between looks at the log when nothing wakes the poster
 GONE_PAUSE = 300.0  # seconds between tries of a webhook that answered 404
@@ -102,7 +107,7 @@ class WebhookPoster:
         for notice in notices:
             if notice.kind not in POSTED or notice.admins_only:
                 continue
-            parts = escaped_parts(notice.text_for(None, self.notices.words))
+            parts = await self._messages(notice)
             for number in range(position.parts, len(parts)):
                 if self._stopping:
                     return sent
@@ -121,9 +126,20 @@ class WebhookPoster:
         self.posted += sent
         return sent
 
-    async def _post(self, content: str) -> None:
+    async def _messages(self, notice: Notice) -> list[dict[str, Any]]:
+        """The message bodies ``notice`` goes out as, in order."""
+        words = self.notices.words
+        if notice.reminder is None:
+            return [message(part) for part in escaped_parts(notice.text_for(None, words))]
+        members = self.pool.members
+        accounts = await asyncio.to_thread(
+            members.reminded_accounts, notice.reminder.players, SERVICE
+        )
+        return reminder_messages(notice.reminder, accounts, words)
+
+    async def _post(self, body: dict[str, Any]) -> None:
         try:
-            await self.api.execute_webhook(self.webhook_url, message(content), patience=None)
+            await self.api.execute_webhook(self.webhook_url, body, patience=None)
         except DiscordError as error:
             if error.status in GONE:
                 raise
@@ -160,6 +176,44 @@ class WebhookPoster:
     def _move(self, position: Position) -> None:
         with self.pool.engine.begin() as connection:
             _write(connection, position, new=False)
+
+
+def reminder_messages(
+    reminder: Reminder, accounts: dict[str, str], words: Words
+) -> list[dict[str, Any]]:
+    """A match's reminder for the channel: it pings the linked players of ``reminder``
+    (``accounts``, by handle) and no one else, at most 100 a message as Discord allows;
+    those without a link are only counted."""
+    mentions = [f"<@{accounts[h]}>" for h in reminder.players if h in accounts]
+    others = len(reminder.players) - len(mentions)
+    values = {"match": escape(reminder.label), "minutes": reminder.minutes}
+    if not mentions:
+        text = words(
+            "{match} kicks off in {minutes} minutes; {count} of you still have no pick",
+            count=others,
+            **values,
+        )
+        return [message(text)]
+    more = words(" and {count} more", count=others) if others else ""
+    head = words("{match} kicks off in {minutes} minutes; no pick yet from", **values) + " "
+    bodies: list[dict[str, Any]] = []
+    batch: list[str] = []
+    for number, mention in enumerate(mentions):
+        last = number + 1 == len(mentions)
+        longer = len(head) + len(", ".join([*batch, mention])) + (len(more) if last else 0)
+        if batch and (len(batch) == MENTIONS_PER_MESSAGE or longer > CONTENT_LIMIT):
+            bodies.append(_pinging(head + ", ".join(batch), batch))
+            batch = []
+        batch.append(mention)
+    bodies.append(_pinging(head + ", ".join(batch) + more, batch))
+    return bodies
+
+
+def _pinging(content: str, mentions: list[str]) -> dict[str, Any]:
+    """A message that may ping exactly the users it mentions: no one else, no role."""
+    users = [mention[2:-1] for mention in mentions]
+    allowed = {"parse": [], "users": users}
+    return {"content": content, "allowed_mentions": allowed, "flags": flags()}
 
 
 def _write(connection: Connection, position: Position, new: bool) -> None:
