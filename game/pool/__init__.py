@@ -9,19 +9,22 @@ here hear each event after it is committed.
 from __future__ import annotations
 
 import threading
-from datetime import datetime
+from datetime import date, datetime
 from typing import NamedTuple, TypeVar
 
 from sqlalchemy import Connection, Engine, func, select
 
+from game import matchdays
 from game.db import chain, log, views
-from game.db.schema import events
+from game.db.schema import events, matches
 from game.events import Event, LoggedEvent, moves_table
 from game.lifecycle import Breach, LifecycleLog
 from game.model import Match, MatchStatus, Player, Prediction
+from game.pool.extras import Extras
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
 from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
+from game.pool.snapshot import Snapshot, changes_reads
 from game.pool.talk import MAX_CHAT_LENGTH, Talk
 from game.pool.work import Clock, Listener, NotFound, UnitOfWork, require_match, utc_now
 from game.rules import RuleViolation
@@ -38,6 +41,8 @@ __all__ = [
     "MAX_INVITE_USES",
     "BetsReport",
     "Clock",
+    "DayTable",
+    "Extras",
     "Fixtures",
     "FixturesReport",
     "Listener",
@@ -52,6 +57,15 @@ __all__ = [
     "key_identity",
     "utc_now",
 ]
+
+
+class DayTable(NamedTuple):
+    """The points scored on one day's or one round's finished matches, and its winners
+    (everyone level at the top; nobody while no one has scored)."""
+
+    rows: list[StandingRow]
+    matches: list[Match]
+    winners: list[str]
 
 
 class LiveTable(NamedTuple):
@@ -78,11 +92,14 @@ class Pool:
         self.predictions = Predictions(self.work)
         self.fixtures = Fixtures(self.work)
         self.talk = Talk(self.work)
+        self.extras = Extras(self.work)  # jokers and bonus picks
         # Tables by (table mark, up to, before, live): never stored, computed once per mark.
         self._tables: dict[tuple[int, int | None, int | None, bool], tuple[StandingRow, ...]] = {}
         self._tables_lock = threading.Lock()
         self._mark_seen: int | None = None  # the last event looked at for ``_table_mark``
         self._mark = 0
+        self._state = 0  # the last event that may have changed any read (``changes_reads``)
+        self._snapshot = Snapshot()  # matches and picks, read once per ``_state``
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
 
     def subscribe(self, listener: Listener) -> None:
@@ -91,7 +108,11 @@ class Pool:
 
     def matches(self) -> list[Match]:
         with self.work.read() as connection:
-            return views.all_matches(connection)
+            state = self._state_mark(connection)
+            kept = self._snapshot.read(
+                state, "matches", lambda: tuple(views.all_matches(connection))
+            )
+            return list(kept)
 
     def match(self, number: int, with_goals: bool = True) -> Match:
         with self.work.read() as connection:
@@ -119,7 +140,11 @@ class Pool:
 
     def predictions_of(self, handle: str) -> list[Prediction]:
         with self.work.read() as connection:
-            return views.predictions_of(connection, handle)
+            state = self._state_mark(connection)
+            kept = self._snapshot.read(
+                state, ("picks", handle), lambda: tuple(views.predictions_of(connection, handle))
+            )
+            return list(kept)
 
     def predictions_on(self, number: int) -> list[Prediction]:
         with self.work.read() as connection:
@@ -178,6 +203,47 @@ class Pool:
                 self._tables[key] = tuple(table)
         return table
 
+    def match_days(self) -> dict[int, date]:
+        """Each match's day (``game.matchdays.day_of``)."""
+        with self.work.read() as connection:
+            return views.match_days(connection)
+
+    def day_table(self, day: date | None = None) -> tuple[date, DayTable]:
+        """The table of ``day``'s matches (by default the last day with a finished one)."""
+        with self.work.read() as connection:
+            days = views.match_days(connection)
+            if day is None:
+                finished = connection.execute(
+                    select(matches.c.number).where(
+                        matches.c.status == MatchStatus.FINISHED.value
+                    )
+                ).scalars()
+                day = matchdays.latest_day(days, finished)
+                if day is None:
+                    raise RuleViolation("no match has finished yet")
+            numbers = matchdays.on_day(days, day)
+            if not numbers:
+                raise NotFound("no match on {day}", day=day.isoformat())
+            return day, self._counted_table(connection, numbers)
+
+    def round_table(self, number: int) -> DayTable:
+        """The table of round ``number``'s matches (``game.league.round_of``)."""
+        with self.work.read() as connection:
+            numbers = matchdays.in_round(views.all_matches(connection), number)
+            if not numbers:
+                raise NotFound("no round {n}", n=number)
+            return self._counted_table(connection, numbers)
+
+    def _counted_table(self, connection: Connection, numbers: set[int]) -> DayTable:
+        rows = views.standings(connection, numbers, with_bonus=False)
+        played = [
+            m
+            for m in (views.match(connection, n, with_goals=False) for n in sorted(numbers))
+            if m is not None and m.status is MatchStatus.FINISHED
+        ]
+        won = matchdays.winners({row.player: row.points for row in rows})
+        return DayTable(rows, sorted(played, key=Match.time_order), won)
+
     def race(self, top: int) -> dict[str, list[int]]:
         """Points after each finished match, in the order played, of the ``top`` players now."""
         finished = [
@@ -202,20 +268,35 @@ class Pool:
         log as having moved it.
         """
         with self._tables_lock:
-            seen, mark = self._mark_seen, self._mark
+            seen, mark, state = self._mark_seen, self._mark, self._state
         if seen is None:
             position = connection.execute(select(func.max(events.c.id))).scalar() or 0
-            seen = mark = position
+            seen = mark = state = position
         else:
             for item in log.read(connection, after_id=seen):
                 seen = item.id
                 if moves_table(item.event):
                     mark = item.id
+                if changes_reads(item.event):
+                    state = item.id
         with self._tables_lock:
             if self._mark_seen is None or seen > self._mark_seen:
                 self._mark_seen = seen
                 self._mark = max(self._mark, mark)
+                self._state = max(self._state, state)
             return self._mark
+
+    def state_mark(self) -> int:
+        """The log position of the last event that may have changed a read of the pool
+        (talk changes none): what is read at one mark may be kept until the next."""
+        with self.work.read() as connection:
+            return self._state_mark(connection)
+
+    def _state_mark(self, connection: Connection) -> int:
+        # Seen before the read it keys, so a read kept under it is never older than it.
+        self._table_mark(connection)
+        with self._tables_lock:
+            return self._state
 
     def events(
         self,

@@ -1,0 +1,268 @@
+"""Jokers and bonus picks: written with their rules checked in the same transaction.
+
+The rules are ``game.jokers`` and ``game.bonus``; this desk reads what they need
+(the matches, the player's jokers, the settings) inside the transaction that
+writes, which holds the writer's lock, so two racing commands cannot both pass
+a cap that only one fits under.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, Delete, delete, insert, select, update
+
+from game import bonus, jokers
+from game.db import views
+from game.db.schema import bonus_picks, players, settings
+from game.db.schema import jokers as joker_rows
+from game.events import BonusPicked, Event, JokerPlaced, JokerRemoved, LoggedEvent
+from game.model import Match
+from game.pool.work import (
+    UnitOfWork,
+    require_match,
+    require_player_id,
+    write_setting,
+)
+from game.rules import RuleViolation
+
+
+class BonusClosed(RuleViolation):
+    pass
+
+
+@dataclass(frozen=True)
+class JokerMove:
+    """A joker placed: on ``match``, in ``stage``, moved from ``moved_from`` if it was;
+    ``placed`` False when it was there already."""
+
+    match: Match
+    stage: str
+    moved_from: Match | None
+    placed: bool
+
+
+@dataclass(frozen=True)
+class BonusPick:
+    handle: str
+    kind: str  # bonus.CHAMPION or bonus.SCORER
+    value: str  # as the player named it (a champion: the team as the fixtures name it)
+    key: str  # what it is scored by
+    placed_at: datetime
+
+
+@dataclass(frozen=True)
+class BonusPlaced:
+    pick: BonusPick
+    previous: str | None
+    changed: bool
+    checked: bool  # a scorer checked against the names the pool knows
+
+
+@dataclass(frozen=True)
+class ExtrasSettings:
+    caps: jokers.Caps
+    champion_points: int
+    scorer_points: int
+
+
+class Extras:
+    """Jokers (a pick that counts double) and bonus picks (champion, top scorer)."""
+
+    def __init__(self, work: UnitOfWork) -> None:
+        self._work = work
+
+    # -- jokers ---------------------------------------------------------------
+
+    def joker(self, handle: str, number: int) -> JokerMove:
+        """Put the player's joker on match #N, before it kicks off, within the stage's cap
+        (at the cap, the stage's one joker still movable moves here)."""
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> JokerMove:
+            match = require_match(connection, number, with_goals=False)
+            player_id = require_player_id(connection, handle)
+            every = views.all_matches(connection)
+            held = _held(connection, player_id, every)
+            now = self._work.clock()
+            move = jokers.place(match, held, every, _settings(connection).caps, now)
+            if move is None:
+                return JokerMove(match, jokers.stage_in(match, every), None, False)
+            if move.moved_from is not None:
+                connection.execute(_joker_of(player_id, move.moved_from.number))
+            connection.execute(
+                insert(joker_rows).values(player_id=player_id, match_number=number, placed_at=now)
+            )
+            moved = None if move.moved_from is None else move.moved_from.number
+            self._work.append(connection, logged, JokerPlaced(handle, number, now, moved))
+            return JokerMove(match, move.stage, move.moved_from, True)
+
+        return self._work.commit(work)
+
+    def joker_off(self, handle: str, number: int) -> Match:
+        """Take the player's joker off match #N, before it kicks off."""
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Match:
+            match = require_match(connection, number, with_goals=False)
+            player_id = require_player_id(connection, handle)
+            held = _held(connection, player_id, [match])
+            jokers.check_can_remove(match, held, self._work.clock())
+            connection.execute(_joker_of(player_id, number))
+            self._work.append(connection, logged, JokerRemoved(handle, number))
+            return match
+
+        return self._work.commit(work)
+
+    def jokers_of(self, handle: str) -> list[int]:
+        """The matches the player's jokers are on, by number."""
+        query = (
+            select(joker_rows.c.match_number)
+            .join(players, players.c.id == joker_rows.c.player_id)
+            .where(players.c.handle == handle)
+            .order_by(joker_rows.c.match_number)
+        )
+        with self._work.read() as connection:
+            return list(connection.execute(query).scalars())
+
+    def jokers_on(self, number: int) -> set[str]:
+        """The handles of the players with a joker on match #N."""
+        query = (
+            select(players.c.handle)
+            .join(joker_rows, players.c.id == joker_rows.c.player_id)
+            .where(joker_rows.c.match_number == number)
+        )
+        with self._work.read() as connection:
+            return set(connection.execute(query).scalars())
+
+    # -- bonus picks ----------------------------------------------------------
+
+    def bonus(self, handle: str, kind: str, named: str) -> BonusPlaced:
+        """Name the champion or the top scorer, until the tournament's first kick-off.
+
+        A champion must be one of the tournament's teams, in any spelling the team
+        book knows; a scorer one of those the goals name, when the pool knows any.
+        """
+        if kind not in bonus.KINDS:
+            raise RuleViolation("a bonus pick is champion or scorer, not {kind!r}", kind=kind)
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> BonusPlaced:
+            player_id = require_player_id(connection, handle)
+            every = views.all_matches(connection)
+            now = self._work.clock()
+            check_bonus_open(every, now)
+            checked = True
+            if kind == bonus.CHAMPION:
+                value = key = bonus.champion_pick(named, bonus.teams_of(every))
+            else:
+                value = " ".join(named.split())
+                key, checked = bonus.scorer_pick(value, bonus.scorers_of(every))
+            where = (bonus_picks.c.player_id == player_id) & (bonus_picks.c.kind == kind)
+            before = connection.execute(select(bonus_picks.c.value).where(where)).scalar()
+            pick = BonusPick(handle, kind, value, key, now)
+            if before == value:
+                return BonusPlaced(pick, before, False, checked)
+            row = {"value": value, "key": key, "placed_at": now}
+            if before is None:
+                connection.execute(
+                    insert(bonus_picks).values(player_id=player_id, kind=kind, **row)
+                )
+            else:
+                connection.execute(update(bonus_picks).where(where).values(**row))
+            event = BonusPicked(handle, kind, value, key, now, before)
+            self._work.append(connection, logged, event)
+            return BonusPlaced(pick, before, True, checked)
+
+        return self._work.commit(work)
+
+    def bonus_picks(self, handle: str | None = None) -> list[BonusPick]:
+        """Everyone's bonus picks (or one player's), by player then kind."""
+        query = select(
+            players.c.handle,
+            bonus_picks.c.kind,
+            bonus_picks.c.value,
+            bonus_picks.c.key,
+            bonus_picks.c.placed_at,
+        ).join(players, players.c.id == bonus_picks.c.player_id)
+        if handle is not None:
+            query = query.where(players.c.handle == handle)
+        with self._work.read() as connection:
+            rows = connection.execute(query.order_by(players.c.handle, bonus_picks.c.kind))
+            return [BonusPick(*row) for row in rows]
+
+    # -- settings -------------------------------------------------------------
+
+    def settings(self) -> ExtrasSettings:
+        with self._work.read() as connection:
+            return _settings(connection)
+
+    def configure(
+        self,
+        group_stage_jokers: int | None = None,
+        round_jokers: int | None = None,
+        champion_points: int | None = None,
+        scorer_points: int | None = None,
+    ) -> ExtrasSettings:
+        """An admin's settings: the joker caps and the bonus picks' points."""
+        wanted = {
+            jokers.GROUP_JOKERS_KEY: group_stage_jokers,
+            jokers.ROUND_JOKERS_KEY: round_jokers,
+            bonus.CHAMPION_POINTS_KEY: champion_points,
+            bonus.SCORER_POINTS_KEY: scorer_points,
+        }
+        for value in wanted.values():
+            if value is not None and not 0 <= value <= jokers.MOST_JOKERS:
+                raise RuleViolation(
+                    "a setting here is a whole number from 0 to {most}, not {value}",
+                    most=jokers.MOST_JOKERS,
+                    value=value,
+                )
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> ExtrasSettings:
+            for key, value in wanted.items():
+                if value is not None:
+                    write_setting(self._work, connection, logged, key, str(value))
+            return _settings(connection)
+
+        return self._work.commit(work)
+
+
+def check_bonus_open(matches: Iterable[Match], now: datetime) -> None:
+    """Bonus picks close when the tournament's first match kicks off (by the server's
+    clock, or an admin's kick-off before it)."""
+    started = [m for m in matches if m.has_started(now)]
+    if started:
+        first = min(started, key=Match.time_order)
+        raise BonusClosed("bonus picks closed when {match} kicked off", match=first.label)
+
+
+def bonus_open(matches: Iterable[Match], now: datetime) -> bool:
+    try:
+        check_bonus_open(matches, now)
+    except BonusClosed:
+        return False
+    return True
+
+
+def _held(connection: Connection, player_id: int, every: Iterable[Match]) -> list[Match]:
+    numbers = set(
+        connection.execute(
+            select(joker_rows.c.match_number).where(joker_rows.c.player_id == player_id)
+        ).scalars()
+    )
+    return [m for m in every if m.number in numbers]
+
+
+def _joker_of(player_id: int, number: int) -> Delete:
+    return delete(joker_rows).where(
+        (joker_rows.c.player_id == player_id) & (joker_rows.c.match_number == number)
+    )
+
+
+def _settings(connection: Connection) -> ExtrasSettings:
+    stored = dict(connection.execute(select(settings.c.key, settings.c.value)).tuples().all())
+    return ExtrasSettings(
+        jokers.Caps.from_settings(stored),
+        int(stored.get(bonus.CHAMPION_POINTS_KEY, bonus.DEFAULT_CHAMPION_POINTS)),
+        int(stored.get(bonus.SCORER_POINTS_KEY, bonus.DEFAULT_SCORER_POINTS)),
+    )
