@@ -1,0 +1,52 @@
+"""Reads kept until the pool's state moves: what one turn of hers reads a hundred times
+(the matches, each player's picks) is read once.
+
+Every write of the pool appends its event in the transaction that makes it
+(``UnitOfWork``), so the log's position names a state. A value read after the
+log was seen at position N is no older than N: kept under N, it is served until
+a later position is seen, and never after. Talk (chat, her remarks) changes no
+match, pick, player or table: it leaves the position where it was.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Hashable
+from typing import TypeVar, cast
+
+from game.events import ChatPosted, Event, RemarkPosted
+
+T = TypeVar("T")
+MOST_KEPT = 1024  # reads kept for one position: the matches, and the picks of each player
+
+
+def changes_reads(event: Event) -> bool:
+    """Whether reads of the pool's state (matches, picks, players, tables) may differ
+    after ``event``: anything but talk, known or not."""
+    return not isinstance(event, ChatPosted | RemarkPosted)
+
+
+class Snapshot:
+    """Values read at one position of the log, each read once, all dropped when it moves."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._position = -1
+        self._kept: dict[Hashable, object] = {}
+
+    def read(self, position: int, key: Hashable, read: Callable[[], T]) -> T:
+        """The value ``read`` gives at ``position``: read now unless it was at this one.
+
+        ``position`` must be seen before ``read`` runs, so what is kept under it is
+        never older than it; keep values immutable (tuples), for every caller shares them.
+        """
+        with self._lock:
+            if position == self._position and key in self._kept:
+                return cast(T, self._kept[key])
+        value = read()
+        with self._lock:
+            if position > self._position:
+                self._position, self._kept = position, {}
+            if position == self._position and len(self._kept) < MOST_KEPT:
+                self._kept[key] = value
+        return value

@@ -1,0 +1,46 @@
+"""The pool's reads kept until its state moves: never served after an event, wherever written."""
+
+from __future__ import annotations
+
+from game.db.engine import open_database
+from game.model import Result, Score
+from game.pool import Pool
+from tests.conftest import FakeClock, play
+
+
+def test_a_kept_read_is_never_served_after_another_pools_write(
+    played: Pool, database_url: str, clock: FakeClock
+) -> None:
+    # Another process's pool on the same database: its writes reach ours only by the log.
+    other = Pool(open_database(database_url), clock)
+    assert played.match(2).result is None
+    assert [p.match_number for p in played.predictions_of("caio")] == []
+    before = played.matches()
+    other.predictions.place("caio", 2, Score(3, 1))
+    assert [(p.match_number, p.score) for p in played.predictions_of("caio")] == [(2, Score(3, 1))]
+    play(other, clock, 2, "3-1")
+    now = {m.number: m for m in played.matches()}
+    assert now[2].result == Result(Score(3, 1))
+    assert {m.number: m for m in before}[2].result is None  # what was read stays as it was
+    other.engine.dispose()
+
+
+def test_talk_leaves_the_reads_kept_and_a_pick_moves_them(played: Pool) -> None:
+    state = played.state_mark()
+    played.talk.chat("ana", "who picked Argentina?")
+    assert played.state_mark() == state
+    played.predictions.place("bia", 2, Score(0, 0))
+    assert played.state_mark() > state
+    assert Score(0, 0) in [p.score for p in played.predictions_of("bia")]
+
+
+def test_a_read_is_the_pools_as_it_stands_after_each_write(tournament_pool: Pool) -> None:
+    seen = []
+    for number, score in ((1, Score(1, 0)), (2, Score(2, 2)), (3, Score(0, 4))):
+        tournament_pool.predictions.place("ana", number, score)
+        seen.append([(p.match_number, p.score) for p in tournament_pool.predictions_of("ana")])
+    assert seen == [
+        [(1, Score(1, 0))],
+        [(1, Score(1, 0)), (2, Score(2, 2))],
+        [(1, Score(1, 0)), (2, Score(2, 2)), (3, Score(0, 4))],
+    ]
