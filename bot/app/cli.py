@@ -19,60 +19,33 @@ from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.agent.commentator import Commentator, Policy
-from bot.agent.gateway import remembering
-from bot.agent.providers.offline import OfflineModel
-from bot.agent.scheduler import PoolScheduler
 from bot.app.config import PROVIDERS
-from bot.app.demo import default_speed, run_demo
-from bot.app.lifecycle import (
-    Companion,
-    Running,
-    StartError,
-    commentator_for,
-    open_companion,
-    open_server,
-    until_stopped,
-)
-from bot.app.progress import Progress
-from bot.app.replay import ReplayOptions, read_chat, replay, summary
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
 from game.bets_csv import BetsFileError, read_bets
-from game.db.chain import BadHead, Head
-from game.db.engine import open_database, private_directory, warn_if_open
-from game.db.leader import Leadership
 from game.errors import UserError
-from game.events import GoalScored, MatchKickedOff, ResultRecorded
-from game.feeds.choose import source_from
-from game.feeds.poller import ResultsPoller
-from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.slash import COMMANDS
-from game.frontends.ssh.frontend import ServerConfig
-from game.model import InvalidScore, Match, MatchStatus, Score
-from game.openfootball import parse_tournament, played
-from game.pool import Pool
+from game.model import InvalidScore, Score
 from game.reminders import DEFAULT_LEAD
-from game.render import match_json, matches_table, standings_table
 from game.scoring import PRESETS, ScoreBasis
-from game.sources import read_json, read_text
-from game.text import clean_block
 from game.words import LANGUAGES
-from memory.inspect import (
-    calls_text,
-    diary_json,
-    diary_text,
-    facts_json,
-    facts_text,
-    stats,
-    stats_text,
-)
-from memory.keeper import MemoryKeeper
-from memory.store import MemoryStore
-from memory.tokens import estimate_tokens
-from memory.usage import recorded
+
+# Only what the parser needs is imported here. Each command imports what it uses when it
+# runs (the database engine, the commentator, asyncssh, aiohttp, a provider's SDK): every
+# command paid for all of them, `betania --version` seconds of it (tests/test_cli.py).
+if TYPE_CHECKING:
+    from bot.agent.commentator import Commentator
+    from bot.agent.scheduler import PoolScheduler
+    from bot.app.lifecycle import Companion
+    from game.db.chain import Head
+    from game.db.leader import Leadership
+    from game.feeds.poller import ResultsPoller
+    from game.frontends.ssh.frontend import ServerConfig
+    from game.model import Match
+    from game.pool import Pool
+    from memory.keeper import MemoryKeeper
+    from memory.store import MemoryStore
 
 LEAD_RETRY = 2.0  # seconds between tries for the lead: a takeover within a few seconds
 DESCRIPTION = "BETanIA: a World Cup betting pool with an AI commentator."
@@ -126,6 +99,8 @@ def score(text: str) -> Score:
 
 
 def head(text: str) -> Head:
+    from game.db.chain import BadHead, Head
+
     try:
         return Head.parse(text)
     except BadHead as error:
@@ -141,10 +116,16 @@ def earlier_season(args: argparse.Namespace) -> list[Match]:
     """``--previous-season``'s finished matches: where her club ratings start."""
     if not args.previous_season:
         return []
+    from game.openfootball import parse_tournament, played
+    from game.sources import read_json
+
     return played(parse_tournament(read_json(args.previous_season), args.tz))
 
 
 def open_pool(args: argparse.Namespace) -> Pool:
+    from game.db.engine import open_database
+    from game.pool import Pool
+
     return Pool(open_database(settings_of(args).database_url()))
 
 
@@ -152,6 +133,9 @@ def open_pool(args: argparse.Namespace) -> Pool:
 
 
 def cmd_fixtures_import(args: argparse.Namespace) -> None:
+    from game.openfootball import parse_tournament
+    from game.sources import read_json
+
     tournament = parse_tournament(read_json(args.source), args.tz)
     report = open_pool(args).fixtures.import_tournament(tournament)
     print(
@@ -167,6 +151,8 @@ def cmd_fixtures_import(args: argparse.Namespace) -> None:
 
 
 def cmd_bets_import(args: argparse.Namespace) -> None:
+    from game.sources import read_text
+
     rows, unread = read_bets(read_text(args.file))
     report = open_pool(args).predictions.import_bets(rows, unread)
     print(
@@ -183,6 +169,8 @@ def cmd_bets_import(args: argparse.Namespace) -> None:
 
 
 def cmd_standings(args: argparse.Namespace) -> None:
+    from game.render import standings_table
+
     pool = open_pool(args)
     if args.after is not None:
         pool.check_finished(args.after)
@@ -194,6 +182,8 @@ def cmd_standings(args: argparse.Namespace) -> None:
 
 
 def cmd_matches(args: argparse.Namespace) -> None:
+    from game.render import match_json, matches_table
+
     matches = open_pool(args).matches()
     if args.json:
         print(json.dumps([match_json(m) for m in matches], ensure_ascii=False))
@@ -208,6 +198,8 @@ def cmd_results_set(args: argparse.Namespace) -> None:
 
 
 def cmd_players_add(args: argparse.Namespace) -> None:
+    from game.sources import read_text
+
     keys = [read_text(path).strip() for path in args.key]
     player = open_pool(args).members.add(args.handle, args.name, args.admin, keys)
     role = " (admin)" if player.is_admin else ""
@@ -290,6 +282,12 @@ def check_lifecycle(pool: Pool) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
+    from bot.app.progress import Progress
+    from bot.app.replay import ReplayOptions, read_chat, replay, summary
+    from game.db.engine import private_directory
+    from game.openfootball import parse_tournament
+    from game.sources import read_json, read_text
+
     tournament = parse_tournament(read_json(args.source), args.tz)
     options = ReplayOptions(
         tournament,
@@ -310,10 +308,15 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 
 def memory_store(args: argparse.Namespace) -> MemoryStore:
+    from memory.store import MemoryStore
+
     return MemoryStore(open_pool(args))
 
 
 def cmd_memory_diary(args: argparse.Namespace) -> None:
+    from game.text import clean_block
+    from memory.inspect import diary_json, diary_text
+
     store = memory_store(args)
     if args.json:  # escaped to ASCII: no control character of a model's reaches the terminal
         print(json.dumps(diary_json(store), indent=2))
@@ -323,6 +326,9 @@ def cmd_memory_diary(args: argparse.Namespace) -> None:
 
 
 def cmd_memory_facts(args: argparse.Namespace) -> None:
+    from game.text import clean_block
+    from memory.inspect import facts_json, facts_text
+
     store = memory_store(args)
     today = store.pool.clock().date()
     if args.json:
@@ -332,6 +338,11 @@ def cmd_memory_facts(args: argparse.Namespace) -> None:
 
 
 def cmd_memory_context(args: argparse.Namespace) -> None:
+    from bot.agent.gateway import remembering
+    from bot.agent.providers.offline import OfflineModel
+    from game.events import GoalScored, MatchKickedOff, ResultRecorded
+    from game.model import MatchStatus
+
     keeper, _ = remembering(open_pool(args), OfflineModel())
     pool = keeper.pool
     event = None
@@ -353,6 +364,8 @@ def print_context_as_it_stood(keeper: MemoryKeeper, number: int) -> None:
     Today's diary, table and date describe today: shown for a finished match
     they would put the present in the past's mouth.
     """
+    from memory.usage import recorded
+
     with keeper.store.read() as connection:
         calls = recorded(connection, match=number)
     if not calls:
@@ -366,18 +379,27 @@ def print_context_as_it_stood(keeper: MemoryKeeper, number: int) -> None:
 
 
 def print_context(system: str, prompt: str, when: str) -> None:
+    from game.text import clean_block
+    from memory.tokens import estimate_tokens
+
     system, prompt = clean_block(system), clean_block(prompt)
     print(f"--- system ({estimate_tokens(system)} tokens, cached) ---\n{system}")
     print(f"--- prompt ({estimate_tokens(prompt)} tokens, {when}) ---\n{prompt}")
 
 
 def cmd_memory_stats(args: argparse.Namespace) -> None:
+    from memory.inspect import stats, stats_text
+
     store = memory_store(args)
     report = stats(store, store.pool.clock().date())
     print(json.dumps(report) if args.json else stats_text(report))
 
 
 def cmd_memory_calls(args: argparse.Namespace) -> None:
+    from game.text import clean_block
+    from memory.inspect import calls_text
+    from memory.usage import recorded
+
     with memory_store(args).read() as connection:
         calls = recorded(connection, match=args.match, last=args.last)
     if args.json:
@@ -388,6 +410,11 @@ def cmd_memory_calls(args: argparse.Namespace) -> None:
 
 
 def cmd_memory_rebuild(args: argparse.Namespace) -> None:
+    from bot.agent.gateway import remembering
+    from bot.agent.providers.offline import OfflineModel
+    from bot.app.progress import Progress
+    from game.events import ResultRecorded
+
     keeper, _ = remembering(open_pool(args), OfflineModel())
     if not keeper.enabled():
         raise UsageError("memory is off in this pool: nothing to rebuild")
@@ -398,6 +425,13 @@ def cmd_memory_rebuild(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
+    from bot.agent.commentator import Policy
+    from bot.app.lifecycle import commentator_for
+    from game.db.engine import warn_if_open
+    from game.feeds.choose import source_from
+    from game.feeds.poller import ResultsPoller
+    from game.frontends.ssh.frontend import ServerConfig
+
     settings = settings_of(args)
     warn_if_open(settings.data_dir)  # before the database and host key go into it
     pool = open_pool(args)
@@ -456,6 +490,10 @@ async def serve(
     """The SSH server and the HTTP server, in one event loop with the scheduler, the
     commentator, the results feed and the Discord poster when this process holds the
     lead (``game.db.leader``: one voice per database)."""
+    from bot.agent.scheduler import PoolScheduler
+    from bot.app.lifecycle import StartError, open_companion, open_server, until_stopped
+    from game.db.leader import Leadership
+
     web = web or Web()
     running = await open_server(pool, data_dir, config)
     try:
@@ -532,6 +570,9 @@ async def take_the_lead(
 
 
 def cmd_discord_commands(args: argparse.Namespace) -> None:
+    from game.frontends.discord.api import DiscordApi, DiscordError
+    from game.frontends.discord.slash import COMMANDS
+
     discord = settings_of(args).discord
     if not discord.application_id or not discord.bot_token:
         raise UsageError("set DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN (docs/discord.md)")
@@ -558,6 +599,9 @@ def cmd_invite_create(args: argparse.Namespace) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
+    from bot.app.demo import default_speed, run_demo
+    from bot.app.lifecycle import Running, StartError, open_companion, until_stopped
+
     settings = settings_of(args)
     speed = args.speed or default_speed()
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.agent.providers.base import Model
-from bot.agent.providers.breaker import CircuitBreaker
-from bot.agent.providers.offline import OfflineModel
-from bot.agent.providers.usage import UsageSink
-from bot.agent.providers.web_search import WebSearch
 from game.errors import UserError
 from game.words import LANGUAGES
+
+if TYPE_CHECKING:
+    from bot.agent.providers.base import Model
+    from bot.agent.providers.usage import UsageSink
 
 PROVIDERS = ("auto", "offline", "anthropic", "openai-compatible")
 
@@ -55,11 +55,17 @@ def make_model(config: ModelConfig, on_usage: UsageSink) -> Model:
     gateway (``bot.agent.gateway``), which also records it: there is no second
     fallback here.
     """
+    # The providers (their base alone reaches the whole of memory, and anthropic's SDK
+    # takes seconds to import) are loaded only by the command that talks to one: the
+    # command line reads this module for its settings, and `betania standings` never
+    # pays for them.
+    from bot.agent.providers.breaker import CircuitBreaker
+    from bot.agent.providers.offline import OfflineModel
+    from bot.agent.providers.web_search import WebSearch
+
     provider = config.chosen()
     if provider == "offline":
         return OfflineModel(seed=config.seed, language=config.language)
-    # A provider's SDK (anthropic's alone takes seconds to import) is loaded only by the
-    # command that talks to it: `betania standings` never pays for it.
     if provider == "anthropic":
         from bot.agent.providers.anthropic_model import DEFAULT_MODEL, AnthropicModel
 

@@ -21,22 +21,35 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
-
 from bot.app.config import ConfigError, ModelConfig
-from bot.app.redaction import RedactingFormatter, Redactor
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
-from game.db.engine import database_url
 from game.errors import UserError
-from game.feeds.football_data import DEFAULT_URL
-from game.frontends.discord.api import DEFAULT_API_URL
 from game.rules import check_handle
+
+if TYPE_CHECKING:
+    from bot.app.redaction import Redactor
+
+# Every command reads this module, `betania --version` too, before it knows what it will
+# need: the database engine, the HTTP clients and what they bring are imported by the
+# setting that uses them, when it is used.
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+
+
+def default_discord_api_url() -> str:
+    from game.frontends.discord.api import DEFAULT_API_URL
+
+    return DEFAULT_API_URL
+
+
+def default_football_data_url() -> str:
+    from game.feeds.football_data import DEFAULT_URL
+
+    return DEFAULT_URL
 
 
 @dataclass(frozen=True)
@@ -47,7 +60,7 @@ class DiscordSettings:
     application_id: str | None = None
     bot_token: str | None = None  # only to register the slash commands
     webhook_url: str | None = None  # the channel's webhook; without it nothing is posted
-    api_url: str = DEFAULT_API_URL
+    api_url: str = field(default_factory=default_discord_api_url)
 
     @classmethod
     def read(cls, environ: Mapping[str, str]) -> DiscordSettings:
@@ -59,7 +72,7 @@ class DiscordSettings:
             value("DISCORD_APPLICATION_ID"),
             value("DISCORD_BOT_TOKEN"),
             value("DISCORD_WEBHOOK_URL"),
-            value("DISCORD_API_URL") or DEFAULT_API_URL,
+            value("DISCORD_API_URL") or default_discord_api_url(),
         )
 
 
@@ -70,7 +83,7 @@ class Settings:
     addressee: Addressee = field(default_factory=Addressee)
     model: ModelConfig = field(default_factory=ModelConfig)
     football_data_token: str | None = None
-    football_data_url: str = DEFAULT_URL
+    football_data_url: str = field(default_factory=default_football_data_url)
     log_level: str = "WARNING"
     debug: bool = False
     keep_calls_days: int | None = None  # model calls kept whole this long; None: always
@@ -101,13 +114,15 @@ class Settings:
             addressee=Addressee(handle, environ.get("BETANIA_NAME", DEFAULT_NAME)),
             model=_model(args, environ),
             football_data_token=environ.get("FOOTBALL_DATA_TOKEN") or None,
-            football_data_url=environ.get("FOOTBALL_DATA_URL", DEFAULT_URL),
+            football_data_url=environ.get("FOOTBALL_DATA_URL") or default_football_data_url(),
             log_level=level,
             debug=bool(flag("debug")) or environ.get("BETANIA_DEBUG", "") not in ("", "0"),
             discord=DiscordSettings.read(environ),
         )
 
     def database_url(self) -> str:
+        from game.db.engine import database_url
+
         return database_url(self.database, self.data_dir)
 
     def secrets(self) -> list[str]:
@@ -115,6 +130,9 @@ class Settings:
         held = [self.model.api_key, self.football_data_token, self.discord.bot_token]
         held.append(webhook_token(self.discord.webhook_url))
         if self.database:
+            from sqlalchemy.engine import make_url
+            from sqlalchemy.exc import ArgumentError
+
             with contextlib.suppress(ArgumentError):  # not a URL: opening it will say so
                 held.append(make_url(self.database).password)
         return [secret for secret in held if secret]
@@ -123,6 +141,8 @@ class Settings:
         """The one logging set-up: to stderr, at the configured level, every line redacted.
 
         Returns the redactor, for what is said on stderr outside the log."""
+        from bot.app.redaction import RedactingFormatter, Redactor
+
         redact = Redactor(self.secrets())
         handler = logging.StreamHandler()
         handler.setFormatter(RedactingFormatter(LOG_FORMAT, redact))
