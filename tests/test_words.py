@@ -27,6 +27,10 @@ PLAYER_ERRORS = {
     "InvalidGoal",
     "CommandError",
     "LimitReached",
+    "JokerRefused",
+    "BonusClosed",
+    "UnknownTeam",
+    "UnknownScorer",
 }
 
 

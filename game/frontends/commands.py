@@ -19,9 +19,11 @@ from game import league
 from game.addressing import Addressee
 from game.db.engine import is_locked
 from game.errors import UserError
+from game.frontends import picks as extras
 from game.frontends.limits import ConnectionLimits
 from game.model import Goal, Match, MatchStatus, Player, Score
 from game.pool import Pool
+from game.pool.extras import bonus_open
 from game.render import (
     in_play_line,
     league_text,
@@ -159,6 +161,20 @@ class Commands:
                 "bet N 2-1",
                 "predict match #N (until kick-off)",
                 Commands.bet,
+                writes=True,
+            ),
+            Spec(
+                ("joker", "coringa"),
+                "joker N | joker off N | joker",
+                "your pick on #N counts double (a few per stage, until kick-off)",
+                Commands.joker,
+                writes=True,
+            ),
+            Spec(
+                ("bonus", "especial"),
+                "bonus champion TEAM | bonus scorer NAME | bonus [--json]",
+                "bonus picks: the champion and the top scorer, until the first kick-off",
+                Commands.bonus,
                 writes=True,
             ),
             Spec(
@@ -386,7 +402,13 @@ class Commands:
                 )
             )
         elif picks:
-            lines.append(words("picks: ") + ", ".join(f"{p.handle} {p.score}" for p in picks))
+            jokered = self.pool.extras.jokers_on(match.number)
+            lines.append(
+                words("picks: ")
+                + ", ".join(
+                    extras.marked(f"{p.handle} {p.score}", p.handle in jokered) for p in picks
+                )
+            )
             told = shares_of(match, picks, self.pool.clock())
             lines.extend(shares_lines(told, match, words) if told else [])
         return Reply("\n".join(lines))
@@ -411,6 +433,52 @@ class Commands:
             )
         return Reply(self.words("{match}: your pick is {score}", match=match.label, score=score))
 
+    def joker(self, call: Call) -> Reply:
+        desk, handle, words = self.pool.extras, call.caller.handle, self.words
+        args = [a.lower() for a in call.args]
+        if not args:
+            return Reply(extras.jokers_held(desk.jokers_of(handle), desk.settings(), words))
+        try:
+            if len(args) == 2 and args[0] in extras.OFF_WORDS:
+                match = desk.joker_off(handle, _number(args[1]))
+                return Reply(words("joker taken off {match}", match=match.label))
+            if len(args) != 1:
+                raise CommandError("say which match: joker N")
+            return Reply(extras.joker_placed(desk.joker(handle, _number(args[0])), words))
+        except CommandError:
+            raise
+        except UserError as error:
+            return Reply(extras.said(error, words), error=True)
+
+    def bonus(self, call: Call) -> Reply:
+        as_json, args = _json_flag(call.args)
+        desk, handle = self.pool.extras, call.caller.handle
+        if args:
+            kind = extras.KIND_WORDS.get(args[0].lower())
+            if kind is None or len(args) < 2:
+                raise CommandError("say champion TEAM or scorer NAME")
+            return Reply(
+                extras.bonus_placed(desk.bonus(handle, kind, " ".join(args[1:])), self.words)
+            )
+        matches = self.pool.matches()
+        everyone = desk.bonus_picks()
+        shown_all = not bonus_open(matches, self.pool.clock())
+        shown = everyone if shown_all else [p for p in everyone if p.handle == handle]
+        if as_json:
+            return Reply(extras.bonus_json(shown, shown_all, desk.settings()))
+        hidden = len({p.handle for p in everyone} - {handle})
+        return Reply(
+            extras.bonus_listing(
+                shown,
+                shown_all,
+                hidden,
+                extras.first_kickoff(matches),
+                desk.settings(),
+                call.caller.zone,
+                self.words,
+            )
+        )
+
     def mybets(self, call: Call) -> Reply:
         as_json, _ = _json_flag(call.args)
         rule, basis = self.pool.scoring()
@@ -422,6 +490,7 @@ class Commands:
             if match.result is not None and match.status is MatchStatus.FINISHED:
                 points = rule.points(classify(pick.score, scored_score(match.result, basis)))
             rows.append((match, pick.score, points))
+        held = self.pool.extras.jokers_of(call.caller.handle)
         if as_json:
             return Reply(
                 json.dumps(
@@ -431,30 +500,31 @@ class Commands:
                             "pick": str(s),
                             "result": None if m.result is None else str(m.result),
                             "points": p,
+                            "joker": m.number in held,
                         }
                         for m, s, p in rows
                     ]
                 )
             )
         words = self.words
+        mine = extras.my_extras(self.pool.extras.bonus_picks(call.caller.handle), held, words)
         if not rows:
-            return Reply(words("No picks yet: bet N 2-1"))
-        return Reply(
-            table(
-                words.each("#", "match", "pick", "result", "pts"),
-                [
-                    (
-                        f"#{m.number}",
-                        f"{m.team1} v {m.team2}",
-                        s,
-                        match_score(m, words=words),
-                        "" if p is None else p,
-                    )
-                    for m, s, p in rows
-                ],
-                right=(0, 4),
-            )
+            return Reply("\n".join([words("No picks yet: bet N 2-1"), *mine]))
+        shown = table(
+            words.each("#", "match", "pick", "result", "pts"),
+            [
+                (
+                    f"#{m.number}",
+                    f"{m.team1} v {m.team2}",
+                    extras.marked(str(s), m.number in held),
+                    match_score(m, words=words),
+                    "" if p is None else p,
+                )
+                for m, s, p in rows
+            ],
+            right=(0, 4),
         )
+        return Reply("\n".join([shown, *mine]))
 
     def standings(self, call: Call) -> Reply:
         as_json, args = _json_flag(call.args)
