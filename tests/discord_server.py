@@ -26,6 +26,21 @@ from game.frontends.web import start_web
 BOT_TOKEN = "bot-token-for-tests"
 
 
+def mentions_valid(allowed: object) -> bool:
+    """Discord's rules for ``allowed_mentions``: at most 100 users and 100 roles, and a
+    list of users never beside "users" in ``parse`` (the API refuses both at once)."""
+    if allowed is None:
+        return True
+    if not isinstance(allowed, dict):
+        return False
+    parse = allowed.get("parse", [])
+    for kind in ("users", "roles"):
+        listed = allowed.get(kind)
+        if listed is not None and (len(listed) > 100 or kind in parse):
+            return False
+    return True
+
+
 @dataclass
 class FakeDiscord:
     base_url: str = ""
@@ -98,7 +113,7 @@ class FakeDiscord:
         if refused is not None:
             return refused
         body = await request.json()
-        if len(body.get("content", "")) > 2000:
+        if len(body.get("content", "")) > 2000 or not mentions_valid(body.get("allowed_mentions")):
             return web.json_response({"message": "Invalid Form Body", "code": 50035}, status=400)
         self.posts.append(body)
         headers = {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "3"}
