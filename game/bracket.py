@@ -12,14 +12,19 @@ group's winner or runner-up ("1A", "2B"), or one of the best third-placed teams
 ("3" and every group's letter, since which groups' thirds meet whom is FIFA's
 table, not the file's); a side that came from a knock-out match is its winner
 or loser ("W74", "L101"), by the number the pool gives that match.
+
+A spreadsheet of real picks names a knock-out match by its teams, as every office
+sheet does: ``sort_picks`` holds such a row until its match is told, and names
+the rows for knock-out matches whose teams never met.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from game.bets_csv import BetRow
 from game.model import Score, knockout_round
 from game.openfootball import Fixture
 
@@ -79,6 +84,39 @@ def blind(
             came_from[decided[0]] = (f"W{number}", mine)
             came_from[decided[1]] = (f"L{number}", mine)
     return shown, unknown
+
+
+@dataclass
+class Sorted:
+    """A spreadsheet's rows against the bracket as it was known before the first match."""
+
+    ready: list[BetRow] = field(default_factory=list)  # the import judges them now
+    held: dict[str, list[BetRow]] = field(default_factory=dict)  # by the match's source key
+    never: list[tuple[BetRow, str]] = field(default_factory=list)  # with the reason
+
+
+def sort_picks(
+    rows: Iterable[BetRow], shown: Sequence[Fixture], unknown: Sequence[Unknown]
+) -> Sorted:
+    """Each row for a match the bracket has not told yet is held for it; a row on a
+    knock-out day naming teams that did not play each other then never will be."""
+    known = {(f.local_date, f.team1, f.team2) for f in shown}
+    waiting = {(u.real.local_date, u.real.team1, u.real.team2): u.real.source_key for u in unknown}
+    days: dict[str, list[str]] = defaultdict(list)
+    for told in unknown:
+        days[told.real.local_date].append(f"{told.real.team1} v {told.real.team2}")
+    result = Sorted()
+    for row in rows:
+        key = (row.date, row.team1, row.team2)
+        if key in waiting:
+            result.held.setdefault(waiting[key], []).append(row)
+        elif key not in known and row.date in days:
+            played = ", ".join(days[row.date])
+            reason = f"{row.team1} v {row.team2} never met on {row.date} (that day: {played})"
+            result.never.append((row, reason))
+        else:  # a match known from the start, or none at all: the import says which
+            result.ready.append(row)
+    return result
 
 
 @dataclass

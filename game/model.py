@@ -179,8 +179,11 @@ class Result:
 
 
 def knockout_round(stage: str, group: str | None) -> bool:
-    """A match of the knock-out rounds: no group, and not a group stage's matchday."""
-    return group is None and not stage.startswith(("Group", "Matchday"))
+    """A match of the knock-out rounds: no group, and not a group stage's or a league's
+    matchday, whatever part of the season the round names first ("Group, Matchday 1",
+    "1° Semestre, Matchday 5" are not; "Finals, Round of 16", "Qualifying, Round 1" are)."""
+    parts = (part.strip() for part in stage.split(","))
+    return group is None and not any(part.startswith(("Group", "Matchday")) for part in parts)
 
 
 class MatchStatus(enum.StrEnum):

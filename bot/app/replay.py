@@ -29,12 +29,13 @@ from bot.app.simulation import (
     simulated_handles,
 )
 from game import bracket
-from game.bets_csv import BetsFileError, parse_bets
+from game.bets_csv import BetRow, BetsFileError, read_bets
 from game.db.engine import open_database
 from game.errors import UserError
 from game.openfootball import Tournament
-from game.pool import Pool
+from game.pool import BetsReport, Pool
 from game.pool.fixtures import numbering
+from game.pool.predictions import Refused
 from game.sources import read_text
 from memory import diary, facts
 from memory.context import Context
@@ -76,12 +77,61 @@ class ContextSample:
 
 
 @dataclass
+class SheetReport:
+    """What became of a spreadsheet's rows in a replay, told once at its end.
+
+    A row for a knock-out match named by its teams waits until the matches that
+    decide its sides are over; a row bad in itself is named and the rest kept.
+    """
+
+    rows: int = 0
+    placed: int = 0  # picks taken as the replay began
+    held: int = 0  # rows for knock-out matches whose sides were not known yet
+    held_placed: int = 0  # of those, taken when their teams were known
+    never: list[str] = field(default_factory=list)  # held rows never matched, each with why
+    problems: list[str] = field(default_factory=list)  # rows bad in themselves, one line each
+
+    def took(self, imported: BetsReport, held: bool = False) -> None:
+        taken = imported.placed + imported.changed + imported.unchanged
+        if held:
+            self.held_placed += taken
+        else:
+            self.placed += taken
+        self.problems += imported.unread + [refused.text() for refused in imported.refused]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "placed": self.placed,
+            "held": self.held,
+            "held_placed": self.held_placed,
+            "never_matched": self.never,
+            "problems": self.problems,
+        }
+
+    def lines(self) -> list[str]:
+        """The summary line, then one line for each row not taken."""
+        head = (
+            f"bets: {self.rows} rows, {self.placed} picks placed at the start; "
+            f"{self.held} held for knock-out matches, {self.held_placed} placed when their "
+            f"teams were known, {len(self.never)} never matched because those teams never met; "
+            f"{len(self.problems)} problem(s)"
+        )
+        return [head, *(f"  {line}" for line in sorted(self.never + self.problems, key=_line))]
+
+
+def _line(text: str) -> int:
+    return int(text.split()[1].rstrip(":")) if text.startswith("line ") else 0
+
+
+@dataclass
 class ReplayReport:
     pool: Pool
     keeper: MemoryKeeper
     commentator: Commentator
     elapsed_s: float
     samples: list[ContextSample]
+    sheet: SheetReport | None = None
 
     @property
     def calls(self) -> list[CallRecord]:
@@ -133,6 +183,7 @@ class ReplayReport:
                 "count": self.commentator.stats.count,
                 "refused_repeats": self.commentator.stats.refused_repeats,
             },
+            "bets": None if self.sheet is None else self.sheet.as_dict(),
             "elapsed_s": round(self.elapsed_s, 3),
         }
 
@@ -249,6 +300,8 @@ def replay(
     pool.fixtures.import_tournament(Tournament(options.tournament.name, tuple(shown)))
     over: set[str] = set()
     key_of = {number: key for key, number in numbers.items()}
+    sheet: SheetReport | None = None
+    held: dict[str, list[BetRow]] = {}
 
     def reveal(number: int) -> None:
         over.add(key_of[number])
@@ -258,14 +311,22 @@ def replay(
                 Tournament(options.tournament.name, tuple(u.real for u in told))
             )
             unknown[:] = [u for u in unknown if u not in told]
+        waited = [row for u in told for row in held.pop(u.real.source_key, [])]
+        if sheet is not None and waited:  # their teams are known now, before their kick-off
+            sheet.took(pool.predictions.import_bets(waited, strict=False), held=True)
 
     handles = simulated_handles(options.players)
     for handle in handles:
         pool.members.add(handle, handle.capitalize(), via="replay")
     if options.bets_csv:
-        imported = pool.predictions.import_bets(parse_bets(options.bets_csv))
-        if imported.refused:  # a replay of part of the picks would tell another tournament
-            raise BetsFileError([refused.text() for refused in imported.refused])
+        rows, unread = read_bets(options.bets_csv)
+        if not rows and unread:  # not a sheet of picks at all
+            raise BetsFileError(unread)
+        picks = bracket.sort_picks(rows, shown, unknown)
+        held = picks.held
+        sheet = SheetReport(len(rows) + len(unread), held=sum(map(len, held.values())))
+        sheet.never = [Refused(row.line, row.player, why).text() for row, why in picks.never]
+        sheet.took(pool.predictions.import_bets(picks.ready, unread, strict=False))
     memory = options.memory if zone is None else replace(options.memory, zone=zone)
     meter = UsageMeter()
     if isinstance(model, ModelConfig):
@@ -311,8 +372,12 @@ def replay(
             if entry is not None:
                 all_entries.append(estimate_tokens(f"{entry.dates} {entry.text}") + 1)
     commentator.catch_up()
+    if sheet is not None:  # the file ends before these matches' teams were known
+        for row in (row for rows in held.values() for row in rows):
+            why = f"{row.team1} v {row.team2} on {row.date}: its teams were never known"
+            sheet.never.append(Refused(row.line, row.player, why).text())
     return ReplayReport(
-        pool, keeper, commentator, time.perf_counter() - started, list(samples.values())
+        pool, keeper, commentator, time.perf_counter() - started, list(samples.values()), sheet
     )
 
 
@@ -336,5 +401,6 @@ def summary(report: ReplayReport) -> str:
             f"facts: {data['facts']['stored']} stored, {data['facts']['rejected_compactions']} rejected compactions",
             f"model calls: {data['model_calls']}, context tokens median {tokens['median']:.0f}, max {tokens['max']}",
             f"remarks: {data['remarks']['count']} made, {data['remarks']['refused_repeats']} refused as repeats",
+            *(report.sheet.lines() if report.sheet else []),
         ]
     )

@@ -68,6 +68,7 @@ class BetsReport:
     folded: dict[str, Folded] = field(default_factory=dict)  # by the name as written
     changes: list[str] = field(default_factory=list)  # one line per pick replaced
     refused: list[Refused] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # rows skipped (``strict=False``): why
 
     def folded_lines(self) -> list[str]:
         """'BRUNO → bruno (registered): 3 picks': whose picks a spelling touched."""
@@ -150,14 +151,17 @@ class Predictions:
         self._work.append(connection, logged, event)
         return event
 
-    def import_bets(self, rows: list[BetRow], unread: Iterable[str] = ()) -> BetsReport:
+    def import_bets(
+        self, rows: list[BetRow], unread: Iterable[str] = (), *, strict: bool = True
+    ) -> BetsReport:
         """An admin's spreadsheet: picks for anyone, held to the kick-off lock by their time.
 
         A file that does not read (``unread``, a fixture or a name it cannot
-        place) imports nothing: every problem is listed, in line order. A row
-        the rules refuse (made after kick-off, or older than the player's own
-        pick) is named in ``refused`` with its reason, and the rest of the file
-        is imported.
+        place) imports nothing: every problem is listed, in line order; not
+        ``strict``, those rows are skipped, named in ``unread``, and the others
+        imported. A row the rules refuse (made after kick-off, or older than the
+        player's own pick) is named in ``refused`` with its reason, and the rest
+        of the file is imported.
         """
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> BetsReport:
@@ -184,8 +188,9 @@ class Predictions:
                     handles[row.player] = rules.handle_from_name(row.player)
                 except RuleViolation as error:
                     problems.append(f"line {row.line}: {error}")
-            if problems:
+            if problems and strict:
                 raise BetsFileError(sorted(problems, key=_line_number))
+            report.unread = sorted(problems, key=_line_number)
             registered = set(
                 connection.execute(
                     select(players.c.handle).where(players.c.handle.in_(set(handles.values())))
@@ -193,6 +198,8 @@ class Predictions:
             )
             now = self._work.clock()
             for row, number in resolved:
+                if row.player not in handles:  # a name that makes no handle: in ``unread``
+                    continue
                 handle = handles[row.player]
                 refusal = self._import_row(connection, logged, report, row, handle, number, now)
                 if refusal:
