@@ -34,7 +34,8 @@ def test_jobs_come_from_the_database_and_run_once(tmp_path: Path) -> None:
         return jobs
 
     jobs = asyncio.run(run_for(2.5))
-    assert jobs == 2 + 1  # a kick-off per match, and her turn (picks, reactions, digest)
+    # A kick-off and a reminder per match, and her turn (picks, reactions, digest).
+    assert jobs == 2 + 2 + 1
     assert pool.match(1).status is MatchStatus.LIVE
     assert pool.match(2).status is MatchStatus.SCHEDULED
     assert [p.match_number for p in pool.predictions_of("betania")] == [1]  # #2 is hours away
