@@ -100,6 +100,8 @@ def place(
     stage = stage_in(match, matches)
     same = [m for m in held if stage_in(m, matches) == stage]
     cap = caps.of(stage)
+    if cap == 0:
+        raise JokerRefused("this pool plays no jokers in {stage}", stage=stage)
     if len(same) < cap:
         return Move(match, stage)
     movable = sorted((m for m in same if not m.has_started(now)), key=Match.time_order)
