@@ -163,6 +163,44 @@ def test_version_is_the_installed_one(capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().out == f"betania {metadata.version('betania')}\n"
 
 
+# What every console command once paid for before it read its arguments: seconds of
+# `betania --version` on a shared machine.
+PROVIDERS_AND_SERVERS = ("anthropic", "openai", "asyncssh", "aiohttp", "bot.agent.commentator")
+
+
+def modules_loaded_by(*argv: str) -> set[str]:
+    """The modules a fresh Python holds after ``betania ARGV`` (as the console script runs it)."""
+    code = (
+        "import sys\n"
+        "from bot.app.cli import main\n"
+        "try:\n"
+        f"    main({list(argv)!r})\n"
+        "except SystemExit as done:\n"
+        "    assert not done.code, done.code\n"
+        "print(' '.join(sys.modules), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(done.stderr.split())
+
+
+def test_the_version_and_the_help_load_no_engine_no_server_and_no_provider() -> None:
+    for argv in (["--version"], ["--help"], ["serve", "--help"]):
+        loaded = modules_loaded_by(*argv)
+        assert "bot.app.cli" in loaded
+        heavy = {*PROVIDERS_AND_SERVERS, "sqlalchemy", "alembic", "httpx", "game.pool"}
+        assert not heavy & loaded, argv
+
+
+def test_the_table_loads_the_database_but_no_server_and_no_provider(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[1] / "game" / "sample"
+    data = ["--data-dir", str(tmp_path)]
+    assert main(["fixtures", "import", str(sample / "tournament.json"), *data]) == 0
+    assert main(["bets", "import", str(sample / "bets.csv"), *data]) == 0
+    loaded = modules_loaded_by("standings", *data)
+    assert {"game.pool", "sqlalchemy"} <= loaded
+    assert not {*PROVIDERS_AND_SERVERS, "alembic"} & loaded  # at head: nothing to migrate
+
+
 def test_memory_facts_and_diary_as_json_tell_each_fact_s_whole_story(
     tmp_path: Path, betania
 ) -> None:
