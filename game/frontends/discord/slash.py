@@ -76,6 +76,16 @@ COMMANDS: list[dict[str, Any]] = [
         "options": [_option("code", STRING, "The one-time code", bounds={"max_length": 20})],
     },
     {"name": "unlink", "description": "Stop playing as your pool handle from this account"},
+    {
+        "name": "remind",
+        "description": "Reminders of matches closing without your pick: on, off, or how they are",
+        "options": [
+            {
+                **_option("state", STRING, "on or off", required=False),
+                "choices": [{"name": "on", "value": "on"}, {"name": "off", "value": "off"}],
+            }
+        ],
+    },
 ]
 for _command in COMMANDS:
     _command["type"] = CHAT_INPUT
@@ -117,4 +127,6 @@ def line_for(name: str, options: Mapping[str, str | int], addressee: Addressee) 
         return f"{addressee.mention} {options['text']}"
     if name == "unlink":
         return "unlink discord"
+    if name == "remind":
+        return f"remind {options['state']}" if "state" in options else "remind"
     return name
