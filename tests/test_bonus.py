@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from game.addressing import Addressee
 from game.bonus import (
     CHAMPION,
     SCORER,
@@ -29,6 +30,7 @@ from game.bonus import (
 )
 from game.events import BonusPicked
 from game.frontends.commands import Caller, Commands
+from game.frontends.discord.slash import line_for, options_of
 from game.model import Goal, Match, MatchStatus
 from game.openfootball import parse_tournament
 from game.pool import Pool
@@ -267,3 +269,15 @@ def test_the_bonus_points_are_a_pool_setting(cup_pool: Pool) -> None:
     assert shown["points"] == {CHAMPION: 30, SCORER: 15}
     with pytest.raises(ValueError):
         cup_pool.extras.configure(scorer_points=-1)
+
+
+def test_discords_bonus_and_joker_are_the_same_lines(cup_pool: Pool) -> None:
+    commands, her = Commands(cup_pool), Addressee()
+    sent = [{"name": "kind", "value": "champion"}, {"name": "name", "value": "Brasil"}]
+    line = line_for("bonus", options_of("bonus", sent), her)
+    assert commands.run(ANA, line).text == "your champion pick: Brazil"
+    half = line_for("bonus", options_of("bonus", [{"name": "name", "value": "Brasil"}]), her)
+    assert commands.run(ANA, half).error  # a name without its kind is told the usage
+    joker = line_for("joker", options_of("joker", [{"name": "match", "value": 7}]), her)
+    assert commands.run(ANA, joker).text.startswith("joker on #7 ")
+    assert line_for("bonus", options_of("bonus", []), her) == "bonus"

@@ -33,7 +33,7 @@ from game.words import Words
 PING, APPLICATION_COMMAND = 1, 2  # interaction types
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE = 1, 4, 5  # interaction callback types
 SERVICE = "discord"
-TABLES = ("matches", "mybets", "standings", "match")  # answers shown in monospace
+TABLES = ("matches", "mybets", "standings", "match", "bonus")  # answers shown in monospace
 PUBLIC = ("standings", "ask")  # every other answer is for the asker's eyes only
 PATIENCE = 2.0  # seconds before a slow answer is deferred, inside Discord's three
 T = TypeVar("T")

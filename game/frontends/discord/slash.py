@@ -17,6 +17,7 @@ STRING, INTEGER = 3, 4  # application command option types
 CHAT_INPUT = 1  # a command typed in the chat box
 ASK_LONGEST = 500  # characters in a question to her
 SCORE_LONGEST = 20
+NAME_LONGEST = 100  # a team or a scorer in a bonus pick
 
 
 def _option(
@@ -43,6 +44,22 @@ COMMANDS: list[dict[str, Any]] = [
         "options": [
             _option("match", INTEGER, "The match number, as in /matches", bounds=MATCH_NUMBER),
             _option("score", STRING, "Home-away, like 2-1", bounds={"max_length": SCORE_LONGEST}),
+        ],
+    },
+    {
+        "name": "joker",
+        "description": "Your pick on a match counts double (a few per stage, until kick-off)",
+        "options": [_option("match", INTEGER, "The match number", bounds=MATCH_NUMBER)],
+    },
+    {
+        "name": "bonus",
+        "description": "Bonus picks (champion, top scorer) until the first kick-off; all: /bonus",
+        "options": [
+            {
+                **_option("kind", STRING, "What you pick", required=False),
+                "choices": [{"name": k, "value": k} for k in ("champion", "scorer")],
+            },
+            _option("name", STRING, "The team or the player", False, {"max_length": NAME_LONGEST}),
         ],
     },
     {"name": "matches", "description": "Upcoming, live and finished matches, with your picks"},
@@ -119,6 +136,10 @@ def line_for(name: str, options: Mapping[str, str | int], addressee: Addressee) 
     """The line a player would type over SSH for ``/name options``."""
     if name == "bet":
         return f"bet {options['match']} {options['score']}"
+    if name == "joker":
+        return f"joker {options['match']}"
+    if name == "bonus":  # one of kind and name without the other: the usage, told
+        return f"bonus {options.get('kind', '')} {options.get('name', '')}".rstrip()
     if name == "standings":
         return f"standings after {options['after']}" if "after" in options else "standings"
     if name == "match":
