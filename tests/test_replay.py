@@ -55,8 +55,9 @@ def test_a_replay_with_players_and_chat(tmp_path: Path, capsys: pytest.CaptureFi
     assert report["standings"][0]["rank"] == 1
     assert set(report) == {
         "matches", "players", "standings", "diary", "facts", "model_calls",
-        "context_tokens", "remarks", "elapsed_s",
+        "context_tokens", "remarks", "bets", "elapsed_s",
     }  # fmt: skip
+    assert report["bets"] is None  # no spreadsheet of picks
 
 
 def test_resume_at_writes_nothing_for_the_earlier_matches(database_url: str) -> None:
