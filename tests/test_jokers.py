@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import func, select
 
+from bot.app.cli import main
 from game.db.engine import open_database
 from game.db.schema import jokers as joker_rows
 from game.events import JokerPlaced, JokerRemoved
@@ -226,3 +228,22 @@ def test_two_sessions_of_one_player_racing_never_pass_the_cap(
     with joker_race.work.read() as connection:
         total = connection.execute(select(func.count()).select_from(joker_rows)).scalar()
     assert total == rounds(in_processes)
+
+
+def test_an_admin_sets_the_caps_and_the_bonus_points_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = str(tmp_path / "data")
+    assert (
+        main(["pool", "set", "--group-jokers", "3", "--champion-points", "30", "--data-dir", data])
+        == 0
+    )
+    assert main(["pool", "set", "--round-jokers", "100", "--data-dir", data]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().endswith("a setting here is a whole number from 0 to 99, not 100")
+    assert main(["log", "--json", "--data-dir", data]) == 0
+    changed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(e["key"], e["value"]) for e in changed] == [
+        ("jokers_group_stage", "3"),
+        ("bonus_champion_points", "30"),
+    ]

@@ -213,10 +213,17 @@ def cmd_players_list(args: argparse.Namespace) -> None:
 
 
 def cmd_pool_set(args: argparse.Namespace) -> None:
-    if args.scoring is None and args.basis is None:
-        raise UsageError("say what to set: --scoring and/or --basis")
+    extras = (args.group_jokers, args.round_jokers, args.champion_points, args.scorer_points)
+    if args.scoring is None and args.basis is None and all(v is None for v in extras):
+        raise UsageError(
+            "say what to set: --scoring, --basis, --group-jokers, --round-jokers, "
+            "--champion-points or --scorer-points"
+        )
     pool = open_pool(args)
-    pool.predictions.set_scoring(args.scoring, args.basis)
+    if args.scoring is not None or args.basis is not None:
+        pool.predictions.set_scoring(args.scoring, args.basis)
+    if any(v is not None for v in extras):
+        pool.extras.configure(*extras)
     print("saved; standings follow the new rule at once")
 
 
@@ -773,11 +780,17 @@ def build_parser() -> Parser:
     sub.add_argument("--admin", action="store_true")
     add(["players", "list"], cmd_players_list, "list players")
 
-    sub = add(["pool", "set"], cmd_pool_set, "choose the scoring rule")
+    sub = add(["pool", "set"], cmd_pool_set, "choose the scoring rule, jokers and bonus points")
     sub.add_argument("--scoring", choices=sorted(PRESETS))
     sub.add_argument(
         "--basis", type=ScoreBasis, choices=list(ScoreBasis), help="which score counts"
     )
+    sub.add_argument(
+        "--group-jokers", type=int, metavar="N", help="jokers in a cup's group stage (2)"
+    )
+    sub.add_argument("--round-jokers", type=int, metavar="N", help="jokers in each other round (1)")
+    sub.add_argument("--champion-points", type=int, metavar="N", help="a right champion (20)")
+    sub.add_argument("--scorer-points", type=int, metavar="N", help="a right top scorer (10)")
 
     sub = add(["log"], cmd_log, "the event log, oldest first")
     sub.add_argument("--after", type=int, default=0, metavar="ID")
