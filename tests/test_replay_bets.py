@@ -7,6 +7,7 @@ World Cup, and ten friends' for the Argentine Primera División 2025.
 
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -25,6 +26,7 @@ from game.scoring import DEFAULT_PRESET, points_for, preset
 from game.sources import read_json
 from tests.conftest import TEST_DATA
 
+SAMPLE = Path(__file__).resolve().parents[1] / "game" / "sample" / "tournament.json"
 CUP_SHEET = (TEST_DATA / "bets-worldcup-2026.csv").read_text(encoding="utf-8")
 LEAGUE_SHEET = (TEST_DATA / "bets-ar.1-2025.csv").read_text(encoding="utf-8")
 BUENOS_AIRES = ZoneInfo("America/Argentina/Buenos_Aires")
@@ -201,3 +203,23 @@ def test_the_whole_argentine_sheet_is_for_matches_the_pool_knows_from_the_start(
     assert (len(rows), unread) == (2275, [])
     picks = bracket.sort_picks(rows, *blinded(argentina()))
     assert (len(picks.ready), picks.held, picks.never) == (2275, {}, [])
+
+
+def test_rows_bad_in_themselves_are_named_and_the_rest_kept(database_url: str) -> None:
+    sample = parse_tournament(read_json(str(SAMPLE)))
+    sheet = (
+        "player,date,team1,team2,score1,score2,placed_at\n"
+        "Zé,2026-06-11,Brazil,Japan,0,1,\n"
+        "Zé,2026-06-11,Argentina,Portugal,3,x,\n"  # a score mistyped
+        "Zé,2026-06-11,Brasil,Japan,1,0,\n"  # a team mistyped
+        "Ana,2026-06-11,Argentina,Portugal,3,3,2026-06-30T00:00:00Z\n"  # after its kick-off
+        "Ana,2026-06-11,Brazil,Japan,2,2,\n"
+    )
+    report = replay(ReplayOptions(sample, bets_csv=sheet), database_url, OfflineModel())
+    assert report.sheet is not None
+    assert (report.sheet.rows, report.sheet.placed) == (5, 2)
+    assert [line.split(":")[0] for line in report.sheet.problems] == ["line 3", "line 4", "line 5"]
+    assert report.sheet.problems[1] == "line 4: no fixture Brasil v Japan on 2026-06-11"
+    assert report.sheet.problems[2].startswith("line 5: Ana: placed_at 2026-06-30T00:00:00+00:00")
+    standings = table(report.as_dict()["standings"])
+    assert (standings["ze"], standings["ana"]) == (10, 0)  # 0-1 exact; 2-2 a miss
