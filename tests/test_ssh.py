@@ -50,7 +50,9 @@ def test_exec_mode_runs_one_command_and_exits(tmp_path: Path) -> None:
             matches = json.loads((await served.run("ana", "matches --json")).stdout)
             assert [m["pick"] for m in matches] == ["2-1", None, None, None]
             mine = json.loads((await served.run("ana", "mybets --json")).stdout)
-            assert mine == [{"match": 1, "pick": "2-1", "result": None, "points": None}]
+            assert mine == [
+                {"match": 1, "pick": "2-1", "result": None, "points": None, "joker": False}
+            ]
             wrong = await served.run("ana", "bet 99 2-1")
             assert (wrong.exit_status, wrong.stdout, wrong.stderr) == (1, "", "no match #99\n")
             unknown = await served.run("ana", "dance")
