@@ -7,6 +7,7 @@ PostgreSQL, and the cap under two racing writers in threads and in processes.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from datetime import timedelta
@@ -30,6 +31,7 @@ from game.sources import read_json
 from game.words import Words
 from tests import racers
 from tests.conftest import TEST_DATA, FakeClock
+from tests.ssh_pool import served_pool
 from tests.test_bonus import cup
 
 ANA = Caller("ana")
@@ -247,3 +249,31 @@ def test_an_admin_sets_the_caps_and_the_bonus_points_from_the_command_line(
         ("jokers_group_stage", "3"),
         ("bonus_champion_points", "30"),
     ]
+
+
+def test_jokers_and_bonus_picks_over_a_real_ssh_exec(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            told = await served.run("ana", "bonus campeao Brasil")
+            assert (told.exit_status, told.stdout) == (0, "your champion pick: Brazil\n")
+            assert (await served.run("ana", "joker 1")).exit_status == 0
+            assert (await served.run("ana", "coringa 3")).exit_status == 0
+            over = await served.run("ana", "joker 4")
+            assert (over.exit_status, over.stdout, over.stderr) == (
+                1,
+                "",
+                "your 2 jokers for group stage are on #1, #3: take one off first (joker off N)\n",
+            )
+            unknown = await served.run("ana", "bonus champion Narnia")
+            assert unknown.exit_status == 1 and unknown.stderr.count("\n") == 1
+            served.clock.now = served.pool.match(1).kickoff
+            late = await served.run("ana", "bonus scorer Vini")
+            assert (late.exit_status, late.stderr) == (
+                1,
+                "bonus picks closed when #1 Brazil v Serbia kicked off\n",
+            )
+            shown = json.loads((await served.run("ana", "bonus --json")).stdout)
+            assert shown["all_shown"] and shown["picks"][0]["value"] == "Brazil"
+
+    asyncio.run(scenario())
