@@ -198,7 +198,7 @@ def test_the_table_loads_the_database_but_no_server_and_no_provider(tmp_path: Pa
     assert main(["bets", "import", str(sample / "bets.csv"), *data]) == 0
     loaded = modules_loaded_by("standings", *data)
     assert {"game.pool", "sqlalchemy"} <= loaded
-    assert not {*PROVIDERS_AND_SERVERS, "alembic"} & loaded  # at head: nothing to migrate
+    assert not {*PROVIDERS_AND_SERVERS, "alembic", "httpx"} & loaded  # at head: no migration
 
 
 def test_memory_facts_and_diary_as_json_tell_each_fact_s_whole_story(

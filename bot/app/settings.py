@@ -27,29 +27,19 @@ from urllib.parse import urlsplit
 from bot.app.config import ConfigError, ModelConfig
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
 from game.errors import UserError
+from game.feeds import FOOTBALL_DATA_URL
+from game.frontends.discord import DISCORD_API_URL
 from game.rules import check_handle
 
 if TYPE_CHECKING:
     from bot.app.redaction import Redactor
 
 # Every command reads this module, `betania --version` too, before it knows what it will
-# need: the database engine, the HTTP clients and what they bring are imported by the
-# setting that uses them, when it is used.
+# need: the database engine and the log's redaction (which reads the pool) are imported
+# by the setting that uses them, when it is used, and no HTTP client at all.
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
-
-
-def default_discord_api_url() -> str:
-    from game.frontends.discord.api import DEFAULT_API_URL
-
-    return DEFAULT_API_URL
-
-
-def default_football_data_url() -> str:
-    from game.feeds.football_data import DEFAULT_URL
-
-    return DEFAULT_URL
 
 
 @dataclass(frozen=True)
@@ -60,7 +50,7 @@ class DiscordSettings:
     application_id: str | None = None
     bot_token: str | None = None  # only to register the slash commands
     webhook_url: str | None = None  # the channel's webhook; without it nothing is posted
-    api_url: str = field(default_factory=default_discord_api_url)
+    api_url: str = DISCORD_API_URL
 
     @classmethod
     def read(cls, environ: Mapping[str, str]) -> DiscordSettings:
@@ -72,7 +62,7 @@ class DiscordSettings:
             value("DISCORD_APPLICATION_ID"),
             value("DISCORD_BOT_TOKEN"),
             value("DISCORD_WEBHOOK_URL"),
-            value("DISCORD_API_URL") or default_discord_api_url(),
+            value("DISCORD_API_URL") or DISCORD_API_URL,
         )
 
 
@@ -83,7 +73,7 @@ class Settings:
     addressee: Addressee = field(default_factory=Addressee)
     model: ModelConfig = field(default_factory=ModelConfig)
     football_data_token: str | None = None
-    football_data_url: str = field(default_factory=default_football_data_url)
+    football_data_url: str = FOOTBALL_DATA_URL
     log_level: str = "WARNING"
     debug: bool = False
     keep_calls_days: int | None = None  # model calls kept whole this long; None: always
@@ -114,7 +104,7 @@ class Settings:
             addressee=Addressee(handle, environ.get("BETANIA_NAME", DEFAULT_NAME)),
             model=_model(args, environ),
             football_data_token=environ.get("FOOTBALL_DATA_TOKEN") or None,
-            football_data_url=environ.get("FOOTBALL_DATA_URL") or default_football_data_url(),
+            football_data_url=environ.get("FOOTBALL_DATA_URL") or FOOTBALL_DATA_URL,
             log_level=level,
             debug=bool(flag("debug")) or environ.get("BETANIA_DEBUG", "") not in ("", "0"),
             discord=DiscordSettings.read(environ),

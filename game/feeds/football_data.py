@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 
+from game.feeds import FOOTBALL_DATA_URL
 from game.model import (
     FeedReport,
     FeedResult,
@@ -38,7 +39,7 @@ from game.sources import (
     parse_json,
 )
 
-DEFAULT_URL = "https://api.football-data.org"
+DEFAULT_URL = FOOTBALL_DATA_URL
 STATUSES = {
     "SCHEDULED": FeedStatus.SCHEDULED,
     "TIMED": FeedStatus.SCHEDULED,

@@ -17,7 +17,9 @@ from typing import Any
 
 import httpx
 
-DEFAULT_API_URL = "https://discord.com/api/v10"
+from game.frontends.discord import DISCORD_API_URL
+
+DEFAULT_API_URL = DISCORD_API_URL
 FIRST_PAUSE = 0.5
 LONGEST_PAUSE = 60.0
 USER_AGENT = "DiscordBot (https://github.com/betania-pool/betania, 0.1)"
