@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from game.events import (
+    BonusPicked,
     Event,
+    JokerPlaced,
+    JokerRemoved,
     LoggedEvent,
     MatchScheduled,
     PlayerJoined,
@@ -38,6 +41,8 @@ class PoolHistory:
     settings: dict[str, str] = field(default_factory=dict)
     kickoffs: dict[int, datetime] = field(default_factory=dict)
     lifecycle: LifecycleLog = field(default_factory=LifecycleLog)
+    jokers: set[tuple[str, int]] = field(default_factory=set)  # (player, match)
+    bonus: dict[tuple[str, str], str] = field(default_factory=dict)  # (player, kind) -> key
 
     @classmethod
     def from_log(cls, events: Iterable[LoggedEvent[Event] | Event]) -> PoolHistory:
@@ -67,6 +72,13 @@ class PoolHistory:
                 self.settings[key] = value
             case MatchScheduled(match=number, kickoff=kickoff):
                 self.kickoffs[number] = kickoff
+            case JokerPlaced(player=handle, match=number, moved_from=moved_from):
+                self.jokers.discard((handle, moved_from or 0))
+                self.jokers.add((handle, number))
+            case JokerRemoved(player=handle, match=number):
+                self.jokers.discard((handle, number))
+            case BonusPicked(player=handle, pick=kind, key=key):
+                self.bonus[(handle, kind)] = key
 
     def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
         return compute_standings(

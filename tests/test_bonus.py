@@ -31,6 +31,7 @@ from game.bonus import (
 from game.events import BonusPicked
 from game.frontends.commands import Caller, Commands
 from game.frontends.discord.slash import line_for, options_of
+from game.history import PoolHistory
 from game.model import Goal, Match, MatchStatus
 from game.openfootball import parse_tournament
 from game.pool import Pool
@@ -252,6 +253,11 @@ def test_bonus_picks_over_ssh_exec_before_and_after_the_first_kick_off(
         ("ana", SCORER, "Kylian Mbappé", "kylian mbappe", None),
         ("bia", SCORER, "Messi", "messi", None),
     ]
+    assert PoolHistory.from_log(cup_pool.events()).bonus == {
+        ("ana", CHAMPION): "Argentina",
+        ("ana", SCORER): "kylian mbappe",
+        ("bia", SCORER): "messi",
+    }
 
 
 def test_a_bonus_pick_the_same_again_logs_nothing(cup_pool: Pool) -> None:

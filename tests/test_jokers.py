@@ -23,6 +23,7 @@ from game.db.schema import jokers as joker_rows
 from game.events import JokerPlaced, JokerRemoved
 from game.frontends.commands import Caller, Commands
 from game.frontends.picks import JOKER_MARK
+from game.history import PoolHistory
 from game.jokers import GROUP_STAGE, Caps, JokerRefused, place, stage_in
 from game.model import Match
 from game.openfootball import parse_tournament
@@ -167,6 +168,7 @@ def test_jokers_over_ssh_exec_in_both_languages(cup_pool: Pool, clock: FakeClock
     (moved,) = [e for e in cup_pool.events_of(JokerPlaced) if e.event.moved_from]
     assert moved.event.moved_from == 3
     assert len(cup_pool.events_of(JokerRemoved)) == 1
+    assert PoolHistory.from_log(cup_pool.events()).jokers == {("ana", 1), ("ana", 4)}
 
 
 def test_the_cap_is_a_pool_setting(cup_pool: Pool) -> None:
@@ -230,6 +232,13 @@ def test_two_sessions_of_one_player_racing_never_pass_the_cap(
     with joker_race.work.read() as connection:
         total = connection.execute(select(func.count()).select_from(joker_rows)).scalar()
     assert total == rounds(in_processes)
+    folded = PoolHistory.from_log(joker_race.events()).jokers  # the table is what the log says
+    stored = {
+        (f"p{r}", n)
+        for r in range(rounds(in_processes))
+        for n in joker_race.extras.jokers_of(f"p{r}")
+    }
+    assert folded == stored
 
 
 def test_an_admin_sets_the_caps_and_the_bonus_points_from_the_command_line(
