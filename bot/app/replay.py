@@ -35,7 +35,7 @@ from game.errors import UserError
 from game.openfootball import Tournament
 from game.pool import BetsReport, Pool
 from game.pool.fixtures import numbering
-from game.pool.predictions import Refused
+from game.pool.predictions import Refused, line_number
 from game.sources import read_text
 from memory import diary, facts
 from memory.context import Context
@@ -117,11 +117,10 @@ class SheetReport:
             f"teams were known, {len(self.never)} never matched because those teams never met; "
             f"{len(self.problems)} problem(s)"
         )
-        return [head, *(f"  {line}" for line in sorted(self.never + self.problems, key=_line))]
-
-
-def _line(text: str) -> int:
-    return int(text.split()[1].rstrip(":")) if text.startswith("line ") else 0
+        return [
+            head,
+            *(f"  {line}" for line in sorted(self.never + self.problems, key=line_number)),
+        ]
 
 
 @dataclass

@@ -189,8 +189,8 @@ class Predictions:
                 except RuleViolation as error:
                     problems.append(f"line {row.line}: {error}")
             if problems and strict:
-                raise BetsFileError(sorted(problems, key=_line_number))
-            report.unread = sorted(problems, key=_line_number)
+                raise BetsFileError(sorted(problems, key=line_number))
+            report.unread = sorted(problems, key=line_number)
             registered = set(
                 connection.execute(
                     select(players.c.handle).where(players.c.handle.in_(set(handles.values())))
@@ -282,7 +282,8 @@ class Predictions:
         self._work.commit(work)
 
 
-def _line_number(problem: str) -> int:
+def line_number(problem: str) -> int:
+    """The line a problem names ("line 12: ..."), to list problems in the file's order."""
     found = re.match(r"line (\d+)", problem)
     return int(found.group(1)) if found else 0
 
