@@ -46,9 +46,10 @@ from datetime import date
 
 from game.events import ResultRecorded
 from game.league import FINAL, champions
-from game.model import Match, tally
+from game.model import Match, Prediction, tally
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
+from game.shares import Shares, shares, shares_of
 from game.standings import played_by
 from game.teams import TeamBook
 from memory.guard import named_at
@@ -261,6 +262,21 @@ N_OF_M = re.compile(
     r"|apostaram|cravaram|acertaram|concordam)\b))",
     re.IGNORECASE,
 )
+# How a match's pickers split: "only 2 of 9 saw a draw", "3 of the 5 of you backed Brazil",
+# "só 2 de 9 apostaram no empate", "2 de vocês foram de vitória do Brasil".
+PICKED_SHARE = re.compile(
+    r"\b(?P<part>\d{1,2}|[a-zçêé]+)\s+(?:of|out of|de|dos|das)\s+(?:the\s+|os\s+|as\s+)?"
+    r"(?:(?P<whole>\d{1,2}|[a-zçêéó]+)\s+)?(?:(?:of|de)\s+(?:you|us|vocês|voces|nós)\s+)?"
+    r"(?:saw|picked|backed|went for|went with|went|called|predicted|tipped|expected|bet on"
+    r"|fancied|chose|apostaram|apostou|viram|foram|acreditaram|palpitaram|escolheram)\s+"
+    r"(?:(?:in|on|for|no|na|num|numa|em|pelo|pela|de)\s+)?(?:an?\s+|the\s+|o\s+|a\s+|um\s+|uma\s+)?"
+    r"(?P<what>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_][\w'\u2019.-]*){0,4})",
+    re.IGNORECASE,
+)
+DRAW_NAMED = re.compile(r"^(?:draw|tie|empate)\b", re.IGNORECASE)
+WIN_OF = re.compile(r"^(?:(?:vit[oó]ria|triunfo)\s+d[aeo]s?|(?:win|victory)\s+for)\s+", re.I)
+NOT_A_COUNT = frozenset({"one", "um", "uma"})
+SIDE_WIN = {"home win": 1, "away win": -1, "vitória do mandante": 1, "vitória do visitante": -1}
 # A moment a sentence is about. "after match 10", "depois do jogo 10": the table once
 # #10 was over; "after 10 matches", "depois de 10 jogos": once ten were; "before match
 # 5", "before the final": just before it kicked off; a day: once that day was over.
@@ -338,6 +354,8 @@ class Records:
     totals: dict[str, int] = field(default_factory=dict)  # player -> points in the table now
     picked: set[tuple[int, int]] = field(default_factory=set)  # every pick, both ways
     pickers: dict[int, set[str]] = field(default_factory=dict)  # match -> who picked it
+    # match -> how everyone picked it, and everyone but her: only matches kicked off
+    shares: dict[int, tuple[Shares, Shares]] = field(default_factory=dict)
     me: str = ""  # her handle when she plays in the pool: whom "I" and "eu" name
 
     def spans(self, handle: str) -> set[int]:
@@ -438,6 +456,7 @@ class Claims:
             found.totals[row.player] = row.points
             found.figures.add(row.rank)
         order = {m.number: Match.time_order(m) for m in matches.values()}
+        on: dict[int, list[Prediction]] = {}
         for handle in found.players:
             for prediction in sorted(
                 self.pool.predictions_of(handle), key=lambda p: order.get(p.match_number, ())
@@ -446,6 +465,7 @@ class Claims:
                 found.scores.add(pick)
                 found.picked |= {pick, pick[::-1]}
                 found.pickers.setdefault(prediction.match_number, set()).add(handle)
+                on.setdefault(prediction.match_number, []).append(prediction)
                 played = matches.get(prediction.match_number)
                 if played is None or played.result is None:
                     continue
@@ -456,6 +476,11 @@ class Claims:
                 found.picks.setdefault(played.number, {})[handle] = (points, exact)
                 if exact:
                     found.called.setdefault(played.number, set()).add(handle)
+        now = self.pool.clock()
+        for number, picks in on.items():
+            everyone = shares_of(matches[number], picks, now) if number in matches else None
+            if everyone is not None:  # hidden before kick-off, counted or not
+                found.shares[number] = (everyone, shares(p for p in picks if p.handle != found.me))
         return found
 
     def check(
@@ -468,7 +493,7 @@ class Claims:
         for home, away in ((int(a), int(b)) for a, b in SCORE.findall(ON_DAY.sub(" ", text))):
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
-        told = _counts(text, records) or _picks(text, records)
+        told = _counts(text, records) or _picks(text, records) or _shares(text, records, match)
         if told is not None:
             return told
         sentences = SENTENCE.findall(text)
@@ -909,6 +934,59 @@ def _counts(text: str, records: Records) -> str | None:
             continue
         if whole not in wholes or part > whole:
             return f"count {part} of {whole}: no count of players or pickers is {whole}"
+    return None
+
+
+def _shares(text: str, records: Records, match: int | None) -> str | None:
+    """How a match's pickers split ("2 of 9 saw a draw"), against its picks: the match
+    the line is about, or, about none, any match kicked off. Of "you" the count is without
+    her, of "us" with her, of a number either way; before kick-off nothing is told."""
+    for found in PICKED_SHARE.finditer(text):
+        part, whole_word = number_value(found["part"]), (found["whole"] or "").lower()
+        whole = number_value(whole_word) if whole_word else None
+        if found["part"].lower() in NOT_A_COUNT or part is None:
+            continue  # "one of you backed Brazil" is somebody, not a count
+        if whole_word and whole is None and whole_word not in _WHO:
+            continue
+        numbers = [match] if match is not None else list(records.matches)
+        named = [
+            (n, side)
+            for n in numbers
+            if n in records.matches
+            and (side := _side_named(found["what"], records.matches[n], records)) is not None
+        ]
+        if not named:
+            continue  # no outcome of this match read: not judged
+        counted = [(records.shares[n], side) for n, side in named if n in records.shares]
+        if not counted:
+            return f"share #{named[0][0]}: its picks are hidden until kick-off"
+        framings = _WHO.get(whole_word, (0, 1))
+        if not any(
+            part == split[f].of(side) and whole in (None, split[f].picks)
+            for split, side in counted
+            for f in framings
+        ):
+            split, side = counted[0]
+            said = f"{part} of {whole or whole_word}" if whole_word else str(part)
+            return f"share {said}: {split[1].of(side)} of {split[1].picks} picked it"
+    return None
+
+
+_WHO = {"you": (1,), "vocês": (1,), "voces": (1,), "us": (0,), "nós": (0,)}
+
+
+def _side_named(what: str, match: Match, records: Records) -> int | None:
+    """The outcome of ``match`` that ``what`` names (1 home, 0 draw, -1 away), or None."""
+    if DRAW_NAMED.match(what):
+        return 0
+    lowered = what.lower()
+    for said, side in SIDE_WIN.items():
+        if lowered.startswith(said):
+            return side
+    lowered = WIN_OF.sub("", lowered)
+    for spelling, team in sorted(_spelled(records).items(), key=lambda s: -len(s[0])):
+        if re.match(rf"{re.escape(spelling)}\b", lowered):
+            return 1 if team == match.team1 else -1 if team == match.team2 else None
     return None
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, ClassVar
 
+from game.shares import Shares
 from game.standings import StandingRow
 from memory.stories import MatchStory
 from prompts import phrase
@@ -205,6 +206,7 @@ class KickOff(Remark):
     agree: int
     disagree: int
     odds: Odds  # why she picked it
+    pool: Shares  # how the others picked it: counted only now that it has kicked off
 
 
 @dataclass(frozen=True)

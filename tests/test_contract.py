@@ -145,6 +145,8 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "number": "9", "count": "4", "minute": "50", "first": "1", "last": "1", "won": "1",
     "drawn": "0", "lost": "0", "best_pick": "2-0", "best_points": "10", "worst": "#1 Brazil 2-0 Serbia",
     "worst_pick": "2-0", "worst_points": "10",
+    # how the pool picked #1 (issue 39): ana 2-0, bia 1-0
+    "pickers": "2", "home_picks": "2", "draw_picks": "0", "away_picks": "0",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
 FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more", "answer.pick_points")

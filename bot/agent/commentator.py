@@ -33,6 +33,7 @@ from game.following import Handlers
 from game.league import is_league, league_table, round_day, round_of
 from game.model import Match, MatchStatus, Score
 from game.rules import PredictionLocked
+from game.shares import Shares, shares_of
 from game.teams import is_placeholder
 from game.words import Words
 from memory import facts
@@ -300,7 +301,10 @@ class Commentator:
         _, basis = self.pool.scoring()
         chance = predictor.chances(match, self.outlook(), basis)
         odds = predictor.odds(match, chance)
-        request = KickOff(label, str(mine), agree, others - agree, odds)
+        pooled = self._pool_picked(match)
+        if pooled is None:
+            return  # picks are hidden until kick-off, and so is how the pool picked
+        request = KickOff(label, str(mine), agree, others - agree, odds, pooled)
         exact = sum(1 for p in self.pool.predictions_on(match.number) if p.score == mine) - 1
         told = render(
             "kickoff",
@@ -311,7 +315,13 @@ class Commentator:
             exact=exact,
             **vars(odds),
         )
+        told += "\n" + _pooled_line(match, pooled)
         self.speak(item, request, [], _moment(told, "kickoff.about"), match.number)
+
+    def _pool_picked(self, match: Match) -> Shares | None:
+        """How the others (not she) picked ``match``; None before its kick-off."""
+        others = [p for p in self.pool.predictions_on(match.number) if p.handle != self.her]
+        return shares_of(match, others, self.pool.clock())
 
     def _stand(self, match: Match) -> tuple[Match, Score, int, int] | None:
         """(the match, her pick, how many others picked its outcome, how many others
@@ -385,6 +395,9 @@ class Commentator:
             event += "\n" + storylines.told(told)
         if recalled is not None:
             event += "\n" + storylines.recalled(recalled)
+        pooled = self._pool_picked(match)
+        if pooled is not None and pooled.picks:
+            event += "\n" + _pooled_line(match, pooled)
         if aside is not None:  # a player's words: data in the prompt, never instructions
             fits = quote_player_text(aside[0], aside[1], about=aside[0])
             event += "\n" + phrase("moments", "fits", line=fits)
@@ -665,6 +678,22 @@ class Commentator:
             capped=False,
             topic=DIGEST,
         )
+
+
+def _pooled_line(match: Match, pooled: Shares) -> str:
+    """How the pool picked ``match``, as her prompt is told it (prompts/moments.txt)."""
+    common = ", ".join(f"{score} ({count})" for score, count in pooled.common)
+    return phrase(
+        "moments",
+        "shares",
+        pickers=pooled.picks,
+        team1=match.team1,
+        home=pooled.home,
+        draw=pooled.draw,
+        team2=match.team2,
+        away=pooled.away,
+        common=common or "-",
+    )
 
 
 def _moment(event: str, about: str) -> str:

@@ -353,6 +353,10 @@ class OfflineModel:
             pick=request.pick,
             agree=request.agree,
             disagree=request.disagree,
+            pickers=request.pool.picks,
+            home_picks=request.pool.home,
+            draw_picks=request.pool.draw,
+            away_picks=request.pool.away,
             **vars(request.odds),
         )
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from game.events import RemarkPosted
 from game.model import Match, MatchStatus
 from game.pool import Pool
+from game.shares import Shares, shares_of
 from game.standings import StandingRow
 
 RACE_PLAYERS = 5
@@ -26,6 +27,7 @@ class InPlay:
     home: int
     away: int
     alive: tuple[str, ...]  # players whose pick can still be exact: no side past it yet
+    shares: Shares | None = None  # how the pool picked it: None until its kick-off
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ def _in_play(pool: Pool, match: Match) -> InPlay:
     home, away = now.home, now.away
     picks = pool.predictions_on(match.number)  # shown only once the match has kicked off
     alive = tuple(p.handle for p in picks if p.score.home >= home and p.score.away >= away)
-    return InPlay(match, home, away, alive)
+    return InPlay(match, home, away, alive, shares_of(match, picks, pool.clock()))
 
 
 def _remarks(pool: Pool) -> tuple[Remark, ...]:

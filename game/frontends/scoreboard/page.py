@@ -18,6 +18,7 @@ from importlib import resources
 from string import Template
 
 from game.frontends.scoreboard.board import Board, InPlay
+from game.shares import shares_lines
 from game.words import Words
 
 CHART_WIDTH, CHART_HEIGHT = 800, 300
@@ -106,8 +107,15 @@ def _one_match(live: InPlay, words: Words) -> str:
         f'<div class="match" data-match="{match.number}">'
         f'<span class="live">{escape(words("LIVE"))}</span> #{match.number} '
         f'<span class="score">{escape(match.team1)} {live.home}-{live.away} {escape(match.team2)}</span>'
-        f'<p class="alive">{escape(words("picks still alive: {players}", players=alive))}</p></div>'
+        f'<p class="alive">{escape(words("picks still alive: {players}", players=alive))}</p>'
+        f"{_shares(live, words)}</div>"
     )
+
+
+def _shares(live: InPlay, words: Words) -> str:
+    """How the pool picked the match in play, once it has kicked off."""
+    told = shares_lines(live.shares, live.match, words) if live.shares else []
+    return "".join(f'<p class="shares">{escape(line)}</p>' for line in told)
 
 
 def _right_column(board: Board, words: Words) -> str:
