@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import combinations
 
 from game.league import champions
 from game.model import Match, MatchStatus
@@ -34,6 +35,7 @@ CLOSEST = 3  # names offered back for a scorer the pool does not know
 _SPELT = str.maketrans(
     {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "\u0131": "i"}
 )
+_SAME_WORD = {"jr": "junior", "jnr": "junior"}  # "Neymar Jr", "Vinícius Júnior"
 _WORDS = re.compile("[\\s\\-\u2010\u2011\u2013,]+")  # spaces, hyphens, dashes, commas
 
 
@@ -42,7 +44,7 @@ def scorer_key(name: str) -> str:
     "Ø" as "O", hyphens as spaces, and the words in one order (names come family name
     first as often as last: "Son Heung-min", "Heung-min Son")."""
     words = (normalized(word.casefold().translate(_SPELT)) for word in _WORDS.split(name))
-    return " ".join(sorted(word for word in words if word))
+    return " ".join(sorted(_SAME_WORD.get(word, word) for word in words if word))
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,8 @@ def settle(matches: Sequence[Match]) -> Settled:
 def top_scorers(matches: Iterable[Match]) -> frozenset[str]:
     """Every stored form of a pick that names a top scorer (everyone level at the top of
     the goals, own goals excluded): the scorer's key, the shorter spellings the goals
-    also used for them ("Mbappé" beside "Kylian Mbappé"), and each word of the name no
-    other scorer has (a pick "Messi" made before anyone had scored)."""
+    also used for them ("Mbappé" beside "Kylian Mbappé"), and each part of the name no
+    other scorer's name holds (a pick "Messi" or "Di María" made before anyone scored)."""
     spellings = Counter(
         key
         for match in matches
@@ -88,11 +90,23 @@ def top_scorers(matches: Iterable[Match]) -> frozenset[str]:
         return frozenset()
     most = max(goals.values())
     top = {key for key, count in goals.items() if count == most}
-    words = Counter(word for key in goals for word in set(key.split()))
     return frozenset(
         {key for key, scorer in canonical.items() if scorer in top}
-        | {word for key in top for word in key.split() if words[word] == 1}
+        | {part for key in top for part in _parts_only_theirs(key, goals)}
     )
+
+
+def _parts_only_theirs(key: str, keys: Iterable[str]) -> set[str]:
+    """The parts of ``key``'s name (its words, a few at a time, in key order) that no
+    other of ``keys`` holds: what a pick may have named them by alone."""
+    words = key.split()
+    others = [set(other.split()) for other in keys if other != key]
+    return {
+        " ".join(part)
+        for size in range(1, len(words))
+        for part in combinations(words, size)
+        if not any(set(part) <= other for other in others)
+    }
 
 
 def _canonical(keys: Iterable[str]) -> dict[str, str]:

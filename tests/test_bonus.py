@@ -127,6 +127,14 @@ def test_every_tied_top_scorer_counts() -> None:
     assert scorer_key("Richarlison") not in settled.scorers  # two in the group stage
 
 
+def test_a_pick_may_name_a_scorer_by_any_part_of_the_name_only_they_have() -> None:
+    final = cup(2022)[-1]
+    di_maria = [g for g in final.goals if g.scorer == "Ángel Di María"]
+    settled = settle([replace(final, goals=tuple(di_maria))])
+    assert {"angel di maria", scorer_key("Di María"), scorer_key("Ángel")} <= settled.scorers
+    assert scorer_key("Vinícius Jr") == scorer_key("Vinicius Junior")
+
+
 def test_own_goals_are_nobodys() -> None:
     final = cup(2022)[-1]
     own = (Goal("home", 5, scorer="Hugo Lloris", own_goal=True),) * 5
