@@ -15,11 +15,11 @@ from typing import NamedTuple, TypeVar
 from sqlalchemy import Connection, Engine, func, select
 
 from game import matchdays
-from game.db import chain, log, views
+from game.db import chain, log, schema, views
 from game.db.schema import events, matches
 from game.events import Event, LoggedEvent, moves_table
 from game.lifecycle import Breach, LifecycleLog
-from game.model import Match, MatchStatus, Player, Prediction
+from game.model import Match, MatchStatus, Player, Prediction, Score
 from game.pool.extras import Extras
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
@@ -144,6 +144,14 @@ class Pool:
             kept = self._snapshot.read(
                 state, ("picks", handle), lambda: tuple(views.predictions_of(connection, handle))
             )
+            return list(kept)
+
+    def all_predictions(self) -> list[Prediction]:
+        """Every pick of the pool, by player and match: one read where a loop over the
+        players would be one each."""
+        with self.work.read() as connection:
+            state = self._state_mark(connection)
+            kept = self._snapshot.read(state, "picks", lambda: tuple(_all_predictions(connection)))
             return list(kept)
 
     def predictions_on(self, number: int) -> list[Prediction]:
@@ -354,3 +362,16 @@ class Pool:
     def scoring(self) -> tuple[ScoringRule, ScoreBasis]:
         with self.work.read() as connection:
             return views.scoring(connection)
+
+
+def _all_predictions(connection: Connection) -> list[Prediction]:
+    picks, players = schema.predictions, schema.players  # the module's names are the desks'
+    query = (
+        select(players.c.handle, picks.c.match_number, picks.c.home, picks.c.away)
+        .join(players, players.c.id == picks.c.player_id)
+        .order_by(players.c.handle, picks.c.match_number)
+    )
+    return [
+        Prediction(row.handle, row.match_number, Score(row.home, row.away))
+        for row in connection.execute(query)
+    ]
