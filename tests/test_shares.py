@@ -20,7 +20,7 @@ from game.events import RemarkPosted
 from game.frontends.scoreboard.live import Scoreboard
 from game.frontends.ssh.frontend import ServerConfig
 from game.frontends.web import start_web, web_app
-from game.model import Goal, Prediction, Score
+from game.model import Goal, Prediction, Result, Score
 from game.openfootball import Tournament, parse_tournament
 from game.pool import Pool
 from game.shares import shares, shares_of, whole_percentages
@@ -220,6 +220,17 @@ def test_her_kick_off_is_told_how_the_others_picked(pool: Pool, clock: FakeClock
         "How the others picked it: 3 of 5 a Morocco win, 2 a draw, 0 a Norway win;"
         " most picked scores: 1-1 (2), 1-0 (1), 3-0 (1)"
     ) in told  # without her own 0-1
+
+
+def test_her_final_whistle_is_told_how_the_others_picked(pool: Pool, clock: FakeClock) -> None:
+    model = ScriptedModel()
+    number = kicked_off_with_her(pool, clock, model)
+    clock.now = pool.match(number).kickoff + timedelta(minutes=115)
+    pool.fixtures.record_result(number, Result(Score(5, 0)))  # as the sample cup ended
+    her_in(pool, model).catch_up()
+    prompts = [" ".join(c.prompt.split()) for c in model.calls if c.task == "remark"]
+    assert len(prompts) == 2  # the kick-off's and the whistle's
+    assert "How the others picked it: 3 of 5 a Morocco win, 2 a draw, 0 a Norway win" in prompts[1]
 
 
 TRUE_AND_FALSE = {
