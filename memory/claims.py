@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 
 from game.events import ResultRecorded
 from game.league import FINAL, champions
@@ -421,8 +421,26 @@ class Claims:
     def __init__(self, pool: Pool, me: str = "") -> None:
         self.pool = pool
         self.me = me  # her handle: "I've earned 12 pts" is checked as hers when she plays
+        self._kept: tuple[tuple[int, int], Records] | None = None  # at one moment of the pool
 
     def records(self) -> Records:
+        """What the pool's log says now: built once per moment of the pool (until the next
+        event that is not talk, or the next kick-off), so every text of a moment and its
+        retries share them. Nothing reading them may change them."""
+        # Seen before the reads, so never older than the records; and how the pool picked
+        # a match is told from its kick-off on, which the clock reaches with no event.
+        state = self.pool.state_mark()
+        now = self.pool.clock()
+        moment = (state, sum(1 for m in self.pool.matches() if m.has_started(now)))
+        kept = self._kept
+        if kept is not None and kept[0] == moment:
+            return kept[1]
+        found = self._read(now)
+        if self._kept is None or self._kept[0] < moment:
+            self._kept = (moment, found)
+        return found
+
+    def _read(self, now: datetime) -> Records:
         found = Records()
         rule, basis = self.pool.scoring()
         found.rule = {rule.exact, rule.difference, rule.outcome, 0}
@@ -457,9 +475,12 @@ class Claims:
             found.figures.add(row.rank)
         order = {m.number: Match.time_order(m) for m in matches.values()}
         on: dict[int, list[Prediction]] = {}
+        every: dict[str, list[Prediction]] = {}
+        for prediction in self.pool.all_predictions():
+            every.setdefault(prediction.handle, []).append(prediction)
         for handle in found.players:
             for prediction in sorted(
-                self.pool.predictions_of(handle), key=lambda p: order.get(p.match_number, ())
+                every.get(handle, []), key=lambda p: order.get(p.match_number, ())
             ):
                 pick = (prediction.score.home, prediction.score.away)
                 found.scores.add(pick)
@@ -476,7 +497,6 @@ class Claims:
                 found.picks.setdefault(played.number, {})[handle] = (points, exact)
                 if exact:
                     found.called.setdefault(played.number, set()).add(handle)
-        now = self.pool.clock()
         for number, picks in on.items():
             everyone = shares_of(matches[number], picks, now) if number in matches else None
             if everyone is not None:  # hidden before kick-off, counted or not

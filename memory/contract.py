@@ -32,7 +32,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from statistics import median
 
@@ -138,12 +138,40 @@ def limits(kind: str) -> tuple[int, int]:
     return SHAPES.get(kind, SHAPES["remark"])
 
 
+@dataclass(frozen=True)
+class _Said:
+    """What one piece of a call's context gives: its words, its numbers, the teams it names."""
+
+    words: frozenset[str]
+    numbers: frozenset[int]
+    teams: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _PoolNames:
+    """What the pool gives every call at one state of it: its records and its names' words."""
+
+    records: Records
+    words: frozenset[str]
+    teams: frozenset[str]  # the teams of its matches
+    numbers: frozenset[int]
+
+
+SYSTEMS_KEPT = 8  # system blocks read for their words: one per kind of call, each stable
+
+
 class Contract:
     def __init__(self, pool: Pool, language: str = "en", names: tuple[str, ...] = ()) -> None:
         self.pool = pool
         self.language = language
         self.claims = Claims(pool, names[0] if names else "")  # "I" in her lines is her handle
         self.own_names = names  # hers: her handle and her display name
+        # Built once per moment, not once per text: the pool's part per state of the pool
+        # (the records' own mark), a system block's per text (it is the same call after
+        # call), a whole call's per state and context (a retry, another attempt).
+        self._pool: _PoolNames | None = None
+        self._systems: dict[str, _Said] = {}
+        self._calls: dict[tuple[str, str, tuple[str, ...]], Grounds] = {}
 
     # -- grounds ------------------------------------------------------------------
 
@@ -151,37 +179,60 @@ class Contract:
         """The call's context (``system`` and ``prompt``) and its typed request, with the
         pool's names: players, this tournament's teams (every spelling the team book
         knows), scorers, stages and venues, and her own names."""
-        given = "\n".join([system, prompt, *_values(request)])
-        records = self.claims.records()
-        names: list[str] = list(self.own_names)
-        for player in self.pool.players():
-            names += [player.handle, player.display_name or ""]
-        teams = set()
-        for match in records.matches.values():
-            teams |= {match.team1, match.team2}
-            names += [match.stage, match.group or "", match.venue or ""]
-            names += [goal.scorer or "" for goal in match.goals]
+        values = tuple(_values(request))
+        pool = self._pool_names()
+        key = (system, prompt, values)
+        known = self._calls.get(key)
+        if known is not None and known.records is pool.records:
+            return known
+        if self._calls and next(iter(self._calls.values())).records is not pool.records:
+            self._calls.clear()  # the pool moved on: no call of before is asked again
+        said = self._system(system)
+        rest = _said("\n".join([prompt, *values]))
         book = TeamBook.standard()
         # A team the call names, in any spelling ("Brasil"), may be named back in any
         # ("Sorry, bruno, no records on Brazil yet"); the pool's teams' people too.
-        asked = book.named_in(given)
-        names += book.spellings(teams | asked)
-        names += book.people_of(teams | asked)
-        words = {w.lower() for w in WORD.findall(f"{given}\n{' '.join(names)}")}
-        words |= {part for w in list(words) for part in re.split(r"[-.'\u2019]", w) if part}
-        numbers = _figures(given) | records.numbers()
+        asked = said.teams | rest.teams
+        others = asked - pool.teams
+        words = set(_words([*book.spellings(others), *book.people_of(others)]))
+        words |= pool.words | said.words | rest.words
         # Distinct values first: a season's fusion prompt holds thousands of numbers, and
         # every pair of them (not of their distinct values) was 270 million subtractions.
-        told = _figures(f"{prompt}\n{' '.join(_values(request))}")
-        differences = {abs(a - b) for a in told for b in told}
-        return Grounds(
+        told = rest.numbers
+        found = Grounds(
             frozenset(words | _capitalised()),
-            frozenset(numbers),
-            frozenset(differences),
-            given.lower(),
-            records,
+            pool.numbers | said.numbers | rest.numbers,
+            frozenset({abs(a - b) for a in told for b in told}),
+            "\n".join([system, prompt, *values]).lower(),
+            pool.records,
             frozenset(normalized(team) for team in asked),
         )
+        self._calls[key] = found
+        return found
+
+    def _pool_names(self) -> _PoolNames:
+        records = self.claims.records()  # the same object while the pool's state stands
+        if self._pool is not None and self._pool.records is records:
+            return self._pool
+        names: set[str] = set(self.own_names)
+        for handle, display_name in records.players.items():
+            names |= {handle, display_name or ""}
+        teams = set()
+        for match in records.matches.values():
+            teams |= {match.team1, match.team2}
+            names |= {match.stage, match.group or "", match.venue or ""}
+            names |= {goal.scorer or "" for goal in match.goals}
+        words = _teams_words(frozenset(teams)).union(*(_name_words(name) for name in names))
+        self._pool = _PoolNames(records, words, frozenset(teams), frozenset(records.numbers()))
+        return self._pool
+
+    def _system(self, system: str) -> _Said:
+        known = self._systems.get(system)
+        if known is None:
+            if len(self._systems) >= SYSTEMS_KEPT:
+                self._systems.clear()
+            known = self._systems[system] = _said(system)
+        return known
 
     # -- the check ----------------------------------------------------------------
 
@@ -291,6 +342,33 @@ def _numbers(text: str, grounds: Grounds) -> Breach | None:
         if value not in grounds.numbers and value not in grounds.differences:
             return Breach("number", f"{found[0]} ({value}): not a number the context gave")
     return None
+
+
+def _said(text: str) -> _Said:
+    return _Said(
+        frozenset(_words([text])),
+        frozenset(_figures(text)),
+        frozenset(TeamBook.standard().named_in(text)),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _name_words(name: str) -> frozenset[str]:
+    # A pool's names are the same from moment to moment: a scorer is added, none changes.
+    return frozenset(_words([name]))
+
+
+@lru_cache(maxsize=64)
+def _teams_words(teams: frozenset[str]) -> frozenset[str]:
+    """Every word the team book spells ``teams`` and their people with."""
+    book = TeamBook.standard()
+    return frozenset(_words([*book.spellings(teams), *book.people_of(teams)]))
+
+
+def _words(texts: list[str]) -> set[str]:
+    """Every word of ``texts``, lowercased, and the parts of a compound ("jean-pierre")."""
+    words = {w.lower() for text in texts for w in WORD.findall(text)}
+    return words | {part for w in list(words) for part in re.split(r"[-.'\u2019]", w) if part}
 
 
 def _figures(text: str) -> set[int]:

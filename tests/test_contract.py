@@ -16,6 +16,7 @@ import pytest
 
 from bot.agent.predictor import chances, outlook, pick, plausible
 from bot.agent.providers.offline import OfflineModel
+from game.model import Score
 from game.openfootball import Tournament
 from game.pool import Pool
 from game.teams import TeamBook
@@ -467,3 +468,40 @@ def test_common_words_and_her_own_quotes_carry_no_lie_past_the_contract(
 ) -> None:
     language = "pt" if any(w in text for w in ("pelo", "bolão", "ganhou")) else "en"
     assert held(played, text, language=language) == rule
+
+
+def test_a_moments_grounds_are_shared_and_never_outlive_it(played: Pool, clock: FakeClock) -> None:
+    """Built once per moment: every text of it and its retries share the grounds; the next
+    event that is not talk builds them again, and a check never reads the ones before."""
+    contract = Contract(played, "en", ("betania", "BETanIA"))
+    system, prompt = persona("BETanIA"), "Argentina v Mexico is over."
+    line = "Argentina and Mexico drew 1-1, and nobody saw it coming."
+    first = contract.grounds(system, prompt)
+    assert contract.grounds(system, prompt) is first
+    played.talk.chat("ana", "what a match")  # talk moves nothing she checks
+    assert contract.grounds(system, prompt) is first
+    breach = contract.check(line, "remark", first, 2)
+    assert breach is not None and breach.rule == "score", breach
+    play(played, clock, 2, "1-1")
+    again = contract.grounds(system, prompt)
+    assert again.records is not first.records
+    assert contract.check(line, "remark", again, 2) is None
+
+
+def test_a_kick_off_the_clock_reaches_builds_the_records_again(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """How the pool picked is told from the kick-off on, which no event marks: the records
+    kept before it are not the records after it."""
+    pool = tournament_pool
+    for handle, score in (("ana", Score(1, 1)), ("bia", Score(0, 0)), ("caio", Score(2, 0))):
+        pool.predictions.place(handle, 2, score)
+    contract = Contract(pool, "en", ("betania", "BETanIA"))
+    line = "Only 2 of 3 saw a draw."
+    clock.now = pool.match(2).kickoff - timedelta(minutes=5)
+    hidden = contract.check(line, "remark", contract.grounds(persona("BETanIA"), "3 players"), 2)
+    assert hidden is not None and hidden.rule == "share", hidden
+    clock.now += timedelta(minutes=5)
+    assert (
+        contract.check(line, "remark", contract.grounds(persona("BETanIA"), "3 players"), 2) is None
+    )
