@@ -251,6 +251,17 @@ class Welcome(Remark):
 
 
 @dataclass(frozen=True)
+class Forgetful(Remark):
+    """Before a kick-off, the players the pool reminded that they have no pick on it:
+    named, since a player without a pick has none to give away."""
+
+    kind: ClassVar[str] = "forgetful"
+    match: str
+    who: tuple[str, ...]
+    minutes: int
+
+
+@dataclass(frozen=True)
 class WrapUp(Remark):
     """After the final: the champion, the pool's winner and podium, her finish, the story."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -14,8 +15,11 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from bot.agent.commentator import Commentator
+from bot.agent.gateway import remembering
+from bot.agent.providers.offline import OfflineModel
 from bot.agent.scheduler import PoolScheduler
-from game.events import PickReminder, RemindersSet
+from game.events import PickReminder, RemarkPosted, RemindersSet
 from game.frontends.discord.api import DiscordApi, DiscordError
 from game.frontends.discord.messages import CONTENT_LIMIT
 from game.frontends.discord.poster import WebhookPoster, reminder_messages
@@ -35,6 +39,7 @@ from game.reminders import (
 )
 from game.sources import read_json
 from game.words import Words
+from memory.keeper import MemoryConfig
 from tests.conftest import TEST_DATA, FakeClock
 from tests.discord_server import FakeDiscord, discord_server
 from tests.ssh_pool import ServedPool, offline_commentator, read_until, served_pool
@@ -140,6 +145,43 @@ def test_everybody_picked_means_no_reminder_at_all(tournament_pool: Pool, clock:
     at_lead(pool, clock, 1)
     assert pool.members.remind(1, DEFAULT_LEAD) is None
     assert pool.events_of(PickReminder) == []
+
+
+# -- her tease: the forgetful by name, nobody's pick -----------------------------------
+
+
+@pytest.mark.parametrize(("language", "minutes"), [("en", "60 minutes"), ("pt", "60 minutos")])
+def test_she_teases_only_those_without_a_pick_and_tells_no_pick(
+    tournament_pool: Pool, clock: FakeClock, language: str, minutes: str
+) -> None:
+    pool = tournament_pool
+    keeper, gateway = remembering(
+        pool, OfflineModel(language=language), MemoryConfig(language=language)
+    )
+    keeper.enable()
+    her = Commentator(keeper, gateway)
+    pool.predictions.place("bia", 1, Score(3, 1))
+    at_lead(pool, clock, 1)
+    told = pool.members.remind(1, DEFAULT_LEAD)
+    assert told is not None and told.players == ("ana", "caio")
+    her.catch_up()
+    (remark,) = [r.event for r in pool.events_of(RemarkPosted)]
+    assert remark.about == ("ana", "caio") and remark.match == 1
+    assert "ana" in remark.text and "caio" in remark.text and minutes in remark.text
+    assert not re.search(r"\bbia\b", remark.text) and "3-1" not in remark.text  # Serbia is fine
+    her.catch_up()  # a restart reacts again: said once
+    assert len(pool.events_of(RemarkPosted)) == 1
+
+
+def test_a_reminder_she_reads_after_the_kick_off_gets_no_tease(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    her = offline_commentator(tournament_pool)
+    at_lead(tournament_pool, clock, 1)
+    tournament_pool.members.remind(1, DEFAULT_LEAD)
+    clock.now = tournament_pool.match(1).kickoff  # she was busy, or the server was down
+    her.catch_up()
+    assert tournament_pool.events_of(RemarkPosted) == []
 
 
 # -- over SSH: at login, and live at the lead time ------------------------------------

@@ -25,6 +25,7 @@ from game.events import (
     GoalScored,
     LoggedEvent,
     MatchKickedOff,
+    PickReminder,
     PlayerJoined,
     RemarkPosted,
     ResultRecorded,
@@ -46,6 +47,7 @@ from memory.requests import (
     Correction,
     Digest,
     FinalWhistle,
+    Forgetful,
     GoalMoment,
     KickOff,
     NewLeader,
@@ -124,6 +126,7 @@ class Commentator:
             .on(ResultRecorded, self.on_result)
             .on(ChatPosted, self.on_chat)
             .on(PlayerJoined, self.on_join)
+            .on(PickReminder, self.on_reminder)
         )
         if self.pool.player(self.her, with_keys=False) is None:
             self.pool.members.add(self.her, self.addressee.name, via="bot")
@@ -216,6 +219,21 @@ class Commentator:
     def on_join(self, item: LoggedEvent[PlayerJoined]) -> None:
         if item.event.via in ("open", "invite"):  # a newcomer over SSH, not an import
             self.welcome(item)
+
+    def on_reminder(self, item: LoggedEvent[PickReminder]) -> None:
+        """A tease for the players the pool just reminded, before the kick-off: she names
+        only them, and knows nobody's pick (there are none to tell, and the others'
+        stay hidden until kick-off)."""
+        match = self.pool.match(item.event.match, with_goals=False)
+        who = [h for h in item.event.players if h != self.her]
+        if not who or match.has_started(self.pool.clock()):
+            return  # told after the kick-off (a late catch-up): the tease is moot
+        label = f"#{match.number} {match.team1} v {match.team2}"
+        told = phrase(
+            "moments", "forgetful", match=label, who=", ".join(who), minutes=item.event.minutes
+        )
+        request = Forgetful(label, tuple(who), item.event.minutes)
+        self.speak(item, request, who, _moment(told, "forgetful.about"), match.number)
 
     # -- speaking -------------------------------------------------------------
 

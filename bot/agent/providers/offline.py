@@ -35,6 +35,7 @@ from memory.requests import (
     Fallback,
     FinalWhistle,
     Forecast,
+    Forgetful,
     Forgotten,
     GoalMoment,
     HeldThen,
@@ -120,6 +121,7 @@ class OfflineModel:
             BigJump: self._jump,
             Correction: self._correction,
             Welcome: self._welcome,
+            Forgetful: self._forgetful,
             Digest: self._digest,
             Standing: self._standing,
             KnownFacts: self._known_facts,
@@ -392,6 +394,17 @@ class OfflineModel:
         # pool's language, as every other result she tells.
         match, previous = self.words.result(request.match), self.words.result(request.previous)
         return self.say("correction", rng, match=match, previous=previous)
+
+    def _forgetful(self, request: Forgetful, variant: Variant) -> str:
+        return self.say(
+            "forgetful",
+            self._remark_rng(request, variant),
+            many=len(request.who) > 1,
+            match=request.match,
+            who=self.names(request.who, 3),
+            n=len(request.who),
+            minutes=request.minutes,
+        )
 
     def _welcome(self, request: Welcome, variant: Variant) -> str:
         return self.say(
