@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -11,15 +12,18 @@ from bot.agent.commentator import Commentator, Policy
 from bot.agent.gateway import remembering
 from bot.agent.providers.base import Model, ModelCall, ModelError
 from bot.agent.providers.offline import OfflineModel
+from bot.app.replay import ReplayOptions, ReplayReport, read_chat, replay
 from game.db.engine import open_database
 from game.model import Goal, Result, Score
-from game.openfootball import Fixture, Tournament
+from game.openfootball import Fixture, Tournament, parse_tournament
 from game.pool import Pool
+from game.sources import read_json
 from memory.keeper import MemoryConfig
 from tests.databases import database
 
 # Real tournaments, shipped with the tests (openfootball, CC0): see tests/data/README.md.
 TEST_DATA = Path(__file__).resolve().parent / "data"
+CHAT_2026 = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chat-2026.jsonl"
 
 
 @dataclass
@@ -45,6 +49,35 @@ def database_url(tmp_path: Path) -> Iterator[str]:
     """The test's own database: SQLite, or PostgreSQL in CI's second run (tests.databases)."""
     with database(tmp_path) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def world_cup_in_her_voice(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[[str], ReplayReport]]:
+    """The whole 2026 World Cup replayed offline in her voice in a language (15 players,
+    docs/examples/chat-2026.jsonl), played at most once a session per language: a replay
+    takes the better part of a minute, and the tests given it only read it."""
+    played: dict[str, ReplayReport] = {}
+    with ExitStack() as databases:
+
+        def in_language(language: str) -> ReplayReport:
+            if language not in played:
+                folder = tmp_path_factory.mktemp(f"world-cup-{language}")
+                options = ReplayOptions(
+                    parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json"))),
+                    players=15,
+                    seed=1,
+                    chat=read_chat(str(CHAT_2026)),
+                    memory=MemoryConfig(language=language),
+                )
+                url = databases.enter_context(database(folder))
+                played[language] = replay(options, url, OfflineModel(seed=1, language=language))
+            return played[language]
+
+        yield in_language
+        for report in played.values():
+            report.pool.engine.dispose()
 
 
 @pytest.fixture

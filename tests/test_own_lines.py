@@ -4,8 +4,9 @@ Whole tournaments replayed offline, the voice she has when no model is at hand (
 demo, every pool without a key): the 2026 World Cup with players' chat in Portuguese,
 the 2025 Brasileirão in English. Every line she wrote is held to the output contract
 as a model's would be; none may be refused, none replaced, and no remark about a player
-may repeat a wording said about them within 72 hours. Each replay is played once for
-the module, with few players: the rules read her lines, and a handful of players give
+may repeat a wording said about them within 72 hours. Each replay is played once: the
+World Cup is conftest's ``world_cup_in_her_voice``, the one tests/test_voice.py measures
+(15 players), and the league is played once for the module with three players, who give
 every kind of line (exact calls, blanks, leaders, streaks, asides) their turn. The league
 is its first ten rounds, ended as a season (its wrap-up names the top of the table):
 the whole season is ``betania replay``'s, measured by hand.
@@ -13,14 +14,14 @@ the whole season is ``betania replay``'s, measured by hand.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.agent.commentator import WRAP_UP
 from bot.agent.providers.offline import OfflineModel
-from bot.app.replay import ReplayOptions, ReplayReport, read_chat, replay
+from bot.app.replay import ReplayOptions, ReplayReport, replay
 from bot.app.voice import measure
 from game.events import RemarkPosted
 from game.openfootball import Tournament, parse_tournament
@@ -28,25 +29,13 @@ from game.sources import read_json
 from memory.keeper import MemoryConfig
 from tests.conftest import TEST_DATA
 
-CHAT = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chat-2026.jsonl"
 SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 ROUNDS = 10
 
 
-def _replay(tmp: Path, options: ReplayOptions, language: str) -> ReplayReport:
-    return replay(options, f"sqlite:///{tmp / 'own.db'}", OfflineModel(seed=1, language=language))
-
-
-@pytest.fixture(scope="module")
-def world_cup_pt(tmp_path_factory: pytest.TempPathFactory) -> ReplayReport:
-    options = ReplayOptions(
-        parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json"))),
-        players=4,
-        seed=1,
-        chat=read_chat(str(CHAT)),
-        memory=MemoryConfig(language="pt"),
-    )
-    return _replay(tmp_path_factory.mktemp("cup"), options, "pt")
+@pytest.fixture
+def world_cup_pt(world_cup_in_her_voice: Callable[[str], ReplayReport]) -> ReplayReport:
+    return world_cup_in_her_voice("pt")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +47,8 @@ def league_en(tmp_path_factory: pytest.TempPathFactory) -> ReplayReport:
     options = ReplayOptions(
         Tournament(season.name, first), players=3, seed=1, memory=MemoryConfig(zone=SAO_PAULO)
     )
-    return _replay(tmp_path_factory.mktemp("league"), options, "en")
+    database = tmp_path_factory.mktemp("league") / "own.db"
+    return replay(options, f"sqlite:///{database}", OfflineModel(seed=1, language="en"))
 
 
 @pytest.fixture(params=["world_cup_pt", "league_en"])

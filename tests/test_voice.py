@@ -2,35 +2,25 @@
 
 The 2026 World Cup replayed offline with 15 players and docs/examples/chat-2026.jsonl
 (questions in English and Portuguese, facts, remember and forget requests, lines
-that try to instruct her), read back from the log by ``bot.app.voice.measure``.
+that try to instruct her), read back from the log by ``bot.app.voice.measure``. The
+replay is conftest's ``world_cup_in_her_voice``, played once a session per language
+(tests/test_own_lines.py reads the Portuguese one too).
 """
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
-from bot.agent.providers.offline import OfflineModel
-from bot.app.replay import ReplayOptions, read_chat, replay
+from bot.app.replay import ReplayReport
 from bot.app.voice import measure
 from game.events import RemarkPosted
-from game.openfootball import parse_tournament
-from game.sources import read_json
-from memory.keeper import MemoryConfig
-from tests.conftest import TEST_DATA
-
-CHAT = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chat-2026.jsonl"
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])
-def test_a_whole_world_cup_in_her_voice(database_url: str, language: str) -> None:
-    options = ReplayOptions(
-        parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json"))),
-        players=15,
-        seed=1,
-        chat=read_chat(str(CHAT)),
-        memory=MemoryConfig(language=language),
-    )
-    report = replay(options, database_url, OfflineModel(seed=1, language=language))
+def test_a_whole_world_cup_in_her_voice(
+    world_cup_in_her_voice: Callable[[str], ReplayReport], language: str
+) -> None:
+    report = world_cup_in_her_voice(language)
     pool = report.pool
     figures = measure(report.keeper.store)
     assert figures.asked >= 60 and figures.answered == figures.asked
