@@ -38,13 +38,40 @@ def _standings_text(rows: tuple[StandingRow, ...], words: Words) -> str:
     if not rows:
         return words("No players yet.")
     return table(
-        words.each("#", "player", "pts", "exact", "outcome", "picks"),
+        words.each("#", "player", "pts", "exact", "outcome", "picks", "bonus", "days won"),
         [
-            (row.rank, row.player, row.points, row.exact, row.outcome, row.predictions)
+            (
+                row.rank,
+                row.player,
+                row.points,
+                row.exact,
+                row.outcome,
+                row.predictions,
+                row.bonus,
+                row.days,
+            )
             for row in rows
         ],
-        right=(0, 2, 3, 4, 5),
+        right=(0, 2, 3, 4, 5, 6, 7),
     )
+
+
+def day_text(
+    title: str, rows: Sequence[StandingRow], winners: Sequence[str], words: Words | None = None
+) -> str:
+    """A day's or a round's table (``Pool.day_table``) under who won it: the points
+    scored on its matches, jokers included, and nothing from the bonus picks."""
+    words = words or Words()
+    if winners:
+        won = words("{title}: won by {players}", title=title, players=", ".join(winners))
+    else:
+        won = words("{title}: nobody has scored yet", title=title)
+    shown = table(
+        words.each("#", "player", "pts", "exact", "outcome", "picks", "joker"),
+        [(r.rank, r.player, r.points, r.exact, r.outcome, r.predictions, r.joker) for r in rows],
+        right=(0, 2, 3, 4, 5, 6),
+    )
+    return f"{won}\n{shown}"
 
 
 def league_text(rows: Sequence[TeamRow], words: Words | None = None) -> str:

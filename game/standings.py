@@ -7,10 +7,13 @@ server answers the same question with one SQL aggregate in ``game.db.views``.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping
-from datetime import datetime
+from datetime import date, datetime
 from typing import NamedTuple
 
+from game.bonus import CHAMPION, SCORER
+from game.matchdays import winners
 from game.model import Prediction, Result
 from game.scoring import ScoreBasis, ScoringRule, Tier, classify, scored_score
 
@@ -25,25 +28,32 @@ class StandingRow(NamedTuple):
     exact: int
     outcome: int  # predictions with the right outcome, exact hits included
     predictions: int  # predictions on finished matches
+    # ``points`` holds these two: what jokers added (the doubled picks' points once
+    # more) and the bonus picks' points, shown apart in their own columns.
+    joker: int = 0
+    bonus: int = 0
+    days: int = 0  # days won: the most points of anyone on a match day, ties sharing it
 
     def as_dict(self) -> dict[str, int | str]:
         return dict(self._asdict())
 
-    @property
-    def sort_key(self) -> tuple[int, int, int]:
+    def sort_key(self, days_first: bool = False) -> tuple[int, ...]:
+        if days_first:
+            return (self.points, self.days, self.exact, self.outcome)
         return (self.points, self.exact, self.outcome)
 
 
-def assign_ranks(rows: Iterable[StandingRow]) -> list[StandingRow]:
-    """Order by points, exact hits, outcome hits; equals share a rank (1, 2, 2, 4)."""
-    ordered = sorted(rows, key=lambda row: (-row.points, -row.exact, -row.outcome, row.player))
+def assign_ranks(rows: Iterable[StandingRow], days_first: bool = False) -> list[StandingRow]:
+    """Order by points, exact hits, outcome hits (with ``days_first``, days won right
+    after points); equals share a rank (1, 2, 2, 4)."""
+    ordered = sorted(
+        rows, key=lambda row: (tuple(-k for k in row.sort_key(days_first)), row.player)
+    )
     ranked: list[StandingRow] = []
     for position, row in enumerate(ordered, start=1):
-        same_as_previous = ranked and ranked[-1].sort_key == row.sort_key
+        same_as_previous = ranked and ranked[-1].sort_key(days_first) == row.sort_key(days_first)
         rank = ranked[-1].rank if same_as_previous else position
-        ranked.append(
-            StandingRow(rank, row.player, row.points, row.exact, row.outcome, row.predictions)
-        )
+        ranked.append(row._replace(rank=rank))
     return ranked
 
 
@@ -67,21 +77,74 @@ def compute_standings(
     rule: ScoringRule,
     basis: ScoreBasis = ScoreBasis.END_OF_PLAY,
     counted: Collection[int] | None = None,
+    jokers: Collection[tuple[str, int]] = (),
+    bonus: Mapping[str, int] | None = None,
+    days: Mapping[int, date] | None = None,
+    days_first: bool = False,
 ) -> list[StandingRow]:
     """Standings from predictions and results; ``counted`` limits them to those matches
-    (``played_by`` gives the matches of the table as it stood after one)."""
-    totals = {handle: [0, 0, 0, 0] for handle in players}
+    (``played_by`` gives the matches of the table as it stood after one).
+
+    ``jokers``: (player, match) pairs whose pick counts twice. ``bonus``: each
+    player's bonus points (``bonus_points``). ``days``: each match's day
+    (``game.matchdays.day_of``), to count the days each player won.
+    """
+    totals = {handle: [0, 0, 0, 0, 0] for handle in players}
+    on_day: dict[date, dict[str, int]] = defaultdict(dict)
     for prediction in predictions:
-        result = results.get(prediction.match_number)
-        if result is None or (counted is not None and prediction.match_number not in counted):
+        number = prediction.match_number
+        result = results.get(number)
+        if result is None or (counted is not None and number not in counted):
             continue
         tier = classify(prediction.score, scored_score(result, basis))
-        row = totals.setdefault(prediction.handle, [0, 0, 0, 0])
-        row[0] += rule.points(tier)
+        row = totals.setdefault(prediction.handle, [0, 0, 0, 0, 0])
+        points = rule.points(tier)
+        doubled = points if (prediction.handle, number) in jokers else 0
+        row[0] += points + doubled
         row[1] += tier is Tier.EXACT
         row[2] += tier is not Tier.MISS
         row[3] += 1
+        row[4] += doubled
+        if days is not None:
+            day = on_day[days[number]]
+            day[prediction.handle] = day.get(prediction.handle, 0) + points + doubled
+    won: dict[str, int] = defaultdict(int)
+    for scores in on_day.values():
+        for handle in winners(scores):
+            won[handle] += 1
+    bonus = bonus or {}
     return assign_ranks(
-        StandingRow(0, handle, points, exact, outcome, count)
-        for handle, (points, exact, outcome, count) in totals.items()
+        (
+            StandingRow(
+                0,
+                handle,
+                points + bonus.get(handle, 0),
+                exact,
+                outcome,
+                count,
+                doubled,
+                bonus.get(handle, 0),
+                won[handle],
+            )
+            for handle, (points, exact, outcome, count, doubled) in totals.items()
+        ),
+        days_first,
     )
+
+
+def bonus_points(
+    picks: Iterable[tuple[str, str, str]],
+    champion: str | None,
+    scorers: Collection[str],
+    champion_points: int,
+    scorer_points: int,
+) -> dict[str, int]:
+    """Each player's bonus points from their (player, kind, key) bonus picks, once the
+    tournament has its champion and top scorers (``game.bonus.settle``)."""
+    earned: dict[str, int] = defaultdict(int)
+    for handle, kind, key in picks:
+        if kind == CHAMPION and champion is not None and key == champion:
+            earned[handle] += champion_points
+        elif kind == SCORER and key in scorers:
+            earned[handle] += scorer_points
+    return dict(earned)

@@ -73,6 +73,7 @@ def test_sql_standings_match_the_rule(
         PRESETS[preset_name],
         basis,
         None if up_to is None else set(range(1, up_to + 1)),  # the test cup kicks off in order
+        days=pool.match_days(),
     )
     assert pool.standings(up_to_match=up_to) == expected
     pool.engine.dispose()
@@ -159,10 +160,13 @@ def test_the_live_table_counts_the_match_in_play_as_if_it_ended_now(
     finished = {**played, 4: in_play.running_result()}
     predictions = [Prediction(handle, number, score) for (handle, number), score in picks.items()]
     rule = PRESETS[preset_name]
+    days = pool.match_days()
     assert pool.standings(live=True) == compute_standings(
-        HANDLES, predictions, finished, rule, basis
+        HANDLES, predictions, finished, rule, basis, days=days
     )
-    assert pool.standings() == compute_standings(HANDLES, predictions, played, rule, basis)
+    assert pool.standings() == compute_standings(
+        HANDLES, predictions, played, rule, basis, days=days
+    )
     pool.engine.dispose()
 
 

@@ -9,28 +9,53 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection
-from datetime import datetime
+from datetime import date, datetime
 from functools import cache
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     ColumnElement,
     Connection,
     FromClause,
+    Integer,
     Row,
     Select,
+    String,
     Subquery,
     and_,
     bindparam,
     case,
+    cast,
     func,
     literal,
     select,
     true,
 )
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql.functions import FunctionElement
 
-from game.db.schema import goals, matches, player_keys, players, predictions, settings
+from game.bonus import (
+    CHAMPION,
+    CHAMPION_POINTS_KEY,
+    DEFAULT_CHAMPION_POINTS,
+    DEFAULT_SCORER_POINTS,
+    SCORER,
+    SCORER_POINTS_KEY,
+    settle,
+)
+from game.db.schema import (
+    bonus_picks,
+    goals,
+    jokers,
+    matches,
+    player_keys,
+    players,
+    predictions,
+    settings,
+)
 from game.history import SCORE_BASIS_KEY, SCORING_KEY
+from game.matchdays import DAYS_FIRST, EXACT_FIRST, TIEBREAK_KEY, day_of
 from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
 from game.scoring import DEFAULT_PRESET, ScoreBasis, ScoringRule, preset
 from game.standings import StandingRow
@@ -216,19 +241,78 @@ ALL_MATCHES = 1 << 30
 
 
 def standings(
-    connection: Connection, counted: Collection[int] | None = None, live: bool = False
+    connection: Connection,
+    counted: Collection[int] | None = None,
+    live: bool = False,
+    with_bonus: bool = True,
 ) -> list[StandingRow]:
     """The table computed now from predictions and results; ``counted`` limits the matches.
 
     ``live``: the provisional table, which also counts the matches in play at
-    their running score, as if the whistle had just gone.
+    their running score, as if the whistle had just gone. The bonus picks count
+    once the tournament has ended, in the table of every match (not in a day's or
+    a round's: ``with_bonus=False``).
     """
-    rule, basis = scoring(connection)
+    known = dict(connection.execute(select(settings.c.key, settings.c.value)).all())
+    rule = preset(known.get(SCORING_KEY, DEFAULT_PRESET))
+    basis = ScoreBasis(known.get(SCORE_BASIS_KEY, ScoreBasis.END_OF_PLAY.value))
+    days_first = known.get(TIEBREAK_KEY, EXACT_FIRST) == DAYS_FIRST
+    values: dict[str, Any] = {
+        "champion": None,
+        "scorers": [],
+        "champion_points": int(known.get(CHAMPION_POINTS_KEY, DEFAULT_CHAMPION_POINTS)),
+        "scorer_points": int(known.get(SCORER_POINTS_KEY, DEFAULT_SCORER_POINTS)),
+    }
+    if with_bonus and not live and _ended(connection, counted):
+        settled = settle(all_matches(connection))
+        values["champion"], values["scorers"] = settled.champion, sorted(settled.scorers)
+    if counted is not None:
+        values["counted"] = sorted(counted)
+    query = _standings_query(rule, basis, counted is not None, live, days_first)
+    return [StandingRow(*row) for row in connection.execute(query, values)]
+
+
+def _ended(connection: Connection, counted: Collection[int] | None) -> bool:
+    """Whether the table counts a tournament that has ended: every match finished and,
+    for a table after a match, counted. A cheap count first, as the table is read at
+    every goal and the tournament ends once."""
+    open_or_left = select(func.count()).select_from(matches)
+    open_or_left = open_or_left.where(matches.c.status != MatchStatus.FINISHED.value)
+    if connection.execute(open_or_left).scalar_one():
+        return False
     if counted is None:
-        query = _standings_query(rule, basis, bounded=False, live=live)
-        return [StandingRow(*row) for row in connection.execute(query)]
-    query = _standings_query(rule, basis, bounded=True, live=live)
-    return [StandingRow(*row) for row in connection.execute(query, {"counted": sorted(counted)})]
+        return True
+    every = connection.execute(select(func.count()).select_from(matches)).scalar_one()
+    return len(set(counted)) >= every
+
+
+def match_days(connection: Connection) -> dict[int, date]:
+    """Each match's day (``game.matchdays.day_of``)."""
+    rows = connection.execute(select(matches.c.number, matches.c.local_date, matches.c.kickoff))
+    return {row.number: day_of(row.local_date, row.kickoff) for row in rows}
+
+
+class utc_day(FunctionElement[str]):
+    """A kick-off's UTC date as 'YYYY-MM-DD', as ``local_date`` is written."""
+
+    type = String()
+    inherit_cache = True
+
+
+@compiles(utc_day, "sqlite")
+def _utc_day_sqlite(element: utc_day, compiler: Any, **kw: Any) -> str:
+    # SQLite holds the UTC wall time as text that starts with the date.
+    return f"substr({compiler.process(element.clauses, **kw)}, 1, 10)"
+
+
+@compiles(utc_day, "postgresql")
+def _utc_day_postgresql(element: utc_day, compiler: Any, **kw: Any) -> str:
+    inner = compiler.process(element.clauses, **kw)
+    return f"to_char(({inner}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+
+
+# The day a match counts for, in SQL: ``game.matchdays.day_of``.
+MATCH_DAY = func.coalesce(matches.c.local_date, utc_day(matches.c.kickoff))
 
 
 def kickoffs(connection: Connection) -> dict[int, datetime]:
@@ -268,7 +352,13 @@ def _running_scores(basis: ScoreBasis) -> Subquery:
         away = case((level, func.coalesce(tally.c.all_away, 0)), else_=ft_away)
     home, diff, sign = _signed(home, away)
     return (
-        select(matches.c.number, home.label("home"), diff.label("diff"), sign.label("sign"))
+        select(
+            matches.c.number,
+            home.label("home"),
+            diff.label("diff"),
+            sign.label("sign"),
+            MATCH_DAY.label("day"),
+        )
         .select_from(matches.outerjoin(tally, tally.c.match_number == matches.c.number))
         .where(matches.c.status == MatchStatus.LIVE.value)
         .subquery()
@@ -277,14 +367,26 @@ def _running_scores(basis: ScoreBasis) -> Subquery:
 
 @cache
 def _standings_query(
-    rule: ScoringRule, basis: ScoreBasis, bounded: bool, live: bool = False
+    rule: ScoringRule,
+    basis: ScoreBasis,
+    bounded: bool,
+    live: bool = False,
+    days_first: bool = False,
 ) -> Select[Any]:
-    """Built once per preset, basis and shape; the matches counted are a parameter
-    (left out when all are: it would be one more comparison for every pick)."""
+    """Built once per preset, basis and shape; the matches counted and the bonus picks'
+    answers are parameters (the matches left out when all are: it would be one more
+    comparison for every pick).
+
+    One scan of the picks, summed per player and day: the day's sums give the days
+    won (a window over each day) and add up to the table. Jokers and bonus picks are
+    read from their own small tables and joined to those sums, so the scan of the
+    picks is the same with them as without.
+    """
     number: ColumnElement[Any] = matches.c.number
     home: ColumnElement[Any]
     diff: ColumnElement[Any]
     sign: ColumnElement[Any]
+    day: ColumnElement[Any] = MATCH_DAY
     if basis is ScoreBasis.NINETY:
         home, diff, sign = matches.c.ft_home, matches.c.ft_diff, matches.c.ft_sign
     else:
@@ -294,41 +396,106 @@ def _standings_query(
     if live:
         # Finished matches by their result, matches in play by their running score.
         scored = (
-            select(number, home.label("home"), diff.label("diff"), sign.label("sign"))
+            select(
+                number, home.label("home"), diff.label("diff"), sign.label("sign"), day.label("day")
+            )
             .where(counted)
             .union_all(select(_running_scores(basis)))
             .subquery()
         )
         number, home, diff, sign = scored.c.number, scored.c.home, scored.c.diff, scored.c.sign
-        source, counted = scored, true()
+        day, source, counted = scored.c.day, scored, true()
     packed_pick = case(
         (predictions.c.sign != sign, literal(PICK)),
         (predictions.c.diff != diff, literal(PICK + 1)),
         (predictions.c.home != home, literal(PICK + 1 + PACK)),
         else_=literal(PICK + 1 + PACK + PACK * PACK),
     )
+    pick_points = case(
+        (predictions.c.sign != sign, literal(0)),
+        (predictions.c.diff != diff, literal(rule.outcome)),
+        (predictions.c.home != home, literal(rule.difference)),
+        else_=literal(rule.exact),
+    )
     if bounded:
         counted = and_(counted, number.in_(bindparam("counted", expanding=True)))
+    per_day = (
+        select(predictions.c.player_id, day.label("day"), func.sum(packed_pick).label("packed"))
+        .join(source, and_(number == predictions.c.match_number, counted))
+        .group_by(predictions.c.player_id, day)
+        .subquery()
+    )
+    # A joker's pick counts once more: its points summed again, from the jokers' rows.
+    jokered = (
+        select(jokers.c.player_id, day.label("day"), func.sum(pick_points).label("joker"))
+        .select_from(
+            jokers.join(
+                predictions,
+                and_(
+                    predictions.c.player_id == jokers.c.player_id,
+                    predictions.c.match_number == jokers.c.match_number,
+                ),
+            ).join(source, and_(number == jokers.c.match_number, counted))
+        )
+        .group_by(jokers.c.player_id, day)
+        .subquery()
+    )
+    joker_day = func.coalesce(jokered.c.joker, 0)
+    day_points = _points(rule, per_day.c.packed) + joker_day
+    daily = (
+        select(
+            per_day.c.player_id,
+            per_day.c.packed,
+            joker_day.label("joker"),
+            day_points.label("points"),
+            func.max(day_points).over(partition_by=per_day.c.day).label("top"),
+        )
+        .select_from(
+            per_day.outerjoin(
+                jokered,
+                and_(jokered.c.player_id == per_day.c.player_id, jokered.c.day == per_day.c.day),
+            )
+        )
+        .subquery()
+    )
+    won = case((and_(daily.c.points == daily.c.top, daily.c.top > 0), 1), else_=0)
     per_player = (
         select(
-            predictions.c.player_id,
-            func.sum(packed_pick).label("packed"),
+            daily.c.player_id,
+            cast(func.sum(daily.c.packed), BigInteger).label("packed"),
+            cast(func.sum(daily.c.joker), Integer).label("joker"),
+            cast(func.sum(won), Integer).label("days"),
         )
-        .join(source, and_(number == predictions.c.match_number, counted))
-        .group_by(predictions.c.player_id)
+        .group_by(daily.c.player_id)
+        .subquery()
+    )
+    champion = and_(
+        bonus_picks.c.kind == CHAMPION, bonus_picks.c.key == bindparam("champion", type_=String)
+    )
+    scorer = and_(
+        bonus_picks.c.kind == SCORER,
+        bonus_picks.c.key.in_(bindparam("scorers", expanding=True, type_=String)),
+    )
+    earned = case(
+        (champion, bindparam("champion_points", type_=Integer)),
+        (scorer, bindparam("scorer_points", type_=Integer)),
+        else_=literal(0),
+    )
+    bonus_of = (
+        select(bonus_picks.c.player_id, cast(func.sum(earned), Integer).label("bonus"))
+        .group_by(bonus_picks.c.player_id)
         .subquery()
     )
     packed = func.coalesce(per_player.c.packed, 0)
     outcome = packed % PACK
-    difference = (packed // PACK) % PACK
     exact = (packed // (PACK * PACK)) % PACK
     picks = packed // PICK
-    points = (
-        outcome * rule.outcome
-        + difference * (rule.difference - rule.outcome)
-        + exact * (rule.exact - rule.difference)
-    )
-    rank = func.rank().over(order_by=(points.desc(), exact.desc(), outcome.desc())).label("rank")
+    joker = func.coalesce(per_player.c.joker, 0)
+    bonus = func.coalesce(bonus_of.c.bonus, 0)
+    days = func.coalesce(per_player.c.days, 0)
+    points = _points(rule, packed) + joker + bonus
+    order = (points.desc(), days.desc()) if days_first else (points.desc(),)
+    rank = func.rank().over(order_by=(*order, exact.desc(), outcome.desc())).label("rank")
     query = (
         select(
             rank,
@@ -337,8 +504,27 @@ def _standings_query(
             exact.label("exact"),
             outcome.label("outcome"),
             picks.label("predictions"),
+            joker.label("joker"),
+            bonus.label("bonus"),
+            days.label("days"),
         )
-        .select_from(players.outerjoin(per_player, per_player.c.player_id == players.c.id))
+        .select_from(
+            players.outerjoin(per_player, per_player.c.player_id == players.c.id).outerjoin(
+                bonus_of, bonus_of.c.player_id == players.c.id
+            )
+        )
         .order_by(rank, players.c.handle)
     )
     return query
+
+
+def _points(rule: ScoringRule, packed: ColumnElement[Any]) -> ColumnElement[Any]:
+    """The points of a packed sum of picks (``PACK``): each tier's hits at their worth."""
+    outcome = packed % PACK
+    difference = (packed // PACK) % PACK
+    exact = (packed // (PACK * PACK)) % PACK
+    return (
+        outcome * rule.outcome
+        + difference * (rule.difference - rule.outcome)
+        + exact * (rule.exact - rule.difference)
+    )

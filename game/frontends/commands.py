@@ -11,6 +11,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.exc import OperationalError
@@ -25,6 +26,7 @@ from game.model import Goal, Match, MatchStatus, Player, Score
 from game.pool import Pool
 from game.pool.extras import bonus_open
 from game.render import (
+    day_text,
     in_play_line,
     league_text,
     match_json,
@@ -45,6 +47,7 @@ FINISHED_SHOWN = 5
 SIDES = {"home": "home", "away": "away", "casa": "home", "fora": "away"}
 AFTER = ("after", "após", "apos", "depois")
 ROUND_WORDS = ("round", "rodada", "matchday")
+DAY_WORDS = ("day", "dia")
 REMIND_STATES = {"on": True, "off": False, "ligar": True, "desligar": False}
 log = logging.getLogger("betania.ssh")
 
@@ -185,7 +188,7 @@ class Commands:
             ),
             Spec(
                 ("standings", "s", "table", "ranking"),
-                "standings [after N | after round N] [--json]",
+                "standings [after N | after round N | day [DATE] | round N] [--json]",
                 "the table, computed now",
                 Commands.standings,
             ),
@@ -528,6 +531,8 @@ class Commands:
 
     def standings(self, call: Call) -> Reply:
         as_json, args = _json_flag(call.args)
+        if args and args[0] in DAY_WORDS + ROUND_WORDS:
+            return self._day_table(args, as_json)
         after = self._after(args, "standings")
         # The table now is the live one: a goal moves it before the whistle.
         if after is None:
@@ -538,6 +543,30 @@ class Commands:
             return Reply(json.dumps([row.as_dict() for row in rows]))
         shown = standings_table(rows, self.words)
         return Reply(f"{in_play_line(in_play, self.words)}\n{shown}" if in_play else shown)
+
+    def _day_table(self, args: list[str], as_json: bool) -> Reply:
+        """``standings day [DATE]`` / ``standings round N``: the points scored on them."""
+        words = self.words
+        key: dict[str, object]
+        if args[0] in ROUND_WORDS:
+            if len(args) != 2:
+                raise CommandError("standings round N: which round?")
+            number = _number(args[1])
+            found = self.pool.round_table(number)
+            title, key = words("Round {n}", n=number), {"round": number}
+        else:
+            if len(args) > 2:
+                raise CommandError("standings day takes one date, like 2026-06-14")
+            try:
+                asked = date.fromisoformat(args[1]) if len(args) == 2 else None
+            except ValueError:
+                raise CommandError("not a date: {text!r} (like 2026-06-14)", text=args[1]) from None
+            day, found = self.pool.day_table(asked)
+            title, key = words.day(day), {"day": day.isoformat()}
+        if as_json:
+            rows = [row.as_dict() for row in found.rows]
+            return Reply(json.dumps({**key, "winners": found.winners, "rows": rows}))
+        return Reply(day_text(title, found.rows, found.winners, words))
 
     def league(self, call: Call) -> Reply:
         after = self._after(call.args, "league")
