@@ -986,9 +986,9 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
             for split, side in counted
             for f in framings
         ):
-            split, side = counted[0]
+            (split, side), f = counted[0], framings[-1]
             said = f"{part} of {whole or whole_word}" if whole_word else str(part)
-            return f"share {said}: {split[1].of(side)} of {split[1].picks} picked it"
+            return f"share {said}: {split[f].of(side)} of {split[f].picks} picked it"
     return None
 
 
