@@ -43,6 +43,7 @@ from memory.keeper import MemoryConfig
 from tests.conftest import TEST_DATA, FakeClock
 from tests.discord_server import FakeDiscord, discord_server
 from tests.ssh_pool import ServedPool, offline_commentator, read_until, served_pool
+from tests.test_discord import ANA, EPHEMERAL, companion
 
 HOUR = timedelta(hours=1)
 
@@ -442,3 +443,18 @@ def test_the_fake_discord_refuses_what_discord_refuses() -> None:
             assert discord.posts == []
 
     asyncio.run(main())
+
+
+def test_remind_is_a_slash_command_answered_to_the_linked_player_alone(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            off = await c.slash("remind", ANA, state="off")
+            assert off["data"]["content"] == "your reminders are off"
+            assert off["data"]["flags"] & EPHEMERAL
+            assert not c.served.pool.members.reminders_on("ana")
+            asked = await c.slash("remind", ANA)
+            assert asked["data"]["content"] == "your reminders are off"
+
+    asyncio.run(scenario())
