@@ -1,13 +1,16 @@
 """The SQL standings and the plain-Python rule must agree on every input."""
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.db.engine import open_database
+from game.matchdays import DAYS_FIRST
 from game.model import Goal, Prediction, Result, Score
 from game.pool import Pool
+from game.rules import RuleViolation
 from game.scoring import PRESETS, ScoreBasis
 from game.standings import compute_standings
 from tests.conftest import FakeClock, small_tournament
@@ -191,3 +194,38 @@ def test_the_live_table_moves_with_each_goal_and_extra_time_counts_after_a_level
     tournament_pool.predictions.set_scoring("classic", ScoreBasis.NINETY)
     assert live() == {"ana": 0, "bia": 10, "caio": 0}  # 1-1 after 90 minutes
     assert {row.points for row in tournament_pool.standings()} == {0}  # the table: none ended
+
+
+def test_days_won_break_a_tie_on_points_before_exact_hits_when_the_pool_says_so(
+    tournament_pool: Pool,
+) -> None:
+    """ana's one exact call on the first day against bia's two outcomes on the next two:
+    level on points; exact hits put ana ahead by default, days won put bia ahead."""
+    pool = tournament_pool
+    for handle, number, pick in (("ana", 1, "2-1"), ("bia", 2, "1-0"), ("bia", 3, "0-1")):
+        pool.predictions.place(handle, number, Score.parse(pick))
+    for number, score in ((1, "2-1"), (2, "2-0"), (3, "0-3")):
+        pool.fixtures.record_result(number, Result(Score.parse(score)))
+
+    def table() -> list[tuple[int, str, int, int, int]]:
+        return [(r.rank, r.player, r.points, r.exact, r.days) for r in pool.standings()]
+
+    assert table() == [(1, "ana", 10, 1, 1), (2, "bia", 10, 0, 2), (3, "caio", 0, 0, 0)]
+    pool.set_tiebreak(DAYS_FIRST)
+    assert table() == [(1, "bia", 10, 0, 2), (2, "ana", 10, 1, 1), (3, "caio", 0, 0, 0)]
+    picks = [p for handle in ("ana", "bia") for p in pool.predictions_of(handle)]
+    results = {n: r for n in (1, 2, 3) if (r := pool.match(n).result) is not None}
+    reference = compute_standings(
+        HANDLES[:3], picks, results, PRESETS["classic"], days=pool.match_days(), days_first=True
+    )
+    assert pool.standings() == reference
+
+    day, latest = pool.day_table()  # the last day with a finished match
+    assert (day, latest.winners, [m.number for m in latest.matches]) == (
+        date(2026, 6, 13),
+        ["bia"],
+        [3],
+    )
+    assert pool.day_table(date(2026, 6, 11))[1].winners == ["ana"]
+    with pytest.raises(RuleViolation, match="unknown tie-break"):
+        pool.set_tiebreak("coin toss")

@@ -26,6 +26,7 @@ from bot.app.config import PROVIDERS
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
 from game.bets_csv import BetsFileError, read_bets
 from game.errors import UserError
+from game.matchdays import TIEBREAKS
 from game.model import InvalidScore, Score
 from game.reminders import DEFAULT_LEAD
 from game.scoring import PRESETS, ScoreBasis
@@ -214,9 +215,10 @@ def cmd_players_list(args: argparse.Namespace) -> None:
 
 def cmd_pool_set(args: argparse.Namespace) -> None:
     extras = (args.group_jokers, args.round_jokers, args.champion_points, args.scorer_points)
-    if args.scoring is None and args.basis is None and all(v is None for v in extras):
+    rule = (args.scoring, args.basis, args.tiebreak)
+    if all(v is None for v in rule) and all(v is None for v in extras):
         raise UsageError(
-            "say what to set: --scoring, --basis, --group-jokers, --round-jokers, "
+            "say what to set: --scoring, --basis, --tiebreak, --group-jokers, --round-jokers, "
             "--champion-points or --scorer-points"
         )
     pool = open_pool(args)
@@ -224,6 +226,8 @@ def cmd_pool_set(args: argparse.Namespace) -> None:
         pool.predictions.set_scoring(args.scoring, args.basis)
     if any(v is not None for v in extras):
         pool.extras.configure(*extras)
+    if args.tiebreak is not None:
+        pool.set_tiebreak(args.tiebreak)
     print("saved; standings follow the new rule at once")
 
 
@@ -791,6 +795,11 @@ def build_parser() -> Parser:
     sub.add_argument("--round-jokers", type=int, metavar="N", help="jokers in each other round (1)")
     sub.add_argument("--champion-points", type=int, metavar="N", help="a right champion (20)")
     sub.add_argument("--scorer-points", type=int, metavar="N", help="a right top scorer (10)")
+    sub.add_argument(
+        "--tiebreak",
+        choices=TIEBREAKS,
+        help="after points: exact hits then outcome hits (exact, the default), or days won first",
+    )
 
     sub = add(["log"], cmd_log, "the event log, oldest first")
     sub.add_argument("--after", type=int, default=0, metavar="ID")

@@ -26,7 +26,15 @@ from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_ide
 from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
 from game.pool.snapshot import Snapshot, changes_reads
 from game.pool.talk import MAX_CHAT_LENGTH, Talk
-from game.pool.work import Clock, Listener, NotFound, UnitOfWork, require_match, utc_now
+from game.pool.work import (
+    Clock,
+    Listener,
+    NotFound,
+    UnitOfWork,
+    require_match,
+    utc_now,
+    write_setting,
+)
 from game.rules import RuleViolation
 from game.scoring import ScoreBasis, ScoringRule
 from game.standings import StandingRow, played_by
@@ -222,9 +230,7 @@ class Pool:
             days = views.match_days(connection)
             if day is None:
                 finished = connection.execute(
-                    select(matches.c.number).where(
-                        matches.c.status == MatchStatus.FINISHED.value
-                    )
+                    select(matches.c.number).where(matches.c.status == MatchStatus.FINISHED.value)
                 ).scalars()
                 day = matchdays.latest_day(days, finished)
                 if day is None:
@@ -362,6 +368,20 @@ class Pool:
     def scoring(self) -> tuple[ScoringRule, ScoreBasis]:
         with self.work.read() as connection:
             return views.scoring(connection)
+
+    def set_tiebreak(self, tiebreak: str) -> None:
+        """How the table breaks a tie on points: exact hits first (the default), or days
+        won first (``game.matchdays.TIEBREAKS``)."""
+        if tiebreak not in matchdays.TIEBREAKS:
+            known = ", ".join(matchdays.TIEBREAKS)
+            raise RuleViolation(
+                "unknown tie-break {name!r} (one of {known})", name=tiebreak, known=known
+            )
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> None:
+            write_setting(self.work, connection, logged, matchdays.TIEBREAK_KEY, tiebreak)
+
+        self.work.commit(work)
 
 
 def _all_predictions(connection: Connection) -> list[Prediction]:
