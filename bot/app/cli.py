@@ -8,7 +8,6 @@ exit 1. Anything else is a bug: one line and a hint, exit 2; ``--debug`` (or
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
@@ -17,7 +16,6 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, timedelta
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -436,6 +434,8 @@ def cmd_memory_rebuild(args: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
+    import asyncio
+
     from bot.agent.commentator import Policy
     from bot.app.lifecycle import commentator_for
     from game.db.engine import warn_if_open
@@ -501,6 +501,8 @@ async def serve(
     """The SSH server and the HTTP server, in one event loop with the scheduler, the
     commentator, the results feed and the Discord poster when this process holds the
     lead (``game.db.leader``: one voice per database)."""
+    import asyncio
+
     from bot.agent.scheduler import PoolScheduler
     from bot.app.lifecycle import StartError, open_companion, open_server, until_stopped
     from game.db.leader import Leadership
@@ -571,6 +573,8 @@ async def take_the_lead(
     leadership: Leadership, scheduler: PoolScheduler, also: Callable[[], None] = lambda: None
 ) -> None:
     """Start her here (and ``also``) as soon as no other front end on this database runs her."""
+    import asyncio
+
     if not await asyncio.to_thread(leadership.try_take):
         print("another front end runs the commentator; this one takes over if it stops")
         while not await asyncio.to_thread(leadership.try_take):
@@ -581,6 +585,8 @@ async def take_the_lead(
 
 
 def cmd_discord_commands(args: argparse.Namespace) -> None:
+    import asyncio
+
     from game.frontends.discord.api import DiscordApi, DiscordError
     from game.frontends.discord.slash import COMMANDS
 
@@ -610,6 +616,8 @@ def cmd_invite_create(args: argparse.Namespace) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> None:
+    import asyncio
+
     from bot.app.demo import default_speed, run_demo
     from bot.app.lifecycle import Running, StartError, open_companion, until_stopped
 
@@ -697,10 +705,36 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
 
 def installed_version() -> str:
     """The version pip installed (pyproject.toml is the one place it is written)."""
+    from importlib import metadata
+
     try:
         return metadata.version("betania")
     except metadata.PackageNotFoundError:
         return "unknown (not installed)"
+
+
+class Version(argparse.Action):
+    """``--version``: the installed version, read only when asked for (reading the
+    package metadata costs every other command more than the parser does)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show the version and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> NoReturn:
+        print(f"betania {installed_version()}")
+        parser.exit()
 
 
 def build_parser() -> Parser:
@@ -722,7 +756,7 @@ def build_parser() -> Parser:
     )
 
     parser = Parser(prog="betania", description=DESCRIPTION, parents=[common])
-    parser.add_argument("--version", action="version", version=f"betania {installed_version()}")
+    parser.add_argument("--version", action=Version)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
 
