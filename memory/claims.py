@@ -43,6 +43,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from functools import lru_cache
 
 from game.events import ResultRecorded
 from game.league import FINAL, champions
@@ -422,6 +423,8 @@ class Claims:
         self.pool = pool
         self.me = me  # her handle: "I've earned 12 pts" is checked as hers when she plays
         self._kept: tuple[tuple[int, int], Records] | None = None  # at one moment of the pool
+        self._results: set[tuple[int, int]] = set()  # every score a result event has said
+        self._results_seen = 0  # the last result event read into them
 
     def records(self) -> Records:
         """What the pool's log says now: built once per moment of the pool (until the next
@@ -459,13 +462,16 @@ class Claims:
             decided = champions(matches.values())
             found.champion = decided[0] if decided else None
         found.figures |= {len(found.players), len(matches), finished}
-        # Every result ever recorded, corrected ones too: "Correction: 2-0, not 1-0".
-        for item in self.pool.events_of(ResultRecorded):
+        # Every result ever recorded, corrected ones too: "Correction: 2-0, not 1-0". The
+        # log only grows: the results since the last look are read, added to those before.
+        for item in self.pool.events_of(ResultRecorded, after_id=self._results_seen):
             said = " ".join(
                 s for s in (item.event.full_time, item.event.extra_time, item.event.penalties) if s
             )
             for a, b in SCORE.findall(f"{said} {item.event.previous or ''}"):
-                found.scores |= {(int(a), int(b)), (int(b), int(a))}
+                self._results |= {(int(a), int(b)), (int(b), int(a))}
+            self._results_seen = max(self._results_seen, item.id)
+        found.scores |= self._results
         table = self.pool.standings()
         if table and table[0].points > 0:
             found.leaders = {r.player for r in table if r.points == table[0].points}
@@ -1020,8 +1026,14 @@ def _teams(records: Records) -> set[str]:
 
 
 def _spelled(records: Records) -> dict[str, str]:
-    """Every spelling of the pool's teams, lowercased, to the team's name."""
-    return TeamBook.standard().spellings(_teams(records))
+    """Every spelling of the pool's teams, lowercased, to the team's name (not to change:
+    shared by every check while the pool's teams stand)."""
+    return _spellings(frozenset(_teams(records)))
+
+
+@lru_cache(maxsize=16)
+def _spellings(teams: frozenset[str]) -> dict[str, str]:
+    return TeamBook.standard().spellings(teams)
 
 
 def _ends_of(match: Match) -> set[tuple[int, int]]:

@@ -131,6 +131,9 @@ class Grounds:
     text: str  # the context, lowercased: times and quoted spans are looked up in it
     records: Records  # the pool's, for the claims and its matches
     asked: frozenset[str] = frozenset()  # teams the call named (the book's names): groundable
+    # The book's spellings of teams neither in the pool nor named by the call, in the book's
+    # order, each with its pattern: what ``_teams`` looks for (None: read from the rest).
+    strangers: tuple[tuple[str, re.Pattern[str]], ...] | None = None
 
 
 def limits(kind: str) -> tuple[int, int]:
@@ -155,6 +158,7 @@ class _PoolNames:
     words: frozenset[str]
     teams: frozenset[str]  # the teams of its matches
     numbers: frozenset[int]
+    playing: frozenset[str]  # those teams, normalized
 
 
 SYSTEMS_KEPT = 8  # system blocks read for their words: one per kind of call, each stable
@@ -199,13 +203,20 @@ class Contract:
         # Distinct values first: a season's fusion prompt holds thousands of numbers, and
         # every pair of them (not of their distinct values) was 270 million subtractions.
         told = rest.numbers
+        text = "\n".join([system, prompt, *values]).lower()
+        playing = pool.playing | {normalized(team) for team in asked}
         found = Grounds(
             frozenset(words | _capitalised()),
             pool.numbers | said.numbers | rest.numbers,
             frozenset({abs(a - b) for a in told for b in told}),
-            "\n".join([system, prompt, *values]).lower(),
+            text,
             pool.records,
             frozenset(normalized(team) for team in asked),
+            tuple(
+                (spelling, pattern)
+                for spelling, lowered, team, pattern in _written()
+                if team not in playing and lowered not in text
+            ),
         )
         self._calls[key] = found
         return found
@@ -223,7 +234,13 @@ class Contract:
             names |= {match.stage, match.group or "", match.venue or ""}
             names |= {goal.scorer or "" for goal in match.goals}
         words = _teams_words(frozenset(teams)).union(*(_name_words(name) for name in names))
-        self._pool = _PoolNames(records, words, frozenset(teams), frozenset(records.numbers()))
+        self._pool = _PoolNames(
+            records,
+            words,
+            frozenset(teams),
+            frozenset(records.numbers()),
+            frozenset(normalized(team) for team in teams),
+        )
         return self._pool
 
     def _system(self, system: str) -> _Said:
@@ -288,16 +305,37 @@ _QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 
 def _teams(text: str, grounds: Grounds) -> Breach | None:
     """A national team the book knows that plays no match of this pool."""
-    playing = {normalized(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)}
-    playing |= grounds.asked
-    for spelling, team in TeamBook.standard().written:
-        if normalized(team) in playing or spelling.lower() in grounds.text:
-            continue
+    strangers = grounds.strangers
+    if strangers is None:
+        playing = {
+            normalized(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
+        }
+        playing |= grounds.asked
+        strangers = tuple(
+            (spelling, pattern)
+            for spelling, lowered, team, pattern in _written()
+            if team not in playing and lowered not in grounds.text
+        )
+    for spelling, pattern in strangers:
         # A team is named with a capital: "uma vitória" and "all of us" name no club, no USA.
-        found = re.search(rf"(?<!\w){re.escape(spelling)}(?!\w)", text, re.IGNORECASE)
+        found = pattern.search(text)
         if found is not None and found[0][0].isupper():
             return Breach("team", f"{spelling}: not in this tournament")
     return None
+
+
+@cache
+def _written() -> tuple[tuple[str, str, str, re.Pattern[str]], ...]:
+    """The book's spellings, in its order: each lowercased, its team normalized, its pattern."""
+    return tuple(
+        (
+            spelling,
+            spelling.lower(),
+            normalized(team),
+            re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)", re.IGNORECASE),
+        )
+        for spelling, team in TeamBook.standard().written
+    )
 
 
 def _quotes(text: str, grounds: Grounds) -> Breach | None:
@@ -345,6 +383,18 @@ def _numbers(text: str, grounds: Grounds) -> Breach | None:
 
 
 def _said(text: str) -> _Said:
+    # Line by line, for a context is mostly the lines of the call before (the table, the
+    # schedule, the diary), and no word, number or team's name runs across a line's end.
+    lines = [_line(line) for line in text.split("\n")]
+    return _Said(
+        frozenset().union(*(said.words for said in lines)),
+        frozenset().union(*(said.numbers for said in lines)),
+        frozenset().union(*(said.teams for said in lines)),
+    )
+
+
+@lru_cache(maxsize=16384)
+def _line(text: str) -> _Said:
     return _Said(
         frozenset(_words([text])),
         frozenset(_figures(text)),

@@ -24,7 +24,7 @@ from game.pool.extras import Extras
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
 from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
-from game.pool.snapshot import Snapshot, changes_reads
+from game.pool.snapshot import Snapshot, changes_picks, changes_reads
 from game.pool.talk import MAX_CHAT_LENGTH, Talk
 from game.pool.work import (
     Clock,
@@ -107,7 +107,9 @@ class Pool:
         self._mark_seen: int | None = None  # the last event looked at for ``_table_mark``
         self._mark = 0
         self._state = 0  # the last event that may have changed any read (``changes_reads``)
-        self._snapshot = Snapshot()  # matches and picks, read once per ``_state``
+        self._picks = 0  # the last event that may have changed a pick (``changes_picks``)
+        self._snapshot = Snapshot()  # the matches, read once per ``_state``
+        self._picks_kept = Snapshot()  # the picks, read once per ``_picks``
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
 
     def subscribe(self, listener: Listener) -> None:
@@ -148,8 +150,8 @@ class Pool:
 
     def predictions_of(self, handle: str) -> list[Prediction]:
         with self.work.read() as connection:
-            state = self._state_mark(connection)
-            kept = self._snapshot.read(
+            state = self._state_mark(connection, picks=True)
+            kept = self._picks_kept.read(
                 state, ("picks", handle), lambda: tuple(views.predictions_of(connection, handle))
             )
             return list(kept)
@@ -158,8 +160,8 @@ class Pool:
         """Every pick of the pool, by player and match: one read where a loop over the
         players would be one each."""
         with self.work.read() as connection:
-            state = self._state_mark(connection)
-            kept = self._snapshot.read(state, "picks", lambda: tuple(_all_predictions(connection)))
+            state = self._state_mark(connection, picks=True)
+            kept = self._picks_kept.read(state, "all", lambda: tuple(_all_predictions(connection)))
             return list(kept)
 
     def predictions_on(self, number: int) -> list[Prediction]:
@@ -282,10 +284,10 @@ class Pool:
         log as having moved it.
         """
         with self._tables_lock:
-            seen, mark, state = self._mark_seen, self._mark, self._state
+            seen, mark, state, picks = self._mark_seen, self._mark, self._state, self._picks
         if seen is None:
             position = connection.execute(select(func.max(events.c.id))).scalar() or 0
-            seen = mark = state = position
+            seen = mark = state = picks = position
         else:
             for item in log.read(connection, after_id=seen):
                 seen = item.id
@@ -293,11 +295,14 @@ class Pool:
                     mark = item.id
                 if changes_reads(item.event):
                     state = item.id
+                if changes_picks(item.event):
+                    picks = item.id
         with self._tables_lock:
             if self._mark_seen is None or seen > self._mark_seen:
                 self._mark_seen = seen
                 self._mark = max(self._mark, mark)
                 self._state = max(self._state, state)
+                self._picks = max(self._picks, picks)
             return self._mark
 
     def state_mark(self) -> int:
@@ -306,11 +311,12 @@ class Pool:
         with self.work.read() as connection:
             return self._state_mark(connection)
 
-    def _state_mark(self, connection: Connection) -> int:
+    def _state_mark(self, connection: Connection, picks: bool = False) -> int:
         # Seen before the read it keys, so a read kept under it is never older than it.
+        # Picks are kept by their own mark, so the picks' reads are keyed apart.
         self._table_mark(connection)
         with self._tables_lock:
-            return self._state
+            return self._picks if picks else self._state
 
     def events(
         self,

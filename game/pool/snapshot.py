@@ -14,7 +14,15 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
 
-from game.events import ChatPosted, Event, RemarkPosted
+from game.events import (
+    ChatPosted,
+    Event,
+    GoalScored,
+    MatchKickedOff,
+    MatchScheduled,
+    RemarkPosted,
+    ResultRecorded,
+)
 
 T = TypeVar("T")
 MOST_KEPT = 1024  # reads kept for one position: the matches, and the picks of each player
@@ -24,6 +32,14 @@ def changes_reads(event: Event) -> bool:
     """Whether reads of the pool's state (matches, picks, players, tables) may differ
     after ``event``: anything but talk, known or not."""
     return not isinstance(event, ChatPosted | RemarkPosted)
+
+
+def changes_picks(event: Event) -> bool:
+    """Whether the picks read (``views.predictions_of``, every pick) may differ after
+    ``event``: the fixtures desk writes matches and goals, never a pick; a match's game
+    (a goal, a result) moves the table and leaves the picks as they were."""
+    fixtures = MatchScheduled | MatchKickedOff | GoalScored | ResultRecorded
+    return changes_reads(event) and not isinstance(event, fixtures)
 
 
 class Snapshot:
