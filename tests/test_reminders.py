@@ -393,6 +393,26 @@ def test_a_reminder_without_a_linked_player_names_nobody_and_pings_nobody(
     with_discord(pool, Words(), scenario)
 
 
+def test_a_reminder_the_channel_could_not_get_before_the_kick_off_is_dropped(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    pool = tournament_pool
+    link(pool, "ana", "1001")
+
+    async def scenario(discord: FakeDiscord, _api: DiscordApi, poster: WebhookPoster) -> None:
+        await poster.catch_up()
+        at_lead(pool, clock, 1)
+        pool.members.remind(1, DEFAULT_LEAD)
+        clock.now = pool.match(1).kickoff  # Discord was down for the hour
+        assert await poster.catch_up() == 0
+        clock.advance(minutes=1)
+        pool.fixtures.kick_off(1)
+        assert await poster.catch_up() == 1  # what follows still goes, in order
+        assert [p["content"] for p in discord.posts] == ["Kick-off! #1 Brazil v Serbia"]
+
+    with_discord(pool, Words(), scenario)
+
+
 @pytest.mark.parametrize("digits", [3, 19])  # short test ids; real snowflakes' length
 def test_hundreds_of_forgetful_players_go_in_messages_discord_accepts(digits: int) -> None:
     handles = tuple(f"p{n:03}" for n in range(250))

@@ -131,11 +131,16 @@ class WebhookPoster:
         words = self.notices.words
         if notice.reminder is None:
             return [message(part) for part in escaped_parts(notice.text_for(None, words))]
+        if await asyncio.to_thread(self._kicked_off, notice.reminder.number):
+            return []  # the channel was out of reach until the kick-off: a moot reminder
         members = self.pool.members
         accounts = await asyncio.to_thread(
             members.reminded_accounts, notice.reminder.players, SERVICE
         )
         return reminder_messages(notice.reminder, accounts, words)
+
+    def _kicked_off(self, number: int) -> bool:
+        return self.pool.match(number, with_goals=False).has_started(self.pool.clock())
 
     async def _post(self, body: dict[str, Any]) -> None:
         try:
