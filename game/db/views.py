@@ -14,7 +14,6 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
     ColumnElement,
     Connection,
     FromClause,
@@ -377,10 +376,9 @@ def _standings_query(
     answers are parameters (the matches left out when all are: it would be one more
     comparison for every pick).
 
-    One scan of the picks, summed per player and day: the day's sums give the days
-    won (a window over each day) and add up to the table. Jokers and bonus picks are
-    read from their own small tables and joined to those sums, so the scan of the
-    picks is the same with them as without.
+    The picks summed per player as before; the days won from the picks that earned
+    points, summed per player and day (a window over each day finds its top). Jokers
+    and bonus picks are read from their own small tables and joined to those sums.
     """
     number: ColumnElement[Any] = matches.c.number
     home: ColumnElement[Any]
@@ -419,13 +417,29 @@ def _standings_query(
     )
     if bounded:
         counted = and_(counted, number.in_(bindparam("counted", expanding=True)))
-    per_day = (
-        select(predictions.c.player_id, day.label("day"), func.sum(packed_pick).label("packed"))
+    per_player = (
+        select(predictions.c.player_id, func.sum(packed_pick).label("packed"))
         .join(source, and_(number == predictions.c.match_number, counted))
+        .group_by(predictions.c.player_id)
+        .subquery()
+    )
+    # The days won: only the picks that earned points are summed per player and day
+    # (a miss adds nothing to a day), so what SQLite sorts to group them is a third
+    # of the picks, not all. ``+ 0`` keeps the picks read in their own (player,
+    # match) order, each match looked up; through the match index instead they
+    # would cost a random read each.
+    earning = (
+        select(predictions.c.player_id, day.label("day"), func.sum(pick_points).label("points"))
+        .join(
+            source,
+            and_(number == predictions.c.match_number + 0, counted, predictions.c.sign == sign),
+        )
         .group_by(predictions.c.player_id, day)
         .subquery()
     )
-    # A joker's pick counts once more: its points summed again, from the jokers' rows.
+    # A joker's pick counts once more: its points summed again, from the jokers' rows
+    # (a joker on a pick that earned nothing adds nothing, so every day it adds to is
+    # one of ``earning``'s).
     jokered = (
         select(jokers.c.player_id, day.label("day"), func.sum(pick_points).label("joker"))
         .select_from(
@@ -433,7 +447,9 @@ def _standings_query(
                 predictions,
                 and_(
                     predictions.c.player_id == jokers.c.player_id,
-                    predictions.c.match_number == jokers.c.match_number,
+                    # ``+ 0``: each joker's pick looked up by its key, never every pick
+                    # read through the match index to find the few with a joker.
+                    predictions.c.match_number == jokers.c.match_number + 0,
                 ),
             ).join(source, and_(number == jokers.c.match_number, counted))
         )
@@ -441,28 +457,26 @@ def _standings_query(
         .subquery()
     )
     joker_day = func.coalesce(jokered.c.joker, 0)
-    day_points = _points(rule, per_day.c.packed) + joker_day
+    day_points = earning.c.points + joker_day
     daily = (
         select(
-            per_day.c.player_id,
-            per_day.c.packed,
+            earning.c.player_id,
             joker_day.label("joker"),
             day_points.label("points"),
-            func.max(day_points).over(partition_by=per_day.c.day).label("top"),
+            func.max(day_points).over(partition_by=earning.c.day).label("top"),
         )
         .select_from(
-            per_day.outerjoin(
+            earning.outerjoin(
                 jokered,
-                and_(jokered.c.player_id == per_day.c.player_id, jokered.c.day == per_day.c.day),
+                and_(jokered.c.player_id == earning.c.player_id, jokered.c.day == earning.c.day),
             )
         )
         .subquery()
     )
     won = case((and_(daily.c.points == daily.c.top, daily.c.top > 0), 1), else_=0)
-    per_player = (
+    per_player_days = (
         select(
             daily.c.player_id,
-            cast(func.sum(daily.c.packed), BigInteger).label("packed"),
             cast(func.sum(daily.c.joker), Integer).label("joker"),
             cast(func.sum(won), Integer).label("days"),
         )
@@ -490,9 +504,9 @@ def _standings_query(
     outcome = packed % PACK
     exact = (packed // (PACK * PACK)) % PACK
     picks = packed // PICK
-    joker = func.coalesce(per_player.c.joker, 0)
+    joker = func.coalesce(per_player_days.c.joker, 0)
     bonus = func.coalesce(bonus_of.c.bonus, 0)
-    days = func.coalesce(per_player.c.days, 0)
+    days = func.coalesce(per_player_days.c.days, 0)
     points = _points(rule, packed) + joker + bonus
     order = (points.desc(), days.desc()) if days_first else (points.desc(),)
     rank = func.rank().over(order_by=(*order, exact.desc(), outcome.desc())).label("rank")
@@ -509,9 +523,9 @@ def _standings_query(
             days.label("days"),
         )
         .select_from(
-            players.outerjoin(per_player, per_player.c.player_id == players.c.id).outerjoin(
-                bonus_of, bonus_of.c.player_id == players.c.id
-            )
+            players.outerjoin(per_player, per_player.c.player_id == players.c.id)
+            .outerjoin(per_player_days, per_player_days.c.player_id == players.c.id)
+            .outerjoin(bonus_of, bonus_of.c.player_id == players.c.id)
         )
         .order_by(rank, players.c.handle)
     )
