@@ -58,7 +58,7 @@ def test_her_digest_hour_is_the_pools_hour_in_a_serve_process(
     key = prepare_pool(database_url, FUTURE_CUP, "ana")
     here = datetime.now(SAO_PAULO)
 
-    async def serve_a_while(digest_hour: int) -> None:
+    async def serve_a_while(digest_hour: int, told: bool) -> None:
         hour = ("--digest-hour", str(digest_hour))
         async with (
             serving(tmp_path, database_url, "--tz", "America/Sao_Paulo", *hour) as (
@@ -68,13 +68,18 @@ def test_her_digest_hour_is_the_pools_hour_in_a_serve_process(
             connect(port, "ana", key) as connection,
         ):
             assert (await connection.run("standings")).exit_status == 0
-            await asyncio.sleep(5)  # her turn runs every 2 s
+            if not told:
+                await asyncio.sleep(5)  # her turn runs every 2 s: two turns pass, no digest
+                return
+            async with asyncio.timeout(30):  # awaited: her first turn past the hour tells it
+                while _digest_day(database_url) is None:
+                    await asyncio.sleep(0.1)
 
     if here.hour <= 20 and here.hour == datetime.now(SAO_PAULO).hour:
         # The hour after São Paulo's: due by UTC's clock (three hours ahead), not by the pool's.
-        asyncio.run(serve_a_while(here.hour + 1))
+        asyncio.run(serve_a_while(here.hour + 1, told=False))
         assert _digest_day(database_url) is None
-    asyncio.run(serve_a_while(datetime.now(SAO_PAULO).hour))
+    asyncio.run(serve_a_while(datetime.now(SAO_PAULO).hour, told=True))
     assert _digest_day(database_url) in {
         here.date().isoformat(),
         datetime.now(SAO_PAULO).date().isoformat(),
