@@ -12,7 +12,9 @@ import random
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
+from game.addressing import Addressee
 from game.frontends.commands import Caller, Commands
+from game.frontends.discord.slash import line_for, options_of
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
@@ -112,6 +114,13 @@ def test_a_world_cup_with_jokers_and_bonus_picks_scores_as_the_rules_say(
     in_round = [n for n in played if stage_of[n] == "Matchday 5"]
     round_five = json.loads(en.run(Caller("caio"), "standings round 5 --json").text)
     assert round_five["winners"] == independent.day_winners(played, picks, jokers, in_round)
+    # Discord's /standings day: the same line, the same table.
+    sent = [{"name": "day", "value": first_day}]
+    slash = line_for("standings", options_of("standings", sent), Addressee())
+    assert (
+        en.run(Caller("bia"), f"{slash} --json").text
+        == en.run(Caller("bia"), f"standings day {first_day} --json").text
+    )
     text = pt.run(Caller("caio"), "ranking rodada 5").text
     assert text.startswith("Rodada 5: ")
     assert "dias ganhos" in pt.run(Caller("caio"), "ranking").text

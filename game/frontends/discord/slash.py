@@ -74,7 +74,21 @@ COMMANDS: list[dict[str, Any]] = [
                 "The table as it stood after match N",
                 required=False,
                 bounds=MATCH_NUMBER,
-            )
+            ),
+            _option(
+                "day",
+                STRING,
+                "The points scored on a day (2026-06-14) and who won it",
+                False,
+                {"max_length": 10},
+            ),
+            _option(
+                "round",
+                INTEGER,
+                "The points scored in round N and who won it",
+                False,
+                MATCH_NUMBER,
+            ),
         ],
     },
     {
@@ -141,6 +155,10 @@ def line_for(name: str, options: Mapping[str, str | int], addressee: Addressee) 
     if name == "bonus":  # one of kind and name without the other: the usage, told
         return f"bonus {options.get('kind', '')} {options.get('name', '')}".rstrip()
     if name == "standings":
+        if "day" in options:
+            return f"standings day {options['day']}"
+        if "round" in options:
+            return f"standings round {options['round']}"
         return f"standings after {options['after']}" if "after" in options else "standings"
     if name == "match":
         return f"match {options['number']}"
