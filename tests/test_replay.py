@@ -1,4 +1,5 @@
 import json
+from collections.abc import Callable
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -6,7 +7,7 @@ import pytest
 
 from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import main
-from bot.app.replay import ReplayError, ReplayOptions, read_chat, replay
+from bot.app.replay import ReplayError, ReplayOptions, ReplayReport, read_chat, replay
 from game.db.engine import open_database
 from game.openfootball import Tournament, parse_tournament
 from game.pool import Pool
@@ -69,11 +70,8 @@ def test_resume_at_writes_nothing_for_the_earlier_matches(database_url: str) -> 
     assert remarked and not remarked & set(range(1, 7))  # nothing said about the past
 
 
-def test_the_whole_2026_world_cup(database_url: str) -> None:
-    tournament = parse_tournament(read_json(str(TEST_DATA / "worldcup-2026.json")))
-    report = replay(
-        ReplayOptions(tournament, players=15, seed=7), database_url, OfflineModel(seed=7)
-    )
+def test_the_whole_2026_world_cup(world_cup_in_her_voice: Callable[[str], ReplayReport]) -> None:
+    report = world_cup_in_her_voice("en")  # 15 players and chat, shared with test_voice.py
     data = report.as_dict()
     assert data["matches"] == 104 and data["players"] == 16
     assert data["diary"] == {"entries": 3, "covers_matches": 104}  # 1 narrative + the last 2
