@@ -71,6 +71,8 @@ def test_a_world_cup_with_jokers_and_bonus_picks_scores_as_the_rules_say(
         champion, scorer = ("campeao", "artilheiro") if commands is pt else ("champion", "scorer")
         assert not commands.run(me, f"bonus {champion} {CHAMPIONS[i]}").error
         assert not commands.run(me, f"bonus {scorer} {SCORERS[i]}").error
+        assert sorted(pool.extras.jokers_of(handle)) == sorted(chosen)  # placed, not chatted
+        assert len(pool.extras.bonus_picks(handle)) == 2
 
     for m in sorted(matches, key=lambda m: m.time_order()):
         clock.now = m.kickoff
