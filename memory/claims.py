@@ -49,7 +49,7 @@ from game.events import ResultRecorded
 from game.league import FINAL, champions
 from game.model import Match, Prediction, tally
 from game.pool import Pool
-from game.scoring import Tier, classify, scored_score
+from game.scoring import ScoreBasis, ScoringRule, Tier, classify, scored_score
 from game.shares import Shares, shares, shares_of
 from game.standings import played_by
 from game.teams import TeamBook
@@ -418,6 +418,23 @@ class Records:
         return points, exact
 
 
+@dataclass
+class _Picked:
+    """The records' part the picks make, scored against the results: built from one tuple
+    of every pick (``source``) and the rest ``key`` names; shared, never changed after."""
+
+    source: tuple[Prediction, ...]
+    key: object
+    scores: set[tuple[int, int]] = field(default_factory=set)
+    picked: set[tuple[int, int]] = field(default_factory=set)
+    pickers: dict[int, set[str]] = field(default_factory=dict)
+    points: dict[str, list[int]] = field(default_factory=dict)  # match points, in order
+    record: dict[str, list[tuple[int, int, bool]]] = field(default_factory=dict)
+    picks: dict[int, dict[str, tuple[int, bool]]] = field(default_factory=dict)
+    called: dict[int, set[str]] = field(default_factory=dict)
+    on: dict[int, list[Prediction]] = field(default_factory=dict)
+
+
 class Claims:
     def __init__(self, pool: Pool, me: str = "") -> None:
         self.pool = pool
@@ -425,6 +442,7 @@ class Claims:
         self._kept: tuple[tuple[int, int], Records] | None = None  # at one moment of the pool
         self._results: set[tuple[int, int]] = set()  # every score a result event has said
         self._results_seen = 0  # the last result event read into them
+        self._scored: _Picked | None = None  # every pick scored, kept while nothing it reads moves
 
     def records(self) -> Records:
         """What the pool's log says now: built once per moment of the pool (until the next
@@ -479,35 +497,58 @@ class Claims:
             found.points.setdefault(row.player, set()).add(row.points)
             found.totals[row.player] = row.points
             found.figures.add(row.rank)
+        picked = self._picked(found, rule, basis)
+        found.scores |= picked.scores
+        found.picked, found.pickers = picked.picked, picked.pickers
+        found.record, found.picks, found.called = picked.record, picked.picks, picked.called
+        for handle, earned in picked.points.items():
+            found.points.setdefault(handle, set()).update(earned)
+        for number, picks in picked.on.items():
+            everyone = shares_of(matches[number], picks, now) if number in matches else None
+            if everyone is not None:  # hidden before kick-off, counted or not
+                found.shares[number] = (everyone, shares(p for p in picks if p.handle != found.me))
+        return found
+
+    def _picked(self, found: Records, rule: ScoringRule, basis: ScoreBasis) -> _Picked:
+        """Every pick scored: the same while no pick, result, kick-off time, player or
+        rule changes (a goal in a match changes none of them), so kept until one does."""
+        every = self.pool.all_predictions()  # the same tuple while no pick changes
+        matches = found.matches
+        key = (
+            tuple(found.players),
+            rule,
+            basis,
+            tuple((m.number, m.kickoff, m.result) for m in matches.values()),
+        )
+        kept = self._scored
+        if kept is not None and kept.source is every and kept.key == key:
+            return kept
+        picked = _Picked(every, key)
         order = {m.number: Match.time_order(m) for m in matches.values()}
-        on: dict[int, list[Prediction]] = {}
-        every: dict[str, list[Prediction]] = {}
-        for prediction in self.pool.all_predictions():
-            every.setdefault(prediction.handle, []).append(prediction)
+        by_player: dict[str, list[Prediction]] = {}
+        for prediction in every:
+            by_player.setdefault(prediction.handle, []).append(prediction)
         for handle in found.players:
             for prediction in sorted(
-                every.get(handle, []), key=lambda p: order.get(p.match_number, ())
+                by_player.get(handle, []), key=lambda p: order.get(p.match_number, ())
             ):
                 pick = (prediction.score.home, prediction.score.away)
-                found.scores.add(pick)
-                found.picked |= {pick, pick[::-1]}
-                found.pickers.setdefault(prediction.match_number, set()).add(handle)
-                on.setdefault(prediction.match_number, []).append(prediction)
+                picked.scores.add(pick)
+                picked.picked |= {pick, pick[::-1]}
+                picked.pickers.setdefault(prediction.match_number, set()).add(handle)
+                picked.on.setdefault(prediction.match_number, []).append(prediction)
                 played = matches.get(prediction.match_number)
                 if played is None or played.result is None:
                     continue
                 tier = classify(prediction.score, scored_score(played.result, basis))
                 points, exact = rule.points(tier), tier is Tier.EXACT
-                found.points.setdefault(handle, set()).add(points)
-                found.record.setdefault(handle, []).append((played.number, points, exact))
-                found.picks.setdefault(played.number, {})[handle] = (points, exact)
+                picked.points.setdefault(handle, []).append(points)
+                picked.record.setdefault(handle, []).append((played.number, points, exact))
+                picked.picks.setdefault(played.number, {})[handle] = (points, exact)
                 if exact:
-                    found.called.setdefault(played.number, set()).add(handle)
-        for number, picks in on.items():
-            everyone = shares_of(matches[number], picks, now) if number in matches else None
-            if everyone is not None:  # hidden before kick-off, counted or not
-                found.shares[number] = (everyone, shares(p for p in picks if p.handle != found.me))
-        return found
+                    picked.called.setdefault(played.number, set()).add(handle)
+        self._scored = picked
+        return picked
 
     def check(
         self, text: str, match: int | None = None, records: Records | None = None

@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from game.model import Score
+from game.model import Result, Score
 from game.openfootball import Tournament
 from game.pool import Pool
 from game.standings import StandingRow
@@ -457,3 +457,19 @@ def test_a_day_is_read_only_where_it_is_one(seven: Pool) -> None:
     )
     assert claims.check("No dia 12/06 a elisa liderava com 20 pontos.", match=2) is None
     assert claims.check("elisa leads with 20 points, ahead by 3 out of 7 picks.", match=2) is None
+
+
+def test_the_picks_scored_are_never_those_before_a_correction_or_a_new_pick(
+    played: Pool, clock: FakeClock
+) -> None:
+    """Every pick scored is kept while nothing it reads moves (a goal elsewhere moves none):
+    a corrected result or a pick placed is scored again at the next check."""
+    claims = Claims(played)
+    assert claims.records().called == {1: {"ana"}}
+    played.fixtures.record_result(1, Result(Score(1, 0)))  # the correction: bia called it
+    assert claims.records().called == {1: {"bia"}}
+    assert claims.records().record["bia"] == [(1, 10, True)]
+    played.predictions.place("caio", 2, Score(3, 3))
+    assert (3, 3) in claims.records().picked
+    play(played, clock, 2, "3-3")
+    assert claims.records().called[2] == {"caio"}

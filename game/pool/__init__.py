@@ -156,13 +156,13 @@ class Pool:
             )
             return list(kept)
 
-    def all_predictions(self) -> list[Prediction]:
+    def all_predictions(self) -> tuple[Prediction, ...]:
         """Every pick of the pool, by player and match: one read where a loop over the
-        players would be one each."""
+        players would be one each. The same tuple while no pick changes: what is worked
+        out from it may be kept while it is the one returned."""
         with self.work.read() as connection:
             state = self._state_mark(connection, picks=True)
-            kept = self._picks_kept.read(state, "all", lambda: tuple(_all_predictions(connection)))
-            return list(kept)
+            return self._picks_kept.read(state, "all", lambda: tuple(_all_predictions(connection)))
 
     def predictions_on(self, number: int) -> list[Prediction]:
         with self.work.read() as connection:
