@@ -24,6 +24,7 @@ from game.events import (
     SettingChanged,
 )
 from game.lifecycle import LifecycleLog
+from game.matchdays import DAYS_FIRST, TIEBREAK_KEY, day_of
 from game.model import MatchStatus, Prediction, Result, Score
 from game.scoring import DEFAULT_PRESET, ScoreBasis, preset
 from game.standings import StandingRow, compute_standings, played_by
@@ -88,4 +89,9 @@ class PoolHistory:
             preset(self.settings.get(SCORING_KEY, DEFAULT_PRESET)),
             ScoreBasis(self.settings.get(SCORE_BASIS_KEY, ScoreBasis.END_OF_PLAY.value)),
             None if up_to_match is None else played_by(self.kickoffs, up_to_match),
+            jokers=self.jokers,
+            # The log keeps no local date (MatchScheduled has none): a day here is the
+            # UTC date, which is the pool's own wherever the fixtures gave none.
+            days={number: day_of(None, kickoff) for number, kickoff in self.kickoffs.items()},
+            days_first=self.settings.get(TIEBREAK_KEY) == DAYS_FIRST,
         )

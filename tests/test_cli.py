@@ -69,9 +69,11 @@ def test_import_enter_results_and_read_the_table(betania, tmp_path: Path) -> Non
     code, out, _ = betania("standings", "--json")
     assert code == 0
     # ana: exact on #1, a draw on the 1-1 after extra time; bia: the reverse
+    tallies = {"points": 17, "exact": 1, "outcome": 2, "predictions": 2}
+    extras = {"joker": 0, "bonus": 0, "days": 1}  # each won the day of their exact call
     assert json.loads(out) == [
-        {"rank": 1, "player": "ana", "points": 17, "exact": 1, "outcome": 2, "predictions": 2},
-        {"rank": 1, "player": "bia", "points": 17, "exact": 1, "outcome": 2, "predictions": 2},
+        {"rank": 1, "player": "ana", **tallies, **extras},
+        {"rank": 1, "player": "bia", **tallies, **extras},
     ]
 
     code, out, _ = betania("standings", "--after", "1", "--json")
