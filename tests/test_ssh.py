@@ -45,6 +45,9 @@ def test_exec_mode_runs_one_command_and_exits(tmp_path: Path) -> None:
                     "exact": 0,
                     "outcome": 0,
                     "predictions": 0,
+                    "joker": 0,
+                    "bonus": 0,
+                    "days": 0,
                 }
             ]
             matches = json.loads((await served.run("ana", "matches --json")).stdout)
