@@ -31,7 +31,7 @@ from game.pool import Pool
 from game.sources import read_json
 from game.words import Words
 from tests import racers
-from tests.conftest import TEST_DATA, FakeClock
+from tests.conftest import TEST_DATA, FakeClock, play
 from tests.ssh_pool import served_pool
 from tests.test_bonus import cup
 
@@ -286,3 +286,19 @@ def test_jokers_and_bonus_picks_over_a_real_ssh_exec(tmp_path: Path) -> None:
             assert shown["all_shown"] and shown["picks"][0]["value"] == "Brazil"
 
     asyncio.run(scenario())
+
+
+def test_mybets_shows_a_jokered_pick_at_the_points_the_table_counts(
+    cup_pool: Pool, clock: FakeClock
+) -> None:
+    commands = Commands(cup_pool)
+    commands.run(ANA, "bet 1 0-2")  # Qatar 0-2 Ecuador: exact
+    commands.run(ANA, "bet 2 6-2")  # England 6-2 Iran: exact, no joker
+    commands.run(ANA, "joker 1")
+    play(cup_pool, clock, 1, "0-2")
+    play(cup_pool, clock, 2, "6-2")
+    shown = {
+        row["match"]: row["points"] for row in json.loads(commands.run(ANA, "mybets --json").text)
+    }
+    (ana,) = [row for row in cup_pool.standings() if row.player == "ana"]
+    assert shown[1] == 2 * shown[2] and shown[1] + shown[2] == ana.points

@@ -486,14 +486,15 @@ class Commands:
         as_json, _ = _json_flag(call.args)
         rule, basis = self.pool.scoring()
         matches = {m.number: m for m in self.pool.matches()}
+        held = self.pool.extras.jokers_of(call.caller.handle)
         rows = []
         for pick in self.pool.predictions_of(call.caller.handle):
             match = matches[pick.match_number]
             points = None
             if match.result is not None and match.status is MatchStatus.FINISHED:
                 points = rule.points(classify(pick.score, scored_score(match.result, basis)))
+                points *= 2 if match.number in held else 1  # what the table counts
             rows.append((match, pick.score, points))
-        held = self.pool.extras.jokers_of(call.caller.handle)
         if as_json:
             return Reply(
                 json.dumps(
