@@ -30,6 +30,8 @@ SCORER_POINTS_KEY = "bonus_scorer_points"
 DEFAULT_CHAMPION_POINTS = 20
 DEFAULT_SCORER_POINTS = 10
 CLOSEST = 3  # names offered back for a scorer the pool does not know
+NAME_LONGEST = 100  # characters of a bonus pick's name: no footballer is longer, and
+# everyone's table shows it after the first kick-off
 
 # Letters NFKD does not take apart, as an English or Portuguese keyboard writes them.
 _SPELT = str.maketrans(
@@ -169,6 +171,8 @@ def scorer_pick(name: str, known: dict[str, str]) -> tuple[str, bool]:
     only one known scorer has ("Mbappé"). When the pool knows no scorer at all the
     name stands unchecked; otherwise an unknown one is refused with the closest names.
     """
+    if len(name) > NAME_LONGEST:
+        raise UnknownScorer("a player's name is at most {length} characters", length=NAME_LONGEST)
     key = scorer_key(name)
     if not key:
         raise UnknownScorer("name a player: bonus scorer NAME")

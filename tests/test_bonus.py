@@ -268,6 +268,17 @@ def test_bonus_picks_over_ssh_exec_before_and_after_the_first_kick_off(
     }
 
 
+def test_a_scorer_named_longer_than_any_footballer_is_refused_and_the_pick_kept(
+    cup_pool: Pool,
+) -> None:
+    commands = Commands(cup_pool)
+    commands.run(ANA, "bonus scorer Mbappé")
+    # Under the line's cap, over a name's: everyone's table would carry it after kick-off.
+    told = commands.run(ANA, "bonus scorer " + "Kylian " * 60)
+    assert told.error and told.text == "a player's name is at most 100 characters"
+    assert [p.value for p in cup_pool.extras.bonus_picks("ana")] == ["Mbappé"]
+
+
 def test_a_bonus_pick_the_same_again_logs_nothing(cup_pool: Pool) -> None:
     commands = Commands(cup_pool)
     commands.run(ANA, "bonus champion Brazil")

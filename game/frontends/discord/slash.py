@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.addressing import Addressee
+from game.bonus import NAME_LONGEST
 from game.frontends.commands import CommandError
 
 STRING, INTEGER = 3, 4  # application command option types
 CHAT_INPUT = 1  # a command typed in the chat box
 ASK_LONGEST = 500  # characters in a question to her
 SCORE_LONGEST = 20
-NAME_LONGEST = 100  # a team or a scorer in a bonus pick
 
 
 def _option(
