@@ -513,9 +513,11 @@ class Claims:
         """Every pick scored: the same while no pick, result, kick-off time, player or
         rule changes (a goal in a match changes none of them), so kept until one does."""
         every = self.pool.all_predictions()  # the same tuple while no pick changes
+        jokered = self.pool.extras.all_jokers()  # a joker's pick earns twice, as in the table
         matches = found.matches
         key = (
             tuple(found.players),
+            jokered,
             rule,
             basis,
             tuple((m.number, m.kickoff, m.result) for m in matches.values()),
@@ -542,6 +544,7 @@ class Claims:
                     continue
                 tier = classify(prediction.score, scored_score(played.result, basis))
                 points, exact = rule.points(tier), tier is Tier.EXACT
+                points *= 2 if (handle, played.number) in jokered else 1
                 picked.points.setdefault(handle, []).append(points)
                 picked.record.setdefault(handle, []).append((played.number, points, exact))
                 picked.picks.setdefault(played.number, {})[handle] = (points, exact)

@@ -310,6 +310,19 @@ def test_points_over_a_run_of_matches_are_the_players(seven: Pool, clock: FakeCl
     )
 
 
+def test_a_jokered_pick_earns_her_claims_what_it_earns_the_table(
+    seven: Pool, clock: FakeClock
+) -> None:
+    seven.predictions.place("diego", 3, Score(1, 0))
+    seven.extras.joker("diego", 3)
+    play(seven, clock, 3, "1-0")  # diego: 7, 10, then 10 doubled
+    claims = Claims(seven, me="betania")
+    assert claims.check("diego made 30 points over the last two matches.", match=3) is None
+    assert claims.check("diego made 21 points over the last two matches.", match=3) == (
+        "points 21: not what diego has"
+    )
+
+
 @pytest.fixture
 def three(seven: Pool, clock: FakeClock) -> Pool:
     """``seven``, then #3 Japan 1-0 Spain (13 Jun), called only by bruno: bruno 22 leads

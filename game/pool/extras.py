@@ -125,6 +125,14 @@ class Extras:
         with self._work.read() as connection:
             return list(connection.execute(query).scalars())
 
+    def all_jokers(self) -> frozenset[tuple[str, int]]:
+        """Every joker of the pool, as (player, match number)."""
+        query = select(players.c.handle, joker_rows.c.match_number).join(
+            players, players.c.id == joker_rows.c.player_id
+        )
+        with self._work.read() as connection:
+            return frozenset((row.handle, row.match_number) for row in connection.execute(query))
+
     def jokers_on(self, number: int) -> set[str]:
         """The handles of the players with a joker on match #N."""
         query = (
