@@ -148,6 +148,8 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "worst_pick": "2-0", "worst_points": "10",
     # how the pool picked #1 (issue 39): ana 2-0, bia 1-0
     "pickers": "2", "home_picks": "2", "draw_picks": "0", "away_picks": "0",
+    # her tease of the players a reminder told (issue 39): #1 closes in 60 minutes
+    "minutes": "60",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
 FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more", "answer.pick_points")
