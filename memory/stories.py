@@ -116,10 +116,12 @@ def match_story(
         raise ValueError(f"{match.label} has no result to tell")
     rule, basis = pool.scoring()
     actual = scored_score(match.result, basis)
+    jokered = pool.extras.jokers_on(match.number)  # a joker's pick earns twice, as in the table
     picks = []
     for prediction in pool.predictions_on(match.number):
         tier = classify(prediction.score, actual)
-        picks.append(PickResult(prediction.handle, prediction.score, rule.points(tier), tier))
+        points = rule.points(tier) * (2 if prediction.handle in jokered else 1)
+        picks.append(PickResult(prediction.handle, prediction.score, points, tier))
     # Best first; within the same points, an order drawn from the match, not the
     # alphabet: whoever is named first (or cut as "and 7 more") changes from match to match.
     picks.sort(key=lambda p: (-p.points, shuffled_key(match.number, p.player)))

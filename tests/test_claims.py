@@ -10,6 +10,7 @@ from game.pool import Pool
 from game.standings import StandingRow
 from memory import facts, inspect
 from memory.claims import Claims, number_value
+from memory.stories import match_story
 from memory.usage import recorded
 from prompts import phrase
 from tests.conftest import (
@@ -321,6 +322,9 @@ def test_a_jokered_pick_earns_her_claims_what_it_earns_the_table(
     assert claims.check("diego made 21 points over the last two matches.", match=3) == (
         "points 21: not what diego has"
     )
+    # the match's story, which her prompts are told, says the same
+    story = match_story(seven, seven.match(3), UTC)
+    assert "20 pts: diego 1-0" in story.picks_by_points()
 
 
 @pytest.fixture
