@@ -45,6 +45,11 @@ class Caps:
         return self.group_stage if stage == GROUP_STAGE else self.per_round
 
 
+def earned(points: int, jokered: bool) -> int:
+    """What a pick that earned ``points`` counts for: twice that under a joker."""
+    return points * 2 if jokered else points
+
+
 def check_cap(text: str) -> int:
     """A cap as an admin types it: a whole number from 0 (no jokers) to ``MOST_JOKERS``."""
     if not text.strip().isdigit() or int(text) > MOST_JOKERS:

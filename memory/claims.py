@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import lru_cache
 
+from game import jokers
 from game.events import ResultRecorded
 from game.league import FINAL, champions
 from game.model import Match, Prediction, tally
@@ -543,8 +544,8 @@ class Claims:
                 if played is None or played.result is None:
                     continue
                 tier = classify(prediction.score, scored_score(played.result, basis))
-                points, exact = rule.points(tier), tier is Tier.EXACT
-                points *= 2 if (handle, played.number) in jokered else 1
+                points = jokers.earned(rule.points(tier), (handle, played.number) in jokered)
+                exact = tier is Tier.EXACT
                 picked.points.setdefault(handle, []).append(points)
                 picked.record.setdefault(handle, []).append((played.number, points, exact))
                 picked.picks.setdefault(played.number, {})[handle] = (points, exact)

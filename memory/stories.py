@@ -10,6 +10,7 @@ import hashlib
 from dataclasses import dataclass, replace
 from datetime import date, tzinfo
 
+from game import jokers
 from game.model import Match, Score
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
@@ -120,7 +121,7 @@ def match_story(
     picks = []
     for prediction in pool.predictions_on(match.number):
         tier = classify(prediction.score, actual)
-        points = rule.points(tier) * (2 if prediction.handle in jokered else 1)
+        points = jokers.earned(rule.points(tier), prediction.handle in jokered)
         picks.append(PickResult(prediction.handle, prediction.score, points, tier))
     # Best first; within the same points, an order drawn from the match, not the
     # alphabet: whoever is named first (or cut as "and 7 more") changes from match to match.

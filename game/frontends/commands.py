@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.exc import OperationalError
 
-from game import league
+from game import jokers, league
 from game.addressing import Addressee
 from game.db.engine import is_locked
 from game.errors import UserError
@@ -492,8 +492,8 @@ class Commands:
             match = matches[pick.match_number]
             points = None
             if match.result is not None and match.status is MatchStatus.FINISHED:
-                points = rule.points(classify(pick.score, scored_score(match.result, basis)))
-                points *= 2 if match.number in held else 1  # what the table counts
+                plain = rule.points(classify(pick.score, scored_score(match.result, basis)))
+                points = jokers.earned(plain, match.number in held)  # what the table counts
             rows.append((match, pick.score, points))
         if as_json:
             return Reply(
