@@ -368,6 +368,21 @@ def test_a_player_asks_for_their_best_and_worst_match(played: Pool) -> None:
     assert "Pior: #1 Brazil 2-0 Serbia (palpite 1-0, 5)" in pt, pt
 
 
+def test_her_answers_count_a_jokered_pick_twice_as_the_table_does(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    pool = tournament_pool
+    pool.predictions.place("bia", 1, Score(1, 0))
+    pool.predictions.place("bia", 2, Score(1, 1))
+    pool.extras.joker("bia", 2)
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")  # bia: 5 on #1, 10 doubled on #2
+    (bia,) = [row for row in pool.standings() if row.player == "bia"]
+    assert bia.points == 25
+    told = ask(pool_voice(pool), "bia", "@betania whats my best and worst game?")
+    assert told.startswith("bia's best match: #2 Argentina 1-1 Mexico (picked 1-1, 20 points)")
+
+
 # -- a league's questions -----------------------------------------------------------------
 
 

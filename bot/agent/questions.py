@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
 from bot.agent import forecast, predictor
-from game import league
+from game import jokers, league
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
 from game.scoring import Tier, classify, points_for, scored_score
@@ -329,15 +329,17 @@ class Questions:
         points = None
         if match.status is MatchStatus.FINISHED and match.result is not None:
             rule, basis = self.pool.scoring()
-            points = points_for(pick, match.result, rule, basis)
+            jokered = match.number in self.pool.extras.jokers_of(who)
+            points = jokers.earned(points_for(pick, match.result, rule, basis), jokered)
         return PickOf(who, label, str(pick), points=points)
 
     def _points_over(self, asker: str, first: int, last: int) -> PointsOver:
         """The asker's points over matches ``first`` to ``last``, the finished ones."""
         rule, basis = self.pool.scoring()
         results = {m.number: m.result for m in self.pool.matches() if m.result is not None}
+        held = self.pool.extras.jokers_of(asker)
         points = sum(
-            points_for(p.score, result, rule, basis)
+            jokers.earned(points_for(p.score, result, rule, basis), p.match_number in held)
             for p in self.pool.predictions_of(asker)
             if first <= p.match_number <= last and (result := results.get(p.match_number))
         )
@@ -351,12 +353,14 @@ class Questions:
             for m in self.pool.matches()
             if m.status is MatchStatus.FINISHED and m.result is not None
         }
+        held = self.pool.extras.jokers_of(asker)
         earned = []
         for p in self.pool.predictions_of(asker):
             match = finished.get(p.match_number)
             if match is not None and match.result is not None:
                 label = f"#{match.number} {match.team1} {match.result} {match.team2}"
-                earned.append((points_for(p.score, match.result, rule, basis), label, str(p.score)))
+                points = points_for(p.score, match.result, rule, basis)
+                earned.append((jokers.earned(points, match.number in held), label, str(p.score)))
         if not earned:
             return BestWorst(asker, None, None)
         best = max(earned, key=lambda e: e[0])  # the first of the best, the first of the worst
