@@ -23,7 +23,7 @@ from sqlalchemy import Connection, text
 from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import main
 from bot.app.replay import ReplayOptions, replay
-from game.bets_csv import BetsFileError, parse_bets
+from game.bets_csv import parse_bets
 from game.db import log
 from game.db.chain import GENESIS, BadHead, Head, digest, link
 from game.model import Score
@@ -354,8 +354,15 @@ def test_a_replays_spreadsheet_goes_through(database_url: str) -> None:
     assert ze["exact"] == 1  # 0-1, the sample's score
 
 
-def test_a_late_pick_in_a_replays_spreadsheet_stops_the_replay(database_url: str) -> None:
+def test_a_late_pick_in_a_replays_spreadsheet_is_refused_by_name_and_never_counted(
+    database_url: str,
+) -> None:
+    """A pick placed after its kick-off (Brazil v Japan ended 0-1) would be a sure 10
+    points: the replay names it, keeps it out of the table, and plays on."""
     tournament = parse_tournament(read_json(str(SAMPLE / "tournament.json")))
     late = BETS_HEADER + "Zé,2026-06-11,Brazil,Japan,0,1,2026-06-12T00:00:00Z\n"
-    with pytest.raises(BetsFileError, match="line 2: Zé: placed_at 2026-06-12T00:00:00\\+00:00"):
-        replay(ReplayOptions(tournament, bets_csv=late), database_url, OfflineModel())
+    report = replay(ReplayOptions(tournament, bets_csv=late), database_url, OfflineModel())
+    assert report.sheet is not None and report.sheet.placed == 0
+    assert [problem.split(": placed_at ")[0] for problem in report.sheet.problems] == ["line 2: Zé"]
+    assert report.sheet.problems[0].startswith("line 2: Zé: placed_at 2026-06-12T00:00:00+00:00")
+    assert [row["player"] for row in report.as_dict()["standings"]] == ["betania"]  # no Zé
