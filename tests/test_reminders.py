@@ -14,11 +14,13 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from sqlalchemy import text
 
 from bot.agent.commentator import Commentator
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
 from bot.agent.scheduler import PoolScheduler
+from game.db.engine import open_database
 from game.events import PickReminder, RemarkPosted, RemindersSet
 from game.frontends.discord.api import DiscordApi, DiscordError
 from game.frontends.discord.messages import CONTENT_LIMIT
@@ -478,3 +480,23 @@ def test_remind_is_a_slash_command_answered_to_the_linked_player_alone(tmp_path:
             assert asked["data"]["content"] == "your reminders are off"
 
     asyncio.run(scenario())
+
+
+def test_a_pool_from_before_reminders_keeps_her_out_of_them(database_url: str) -> None:
+    """Migration 0009 on a pool she already plays in: her row (added by the commentator,
+    via "bot") gets reminders off, as a new one does; a player's stays on."""
+    pool = Pool(open_database(database_url))
+    pool.members.add("betania", via="bot")
+    pool.members.add("ana")
+    with pool.engine.begin() as connection:  # the database as migration 0008 left it
+        for table in ("jokers", "bonus_picks"):
+            connection.execute(text(f"DROP TABLE {table}"))
+        connection.execute(text("ALTER TABLE players DROP COLUMN reminders"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0008'"))
+    pool.engine.dispose()
+    reopened = Pool(open_database(database_url))  # migrates
+    try:
+        assert not reopened.members.reminders_on("betania")
+        assert reopened.members.reminders_on("ana")
+    finally:
+        reopened.engine.dispose()

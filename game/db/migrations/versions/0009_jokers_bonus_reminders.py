@@ -5,6 +5,8 @@ Revision ID: 0009
 Revises: 0008
 """
 
+import json
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -35,6 +37,19 @@ def upgrade() -> None:
         batch.add_column(
             sa.Column("reminders", sa.Boolean, nullable=False, server_default=sa.true())
         )
+    # Her own row (a player the commentator added, ``via`` "bot") starts with reminders
+    # off, as a new one does: she picks after the reminder and is no forgetful player.
+    bind = op.get_bind()
+    joined = bind.execute(sa.text("SELECT payload FROM events WHERE kind = 'player_joined'"))
+    bots = [
+        data["player"]
+        for data in (json.loads(p) if isinstance(p, str) else p for (p,) in joined)
+        if data.get("via") == "bot"
+    ]
+    if bots:
+        off = sa.text("UPDATE players SET reminders = :off WHERE handle IN :handles")
+        off = off.bindparams(sa.bindparam("handles", expanding=True))
+        bind.execute(off, {"off": False, "handles": bots})
 
 
 def downgrade() -> None:
