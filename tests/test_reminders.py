@@ -375,6 +375,37 @@ def test_the_channel_gets_one_message_that_pings_only_the_linked_players_without
     with_discord(pool, Words(language), scenario)
 
 
+def test_the_channel_names_only_those_still_without_a_pick_when_it_posts(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """Logged at the lead, posted a little later: who picked (or turned reminders off)
+    in between is neither pinged nor counted; when nobody is left, nothing is posted."""
+    pool = tournament_pool
+    link(pool, "ana", "1001")
+    link(pool, "bia", "1002")
+
+    async def scenario(discord: FakeDiscord, _api: DiscordApi, poster: WebhookPoster) -> None:
+        await poster.catch_up()
+        at_lead(pool, clock, 1)
+        reminder = pool.members.remind(1, DEFAULT_LEAD)
+        assert reminder is not None and set(reminder.players) == {"ana", "bia", "caio"}
+        pool.predictions.place("ana", 1, Score(2, 0))  # before the post goes
+        pool.members.set_reminders("caio", False)
+        assert await poster.catch_up() == 1
+        assert discord.posts[-1]["content"] == (
+            r"\#1 Brazil v Serbia kicks off in 60 minutes; no pick yet from <@1002>"
+        )
+        assert discord.posts[-1]["allowed_mentions"] == {"parse": [], "users": ["1002"]}
+        at_lead(pool, clock, 2)
+        assert pool.members.remind(2, DEFAULT_LEAD) is not None
+        for handle in ("ana", "bia"):
+            pool.predictions.place(handle, 2, Score(1, 1))
+        assert await poster.catch_up() == 0  # all told have picked: no message at all
+        assert len(discord.posts) == 1
+
+    with_discord(pool, Words(), scenario)
+
+
 def test_a_reminder_without_a_linked_player_names_nobody_and_pings_nobody(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -215,20 +215,30 @@ class Members:
 
         return self._work.commit(work)
 
-    def reminded_accounts(self, handles: Iterable[str], service: str) -> dict[str, str]:
-        """The accounts on ``service`` of those of ``handles`` linked there who still
-        want reminders (one may have turned them off since the reminder was logged)."""
+    def still_forgetful(
+        self, reminder: reminders.Reminder, service: str
+    ) -> tuple[reminders.Reminder, dict[str, str]]:
+        """``reminder`` as it stands now: only those of its players who still want
+        reminders and still have no pick (one may have picked, or turned reminders off,
+        since it was logged), and the accounts on ``service`` of those linked there."""
         with self._work.read() as connection:
+            remindable = set(
+                connection.execute(
+                    select(players.c.handle).where(
+                        players.c.reminders & players.c.handle.in_(list(reminder.players))
+                    )
+                ).scalars()
+            )
+            picked = {p.handle for p in views.predictions_on(connection, reminder.number)}
+            wanting = [handle for handle in reminder.players if handle in remindable]
+            still = reminders.forgetful(wanting, picked)
             rows = connection.execute(
                 select(players.c.handle, account_links.c.account)
                 .join(account_links, account_links.c.player_id == players.c.id)
-                .where(
-                    (account_links.c.service == service)
-                    & players.c.reminders
-                    & players.c.handle.in_(list(handles))
-                )
+                .where((account_links.c.service == service) & players.c.handle.in_(still))
             )
-            return {row.handle: row.account for row in rows}
+            accounts = {row.handle: row.account for row in rows}
+        return replace(reminder, players=still), accounts
 
     def create_invite(
         self, created_by: str, uses: int = 1, expires_in_days: int | None = None

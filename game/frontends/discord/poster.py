@@ -134,10 +134,10 @@ class WebhookPoster:
         if await asyncio.to_thread(self._kicked_off, notice.reminder.number):
             return []  # the channel was out of reach until the kick-off: a moot reminder
         members = self.pool.members
-        accounts = await asyncio.to_thread(
-            members.reminded_accounts, notice.reminder.players, SERVICE
-        )
-        return reminder_messages(notice.reminder, accounts, words)
+        still, accounts = await asyncio.to_thread(members.still_forgetful, notice.reminder, SERVICE)
+        if not still.players:
+            return []  # everyone told has picked since (or turned reminders off)
+        return reminder_messages(still, accounts, words)
 
     def _kicked_off(self, number: int) -> bool:
         return self.pool.match(number, with_goals=False).has_started(self.pool.clock())
