@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import combinations
@@ -29,6 +29,15 @@ CHAMPION_POINTS_KEY = "bonus_champion_points"  # pool settings
 SCORER_POINTS_KEY = "bonus_scorer_points"
 DEFAULT_CHAMPION_POINTS = 20
 DEFAULT_SCORER_POINTS = 10
+
+
+def points(stored: Mapping[str, str]) -> tuple[int, int]:
+    """What a right champion and a right top scorer are worth, from the pool's
+    settings (``CHAMPION_POINTS_KEY``, ``SCORER_POINTS_KEY``) or the defaults."""
+    champion = int(stored.get(CHAMPION_POINTS_KEY, DEFAULT_CHAMPION_POINTS))
+    return champion, int(stored.get(SCORER_POINTS_KEY, DEFAULT_SCORER_POINTS))
+
+
 CLOSEST = 3  # names offered back for a scorer the pool does not know
 NAME_LONGEST = 100  # characters of a bonus pick's name: no footballer is longer, and
 # everyone's table shows it after the first kick-off

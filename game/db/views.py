@@ -34,15 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
-from game.bonus import (
-    CHAMPION,
-    CHAMPION_POINTS_KEY,
-    DEFAULT_CHAMPION_POINTS,
-    DEFAULT_SCORER_POINTS,
-    SCORER,
-    SCORER_POINTS_KEY,
-    settle,
-)
+from game.bonus import CHAMPION, SCORER, settle
+from game.bonus import points as bonus_points
 from game.db.schema import (
     bonus_picks,
     goals,
@@ -256,11 +249,12 @@ def standings(
     rule = preset(known.get(SCORING_KEY, DEFAULT_PRESET))
     basis = ScoreBasis(known.get(SCORE_BASIS_KEY, ScoreBasis.END_OF_PLAY.value))
     days_first = known.get(TIEBREAK_KEY, EXACT_FIRST) == DAYS_FIRST
+    champion_points, scorer_points = bonus_points(known)
     values: dict[str, Any] = {
         "champion": None,
         "scorers": [],
-        "champion_points": int(known.get(CHAMPION_POINTS_KEY, DEFAULT_CHAMPION_POINTS)),
-        "scorer_points": int(known.get(SCORER_POINTS_KEY, DEFAULT_SCORER_POINTS)),
+        "champion_points": champion_points,
+        "scorer_points": scorer_points,
     }
     if with_bonus and not live and _ended(connection, counted):
         settled = settle(all_matches(connection))

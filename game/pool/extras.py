@@ -270,8 +270,4 @@ def _joker_of(player_id: int, number: int) -> Delete:
 def _settings(connection: Connection) -> ExtrasSettings:
     rows = connection.execute(select(settings.c.key, settings.c.value))
     stored = {key: value for key, value in rows}
-    return ExtrasSettings(
-        jokers.Caps.from_settings(stored),
-        int(stored.get(bonus.CHAMPION_POINTS_KEY, bonus.DEFAULT_CHAMPION_POINTS)),
-        int(stored.get(bonus.SCORER_POINTS_KEY, bonus.DEFAULT_SCORER_POINTS)),
-    )
+    return ExtrasSettings(jokers.Caps.from_settings(stored), *bonus.points(stored))
