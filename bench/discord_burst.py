@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from frontends.discord.api import DiscordApi
+from frontends.discord.poster import WebhookPoster
+from frontends.notices import Notices
 from game.db.engine import open_database
-from game.frontends.discord.api import DiscordApi
-from game.frontends.discord.poster import WebhookPoster
-from game.frontends.notices import Notices
 from game.pool import Pool
 from tests.discord_server import FakeDiscord, discord_server
 

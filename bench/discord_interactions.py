@@ -21,10 +21,10 @@ import aiohttp
 from aiohttp import web
 
 from bench.ssh_sessions import percentiles
-from game.frontends.discord.api import DiscordApi
-from game.frontends.discord.interactions import Interactions
-from game.frontends.discord.signature import Verifier
-from game.frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
+from frontends.discord.api import DiscordApi
+from frontends.discord.interactions import Interactions
+from frontends.discord.signature import Verifier
+from frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
 from tests.discord_server import Signer, interaction
 from tests.ssh_pool import served_pool
 

@@ -24,8 +24,8 @@ from pathlib import Path
 import asyncssh
 
 from bench.ssh_sessions import percentiles, start
+from frontends.ssh.server import HOST_KEY_FILE, host_key
 from game.db.engine import open_database
-from game.frontends.ssh.server import HOST_KEY_FILE, host_key
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
 

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import asyncssh
 
+from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.server import bound_port, start_server
 from game.db.engine import open_database
-from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.ssh.server import bound_port, start_server
 from game.openfootball import parse_tournament
 from game.pool import Pool
 

@@ -28,10 +28,10 @@ from pathlib import Path
 
 import asyncssh
 
+from frontends.limits import Limits
+from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.server import HOST_KEY_FILE, bound_port, host_key, start_server
 from game.db.engine import open_database
-from game.frontends.limits import Limits
-from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.ssh.server import HOST_KEY_FILE, bound_port, host_key, start_server
 from game.model import Score
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool

@@ -21,7 +21,7 @@ from aiohttp import web
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from game.frontends.web import start_web
+from frontends.web import start_web
 
 BOT_TOKEN = "bot-token-for-tests"
 

@@ -17,9 +17,9 @@ import asyncssh
 import pytest
 
 from bot.agent.gateway import remembering
+from frontends.ssh.frontend import Frontend, ServerConfig
+from frontends.ssh.server import bound_port, start_server
 from game.db.engine import open_database
-from game.frontends.ssh.frontend import Frontend, ServerConfig
-from game.frontends.ssh.server import bound_port, start_server
 from game.openfootball import Tournament
 from game.pool import Pool
 from tests.conftest import FakeClock, small_tournament

@@ -14,6 +14,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from frontends.commands import Caller, Commands
+from frontends.discord.slash import line_for, options_of
 from game.addressing import Addressee
 from game.bonus import (
     CHAMPION,
@@ -29,8 +31,6 @@ from game.bonus import (
     teams_of,
 )
 from game.events import BonusPicked
-from game.frontends.commands import Caller, Commands
-from game.frontends.discord.slash import line_for, options_of
 from game.history import PoolHistory
 from game.model import Goal, Match, MatchStatus
 from game.openfootball import parse_tournament

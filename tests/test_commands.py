@@ -6,9 +6,9 @@ from zoneinfo import ZoneInfo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from frontends.commands import Caller, Commands
+from frontends.limits import ConnectionLimits, Limits, TokenBucket
 from game.events import GoalScored, MatchKickedOff
-from game.frontends.commands import Caller, Commands
-from game.frontends.limits import ConnectionLimits, Limits, TokenBucket
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.words import Words
@@ -158,7 +158,7 @@ def test_nothing_typed_breaks_the_parser(tournament_pool: Pool, line: str) -> No
 def test_tab_completes_commands_and_match_numbers() -> None:
     from prompt_toolkit.document import Document
 
-    from game.frontends.ssh.session import CommandCompleter
+    from frontends.ssh.session import CommandCompleter
 
     completer = CommandCompleter(lambda: ["matches", "match", "mybets", "bet"], lambda: [7, 12, 13])
 

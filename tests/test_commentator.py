@@ -9,10 +9,10 @@ from bot.agent import storylines
 from bot.agent.commentator import DIGEST, Policy
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
+from frontends.commands import Caller, Commands
+from frontends.hub import Hub
 from game.addressing import Addressee
 from game.events import RemarkPosted
-from game.frontends.commands import Caller, Commands
-from game.frontends.hub import Hub
 from game.model import Match, MatchStatus, Result, Score
 from game.openfootball import Tournament
 from game.pool import Pool

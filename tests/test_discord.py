@@ -16,11 +16,11 @@ from typing import Any
 
 import httpx
 
-from game.frontends.discord.api import DiscordApi
-from game.frontends.discord.interactions import Interactions
-from game.frontends.discord.signature import SeenSignatures, Verifier
-from game.frontends.http_limits import MOST_PER_ADDRESS
-from game.frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
+from frontends.discord.api import DiscordApi
+from frontends.discord.interactions import Interactions
+from frontends.discord.signature import SeenSignatures, Verifier
+from frontends.http_limits import MOST_PER_ADDRESS
+from frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
 from tests.databases import write_lock_held
 from tests.discord_server import FakeDiscord, Signer, discord_server, interaction
 from tests.ssh_pool import ServedPool, answering, offline_commentator, served_pool
@@ -75,7 +75,7 @@ async def companion(tmp_path: Path, answer_wait: float = 5.0) -> AsyncIterator[C
         base = f"http://127.0.0.1:{server.port}"
         try:
             # Discord calls from many addresses; this one client stays within what the
-            # HTTP side lets one address hold open (game.frontends.http_limits).
+            # HTTP side lets one address hold open (frontends.http_limits).
             held = httpx.Limits(max_connections=MOST_PER_ADDRESS // 2)
             async with httpx.AsyncClient(base_url=base, timeout=10, limits=held) as client:
                 yield Companion(served, discord, signer, interactions, client)

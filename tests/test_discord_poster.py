@@ -11,11 +11,11 @@ from collections.abc import Awaitable, Callable
 import pytest
 from sqlalchemy import insert, select
 
+from frontends.discord.api import DiscordApi
+from frontends.discord.messages import escape, split
+from frontends.discord.poster import WebhookPoster
+from frontends.notices import Notices
 from game.db.schema import log_cursors
-from game.frontends.discord.api import DiscordApi
-from game.frontends.discord.messages import escape, split
-from game.frontends.discord.poster import WebhookPoster
-from game.frontends.notices import Notices
 from game.model import Goal, Result, Score
 from game.pool import Pool
 from game.words import Words

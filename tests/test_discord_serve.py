@@ -11,8 +11,8 @@ from pathlib import Path
 
 import httpx
 
+from frontends.discord.slash import COMMANDS
 from game.db.engine import open_database
-from game.frontends.discord.slash import COMMANDS
 from game.pool import Pool
 from tests.discord_server import BOT_TOKEN, Signer, discord_server
 from tests.serve_process import line_with, prepare_pool, serving

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from frontends.discord.slash import line_for, options_of
+from frontends.limits import Limits
+from frontends.ssh.frontend import ServerConfig
 from game.addressing import Addressee
-from game.frontends.discord.slash import line_for, options_of
-from game.frontends.limits import Limits
-from game.frontends.ssh.frontend import ServerConfig
 from game.openfootball import parse_tournament
 from game.sources import read_json
 from tests import independent_scoring as independent

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from sqlalchemy import text
 
+from frontends.hub import LISTENING_POLL, Hub, Notice
 from game.db.engine import open_database
-from game.frontends.hub import LISTENING_POLL, Hub, Notice
 from game.model import Result, Score
 from game.pool import Pool
 from tests.serve_process import prepare_pool, serving

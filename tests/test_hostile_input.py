@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import update
 
 from bot.agent.gateway import remembering
+from frontends.limits import Limits
+from frontends.ssh.frontend import ServerConfig
 from game.db.schema import matches
 from game.feeds.football_data import parse_matches
-from game.frontends.limits import Limits
-from game.frontends.ssh.frontend import ServerConfig
 from game.model import Score
 from game.openfootball import parse_tournament
 from game.pool import Pool

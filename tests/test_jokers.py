@@ -18,11 +18,11 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.app.cli import main
+from frontends.commands import Caller, Commands
+from frontends.picks import JOKER_MARK
 from game.db.engine import open_database
 from game.db.schema import jokers as joker_rows
 from game.events import JokerPlaced, JokerRemoved
-from game.frontends.commands import Caller, Commands
-from game.frontends.picks import JOKER_MARK
 from game.history import PoolHistory
 from game.jokers import GROUP_STAGE, Caps, JokerRefused, place, stage_in
 from game.model import Match

@@ -20,13 +20,13 @@ from bot.agent.commentator import Commentator
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
 from bot.agent.scheduler import PoolScheduler
+from frontends.discord.api import DiscordApi, DiscordError
+from frontends.discord.messages import CONTENT_LIMIT
+from frontends.discord.poster import WebhookPoster, reminder_messages
+from frontends.notices import Notices
+from frontends.ssh.frontend import ServerConfig
 from game.db.engine import open_database
 from game.events import PickReminder, RemarkPosted, RemindersSet
-from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.messages import CONTENT_LIMIT
-from game.frontends.discord.poster import WebhookPoster, reminder_messages
-from game.frontends.notices import Notices
-from game.frontends.ssh.frontend import ServerConfig
 from game.model import Match, MatchStatus, Score
 from game.openfootball import parse_tournament
 from game.pool import Pool

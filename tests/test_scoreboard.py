@@ -12,8 +12,8 @@ from pathlib import Path
 
 import httpx
 
-from game.frontends.scoreboard.live import Scoreboard
-from game.frontends.web import start_web, web_app
+from frontends.scoreboard.live import Scoreboard
+from frontends.web import start_web, web_app
 from game.model import Goal, Result, Score
 from tests.browser import chromium, needs_chromium
 from tests.ssh_pool import ServedPool, served_pool

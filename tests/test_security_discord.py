@@ -27,19 +27,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from game.db.engine import open_database
-from game.db.schema import seen_signatures
-from game.frontends.discord.api import DiscordApi
-from game.frontends.discord.messages import CONTENT_LIMIT, escape, escaped_parts
-from game.frontends.discord.poster import WebhookPoster
-from game.frontends.discord.signature import (
+from frontends.discord.api import DiscordApi
+from frontends.discord.messages import CONTENT_LIMIT, escape, escaped_parts
+from frontends.discord.poster import WebhookPoster
+from frontends.discord.signature import (
     MAX_AGE,
     SeenSignatures,
     SignatureError,
     Verifier,
 )
-from game.frontends.notices import Notices
-from game.frontends.ssh.frontend import ServerConfig
+from frontends.notices import Notices
+from frontends.ssh.frontend import ServerConfig
+from game.db.engine import open_database
+from game.db.schema import seen_signatures
 from game.model import Score
 from game.pool import Pool
 from tests.conftest import FakeClock

@@ -26,7 +26,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from game.frontends.http_limits import HttpLimits
+from frontends.http_limits import HttpLimits
 from game.model import Goal
 from tests.browser import chromium, needs_chromium
 from tests.serve_process import FUTURE_CUP, connect, prepare_pool, serving
@@ -342,7 +342,7 @@ def test_a_flood_of_http_connections_leaves_ssh_logins_and_the_log_alone(
 HTTP_FULL_TABLE = """
 import asyncio, logging, os, resource, sys
 from aiohttp import web
-from game.frontends.web import start_web
+from frontends.web import start_web
 
 logging.basicConfig(level=logging.WARNING)  # as serve's log: stderr
 

@@ -31,8 +31,8 @@ from sqlalchemy.engine import make_url
 from bot.app.cli import build_parser
 from bot.app.redaction import RedactingFormatter, Redactor
 from bot.app.settings import LOG_FORMAT, Settings
+from frontends.web import start_web
 from game.db.engine import open_database
-from game.frontends.web import start_web
 from game.pool import Pool
 from tests.discord_server import BOT_TOKEN, Signer, discord_server, interaction
 from tests.model_server import model_server

@@ -27,9 +27,9 @@ import asyncssh
 import pytest
 
 from bot.app.cli import main
-from game.frontends.limits import Doorway, Limits
-from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.ssh.server import PoolSSHServer, host_key
+from frontends.limits import Doorway, Limits
+from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.server import PoolSSHServer, host_key
 from tests.ssh_pool import ServedPool, join_at_the_prompt, read_until, served_pool
 
 PLAYER_LOGIN_SECONDS = 1.0  # the bound: a player gets in within a second

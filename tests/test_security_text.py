@@ -33,12 +33,12 @@ from wcwidth import wcwidth
 from bot.agent.commentator import Commentator
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
+from frontends.limits import Limits
+from frontends.notices import Notices
+from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.rows import notice_rows, text_cells
 from game.addressing import Addressee
 from game.events import ChatPosted, Event, LoggedEvent
-from game.frontends.limits import Limits
-from game.frontends.notices import Notices
-from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.ssh.rows import notice_rows, text_cells
 from game.pool import Pool
 from game.rules import RuleViolation
 from game.text import STAMPED, clean, clean_block, clean_line, speaker_prefix

@@ -15,11 +15,11 @@ import httpx
 import pytest
 
 from bot.agent.providers.offline import OfflineModel
+from frontends.scoreboard.live import Scoreboard
+from frontends.ssh.frontend import ServerConfig
+from frontends.web import start_web, web_app
 from game.bets_csv import parse_bets
 from game.events import RemarkPosted
-from game.frontends.scoreboard.live import Scoreboard
-from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.web import start_web, web_app
 from game.model import Goal, Prediction, Result, Score
 from game.openfootball import Tournament, parse_tournament
 from game.pool import Pool

@@ -13,9 +13,9 @@ import asyncssh
 import pytest
 from sqlalchemy import event
 
-from game.frontends.limits import Limits
-from game.frontends.ssh.frontend import ServerConfig
-from game.frontends.ssh.server import HOST_KEY_FILE
+from frontends.limits import Limits
+from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.server import HOST_KEY_FILE
 from tests.ssh_pool import (
     answering,
     join_at_the_prompt,

@@ -2,7 +2,7 @@
 
 from prompt_toolkit.keys import Keys
 
-from game.frontends.ssh.terminal import ChannelInput, InputGate
+from frontends.ssh.terminal import ChannelInput, InputGate
 
 
 def keys_of(*packets: str) -> list[tuple[str, str]]:

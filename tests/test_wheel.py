@@ -21,7 +21,7 @@ import httpx
 from tests.ssh_pool import read_until
 
 PROJECT = Path(__file__).resolve().parents[1]
-SHIPPED = ("pyproject.toml", "README.md", "game", "memory", "bot", "prompts")
+SHIPPED = ("pyproject.toml", "README.md", "game", "memory", "bot", "frontends", "prompts")
 
 
 def build_wheel(into: Path) -> Path:

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from game.frontends.limits import ConnectionLimits, Limits
+from frontends.limits import ConnectionLimits, Limits
 from game.model import InvalidScore, MatchStatus, Result, Score
 from game.words import DAYS, LANGUAGES, MONTHS, RESULT_MARKS, STAGES, Words, catalog
 from prompts import sections

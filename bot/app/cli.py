@@ -37,10 +37,10 @@ if TYPE_CHECKING:
     from bot.agent.commentator import Commentator
     from bot.agent.scheduler import PoolScheduler
     from bot.app.lifecycle import Companion
+    from frontends.ssh.frontend import ServerConfig
     from game.db.chain import Head
     from game.db.leader import Leadership
     from game.feeds.poller import ResultsPoller
-    from game.frontends.ssh.frontend import ServerConfig
     from game.model import Match
     from game.pool import Pool
     from memory.keeper import MemoryKeeper
@@ -438,10 +438,10 @@ def cmd_serve(args: argparse.Namespace) -> None:
 
     from bot.agent.commentator import Policy
     from bot.app.lifecycle import commentator_for
+    from frontends.ssh.frontend import ServerConfig
     from game.db.engine import warn_if_open
     from game.feeds.choose import source_from
     from game.feeds.poller import ResultsPoller
-    from game.frontends.ssh.frontend import ServerConfig
 
     settings = settings_of(args)
     warn_if_open(settings.data_dir)  # before the database and host key go into it
@@ -587,8 +587,8 @@ async def take_the_lead(
 def cmd_discord_commands(args: argparse.Namespace) -> None:
     import asyncio
 
-    from game.frontends.discord.api import DiscordApi, DiscordError
-    from game.frontends.discord.slash import COMMANDS
+    from frontends.discord.api import DiscordApi, DiscordError
+    from frontends.discord.slash import COMMANDS
 
     discord = settings_of(args).discord
     if not discord.application_id or not discord.bot_token:

@@ -33,10 +33,10 @@ from bot.app.demo_cup import (
 )
 from bot.app.lifecycle import Running, commentator_for, in_worker, open_server
 from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
+from frontends.hub import Notice
+from frontends.ssh.frontend import ServerConfig
 from game.addressing import Addressee
 from game.db.engine import open_database, private_directory
-from game.frontends.hub import Notice
-from game.frontends.ssh.frontend import ServerConfig
 from game.model import MatchStatus, Result, Score, knockout_round
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool

@@ -24,17 +24,17 @@ from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
 from bot.app.config import ModelConfig, make_model
 from bot.app.settings import DiscordSettings
+from frontends.discord.api import DiscordApi
+from frontends.discord.interactions import Interactions
+from frontends.discord.poster import WebhookPoster
+from frontends.discord.signature import SeenSignatures, Verifier
+from frontends.notices import Notices
+from frontends.scoreboard.live import Scoreboard
+from frontends.ssh.frontend import Frontend, ServerConfig
+from frontends.ssh.server import bound_port, start_server
+from frontends.web import DiscordEndpoint, WebServer, start_web, web_app
 from game.addressing import Addressee
 from game.errors import UserError
-from game.frontends.discord.api import DiscordApi
-from game.frontends.discord.interactions import Interactions
-from game.frontends.discord.poster import WebhookPoster
-from game.frontends.discord.signature import SeenSignatures, Verifier
-from game.frontends.notices import Notices
-from game.frontends.scoreboard.live import Scoreboard
-from game.frontends.ssh.frontend import Frontend, ServerConfig
-from game.frontends.ssh.server import bound_port, start_server
-from game.frontends.web import DiscordEndpoint, WebServer, start_web, web_app
 from game.model import Match
 from game.pool import Pool
 from memory.keeper import MemoryConfig

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from bot.app.config import ConfigError, ModelConfig
+from frontends.discord import DISCORD_API_URL
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
 from game.errors import UserError
 from game.feeds import FOOTBALL_DATA_URL
-from game.frontends.discord import DISCORD_API_URL
 from game.rules import check_handle
 
 if TYPE_CHECKING:

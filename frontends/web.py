@@ -5,7 +5,7 @@ aiohttp serves on the same loop as asyncssh, so a slash command runs its pool
 work exactly as an SSH session does (in the front end's worker threads). Bodies past
 ``MAX_BODY`` are refused before they are read whole, and a body that takes past its
 deadline is refused too; an interaction is checked for Discord's signature before
-its JSON is even parsed. Connections are capped and timed as ``game.frontends.http_site``
+its JSON is even parsed. Connections are capped and timed as ``frontends.http_site``
 accepts them, and every response carries its hardening headers.
 """
 
@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from game.frontends.discord.interactions import Interactions
-from game.frontends.discord.signature import SignatureError, Verifier
-from game.frontends.http_limits import HttpLimits
-from game.frontends.http_site import GuardedSite, harden
-from game.frontends.scoreboard.live import Scoreboard
+from frontends.discord.interactions import Interactions
+from frontends.discord.signature import SignatureError, Verifier
+from frontends.http_limits import HttpLimits
+from frontends.http_site import GuardedSite, harden
+from frontends.scoreboard.live import Scoreboard
 
 MAX_BODY = 64 * 1024  # Discord's interactions are a few KB
 INTERACTIONS_PATH = "/discord/interactions"

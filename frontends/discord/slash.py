@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from frontends.commands import CommandError
 from game.addressing import Addressee
 from game.bonus import NAME_LONGEST
-from game.frontends.commands import CommandError
 
 STRING, INTEGER = 3, 4  # application command option types
 CHAT_INPUT = 1  # a command typed in the chat box

@@ -31,12 +31,12 @@ from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.output.vt100 import Vt100_Output
 from sqlalchemy.exc import OperationalError
 
-from game.frontends.commands import Caller, database_trouble
-from game.frontends.hub import Notice, answer_to
-from game.frontends.limits import ConnectionLimits
-from game.frontends.ssh.frontend import Frontend
-from game.frontends.ssh.rows import notice_rows
-from game.frontends.ssh.terminal import ChannelInput, InputGate
+from frontends.commands import Caller, database_trouble
+from frontends.hub import Notice, answer_to
+from frontends.limits import ConnectionLimits
+from frontends.ssh.frontend import Frontend
+from frontends.ssh.rows import notice_rows
+from frontends.ssh.terminal import ChannelInput, InputGate
 from game.model import MatchStatus, Player
 from game.reminders import LOGIN_WINDOW
 from game.rules import RuleViolation

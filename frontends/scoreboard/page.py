@@ -17,7 +17,7 @@ from html import escape
 from importlib import resources
 from string import Template
 
-from game.frontends.scoreboard.board import Board, InPlay
+from frontends.scoreboard.board import Board, InPlay
 from game.shares import shares_lines
 from game.words import Words
 
@@ -27,7 +27,7 @@ COLOURS = ("#ffd24a", "#5ec8ff", "#ff8a5e", "#b48cff", "#7cf29a")
 
 @cache
 def _template() -> Template:
-    text = resources.files("game.frontends.scoreboard").joinpath("page.html").read_text("utf-8")
+    text = resources.files("frontends.scoreboard").joinpath("page.html").read_text("utf-8")
     return Template(text)
 
 

@@ -22,11 +22,11 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
+from frontends.discord.api import DiscordApi, DiscordError
+from frontends.discord.messages import CONTENT_LIMIT, escape, escaped_parts, flags, message
+from frontends.notices import Notice, Notices
 from game.db.schema import log_cursors
 from game.events import GoalScored, MatchKickedOff, PickReminder, RemarkPosted, ResultRecorded
-from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.messages import CONTENT_LIMIT, escape, escaped_parts, flags, message
-from game.frontends.notices import Notice, Notices
 from game.pool import Pool
 from game.reminders import Reminder
 from game.words import Words

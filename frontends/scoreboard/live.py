@@ -14,11 +14,11 @@ import json
 
 from aiohttp import web
 
-from game.frontends.http_limits import Crowd
-from game.frontends.hub import Hub
-from game.frontends.limits import client_address
-from game.frontends.scoreboard.board import RaceCache, read_board
-from game.frontends.scoreboard.page import PAGE_POLICY, render_board, render_page
+from frontends.http_limits import Crowd
+from frontends.hub import Hub
+from frontends.limits import client_address
+from frontends.scoreboard.board import RaceCache, read_board
+from frontends.scoreboard.page import PAGE_POLICY, render_board, render_page
 from game.pool import Pool
 from game.words import Words
 

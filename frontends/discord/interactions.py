@@ -17,14 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from frontends.commands import Caller, CommandError, Commands, Job, Reply
+from frontends.discord.api import DiscordApi, DiscordError
+from frontends.discord.messages import code_block, escaped_parts, flags, message, split
+from frontends.discord.slash import line_for, options_of
+from frontends.hub import Hub, Notice, answer_to
+from frontends.limits import ConnectionLimits
 from game.addressing import Addressee
 from game.errors import UserError
-from game.frontends.commands import Caller, CommandError, Commands, Job, Reply
-from game.frontends.discord.api import DiscordApi, DiscordError
-from game.frontends.discord.messages import code_block, escaped_parts, flags, message, split
-from game.frontends.discord.slash import line_for, options_of
-from game.frontends.hub import Hub, Notice, answer_to
-from game.frontends.limits import ConnectionLimits
 from game.model import Player
 from game.pool import Pool
 from game.text import clean_line

@@ -16,12 +16,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.exc import OperationalError
 
+from frontends import picks as extras
+from frontends.limits import ConnectionLimits
 from game import jokers, league
 from game.addressing import Addressee
 from game.db.engine import is_locked
 from game.errors import UserError
-from game.frontends import picks as extras
-from game.frontends.limits import ConnectionLimits
 from game.model import Goal, Match, MatchStatus, Player, Score
 from game.pool import Pool
 from game.pool.extras import bonus_open

@@ -25,8 +25,8 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
-from game.frontends.http_limits import Crowd, HttpLimits, Ticket
-from game.frontends.limits import client_address
+from frontends.http_limits import Crowd, HttpLimits, Ticket
+from frontends.limits import client_address
 
 log = logging.getLogger("betania.http")
 

@@ -14,9 +14,9 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Hashable
 
+from frontends.notices import Notice, Notices
 from game.db.notify import Listener, can_listen
 from game.events import Event, LoggedEvent
-from game.frontends.notices import Notice, Notices
 from game.pool import Pool
 from game.words import Words
 

@@ -1,6 +1,6 @@
 """What the joker and bonus commands answer, in the caller's language.
 
-Only words: the commands (``game.frontends.commands``) parse and call the pool;
+Only words: the commands (``frontends.commands``) parse and call the pool;
 this turns what the pool did into the lines a player reads, and into JSON.
 """
 

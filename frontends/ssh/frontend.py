@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from frontends.commands import Commands, Job, Reply
+from frontends.hub import Hub
+from frontends.limits import ConnectionLimits, Doorway, Limits
 from game.addressing import Addressee
-from game.frontends.commands import Commands, Job, Reply
-from game.frontends.hub import Hub
-from game.frontends.limits import ConnectionLimits, Doorway, Limits
 from game.pool import Pool
 from game.words import Words
 

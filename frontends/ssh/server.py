@@ -10,10 +10,10 @@ from pathlib import Path
 
 import asyncssh
 
+from frontends.ssh.frontend import Frontend, ServerConfig
+from frontends.ssh.session import PoolSession
 from game.db.engine import private_directory
 from game.errors import UserError
-from game.frontends.ssh.frontend import Frontend, ServerConfig
-from game.frontends.ssh.session import PoolSession
 from game.model import Player
 from game.pool import Pool
 

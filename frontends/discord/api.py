@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from game.frontends.discord import DISCORD_API_URL
+from frontends.discord import DISCORD_API_URL
 
 DEFAULT_API_URL = DISCORD_API_URL
 FIRST_PAUSE = 0.5
