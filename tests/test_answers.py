@@ -154,7 +154,7 @@ def test_portuguese_agrees_in_number() -> None:
 
 def test_when_she_wins_her_own_pool_she_says_so_in_the_first_person() -> None:
     from bot.agent.providers.base import ModelCall
-    from memory.requests import WrapUp
+    from bot.agent.requests import WrapUp
 
     won = WrapUp(
         "Spain", "Argentina", "Spain 1-0 Argentina", ("betania",), 364,

@@ -9,6 +9,7 @@ from bot.agent import storylines
 from bot.agent.commentator import DIGEST, Policy
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
+from bot.agent.requests import Storyline
 from frontends.commands import Caller, Commands
 from frontends.hub import Hub
 from game.addressing import Addressee
@@ -20,7 +21,6 @@ from game.rules import PredictionLocked
 from memory import facts
 from memory.claims import Claims
 from memory.keeper import MemoryConfig
-from memory.requests import Storyline
 from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, fixture, her_in, play, small_tournament
 

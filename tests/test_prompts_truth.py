@@ -19,6 +19,7 @@ import pytest
 
 from bot.agent.gateway import Gateway, remembering
 from bot.agent.providers.base import ModelCall
+from bot.agent.requests import NewLeader
 from bot.agent.storylines import for_result
 from bot.agent.wrapup import wrap_up
 from bot.app.replay import ChatLine, ReplayOptions, replay
@@ -33,7 +34,7 @@ from memory.contract import SHAPES, limits
 from memory.diary import DiaryConfig
 from memory.diary import read as read_diary
 from memory.keeper import MemoryConfig
-from memory.requests import FactExtraction, FactMerge, NewLeader
+from memory.requests import FactExtraction, FactMerge
 from prompts import load, render
 from tests.conftest import TEST_DATA, FakeClock, ScriptedModel, play, tournament
 

@@ -17,6 +17,7 @@ from bot.agent.providers.breaker import Circuit, CircuitBreaker
 from bot.agent.providers.offline import OfflineModel
 from bot.agent.providers.openai_compatible import OpenAICompatibleModel
 from bot.agent.providers.web_search import WebSearch
+from bot.agent.requests import NewLeader, PickWanted
 from bot.app.cli import build_parser
 from bot.app.config import ConfigError, ModelConfig, make_model
 from bot.app.replay import ReplayOptions, replay
@@ -29,7 +30,7 @@ from game.sources import read_json
 from memory import facts
 from memory.context import Context, Section
 from memory.inspect import calls_text
-from memory.requests import FactMerge, NewLeader, PickWanted
+from memory.requests import FactMerge
 from memory.usage import ModelUsage, UsageMeter, recorded, totals
 from prompts import persona
 from tests.conftest import TEST_DATA

@@ -19,6 +19,24 @@ from datetime import date, datetime, timedelta
 from bot.agent import predictor, storylines, wrapup
 from bot.agent.gateway import Gateway
 from bot.agent.questions import Questions
+from bot.agent.requests import (
+    TOP_STORIES,
+    Answer,
+    BigJump,
+    Correction,
+    Digest,
+    FinalWhistle,
+    Forgetful,
+    GoalMoment,
+    KickOff,
+    NewLeader,
+    NotYours,
+    PickWanted,
+    Remark,
+    RoundDay,
+    Storyline,
+    Welcome,
+)
 from game.events import (
     ChatPosted,
     Event,
@@ -40,24 +58,6 @@ from game.words import Words
 from memory import facts
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
-from memory.requests import (
-    TOP_STORIES,
-    Answer,
-    BigJump,
-    Correction,
-    Digest,
-    FinalWhistle,
-    Forgetful,
-    GoalMoment,
-    KickOff,
-    NewLeader,
-    NotYours,
-    PickWanted,
-    Remark,
-    RoundDay,
-    Storyline,
-    Welcome,
-)
 from memory.store import AGENT_STATE
 from memory.stories import match_story, shuffled_key
 from prompts import phrase, render

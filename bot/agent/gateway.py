@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from bot.agent.providers.base import Model, ModelCall, ModelError
 from bot.agent.providers.offline import OfflineModel
+from bot.agent.requests import Answer, KnownFacts
 from game.events import Event, LoggedEvent, RemarkPosted
 from game.pool import Pool
 from game.text import clean_block
@@ -27,7 +28,7 @@ from memory.context import Context, ContextBuilder
 from memory.contract import Breach, Contract, limits
 from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
-from memory.requests import Answer, KnownFacts, Request
+from memory.requests import Request
 from memory.store import MemoryStore
 from prompts import phrase, render, sections
 

@@ -20,12 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from bot.agent.requests import Odds
 from game.elo import CLUB, WORLD_CUP, HomeGround, Ratings
 from game.goals import GoalModel, poisson
 from game.model import Match, MatchStatus, Score
 from game.pundit import known_before
 from game.scoring import PRESETS, ScoreBasis, ScoringRule, classify
-from memory.requests import Odds
 
 MAX_GOALS = 6  # the most goals a side of her pick may have
 EXTRA_TIME = 1 / 3  # extra time is a third of ninety minutes, at the same rate of goals

@@ -17,16 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, tzinfo
 
 from bot.agent import forecast, predictor
-from game import jokers, league
-from game.addressing import Addressee
-from game.model import Match, MatchStatus
-from game.scoring import Tier, classify, points_for, scored_score
-from game.teams import TeamBook, unaccented
-from game.words import Words
-from memory import facts
-from memory.guard import named_in
-from memory.person import second_person
-from memory.requests import (
+from bot.agent.requests import (
     Answer,
     BestWorst,
     Fallback,
@@ -51,6 +42,15 @@ from memory.requests import (
     UnknownName,
     WhoCalled,
 )
+from game import jokers, league
+from game.addressing import Addressee
+from game.model import Match, MatchStatus
+from game.scoring import Tier, classify, points_for, scored_score
+from game.teams import TeamBook, unaccented
+from game.words import Words
+from memory import facts
+from memory.guard import named_in
+from memory.person import second_person
 from memory.store import MemoryStore
 from memory.stories import match_story
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from datetime import timedelta, tzinfo
 
+from bot.agent.requests import TOP_STORIES, Recall, Storyline
 from game.model import Match
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
 from game.standings import StandingRow
-from memory.requests import TOP_STORIES, Recall, Storyline
 from prompts import phrase
 
 STREAK = 3  # a run worth mentioning: this many in a row

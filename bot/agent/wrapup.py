@@ -5,11 +5,11 @@ Derived from the log on demand, like every storyline: nothing here is stored.
 
 from __future__ import annotations
 
+from bot.agent.requests import WrapUp
 from game.league import champions, is_league
 from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
-from memory.requests import WrapUp
 
 
 def is_over(pool: Pool) -> bool:

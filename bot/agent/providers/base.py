@@ -2,7 +2,7 @@
 
 A ``ModelCall`` carries the same request two ways: as text (the immutable
 system prefix and the assembled prompt) for a language model, and as a typed
-``request`` (``memory.requests``) for a rule-based one such as the offline voice.
+``request`` (``memory.requests``, ``bot.agent.requests``) for a rule-based one such as the offline voice.
 Tests drive the gateway with scripted models that implement ``complete``.
 """
 

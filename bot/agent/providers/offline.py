@@ -1,7 +1,7 @@
 """The offline writer: BETanIA's voice and memory work done by rules, with no model.
 
 It answers the same ``ModelCall`` a language model would, reading the typed
-``request`` (``memory.requests``) instead of the prompt, and it honours every memory
+``request`` (``memory.requests``, ``bot.agent.requests``) instead of the prompt, and it honours every memory
 contract: one entry per match, a recency-weighted narrative whose size stays
 flat, fact merges that cover every source id. Its phrasings live in
 ``prompts/voice_<language>.txt``; a generator seeded from what it describes
@@ -19,19 +19,12 @@ from string import Template
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.agent.providers.base import ModelCall, ModelError
-from game.words import Words
-from memory.contract import limits
-from memory.guard import normalized
-from memory.person import second_person
-from memory.requests import (
+from bot.agent.requests import (
     TOP_STORIES,
     BestWorst,
     BigJump,
     Correction,
-    DiaryFusion,
     Digest,
-    FactExtraction,
-    FactMerge,
     Fallback,
     FinalWhistle,
     Forecast,
@@ -42,7 +35,6 @@ from memory.requests import (
     KickOff,
     KnownFacts,
     Leading,
-    MatchEntry,
     MatchTold,
     MostExact,
     NewLeader,
@@ -56,7 +48,6 @@ from memory.requests import (
     PointsOver,
     Remark,
     Remembered,
-    Request,
     RoundDay,
     ScoreAt,
     Standing,
@@ -67,6 +58,11 @@ from memory.requests import (
     WhoCalled,
     WrapUp,
 )
+from game.words import Words
+from memory.contract import limits
+from memory.guard import normalized
+from memory.person import second_person
+from memory.requests import DiaryFusion, FactExtraction, FactMerge, MatchEntry, Request
 from memory.stories import MatchStory
 from prompts import voice
 
