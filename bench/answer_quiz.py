@@ -55,7 +55,8 @@ from game.openfootball import Tournament, parse_tournament
 from game.pool import Pool
 from game.scoring import points_for, scored_score
 from game.sources import read_json
-from game.teams import TeamBook, unaccented
+from game.teams import TeamBook
+from game.text import unaccented
 from game.words import Words
 from memory.keeper import MemoryConfig
 from memory.usage import recorded

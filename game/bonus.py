@@ -20,7 +20,8 @@ from itertools import combinations
 from game.league import champions
 from game.model import Match, MatchStatus
 from game.rules import RuleViolation
-from game.teams import TeamBook, is_placeholder, normalized
+from game.teams import TeamBook, is_placeholder
+from game.text import key_form
 
 CHAMPION = "champion"  # bonus_picks.kind
 SCORER = "scorer"
@@ -54,7 +55,7 @@ def scorer_key(name: str) -> str:
     """What two spellings of one scorer have in common: no accents, case or punctuation,
     "Ø" as "O", hyphens as spaces, and the words in one order (names come family name
     first as often as last: "Son Heung-min", "Heung-min Son")."""
-    words = (normalized(word.casefold().translate(_SPELT)) for word in _WORDS.split(name))
+    words = (key_form(word.casefold().translate(_SPELT)) for word in _WORDS.split(name))
     return " ".join(sorted(_SAME_WORD.get(word, word) for word in words if word))
 
 
@@ -153,7 +154,7 @@ def champion_pick(name: str, teams: Iterable[str], book: TeamBook | None = None)
     for team in listed:
         if book.same(team, name):
             return team
-    closest = _closest(normalized(name), {normalized(team): team for team in listed})
+    closest = _closest(key_form(name), {key_form(team): team for team in listed})
     raise UnknownTeam(
         "{team} does not play in this tournament (closest: {closest})",
         team=name,

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+
+from game.text import key_form, unaccented
 
 # Teams not known yet, as the sources write the slots: the one definition.
 GROUP_PLACE = re.compile(r"([12])([A-L])")  # "1A": group A's winner, "2B": B's runner-up
@@ -26,18 +27,6 @@ WINNER_OF = re.compile(r"([WL])(\d{1,3})")  # "W74", "L101": of the pool's match
 NOT_SET = re.compile(r"TBD|TBA|")  # a slot nobody has named yet
 SLOTS = (GROUP_PLACE, THIRD_PLACE, WINNER_OF, NOT_SET)
 COUNTRY_MARK = re.compile(r"\s*\([A-Z]{3}\)$")  # a club cup's "SE Palmeiras (BRA)"
-
-
-def normalized(name: str) -> str:
-    """``Côte d'Ivoire`` and ``cote divoire`` alike: no case, accents or punctuation."""
-    plain = unicodedata.normalize("NFKD", name.replace("&", " and "))
-    return "".join(c for c in plain.casefold() if c.isalnum())
-
-
-def unaccented(text: str) -> str:
-    """``text`` without accents: "Seleção" and "Selecao" are spelt alike."""
-    plain = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in plain if not unicodedata.combining(c))
 
 
 # A pattern that finds a set of spellings, and each spelling's team.
@@ -52,7 +41,7 @@ def is_placeholder(name: str) -> bool:
 
 @dataclass(frozen=True)
 class TeamBook:
-    by_spelling: dict[str, str]  # normalized spelling -> the fixtures' name
+    by_spelling: dict[str, str]  # spelling as a key (text.key_form) -> the fixtures' name
     by_code: dict[str, str]  # FIFA code -> the fixtures' name
     # (spelling, the fixtures' name) for every name and alias as written: what text says
     written: tuple[tuple[str, str], ...] = ()
@@ -79,21 +68,21 @@ class TeamBook:
             people[team["name"]] = (*forms, *team.get("nicknames", ()))
         for team in data["teams"]:
             for spelling in (team["name"], team["code"], *team["aliases"]):
-                spellings[normalized(spelling)] = team["name"]
+                spellings[key_form(spelling)] = team["name"]
             codes[team["code"]] = team["name"]
             written += [(spelling, team["name"]) for spelling in (team["name"], *team["aliases"])]
         for club in clubs["clubs"]:
             for spelling in (club["name"], *club["aliases"]):
-                spellings[normalized(spelling)] = club["name"]
+                spellings[key_form(spelling)] = club["name"]
                 written.append((spelling, club["name"]))
         names = frozenset(club["name"] for club in clubs["clubs"])
         return TeamBook(spellings, codes, tuple(written), names, people)
 
     def name_of(self, name: str, code: str | None = None) -> str | None:
         """The team as the fixtures name it, from any known spelling or code; else None."""
-        known = self.by_spelling.get(normalized(name))
+        known = self.by_spelling.get(key_form(name))
         if known is None and COUNTRY_MARK.search(name):
-            known = self.by_spelling.get(normalized(COUNTRY_MARK.sub("", name)))
+            known = self.by_spelling.get(key_form(COUNTRY_MARK.sub("", name)))
         if known is None and code:
             known = self.by_code.get(code.strip().upper())
         return known
@@ -134,7 +123,7 @@ class TeamBook:
 
     def key(self, name: str, code: str | None = None) -> str:
         """What two names of the same team have in common."""
-        return normalized(self.name_of(name, code) or name)
+        return key_form(self.name_of(name, code) or name)
 
     def same(self, ours: str, theirs: str, their_code: str | None = None) -> bool:
         return self.key(ours) == self.key(theirs, their_code)

@@ -144,6 +144,28 @@ LOOKALIKES = (
 )
 
 
+# -- forms of text compared, not shown ------------------------------------------
+# Each form says what a comparison ignores; the text itself is never changed by them.
+
+
+def key_form(text: str) -> str:
+    """``text`` as a key: no case, accents, punctuation or spaces ("Côte d'Ivoire" and
+    "cote divoire" alike, "&" read as "and"), for looking a name up."""
+    plain = unicodedata.normalize("NFKD", text.replace("&", " and "))
+    return "".join(c for c in plain.casefold() if c.isalnum())
+
+
+def words_form(text: str) -> str:
+    """``text`` as words to compare wordings: lowercased, punctuation dropped, spaces kept."""
+    return re.sub(r"[^\w ]+", "", text.lower()).strip()
+
+
+def unaccented(text: str) -> str:
+    """``text`` without accents: "Seleção" and "Selecao" are spelt alike."""
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
 def plain_letters(text: str) -> str:
     """``text`` as a name check reads it: compatibility forms plain (fullwidth letters),
     lookalike letters Latin (Cyrillic, Greek, small capitals, Cherokee), no case."""

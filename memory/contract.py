@@ -37,7 +37,8 @@ from importlib import resources
 from statistics import median
 
 from game.pool import Pool
-from game.teams import TeamBook, normalized
+from game.teams import TeamBook
+from game.text import key_form
 from memory.claims import NUMBER_WORDS, SCORE, Claims, Records, number_value
 from prompts import load, sections
 
@@ -204,14 +205,14 @@ class Contract:
         # every pair of them (not of their distinct values) was 270 million subtractions.
         told = rest.numbers
         text = "\n".join([system, prompt, *values]).lower()
-        playing = pool.playing | {normalized(team) for team in asked}
+        playing = pool.playing | {key_form(team) for team in asked}
         found = Grounds(
             frozenset(words | _capitalised()),
             pool.numbers | said.numbers | rest.numbers,
             frozenset({abs(a - b) for a in told for b in told}),
             text,
             pool.records,
-            frozenset(normalized(team) for team in asked),
+            frozenset(key_form(team) for team in asked),
             tuple(
                 (spelling, pattern)
                 for spelling, lowered, team, pattern in _written()
@@ -239,7 +240,7 @@ class Contract:
             words,
             frozenset(teams),
             frozenset(records.numbers()),
-            frozenset(normalized(team) for team in teams),
+            frozenset(key_form(team) for team in teams),
         )
         return self._pool
 
@@ -308,7 +309,7 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
     strangers = grounds.strangers
     if strangers is None:
         playing = {
-            normalized(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
+            key_form(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
         }
         playing |= grounds.asked
         strangers = tuple(
@@ -331,7 +332,7 @@ def _written() -> tuple[tuple[str, str, str, re.Pattern[str]], ...]:
         (
             spelling,
             spelling.lower(),
-            normalized(team),
+            key_form(team),
             re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)", re.IGNORECASE),
         )
         for spelling, team in TeamBook.standard().written

@@ -21,11 +21,9 @@ from typing import Any
 from sqlalchemy import Connection, Row, insert, select, update
 
 from game.addressing import Addressee
-from game.teams import TeamBook, unaccented
-from game.teams import normalized as plain
-from game.text import plain_letters
+from game.teams import TeamBook
+from game.text import key_form, plain_letters, unaccented, words_form
 from memory import claims
-from memory.guard import normalized
 from memory.person import third_person
 from memory.schema import fact_compactions, player_facts
 
@@ -324,7 +322,7 @@ def spelled(name: str, digits: bool = False) -> str:
     with anything between them ("Ana-Paula"). Never inside a longer word ("banana").
     With ``digits``, a letter may be written as the digit it looks like ("4n4"); a match
     must then hold a letter (``others_named`` checks)."""
-    words = [plain(w) for w in re.split(r"[\W_]+", name) if plain(w)]
+    words = [key_form(w) for w in re.split(r"[\W_]+", name) if key_form(w)]
     if not words:
         return r"(?!)"
 
@@ -663,9 +661,9 @@ def subject(text: str, handle: str | None = None) -> str | None:
 
 def same_as(connection: Connection, handle: str, text: str) -> Fact | None:
     """A current fact of ``handle`` that ``text`` repeats, word for word or nearly."""
-    wanted = normalized(text)
+    wanted = words_form(text)
     for fact in current(connection, handle):
-        known = normalized(fact.text)
+        known = words_form(fact.text)
         if known == wanted or SequenceMatcher(None, known, wanted).ratio() >= NEAR_DUPLICATE:
             return fact
     return None

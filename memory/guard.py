@@ -19,10 +19,7 @@ from functools import cache
 from typing import cast
 
 from game.events import Event, LoggedEvent, RemarkPosted
-
-
-def normalized(text: str) -> str:
-    return re.sub(r"[^\w ]+", "", text.lower()).strip()
+from game.text import words_form
 
 
 def similarity(a: str, b: str, masks: Collection[str] = ()) -> float:
@@ -31,8 +28,8 @@ def similarity(a: str, b: str, masks: Collection[str] = ()) -> float:
 
 def masked(text: str, masks: Collection[str]) -> str:
     """``text`` normalised, each of ``masks`` (names, teams) as "§", each number as "#"."""
-    out = normalized(text)
-    for word in sorted({normalized(m) for m in masks if normalized(m)}, key=len, reverse=True):
+    out = words_form(text)
+    for word in sorted({words_form(m) for m in masks if words_form(m)}, key=len, reverse=True):
         out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", "§", out)
     return re.sub(r"\d+", "#", out)
 

@@ -46,7 +46,8 @@ from game import jokers, league
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
 from game.scoring import Tier, classify, points_for, scored_score
-from game.teams import TeamBook, unaccented
+from game.teams import TeamBook
+from game.text import unaccented
 from game.words import Words
 from memory import facts
 from memory.guard import named_in

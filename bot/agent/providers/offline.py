@@ -58,9 +58,9 @@ from bot.agent.requests import (
     WhoCalled,
     WrapUp,
 )
+from game.text import words_form
 from game.words import Words
 from memory.contract import limits
-from memory.guard import normalized
 from memory.person import second_person
 from memory.requests import DiaryFusion, FactExtraction, FactMerge, MatchEntry, Request
 from memory.stories import MatchStory
@@ -318,7 +318,7 @@ class OfflineModel:
         for fact_id, text in request.facts:
             for group in groups:
                 if any(
-                    SequenceMatcher(None, normalized(text), normalized(o)).ratio() >= SIMILAR
+                    SequenceMatcher(None, words_form(text), words_form(o)).ratio() >= SIMILAR
                     for _, o in group
                 ):
                     group.append((fact_id, text))
@@ -331,7 +331,7 @@ class OfflineModel:
             distinct = [
                 t
                 for i, t in enumerate(texts)
-                if not any(normalized(t) in normalized(o) for o in texts[:i])
+                if not any(words_form(t) in words_form(o) for o in texts[:i])
             ]
             merged.append(
                 {"text": "; ".join(distinct), "covers": [fact_id for fact_id, _ in group]}
