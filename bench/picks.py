@@ -64,7 +64,7 @@ def history_picks(fit_years: int) -> list[tuple[Pick, GoalModel]]:
     """Every World Cup match from 1994 on, with the ratings of the day before and the goal
     model fitted on ``fit_years`` years before its cup: one pass over the history."""
     history = internationals.shipped()
-    cups: dict[int, list[internationals.Played]] = defaultdict(list)
+    cups: dict[int, list[internationals.International]] = defaultdict(list)
     for played in history:
         if played.tournament == "FIFA World Cup" and played.day.year in CUPS:
             cups[played.day.year].append(played)

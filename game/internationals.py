@@ -34,7 +34,7 @@ class HistoryError(UserError, ValueError):
 
 
 @dataclass(frozen=True)
-class Played:
+class International:
     """One international as the file writes it: its names, not the pool's."""
 
     day: date
@@ -46,7 +46,7 @@ class Played:
     neutral: bool
 
 
-def read(text: Iterable[str]) -> list[Played]:
+def read(text: Iterable[str]) -> list[International]:
     """The file's rows in date order (a row with no score yet, a match to come, is left out)."""
     rows = csv.DictReader(text)
     missing = [c for c in COLUMNS if c not in (rows.fieldnames or ())]
@@ -58,7 +58,7 @@ def read(text: Iterable[str]) -> list[Played]:
             continue
         try:
             played.append(
-                Played(
+                International(
                     date.fromisoformat(row["date"]),
                     row["home_team"],
                     row["away_team"],
@@ -74,7 +74,7 @@ def read(text: Iterable[str]) -> list[Played]:
 
 
 @cache
-def shipped() -> tuple[Played, ...]:
+def shipped() -> tuple[International, ...]:
     """The history shipped with the package."""
     packed = resources.files(__package__).joinpath(SHIPPED).read_bytes()
     return tuple(read(io.StringIO(gzip.decompress(packed).decode("utf-8"))))

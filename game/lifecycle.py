@@ -46,7 +46,7 @@ def moving_to(to: MatchStatus) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Breach:
+class LifecycleBreach:
     """One event the lifecycle does not allow, as the log holds it."""
 
     event_id: int
@@ -68,7 +68,7 @@ class LifecycleLog:
 
     statuses: dict[int, MatchStatus] = field(default_factory=dict)
     results: dict[int, str] = field(default_factory=dict)
-    breaches: list[Breach] = field(default_factory=list)
+    breaches: list[LifecycleBreach] = field(default_factory=list)
     repaired: set[int] = field(default_factory=set)
 
     @classmethod
@@ -113,9 +113,9 @@ class LifecycleLog:
             self.statuses[number] = to
 
     def _breach(self, event_id: int, number: int, what: str) -> None:
-        self.breaches.append(Breach(event_id, number, what))
+        self.breaches.append(LifecycleBreach(event_id, number, what))
 
-    def open_breaches(self) -> list[Breach]:
+    def open_breaches(self) -> list[LifecycleBreach]:
         """The breaches no repair has named yet, oldest first."""
         return [b for b in self.breaches if b.event_id not in self.repaired]
 

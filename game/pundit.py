@@ -27,7 +27,7 @@ class Knowledge:
 
 
 def learn(
-    history: Iterable[internationals.Played], before: date, fit_years: int = FIT_YEARS
+    history: Iterable[internationals.International], before: date, fit_years: int = FIT_YEARS
 ) -> Knowledge:
     """Ratings through every match of ``history`` before ``before``, and the goal model
     fitted on the last ``fit_years`` of them, each at the ratings it was played at."""
@@ -44,7 +44,7 @@ def learn(
     return Knowledge(ratings, fit(samples))
 
 
-def count(ratings: Ratings, played: internationals.Played) -> None:
+def count(ratings: Ratings, played: internationals.International) -> None:
     """Moves ``ratings`` on by one match of the history, weighted by its tournament."""
     ratings.play(
         played.home,

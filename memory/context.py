@@ -33,7 +33,7 @@ from game.model import Match
 from memory import diary, facts
 from memory.guard import RepetitionGuard
 from memory.quoting import inert, quote_player_text
-from memory.retired import Retired, retired
+from memory.retired import RetiredFacts, retired
 from memory.store import MemoryStore
 from memory.tokens import estimate_tokens
 from memory.working import WorkingMemory, working_memory
@@ -425,7 +425,7 @@ class ContextBuilder:
         played = sum(1 for m in matches if m.result is not None)
         return [Item(_say("league", played=played, rows=rows))]
 
-    def _diary_items(self, gone: Retired, told: int | None = None) -> list[Item]:
+    def _diary_items(self, gone: RetiredFacts, told: int | None = None) -> list[Item]:
         """The narrative, then the entries oldest first; the newest two are kept before all else.
 
         ``told`` is a match the event itself tells in full (its final whistle): its
@@ -534,7 +534,7 @@ class ContextBuilder:
         more = [_say("facts.more", n=n, handle=handle) for handle, n in missing.items()]
         return "\n".join([text, *more]) if text else "\n".join(more)
 
-    def _remark_items(self, involved: list[str], now: datetime, gone: Retired) -> list[Item]:
+    def _remark_items(self, involved: list[str], now: datetime, gone: RetiredFacts) -> list[Item]:
         """What she said lately about ``involved``, a sentence stating a fact she no longer
         holds masked ("you are allergic to peanuts", said before diego withdrew it)."""
         if not involved:
@@ -557,7 +557,7 @@ class ContextBuilder:
         ]
         return said + ([Item(_say("remarks.new"), rank=-len(recent) - 1)] if recent else [])
 
-    def _working_items(self, working: WorkingMemory | None, gone: Retired) -> list[Item]:
+    def _working_items(self, working: WorkingMemory | None, gone: RetiredFacts) -> list[Item]:
         if working is None:
             return []
         match = working.match

@@ -21,7 +21,7 @@ SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 
 
 @dataclass(frozen=True)
-class Retired:
+class RetiredFacts:
     """The facts no longer held, each with the handle whose words count for nothing."""
 
     gone: tuple[Fact, ...]
@@ -46,7 +46,7 @@ class Retired:
         return " ".join(kept)
 
 
-def retired(connection: Connection) -> Retired:
+def retired(connection: Connection) -> RetiredFacts:
     """Every withdrawn or replaced fact, and those a withdrawn merge stood for; none that
     a current fact still says (told again since, it is held again)."""
     stored = facts.stored(connection)
@@ -66,4 +66,4 @@ def retired(connection: Connection) -> Retired:
             c.handle == f.handle and facts.keeps(f.text, c.text, (f.handle,)) for c in current
         )
     ]
-    return Retired(tuple(still))
+    return RetiredFacts(tuple(still))

@@ -31,7 +31,7 @@ class InPlay:
 
 
 @dataclass(frozen=True)
-class Remark:
+class PostedRemark:
     at: datetime
     speaker: str
     text: str
@@ -43,7 +43,7 @@ class Board:
     live: bool  # the table counts the matches in play at their running score
     in_play: tuple[InPlay, ...]
     upcoming: tuple[Match, ...]
-    remarks: tuple[Remark, ...]
+    remarks: tuple[PostedRemark, ...]
     race: dict[str, list[int]]
 
 
@@ -93,10 +93,10 @@ def _in_play(pool: Pool, match: Match) -> InPlay:
     return InPlay(match, home, away, alive, shares_of(match, picks, pool.clock()))
 
 
-def _remarks(pool: Pool) -> tuple[Remark, ...]:
+def _remarks(pool: Pool) -> tuple[PostedRemark, ...]:
     said = pool.events_of(RemarkPosted)[-REMARKS:]
     names = {p.handle: p.display_name for p in pool.players()}
     return tuple(
-        Remark(item.at, names.get(item.event.player, item.event.player), item.event.text)
+        PostedRemark(item.at, names.get(item.event.player, item.event.player), item.event.text)
         for item in reversed(said)
     )

@@ -18,7 +18,7 @@ from game import matchdays
 from game.db import chain, log, schema, views
 from game.db.schema import events, matches
 from game.events import Event, LoggedEvent, moves_table
-from game.lifecycle import Breach, LifecycleLog
+from game.lifecycle import LifecycleBreach, LifecycleLog
 from game.model import Match, MatchStatus, Player, Prediction, Score
 from game.pool.extras import Extras
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
@@ -362,7 +362,7 @@ class Pool:
         with self.work.read() as connection:
             return chain.verify(log.chain_rows(connection), expect)
 
-    def lifecycle_breaches(self) -> list[Breach]:
+    def lifecycle_breaches(self) -> list[LifecycleBreach]:
         """The events that break the match lifecycle and no repair has named yet."""
         with self.work.read() as connection:
             return LifecycleLog.from_log(log.read(connection)).open_breaches()

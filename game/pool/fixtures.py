@@ -448,7 +448,7 @@ class Fixtures:
             )
         return found
 
-    def repair_lifecycle(self, by: str = "console") -> list[lifecycle.Breach]:
+    def repair_lifecycle(self, by: str = "console") -> list[lifecycle.LifecycleBreach]:
         """An admin's repair of a log that breaks the lifecycle (an older version's race).
 
         Each breach the log holds and no repair named yet gets one logged
@@ -460,7 +460,7 @@ class Fixtures:
 
         def work(
             connection: Connection, logged: list[LoggedEvent[Event]]
-        ) -> list[lifecycle.Breach]:
+        ) -> list[lifecycle.LifecycleBreach]:
             folded = lifecycle.LifecycleLog.from_log(log.read(connection))
             breaches = folded.open_breaches()
             for breach in breaches:
