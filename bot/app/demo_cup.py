@@ -9,11 +9,11 @@ The shared World Cup data is never used here.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.app.simulation import poisson_draw
 from game.model import Goal, Result, Score
 from game.openfootball import Fixture
 
@@ -71,34 +71,26 @@ def strength(team: str) -> float:
     return next(group[team] for group in TEAMS.values() if team in group)
 
 
-def _poisson(rng: random.Random, mean: float) -> int:
-    limit, goals, product = math.exp(-mean), 0, rng.random()
-    while product > limit:
-        goals += 1
-        product *= rng.random()
-    return goals
-
-
 @dataclass(frozen=True)
-class Played:
+class ResultAndGoals:
     result: Result
     goals: tuple[Goal, ...]
 
 
-def play(team1: str, team2: str, rng: random.Random, knockout: bool) -> Played:
+def play(team1: str, team2: str, rng: random.Random, knockout: bool) -> ResultAndGoals:
     """Goals with minutes; a knock-out draw goes to extra time, then penalties."""
     mean1, mean2 = (
         1.2 * strength(team1) / strength(team2) ** 0.5,
         1.2 * strength(team2) / strength(team1) ** 0.5,
     )
-    home, away = _poisson(rng, mean1 * 0.9), _poisson(rng, mean2 * 0.9)
+    home, away = poisson_draw(rng, mean1 * 0.9), poisson_draw(rng, mean2 * 0.9)
     goals = [_goal(rng, "home", 1, 90, team1) for _ in range(home)] + [
         _goal(rng, "away", 1, 90, team2) for _ in range(away)
     ]
     full_time = Score(home, away)
     extra = penalties = None
     if knockout and home == away:
-        more_home, more_away = _poisson(rng, mean1 * 0.3), _poisson(rng, mean2 * 0.3)
+        more_home, more_away = poisson_draw(rng, mean1 * 0.3), poisson_draw(rng, mean2 * 0.3)
         goals += [_goal(rng, "home", 91, 120, team1) for _ in range(more_home)]
         goals += [_goal(rng, "away", 91, 120, team2) for _ in range(more_away)]
         extra = Score(home + more_home, away + more_away)
@@ -106,7 +98,7 @@ def play(team1: str, team2: str, rng: random.Random, knockout: bool) -> Played:
             kicks = rng.choice([(4, 2), (5, 4), (3, 4), (4, 5), (5, 3), (2, 4)])
             penalties = Score(*kicks)
     goals.sort(key=lambda g: g.minute)
-    return Played(Result(full_time, extra, penalties), tuple(goals))
+    return ResultAndGoals(Result(full_time, extra, penalties), tuple(goals))
 
 
 def _goal(rng: random.Random, side: str, first: int, last: int, team: str) -> Goal:

@@ -41,12 +41,18 @@ def simulated_handles(count: int) -> list[str]:
     return [NAMES[i] if i < len(NAMES) else f"player{i + 1}" for i in range(count)]
 
 
-def _poisson(rng: random.Random, mean: float) -> int:
+# A simulated side's goals, picked or scored, stop at 9: more is no football a
+# table should show. The cap spends no draw, so a seed's sequence is the same.
+MOST_GOALS = 9
+
+
+def poisson_draw(rng: random.Random, mean: float) -> int:
+    """A goal count drawn from a Poisson law of ``mean`` (Knuth's product of uniforms)."""
     limit, k, product = math.exp(-mean), 0, rng.random()
     while product > limit:
         k += 1
         product *= rng.random()
-    return min(k, 9)
+    return min(k, MOST_GOALS)
 
 
 @dataclass(frozen=True)
@@ -65,8 +71,8 @@ class SimulatedBettor:
     def pick(self, match_number: int, seed: int) -> Score:
         rng = random.Random(f"{seed}:{self.handle}:{match_number}")
         return Score(
-            _poisson(rng, self.goals + self.home_bias / 2),
-            _poisson(rng, self.goals - self.home_bias / 2),
+            poisson_draw(rng, self.goals + self.home_bias / 2),
+            poisson_draw(rng, self.goals - self.home_bias / 2),
         )
 
 
