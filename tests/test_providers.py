@@ -235,6 +235,47 @@ def test_the_configuration_chooses_and_refuses() -> None:
         ModelConfig(language="fr").chosen()
 
 
+def test_a_provider_is_one_entry_in_the_registry_that_every_part_reads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A provider added to ``PROVIDERS`` alone is offered by ``--provider``, gets its own key
+    variable from the settings, is checked for what it needs and is built by ``make_model``."""
+    from bot.agent.providers import registry
+
+    built: list[ModelConfig] = []
+
+    def build(config: ModelConfig, on_usage: object) -> OfflineModel:
+        built.append(config)
+        return OfflineModel(language=config.language)
+
+    extra = registry.Provider(
+        "scratch", build, key_variable="SCRATCH_KEY", needs=("model",), web_search=True
+    )
+    monkeypatch.setitem(registry.PROVIDERS, "scratch", extra)
+    args = build_parser().parse_args(["serve", "--provider", "scratch", "--web-search"])
+    env = {"SCRATCH_KEY": "scratch-secret", "ANTHROPIC_API_KEY": "not-this-one"}
+    settings = Settings.read(args, env)
+    assert settings.model.api_key == "scratch-secret" and settings.secrets() == ["scratch-secret"]
+    with pytest.raises(ConfigError) as refused:
+        make_model(settings.model, lambda _u: None)
+    assert str(refused.value) == "the scratch provider needs --model"
+    model = make_model(replace(settings.model, model="m1"), lambda _u: None)
+    assert isinstance(model, CircuitBreaker) and model.name == "offline"
+    assert [config.model for config in built] == ["m1"]
+    # Web search is offered by whoever says so: the refusal names every such provider.
+    web = ModelConfig(provider="openai-compatible", base_url="http://h", model="m", web_search=True)
+    with pytest.raises(ConfigError) as no_search:
+        make_model(web, lambda _u: None)
+    assert str(no_search.value) == (
+        "--web-search needs the anthropic or the scratch provider (its server tool)"
+    )
+    with pytest.raises(ConfigError) as unknown:
+        ModelConfig(provider="nobody").chosen()
+    assert str(unknown.value) == (
+        "unknown provider 'nobody' (one of auto, offline, anthropic, openai-compatible, scratch)"
+    )
+
+
 def test_a_provider_that_is_down_opens_the_circuit_and_costs_nothing(pool: Pool) -> None:
     """Three calls in a row fail (each after the SDK's retries): the circuit opens, and calls
     go to the offline voice without a request; after the cool-down one call probes."""

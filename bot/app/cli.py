@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.app.config import PROVIDERS
+from bot.agent.providers.registry import AUTO, PROVIDERS, auto_help, provider_choices
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
 from game.bets_csv import BetsFileError, read_bets
 from game.errors import UserError
@@ -675,14 +675,10 @@ def cmd_demo(args: argparse.Namespace) -> None:
 
 
 def add_model_options(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument(
-        "--provider",
-        choices=PROVIDERS,
-        default="auto",
-        help="auto: anthropic when ANTHROPIC_API_KEY is set",
-    )
+    urls = " and ".join(p.url_variable for p in PROVIDERS.values() if p.url_variable)
+    sub.add_argument("--provider", choices=provider_choices(), default=AUTO, help=auto_help())
     sub.add_argument("--model", help="the model name for the provider")
-    sub.add_argument("--base-url", help="the provider's URL (ANTHROPIC_BASE_URL is honoured too)")
+    sub.add_argument("--base-url", help=f"the provider's URL ({urls} is honoured too)")
     sub.add_argument(
         "--timeout",
         metavar="SECONDS",

@@ -5,8 +5,8 @@ called once by the command line and what it holds is passed down.
 
 Environment: ``BETANIA_DB`` (a database URL), ``XDG_DATA_HOME`` (where the
 data directory goes), ``BETANIA_HANDLE`` and ``BETANIA_NAME`` (who the
-commentator is), ``ANTHROPIC_API_KEY`` or ``BETANIA_MODEL_API_KEY`` (her
-model), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
+commentator is), the chosen provider's API key and URL variables
+(``bot.agent.providers.registry``: ``ANTHROPIC_API_KEY``, ``BETANIA_MODEL_API_KEY``...), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
 ``BETANIA_MODEL_TIMEOUT`` (seconds one model call may take), ``BETANIA_LOG_LEVEL``, ``BETANIA_DEBUG`` and ``BETANIA_KEEP_CALLS_DAYS`` (how long
 model calls are kept whole), and the Discord companion's ``DISCORD_PUBLIC_KEY``,
 ``DISCORD_APPLICATION_ID``, ``DISCORD_BOT_TOKEN``, ``DISCORD_WEBHOOK_URL`` and
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from bot.app.config import ConfigError, ModelConfig
+from bot.agent.providers.registry import AUTO, ConfigError, ModelConfig, read_by
 from frontends.discord import DISCORD_API_URL
 from game.addressing import DEFAULT_HANDLE, DEFAULT_NAME, Addressee
 from game.errors import UserError
@@ -150,20 +150,21 @@ def webhook_token(url: str | None) -> str | None:
 
 
 def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
-    provider = getattr(args, "provider", None) or "auto"
+    provider = getattr(args, "provider", None) or AUTO
     flagged = getattr(args, "timeout", None)
     timeout = (
         _seconds(str(flagged), "--timeout")
         if flagged is not None
         else _seconds(environ.get("BETANIA_MODEL_TIMEOUT", ""), "BETANIA_MODEL_TIMEOUT")
     )
-    key_name = "BETANIA_MODEL_API_KEY" if provider == "openai-compatible" else "ANTHROPIC_API_KEY"
+    reads = read_by(provider)  # the variables of its API key and URL, where it has them
+    key = environ.get(reads.key_variable) if reads and reads.key_variable else None
+    url = environ.get(reads.url_variable) if reads and reads.url_variable else None
     return ModelConfig(
         provider=provider,
         model=getattr(args, "model", None),
-        base_url=getattr(args, "base_url", None)
-        or (environ.get("ANTHROPIC_BASE_URL") if provider != "openai-compatible" else None),
-        api_key=environ.get(key_name) or None,
+        base_url=getattr(args, "base_url", None) or url or None,
+        api_key=key or None,
         language=getattr(args, "language", None) or "en",
         timeout=timeout or ModelConfig.timeout,
         seed=getattr(args, "seed", None) or 0,
