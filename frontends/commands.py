@@ -20,6 +20,7 @@ from frontends import picks as extras
 from frontends.limits import ConnectionLimits
 from game import jokers, league
 from game.addressing import Addressee
+from game.bonus import CHAMPION, NAME_LONGEST, SCORER
 from game.db.engine import is_locked
 from game.errors import UserError
 from game.model import Goal, Match, MatchStatus, Player, Score
@@ -44,11 +45,15 @@ from game.words import Words
 RACE_PLAYERS = 5
 UPCOMING_SHOWN = 10
 FINISHED_SHOWN = 5
+# The words a command takes after its name, in both languages (the names: ``SPECS``).
 SIDES = {"home": "home", "away": "away", "casa": "home", "fora": "away"}
 AFTER = ("after", "após", "apos", "depois")
 ROUND_WORDS = ("round", "rodada", "matchday")
 DAY_WORDS = ("day", "dia")
 REMIND_STATES = {"on": True, "off": False, "ligar": True, "desligar": False}
+KIND_WORDS = {"champion": CHAMPION, "campeao": CHAMPION, "campeão": CHAMPION,
+              "scorer": SCORER, "artilheiro": SCORER}  # fmt: skip
+OFF_WORDS = ("off", "remove", "tirar", "remover")
 log = logging.getLogger("betania.ssh")
 
 
@@ -110,13 +115,44 @@ Handler = Callable[["Commands", Call], Reply]
 
 
 @dataclass(frozen=True)
+class Option:
+    """One value a slash command takes, and where it goes in the line it becomes."""
+
+    name: str
+    kind: type[int] | type[str]
+    description: str
+    required: bool = True
+    least: int | None = None  # a number's smallest value
+    most: int | None = None  # a number's largest value, a text's length
+    choices: tuple[str, ...] = ()
+    word: str = ""  # said before the value in the line: ``after 3``
+
+
+@dataclass(frozen=True)
+class Slash:
+    """A command as Discord offers it (``frontends.discord.slash`` registers it)."""
+
+    description: str
+    options: tuple[Option, ...] = ()
+    name: str = ""  # when not the command's own: ``say`` is ``/ask``
+    # The line's first words, before the options' values in their order: what a player
+    # would type over SSH, through the same parser.
+    starts: str = "{command}"
+    monospace: bool = False  # its answer is a table
+    public: bool = False  # its answer is for the channel, not the asker alone
+
+
+@dataclass(frozen=True)
 class Spec:
+    """A command: its names (English, short and Portuguese), its help, its handler."""
+
     names: tuple[str, ...]
     usage: str
     summary: str
     handler: Handler
     admin: bool = False
     writes: bool = False  # runs with the writers: a long lock never holds up a read
+    slash: Slash | None = None  # offered on Discord too
 
 
 def _number(text: str) -> int:
@@ -145,138 +181,9 @@ class Commands:
         self.pool = pool
         self.addressee = addressee or Addressee()
         self.words = words or Words()
-        self.specs: list[Spec] = [
-            Spec(("help", "h", "?", "ajuda"), "help", "this list", Commands.help),
-            Spec(
-                ("matches", "m", "games", "jogos"),
-                "matches [all | round N] [--json]",
-                "upcoming, live and finished matches; a league's round",
-                Commands.matches,
-            ),
-            Spec(
-                ("match", "game", "jogo"),
-                "match N",
-                "one match: goals, and everyone's picks once it kicks off",
-                Commands.match,
-            ),
-            Spec(
-                ("bet", "b", "pick", "palpite"),
-                "bet N 2-1",
-                "predict match #N (until kick-off)",
-                Commands.bet,
-                writes=True,
-            ),
-            Spec(
-                ("joker", "coringa"),
-                "joker N | joker off N | joker",
-                "your pick on #N counts double (a few per stage, until kick-off)",
-                Commands.joker,
-                writes=True,
-            ),
-            Spec(
-                ("bonus", "especial"),
-                "bonus champion TEAM | bonus scorer NAME | bonus [--json]",
-                "bonus picks: the champion and the top scorer, until the first kick-off",
-                Commands.bonus,
-                writes=True,
-            ),
-            Spec(
-                ("mybets", "picks", "my", "palpites"),
-                "mybets [--json]",
-                "your picks and their points",
-                Commands.mybets,
-            ),
-            Spec(
-                ("standings", "s", "table", "ranking"),
-                "standings [after N | after round N | day [DATE] | round N] [--json]",
-                "the table, computed now",
-                Commands.standings,
-            ),
-            Spec(
-                ("league", "liga", "classificacao", "classificação"),
-                "league [after round N]",
-                "the teams' own table, from the results",
-                Commands.league,
-            ),
-            Spec(
-                ("race", "r", "corrida"),
-                "race",
-                "points after each match for the top players",
-                Commands.race,
-            ),
-            Spec(
-                ("tz", "timezone", "fuso"),
-                "tz [Area/City]",
-                "show or set your time zone",
-                Commands.tz,
-                writes=True,
-            ),
-            Spec(
-                ("say", "chat", "diga"),
-                "say TEXT",
-                "chat (any line that is not a command does too)",
-                Commands.say,
-            ),
-            Spec(
-                ("link", "vincular"),
-                "link discord",
-                "your Discord link, if any, and a one-time code to play from Discord too",
-                Commands.link,
-                writes=True,
-            ),
-            Spec(
-                ("unlink", "desvincular"),
-                "unlink discord",
-                "your Discord account plays as you no more",
-                Commands.unlink,
-                writes=True,
-            ),
-            Spec(
-                ("remind", "lembrete", "lembretes"),
-                "remind [on | off]",
-                "reminders of matches closing without your pick",
-                Commands.remind,
-                writes=True,
-            ),
-            Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
-            Spec(
-                ("result", "resultado"),
-                "result N 2-1 [aet 3-2] [pens 4-2]",
-                "enter a final score",
-                Commands.result,
-                writes=True,
-                admin=True,
-            ),
-            Spec(
-                ("goal", "gol"),
-                "goal N home|away MINUTE [SCORER]",
-                "record a goal as it happens",
-                Commands.goal,
-                writes=True,
-                admin=True,
-            ),
-            Spec(
-                ("kickoff", "inicio"),
-                "kickoff N",
-                "mark match #N as started",
-                Commands.kickoff,
-                admin=True,
-                writes=True,
-            ),
-            Spec(
-                ("invite", "convite"),
-                "invite [USES] [DAYS]",
-                "make an invite code",
-                Commands.invite,
-                writes=True,
-                admin=True,
-            ),
-            Spec(("players", "jogadores"), "players", "who plays", Commands.players, admin=True),
-        ]
-        self.by_name = {name: spec for spec in self.specs for name in spec.names}
 
     def names(self, caller: Caller) -> list[str]:
-        return [spec.names[0] for spec in self.specs if caller.is_admin or not spec.admin]
+        return [spec.names[0] for spec in SPECS if caller.is_admin or not spec.admin]
 
     def run(
         self,
@@ -309,7 +216,7 @@ class Commands:
         if not line:
             return Reply()
         name, *args = line.split()
-        spec = self.by_name.get(name.lower())
+        spec = BY_NAME.get(name.lower())
         if spec is None or (spec.admin and not caller.is_admin):
             if line.startswith("@") or chat_fallback:
                 return self._chat(caller, line, limits)
@@ -342,7 +249,7 @@ class Commands:
                 return Reply(self.words.error(refused), error=True)
 
         call = Call(caller, [text], limits)
-        return Job(lambda: self._answer(self.by_name["say"], call), writes=True)
+        return Job(lambda: self._answer(BY_NAME["say"], call), writes=True)
 
     # -- everyone -------------------------------------------------------------
 
@@ -350,7 +257,7 @@ class Commands:
         words = self.words
         rows = [
             (words(spec.usage), words(spec.summary))
-            for spec in self.specs
+            for spec in SPECS
             if call.caller.is_admin or not spec.admin
         ]
         rows.append((f"{self.addressee.mention} ...", words("talk to the commentator")))
@@ -442,7 +349,7 @@ class Commands:
         if not args:
             return Reply(extras.jokers_held(desk.jokers_of(handle), desk.settings(), words))
         try:
-            if len(args) == 2 and args[0] in extras.OFF_WORDS:
+            if len(args) == 2 and args[0] in OFF_WORDS:
                 match = desk.joker_off(handle, _number(args[1]))
                 return Reply(words("joker taken off {match}", match=match.label))
             if len(args) != 1:
@@ -457,7 +364,7 @@ class Commands:
         as_json, args = _json_flag(call.args)
         desk, handle = self.pool.extras, call.caller.handle
         if args:
-            kind = extras.KIND_WORDS.get(args[0].lower())
+            kind = KIND_WORDS.get(args[0].lower())
             if kind is None or len(args) < 2:
                 raise CommandError("say champion TEAM or scorer NAME")
             return Reply(
@@ -735,3 +642,209 @@ class Commands:
             for p in self.pool.players()
         ]
         return Reply(table([words("handle"), words("name"), ""], rows))
+
+
+# The one command table: the SSH help (usage and summary, in the pool's language), the
+# names a player may type (English, short and Portuguese), and the Discord slash command
+# each becomes. A new command is its handler above and its line here.
+NUMBER_MOST = 10_000  # a match or round number Discord lets through
+
+
+def _number_option(name: str, description: str, required: bool = True, word: str = "") -> Option:
+    return Option(name, int, description, required, 1, NUMBER_MOST, word=word)
+
+
+SCORE_LONGEST, CODE_LONGEST, DAY_LONGEST = 20, 20, 10
+ASK_LONGEST = 500  # characters in a question to her
+SPECS: tuple[Spec, ...] = (
+    Spec(("help", "h", "?", "ajuda"), "help", "this list", Commands.help),
+    Spec(
+        ("matches", "m", "games", "jogos"),
+        "matches [all | round N] [--json]",
+        "upcoming, live and finished matches; a league's round",
+        Commands.matches,
+        slash=Slash("Upcoming, live and finished matches, with your picks", monospace=True),
+    ),
+    Spec(
+        ("match", "game", "jogo"),
+        "match N",
+        "one match: goals, and everyone's picks once it kicks off",
+        Commands.match,
+        slash=Slash(
+            "One match: goals, and everyone's picks once it kicks off",
+            (_number_option("number", "The match number"),),
+            monospace=True,
+        ),
+    ),
+    Spec(
+        ("bet", "b", "pick", "palpite"),
+        "bet N 2-1",
+        "predict match #N (until kick-off)",
+        Commands.bet,
+        writes=True,
+        slash=Slash(
+            "Predict a match's score (until kick-off)",
+            (
+                _number_option("match", "The match number, as in /matches"),
+                Option("score", str, "Home-away, like 2-1", most=SCORE_LONGEST),
+            ),
+        ),
+    ),
+    Spec(
+        ("joker", "coringa"),
+        "joker N | joker off N | joker",
+        "your pick on #N counts double (a few per stage, until kick-off)",
+        Commands.joker,
+        writes=True,
+        slash=Slash(
+            "Your pick on a match counts double (a few per stage, until kick-off)",
+            (_number_option("match", "The match number"),),
+        ),
+    ),
+    Spec(
+        ("bonus", "especial"),
+        "bonus champion TEAM | bonus scorer NAME | bonus [--json]",
+        "bonus picks: the champion and the top scorer, until the first kick-off",
+        Commands.bonus,
+        writes=True,
+        slash=Slash(
+            "Bonus picks (champion, top scorer) until the first kick-off; all: /bonus",
+            (  # one of kind and name without the other: the line is told the usage
+                Option("kind", str, "What you pick", False, choices=("champion", "scorer")),
+                Option("name", str, "The team or the player", False, most=NAME_LONGEST),
+            ),
+            monospace=True,
+        ),
+    ),
+    Spec(
+        ("mybets", "picks", "my", "palpites"),
+        "mybets [--json]",
+        "your picks and their points",
+        Commands.mybets,
+        slash=Slash("Your picks and their points", monospace=True),
+    ),
+    Spec(
+        ("standings", "s", "table", "ranking"),
+        "standings [after N | after round N | day [DATE] | round N] [--json]",
+        "the table, computed now",
+        Commands.standings,
+        slash=Slash(
+            "The table, computed now (live while a match is on)",
+            (
+                _number_option("after", "The table as it stood after match N", False, "after"),
+                Option(
+                    "day",
+                    str,
+                    "The points scored on a day (2026-06-14) and who won it",
+                    False,
+                    most=DAY_LONGEST,
+                    word="day",
+                ),
+                _number_option(
+                    "round", "The points scored in round N and who won it", False, "round"
+                ),
+            ),
+            monospace=True,
+            public=True,
+        ),
+    ),
+    Spec(
+        ("league", "liga", "classificacao", "classificação"),
+        "league [after round N]",
+        "the teams' own table, from the results",
+        Commands.league,
+    ),
+    Spec(
+        ("race", "r", "corrida"),
+        "race",
+        "points after each match for the top players",
+        Commands.race,
+    ),
+    Spec(
+        ("tz", "timezone", "fuso"),
+        "tz [Area/City]",
+        "show or set your time zone",
+        Commands.tz,
+        writes=True,
+    ),
+    Spec(
+        ("say", "chat", "diga"),
+        "say TEXT",
+        "chat (any line that is not a command does too)",
+        Commands.say,
+        slash=Slash(  # a question to her, as a player would address her in the chat
+            "Ask the commentator something",
+            (Option("text", str, "Your question", most=ASK_LONGEST),),
+            name="ask",
+            starts="{mention}",
+            public=True,
+        ),
+    ),
+    Spec(
+        ("link", "vincular"),
+        "link discord",
+        "your Discord link, if any, and a one-time code to play from Discord too",
+        Commands.link,
+        writes=True,
+        slash=Slash(  # the other end: Discord takes the code (``discord.interactions``)
+            "Play as your pool handle: the code from 'link discord' over SSH",
+            (Option("code", str, "The one-time code", most=CODE_LONGEST),),
+        ),
+    ),
+    Spec(
+        ("unlink", "desvincular"),
+        "unlink discord",
+        "your Discord account plays as you no more",
+        Commands.unlink,
+        writes=True,
+        slash=Slash(
+            "Stop playing as your pool handle from this account", starts="{command} discord"
+        ),
+    ),
+    Spec(
+        ("remind", "lembrete", "lembretes"),
+        "remind [on | off]",
+        "reminders of matches closing without your pick",
+        Commands.remind,
+        writes=True,
+        slash=Slash(
+            "Reminders of matches closing without your pick: on, off, or how they are",
+            (Option("state", str, "on or off", False, choices=("on", "off")),),
+        ),
+    ),
+    Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
+    Spec(
+        ("result", "resultado"),
+        "result N 2-1 [aet 3-2] [pens 4-2]",
+        "enter a final score",
+        Commands.result,
+        writes=True,
+        admin=True,
+    ),
+    Spec(
+        ("goal", "gol"),
+        "goal N home|away MINUTE [SCORER]",
+        "record a goal as it happens",
+        Commands.goal,
+        writes=True,
+        admin=True,
+    ),
+    Spec(
+        ("kickoff", "inicio"),
+        "kickoff N",
+        "mark match #N as started",
+        Commands.kickoff,
+        admin=True,
+        writes=True,
+    ),
+    Spec(
+        ("invite", "convite"),
+        "invite [USES] [DAYS]",
+        "make an invite code",
+        Commands.invite,
+        writes=True,
+        admin=True,
+    ),
+    Spec(("players", "jogadores"), "players", "who plays", Commands.players, admin=True),
+)
+BY_NAME = {name: spec for spec in SPECS for name in spec.names}

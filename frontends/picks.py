@@ -21,9 +21,6 @@ from game.render import table
 from game.words import Words
 
 JOKER_MARK = "\u00d72"  # times two, beside a pick with a joker, in every language
-KIND_WORDS = {"champion": bonus.CHAMPION, "campeao": bonus.CHAMPION, "campeão": bonus.CHAMPION,
-              "scorer": bonus.SCORER, "artilheiro": bonus.SCORER}  # fmt: skip
-OFF_WORDS = ("off", "remove", "tirar", "remover")
 KIND_NAMES = {bonus.CHAMPION: "champion", bonus.SCORER: "top scorer"}
 
 

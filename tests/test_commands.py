@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from frontends.commands import Caller, Commands
+from frontends.commands import BY_NAME, SPECS, Caller, Commands
 from frontends.limits import ConnectionLimits, Limits, TokenBucket
 from game.events import GoalScored, MatchKickedOff
 from game.openfootball import parse_tournament
@@ -226,3 +226,20 @@ def test_a_league_table_and_the_standings_after_a_round(pool: Pool, clock: FakeC
     assert "Palmeiras" in jogos and "Flamengo" in jogos and "Bahia" in jogos
     missing = commands.run(ANA, "matches round 7")
     assert missing.error and "no round 7" in missing.text
+
+
+def test_one_table_gives_the_help_the_names_in_both_languages_and_the_parser(
+    tournament_pool: Pool,
+) -> None:
+    """Every command of ``SPECS`` is in the help, in English and Portuguese, each usage
+    starts with one of the command's own names, and every name runs that command."""
+    assert len(BY_NAME) == sum(len(spec.names) for spec in SPECS)  # no name taken twice
+    for language in ("en", "pt"):
+        words = Words(language)
+        shown = Commands(tournament_pool, words=words).run(ADMIN, "help").text
+        for spec in SPECS:
+            usage = words(spec.usage)
+            assert usage in shown and words(spec.summary) in shown, usage
+            assert usage.split()[0] in spec.names, (language, usage)
+    for spec in SPECS:
+        assert all(BY_NAME[name] is spec for name in spec.names)

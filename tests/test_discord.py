@@ -16,11 +16,14 @@ from typing import Any
 
 import httpx
 
+from frontends.commands import BY_NAME
 from frontends.discord.api import DiscordApi
 from frontends.discord.interactions import Interactions
 from frontends.discord.signature import SeenSignatures, Verifier
+from frontends.discord.slash import COMMANDS, INTEGER, line_for, options_of
 from frontends.http_limits import MOST_PER_ADDRESS
 from frontends.web import INTERACTIONS_PATH, DiscordEndpoint, start_web, web_app
+from game.addressing import Addressee
 from tests.databases import write_lock_held
 from tests.discord_server import FakeDiscord, Signer, discord_server, interaction
 from tests.ssh_pool import ServedPool, answering, offline_commentator, served_pool
@@ -359,5 +362,67 @@ def test_a_discord_name_changed_taken_or_removed_changes_nothing(tmp_path: Path)
             refused = (await c.send(as_user(impostor, match=1, score="9-9"))).json()
             assert "not linked" in refused["data"]["content"]
             assert [str(p.score) for p in c.served.pool.predictions_of("ana")] == ["1-0"]
+
+    run(scenario)
+
+
+# Discord's documented limits for a chat input command and its options
+# (discord.com/developers/docs/interactions/application-commands).
+SLASH_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def test_every_slash_command_made_from_the_table_keeps_discords_limits() -> None:
+    assert 0 < len(COMMANDS) <= 100
+    assert len({c["name"] for c in COMMANDS}) == len(COMMANDS)
+    for command in COMMANDS:
+        named = [command, *command.get("options", [])]
+        for item in named:
+            assert SLASH_NAME.match(item["name"]) and item["name"] == item["name"].lower(), item
+            assert 1 <= len(item["description"]) <= 100, item["name"]
+        options = command.get("options", [])
+        assert len(options) <= 25 and len({o["name"] for o in options}) == len(options)
+        required = [o["required"] for o in options]
+        assert required == sorted(required, reverse=True), command["name"]  # required first
+        for option in options:
+            assert len(option.get("choices", [])) <= 25
+            assert all(1 <= len(c["name"]) <= 100 for c in option.get("choices", []))
+            assert option.get("max_length", 1) >= 1 and option.get("min_value", 0) >= 0
+
+
+def _sample(option: dict[str, Any]) -> object:
+    """A value Discord would send for ``option``."""
+    if option["type"] == INTEGER:
+        return 1
+    return option["choices"][0]["value"] if "choices" in option else "x"
+
+
+def test_each_slash_command_is_the_line_of_its_own_command() -> None:
+    """From the table: a slash command's line, every option given, runs the command it was
+    made from (``/ask`` addresses her, as a chat line does)."""
+    her = Addressee()
+    for command in COMMANDS:
+        sent = [{"name": o["name"], "value": _sample(o)} for o in command.get("options", [])]
+        line = line_for(command["name"], options_of(command["name"], sent), her)
+        first = line.split()[0]
+        spec = BY_NAME["say"] if first == her.mention else BY_NAME[first]
+        assert spec.slash is not None and (spec.slash.name or spec.names[0]) == command["name"]
+        assert spec.slash.description == command["description"]
+    standings = options_of("standings", [{"name": "day", "value": "2026-06-14"}])
+    assert line_for("standings", standings, her) == "standings day 2026-06-14"
+    assert line_for("ask", {"text": "who leads?"}, her) == "@betania who leads?"
+    assert line_for("unlink", {}, her) == "unlink discord"
+
+
+def test_a_slash_standings_asked_two_tables_at_once_is_told_the_usage(tmp_path: Path) -> None:
+    """Over SSH ``standings after 1 day 2026-06-11`` is refused with the usage; Discord's
+    ``/standings after:1 day:...`` once answered the day alone, silently."""
+
+    async def scenario() -> None:
+        async with companion(tmp_path) as c:
+            c.served.player("ana")
+            await c.link("ana", ANA)
+            both = await c.slash("standings", ANA, after=1, day="2026-06-11")
+            assert "usage: standings" in shown(both["data"]["content"])
+            assert both["data"]["flags"] == PRIVATE
 
     run(scenario)

@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypeVar
 from frontends.commands import Caller, CommandError, Commands, Job, Reply
 from frontends.discord.api import DiscordApi, DiscordError
 from frontends.discord.messages import code_block, escaped_parts, flags, message, split
-from frontends.discord.slash import line_for, options_of
+from frontends.discord.slash import line_for, options_of, slash_of
 from frontends.hub import Hub, Notice, answer_to
 from frontends.limits import ConnectionLimits
 from game.addressing import Addressee
@@ -33,8 +33,6 @@ from game.words import Words
 PING, APPLICATION_COMMAND = 1, 2  # interaction types
 PONG, CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE = 1, 4, 5  # interaction callback types
 SERVICE = "discord"
-TABLES = ("matches", "mybets", "standings", "match", "bonus")  # answers shown in monospace
-PUBLIC = ("standings", "ask")  # every other answer is for the asker's eyes only
 PATIENCE = 2.0  # seconds before a slow answer is deferred, inside Discord's three
 T = TypeVar("T")
 log = logging.getLogger("betania.discord")
@@ -58,7 +56,7 @@ class Shared(Protocol):
 
 
 @dataclass(frozen=True)
-class Asked:
+class DiscordQuestion:
     """Who asked what: the interaction's token lets us edit its answer for 15 minutes."""
 
     token: str
@@ -121,7 +119,7 @@ class Interactions:
         )
         if name == "ask":
             return await self._ask(prepared, payload, player, str(options["text"]))
-        ephemeral = name not in PUBLIC
+        ephemeral = not slash_of(name).public  # the asker's eyes only, unless said
         working = asyncio.ensure_future(self.shared.perform(prepared))
         try:
             async with asyncio.timeout(self.patience):
@@ -173,7 +171,7 @@ class Interactions:
         if reply.error or reply.awaits is None:
             self.shared.hub.unsubscribe(key)
             return self._say(reply.text or self.words("say what?"))
-        asked = Asked(str(payload.get("token", "")), player.handle, clean_line(question))
+        asked = DiscordQuestion(str(payload.get("token", "")), player.handle, clean_line(question))
         self._later(self._deliver_answer(key, reply.awaits, answers, asked))
         return {
             "type": DEFERRED_CHANNEL_MESSAGE,
@@ -181,7 +179,11 @@ class Interactions:
         }
 
     async def _deliver_answer(
-        self, key: tuple[str, int], line_id: int, answers: asyncio.Queue[Notice], asked: Asked
+        self,
+        key: tuple[str, int],
+        line_id: int,
+        answers: asyncio.Queue[Notice],
+        asked: DiscordQuestion,
     ) -> None:
         try:
             answer = await answer_to(
@@ -251,4 +253,4 @@ def _username(payload: dict[str, Any]) -> str:
 
 def _shown(name: str, text: str) -> list[str]:
     """A reply as Discord shows it, in messages: tables in monospace, sentences escaped."""
-    return split(code_block(text)) if name in TABLES else escaped_parts(text)
+    return split(code_block(text)) if slash_of(name).monospace else escaped_parts(text)

@@ -1,8 +1,9 @@
 """The slash commands: what ``betania discord commands`` registers, and each as a pool line.
 
-A slash command becomes the line a player would type over SSH, and that line
-goes through the one command parser: ``/bet match:3 score:2-1`` is ``bet 3 2-1``,
-with the same limits and the same one-line errors.
+Each is made from the one command table (``frontends.commands.SPECS``): its name,
+description and options, and the line a player would type over SSH, which goes
+through the one command parser: ``/bet match:3 score:2-1`` is ``bet 3 2-1``, with
+the same limits and the same one-line errors.
 """
 
 from __future__ import annotations
@@ -10,137 +11,64 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from frontends.commands import CommandError
+from frontends.commands import SPECS, CommandError, Option, Slash
 from game.addressing import Addressee
-from game.bonus import NAME_LONGEST
 
 STRING, INTEGER = 3, 4  # application command option types
+KINDS = {str: STRING, int: INTEGER}
 CHAT_INPUT = 1  # a command typed in the chat box
-ASK_LONGEST = 500  # characters in a question to her
-SCORE_LONGEST = 20
+
+# Discord's name: the Slash's own, else the command's; and the command's name, for the line.
+SLASHES: dict[str, tuple[str, Slash]] = {
+    spec.slash.name or spec.names[0]: (spec.names[0], spec.slash) for spec in SPECS if spec.slash
+}
 
 
-def _option(
-    name: str,
-    kind: int,
-    description: str,
-    required: bool = True,
-    bounds: dict[str, int] | None = None,
-) -> dict[str, Any]:
-    return {
-        "name": name,
-        "type": kind,
-        "description": description,
-        "required": required,
-        **(bounds or {}),
+def _registered(option: Option) -> dict[str, Any]:
+    shown: dict[str, Any] = {
+        "name": option.name,
+        "type": KINDS[option.kind],
+        "description": option.description,
+        "required": option.required,
     }
+    if option.least is not None:
+        shown["min_value"] = option.least
+    if option.most is not None:
+        shown["max_value" if option.kind is int else "max_length"] = option.most
+    if option.choices:
+        shown["choices"] = [{"name": choice, "value": choice} for choice in option.choices]
+    return shown
 
 
-MATCH_NUMBER: dict[str, int] = {"min_value": 1, "max_value": 10_000}
-COMMANDS: list[dict[str, Any]] = [
-    {
-        "name": "bet",
-        "description": "Predict a match's score (until kick-off)",
-        "options": [
-            _option("match", INTEGER, "The match number, as in /matches", bounds=MATCH_NUMBER),
-            _option("score", STRING, "Home-away, like 2-1", bounds={"max_length": SCORE_LONGEST}),
-        ],
-    },
-    {
-        "name": "joker",
-        "description": "Your pick on a match counts double (a few per stage, until kick-off)",
-        "options": [_option("match", INTEGER, "The match number", bounds=MATCH_NUMBER)],
-    },
-    {
-        "name": "bonus",
-        "description": "Bonus picks (champion, top scorer) until the first kick-off; all: /bonus",
-        "options": [
-            {
-                **_option("kind", STRING, "What you pick", required=False),
-                "choices": [{"name": k, "value": k} for k in ("champion", "scorer")],
-            },
-            _option("name", STRING, "The team or the player", False, {"max_length": NAME_LONGEST}),
-        ],
-    },
-    {"name": "matches", "description": "Upcoming, live and finished matches, with your picks"},
-    {"name": "mybets", "description": "Your picks and their points"},
-    {
-        "name": "standings",
-        "description": "The table, computed now (live while a match is on)",
-        "options": [
-            _option(
-                "after",
-                INTEGER,
-                "The table as it stood after match N",
-                required=False,
-                bounds=MATCH_NUMBER,
-            ),
-            _option(
-                "day",
-                STRING,
-                "The points scored on a day (2026-06-14) and who won it",
-                False,
-                {"max_length": 10},
-            ),
-            _option(
-                "round",
-                INTEGER,
-                "The points scored in round N and who won it",
-                False,
-                MATCH_NUMBER,
-            ),
-        ],
-    },
-    {
-        "name": "match",
-        "description": "One match: goals, and everyone's picks once it kicks off",
-        "options": [_option("number", INTEGER, "The match number", bounds=MATCH_NUMBER)],
-    },
-    {
-        "name": "ask",
-        "description": "Ask the commentator something",
-        "options": [_option("text", STRING, "Your question", bounds={"max_length": ASK_LONGEST})],
-    },
-    {
-        "name": "link",
-        "description": "Play as your pool handle: the code from 'link discord' over SSH",
-        "options": [_option("code", STRING, "The one-time code", bounds={"max_length": 20})],
-    },
-    {"name": "unlink", "description": "Stop playing as your pool handle from this account"},
-    {
-        "name": "remind",
-        "description": "Reminders of matches closing without your pick: on, off, or how they are",
-        "options": [
-            {
-                **_option("state", STRING, "on or off", required=False),
-                "choices": [{"name": "on", "value": "on"}, {"name": "off", "value": "off"}],
-            }
-        ],
-    },
-]
-for _command in COMMANDS:
-    _command["type"] = CHAT_INPUT
-OPTIONS = {c["name"]: {o["name"]: o["type"] for o in c.get("options", [])} for c in COMMANDS}
-REQUIRED = {c["name"]: {o["name"] for o in c.get("options", []) if o["required"]} for c in COMMANDS}
+def _command(name: str, slash: Slash) -> dict[str, Any]:
+    options = {"options": [_registered(o) for o in slash.options]} if slash.options else {}
+    return {"name": name, "description": slash.description, **options, "type": CHAT_INPUT}
+
+
+COMMANDS: list[dict[str, Any]] = [_command(name, slash) for name, (_, slash) in SLASHES.items()]
+
+
+def slash_of(name: str) -> Slash:
+    """The registered slash command ``name``; a ``CommandError`` if there is none."""
+    if name not in SLASHES:
+        raise CommandError("unknown command {name!r}", name=name)
+    return SLASHES[name][1]
 
 
 def options_of(name: str, given: object) -> dict[str, str | int]:
     """The options of command ``name`` as sent, checked against what was registered."""
-    if name not in OPTIONS:
-        raise CommandError("unknown command {name!r}", name=name)
+    known = {option.name: option for option in slash_of(name).options}
     found: dict[str, str | int] = {}
-    for option in given if isinstance(given, list) else []:
-        key = option.get("name") if isinstance(option, dict) else None
-        kind = OPTIONS[name].get(str(key))
-        value = option.get("value") if isinstance(option, dict) else None
-        if kind is None:
+    for sent in given if isinstance(given, list) else []:
+        key = sent.get("name") if isinstance(sent, dict) else None
+        option = known.get(str(key))
+        value = sent.get("value") if isinstance(sent, dict) else None
+        if option is None:
             raise CommandError("unknown option {option!r}", option=str(key))
-        if (kind == INTEGER and (type(value) is not int)) or (
-            kind == STRING and not isinstance(value, str)
-        ):
+        if type(value) is not option.kind:  # a bool is no number here
             raise CommandError("bad value for {option!r}", option=str(key))
-        found[str(key)] = value  # type: ignore[assignment]  # checked just above
-    missing = REQUIRED[name] - found.keys()
+        found[str(key)] = value
+    missing = {o.name for o in known.values() if o.required} - found.keys()
     if missing:
         raise CommandError("missing option {option!r}", option=sorted(missing)[0])
     return found
@@ -148,24 +76,9 @@ def options_of(name: str, given: object) -> dict[str, str | int]:
 
 def line_for(name: str, options: Mapping[str, str | int], addressee: Addressee) -> str:
     """The line a player would type over SSH for ``/name options``."""
-    if name == "bet":
-        return f"bet {options['match']} {options['score']}"
-    if name == "joker":
-        return f"joker {options['match']}"
-    if name == "bonus":  # one of kind and name without the other: the usage, told
-        return f"bonus {options.get('kind', '')} {options.get('name', '')}".rstrip()
-    if name == "standings":
-        if "day" in options:
-            return f"standings day {options['day']}"
-        if "round" in options:
-            return f"standings round {options['round']}"
-        return f"standings after {options['after']}" if "after" in options else "standings"
-    if name == "match":
-        return f"match {options['number']}"
-    if name == "ask":
-        return f"{addressee.mention} {options['text']}"
-    if name == "unlink":
-        return "unlink discord"
-    if name == "remind":
-        return f"remind {options['state']}" if "state" in options else "remind"
-    return name
+    command, slash = SLASHES[name]
+    words = [slash.starts.format(command=command, mention=addressee.mention)]
+    for option in slash.options:
+        if option.name in options:
+            words += [word for word in (option.word, str(options[option.name])) if word]
+    return " ".join(words)
