@@ -785,19 +785,19 @@ def _meeting(match: Match) -> tuple[str, bool] | None:
 
 def _results(text: str, records: Records, match: int | None) -> str | None:
     """Results in words ("Spain beat Argentina", "Spain won"): true of a meeting in the log."""
-    spelled = _spelled(records)
+    teams = frozenset(_teams(records))
+    spelled = _spellings(teams)
     if not spelled:
         return None
-    either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
-    a, b = f"(?P<a>{either})", f"(?P<b>{either})"
+    told = _told(tuple(s for s, literal in _literals(teams) if literal.search(text)))
     pairs = {frozenset((m.team1, m.team2)) for m in records.matches.values()}
-    for found in re.finditer(MEETS.format(a=a, b=b), text, re.IGNORECASE):
+    for found in told.meets.finditer(text):
         one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
         if frozenset((one, two)) not in pairs:
             return f"match {one} v {two}: no such match in the pool"
-    checks = ((BEAT, "beat"), (LOST, "lost to"), (DREW, "drew with"))
+    checks = ((told.beat, "beat"), (told.lost, "lost to"), (told.drew, "drew with"))
     for pattern, said in checks:
-        for found in re.finditer(pattern.format(a=a, b=b), text, re.IGNORECASE):
+        for found in pattern.finditer(text):
             one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
             meetings = records.meetings.get(frozenset((one, two)), [])
             if said == "beat" and (one, False) not in meetings and (one, True) not in meetings:
@@ -806,14 +806,14 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
                 return f"result {one} lost to {two}: no match between them says so"
             if said == "drew with" and not any(level for _, level in meetings):
                 return f"result {one} drew with {two}: no match between them says so"
-    for found in re.finditer(CHAMPION.format(a=a), text, re.IGNORECASE):
+    for found in told.champion.finditer(text):
         team = spelled[found["a"].lower()]
         if team != records.champion:
             return f"champion {team}: {records.champion or 'the cup is not decided yet'}"
     if records.champion is None and CUP_WON.search(text):
         return "champion nobody: the cup is not decided yet"
     now = records.matches.get(match) if match is not None else None
-    said_won = (f for p in WINS for f in re.finditer(p.format(a=a), text, re.IGNORECASE))
+    said_won = (found for pattern in told.wins for found in pattern.finditer(text))
     for found in said_won:
         team = spelled[found["a"].lower()]
         if now is not None and team in (now.team1, now.team2):
@@ -826,6 +826,48 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
         if not won:
             return f"result {team} won: the log does not say so"
     return None
+
+
+@dataclass(frozen=True)
+class _Told:
+    """The patterns of results told in words, ``{a}`` and ``{b}`` any spelling of a team."""
+
+    meets: re.Pattern[str]
+    beat: re.Pattern[str]
+    lost: re.Pattern[str]
+    drew: re.Pattern[str]
+    champion: re.Pattern[str]
+    wins: tuple[re.Pattern[str], ...]
+
+
+@lru_cache(maxsize=16)
+def _literals(teams: frozenset[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Every spelling of ``teams``, the longest first, each with a pattern finding it
+    anywhere (with the case folding the patterns of ``_told`` use)."""
+    spelled = sorted(_spellings(teams), key=len, reverse=True)
+    return tuple((s, re.compile(re.escape(s), re.IGNORECASE)) for s in spelled)
+
+
+@lru_cache(maxsize=512)
+def _told(spellings: tuple[str, ...]) -> _Told:
+    """The patterns with ``spellings`` (the longest first) for a team: those a text holds
+    somewhere. Any other can match nowhere in it, so leaving it out changes no match, and
+    an alternation of a handful is scanned where one of a few hundred took most of the
+    claim check; with none, nothing can match (``(?!)``)."""
+    either = "|".join(re.escape(s) for s in spellings) or "(?!)"
+    a, b = f"(?P<a>{either})", f"(?P<b>{either})"
+
+    def compiled(pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern.format(a=a, b=b), re.IGNORECASE)
+
+    return _Told(
+        compiled(MEETS),
+        compiled(BEAT),
+        compiled(LOST),
+        compiled(DREW),
+        compiled(CHAMPION),
+        tuple(compiled(pattern) for pattern in WINS),
+    )
 
 
 def _ended(text: str, records: Records, match: int | None) -> str | None:
@@ -871,16 +913,22 @@ def _vocative(sentence: str, records: Records) -> str:
     """The one player ``sentence`` speaks to by name ("Take a bow, ana: ...", "bruno, you
     ...", "... well played, ana!"), or ""."""
     told = set()
+    stripped = sentence.strip()
     for handle, name in records.players.items():
         for spelling in {handle, name or handle}:
-            said = re.escape(spelling)
-            if re.search(
-                rf"^\W*(?:[^,:!?.]{{0,25}},\s*)?{said}\s*[,:!\u2014\u2013]|,\s*{said}\W*$",
-                sentence.strip(),
-                re.IGNORECASE,
-            ):
+            if _calling(spelling).search(stripped):
                 told.add(handle)
     return told.pop() if len(told) == 1 else ""
+
+
+@lru_cache(maxsize=1024)
+def _calling(spelling: str) -> re.Pattern[str]:
+    """A sentence that speaks to ``spelling`` by name, at its start or its end."""
+    said = re.escape(spelling)
+    return re.compile(
+        rf"^\W*(?:[^,:!?.]{{0,25}},\s*)?{said}\s*[,:!\u2014\u2013]|,\s*{said}\W*$",
+        re.IGNORECASE,
+    )
 
 
 def _people(

@@ -123,18 +123,29 @@ class Breach:
 
 
 @dataclass(frozen=True)
+class Known:
+    """Words in any of a few sets, not copied into one: the pool's thousands, kept per
+    moment, and the few a call adds (copied, they were most of a call's grounds)."""
+
+    layers: tuple[frozenset[str], ...]
+
+    def __contains__(self, word: object) -> bool:
+        return any(word in layer for layer in self.layers)
+
+
+@dataclass(frozen=True)
 class Grounds:
     """What one call gave: its words and numbers, on top of the pool's own, read once."""
 
-    words: frozenset[str]  # lowercased: the context's, the pool's names, the common ones
+    words: Known  # lowercased: the context's, the pool's names, the common ones
     numbers: frozenset[int]  # every number the context or the records gave
     differences: frozenset[int]  # differences of two numbers its prompt gave
     text: str  # the context, lowercased: times and quoted spans are looked up in it
     records: Records  # the pool's, for the claims and its matches
     asked: frozenset[str] = frozenset()  # teams the call named (the book's names): groundable
-    # The book's spellings of teams neither in the pool nor named by the call, in the book's
-    # order, each with its pattern: what ``_teams`` looks for (None: read from the rest).
-    strangers: tuple[tuple[str, re.Pattern[str]], ...] | None = None
+    # The pool's teams and the call's, normalized: ``_teams`` refuses the book's others
+    # (None: read from the records and ``asked``).
+    playing: frozenset[str] | None = None
 
 
 def limits(kind: str) -> tuple[int, int]:
@@ -156,7 +167,7 @@ class _PoolNames:
     """What the pool gives every call at one state of it: its records and its names' words."""
 
     records: Records
-    words: frozenset[str]
+    words: frozenset[str]  # with the words any call may capitalise
     teams: frozenset[str]  # the teams of its matches
     numbers: frozenset[int]
     playing: frozenset[str]  # those teams, normalized
@@ -199,25 +210,19 @@ class Contract:
         # ("Sorry, bruno, no records on Brazil yet"); the pool's teams' people too.
         asked = said.teams | rest.teams
         others = asked - pool.teams
-        words = set(_words([*book.spellings(others), *book.people_of(others)]))
-        words |= pool.words | said.words | rest.words
+        theirs = frozenset(_words([*book.spellings(others), *book.people_of(others)]))
         # Distinct values first: a season's fusion prompt holds thousands of numbers, and
         # every pair of them (not of their distinct values) was 270 million subtractions.
         told = rest.numbers
-        text = "\n".join([system, prompt, *values]).lower()
-        playing = pool.playing | {key_form(team) for team in asked}
+        named = frozenset(key_form(team) for team in asked)
         found = Grounds(
-            frozenset(words | _capitalised()),
+            Known((pool.words, said.words, rest.words, theirs)),
             pool.numbers | said.numbers | rest.numbers,
             frozenset({abs(a - b) for a in told for b in told}),
-            text,
+            "\n".join([system, prompt, *values]).lower(),
             pool.records,
-            frozenset(key_form(team) for team in asked),
-            tuple(
-                (spelling, pattern)
-                for spelling, lowered, team, pattern in _written()
-                if team not in playing and lowered not in text
-            ),
+            named,
+            pool.playing | named,
         )
         self._calls[key] = found
         return found
@@ -234,7 +239,9 @@ class Contract:
             teams |= {match.team1, match.team2}
             names |= {match.stage, match.group or "", match.venue or ""}
             names |= {goal.scorer or "" for goal in match.goals}
-        words = _teams_words(frozenset(teams)).union(*(_name_words(name) for name in names))
+        words = _teams_words(frozenset(teams)).union(
+            _capitalised(), *(_name_words(name) for name in names)
+        )
         self._pool = _PoolNames(
             records,
             words,
@@ -292,9 +299,8 @@ class Contract:
         if foreign > len(text) // 5:
             return Breach("language", "not in the Latin script of the pool's language")
         words = _own_words(_QUOTED.sub(" ", text), grounds)
-        ours = set(_listed(f"function.{self.language}"))
-        theirs = {w for name, ws in _function_words().items() if name != self.language for w in ws}
-        mine, other = sum(w in ours for w in words), sum(w in theirs - ours for w in words)
+        ours, theirs = _function_words_of(self.language)
+        mine, other = sum(w in ours for w in words), sum(w in theirs for w in words)
         if other >= 3 and other > mine:
             return Breach("language", f"not in the pool's language ({self.language})")
         return None
@@ -306,21 +312,18 @@ _QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 
 def _teams(text: str, grounds: Grounds) -> Breach | None:
     """A national team the book knows that plays no match of this pool."""
-    strangers = grounds.strangers
-    if strangers is None:
-        playing = {
+    playing = grounds.playing
+    if playing is None:
+        playing = grounds.asked.union(
             key_form(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
-        }
-        playing |= grounds.asked
-        strangers = tuple(
-            (spelling, pattern)
-            for spelling, lowered, team, pattern in _written()
-            if team not in playing and lowered not in grounds.text
         )
-    for spelling, pattern in strangers:
+    for spelling, lowered, team, pattern in _written():
+        if team in playing:
+            continue
         # A team is named with a capital: "uma vitória" and "all of us" name no club, no USA.
+        # The text is short and the context long: it is searched first, the context after.
         found = pattern.search(text)
-        if found is not None and found[0][0].isupper():
+        if found is not None and found[0][0].isupper() and lowered not in grounds.text:
             return Breach("team", f"{spelling}: not in this tournament")
     return None
 
@@ -643,6 +646,14 @@ def _function_words() -> dict[str, frozenset[str]]:
         for name in sections("contract")
         if name.startswith("function.")
     }
+
+
+@cache
+def _function_words_of(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``language``'s function words, and the other languages' that are not its own."""
+    ours = frozenset(_listed(f"function.{language}"))
+    theirs = {w for name, ws in _function_words().items() if name != language for w in ws}
+    return ours, frozenset(theirs - ours)
 
 
 @cache

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from difflib import SequenceMatcher
-from functools import cache
+from functools import cache, lru_cache
 from typing import cast
 
 from game.events import Event, LoggedEvent, RemarkPosted
@@ -26,12 +26,38 @@ def similarity(a: str, b: str, masks: Collection[str] = ()) -> float:
     return SequenceMatcher(None, masked(a, masks), masked(b, masks)).ratio()
 
 
+def similar(a: str, b: str, threshold: float, masks: Collection[str] = ()) -> bool:
+    """Whether ``similarity(a, b, masks)`` reaches ``threshold``: the two quick ratios are
+    upper bounds of the ratio, so a pair they already put below it is never matched."""
+    matcher = SequenceMatcher(None, masked(a, masks), masked(b, masks))
+    return (
+        matcher.real_quick_ratio() >= threshold
+        and matcher.quick_ratio() >= threshold
+        and matcher.ratio() >= threshold
+    )
+
+
 def masked(text: str, masks: Collection[str]) -> str:
     """``text`` normalised, each of ``masks`` (names, teams) as "§", each number as "#"."""
+    # A remark is masked again for every later line it is held against, with the same
+    # masks (the pool's names): kept, with the masks' patterns, until they change.
+    return _masked(text, tuple(masks))
+
+
+@lru_cache(maxsize=4096)
+def _masked(text: str, masks: tuple[str, ...]) -> str:
     out = words_form(text)
-    for word in sorted({words_form(m) for m in masks if words_form(m)}, key=len, reverse=True):
-        out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", "§", out)
+    for pattern in _masking(masks):
+        out = pattern.sub("§", out)
     return re.sub(r"\d+", "#", out)
+
+
+@lru_cache(maxsize=16)
+def _masking(masks: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """Each of ``masks`` normalised, as a whole word, the longest first: one replaced
+    after the other, for a shorter name may be part of a longer one."""
+    words = sorted({words_form(m) for m in masks if words_form(m)}, key=len, reverse=True)
+    return tuple(re.compile(rf"(?<!\w){re.escape(word)}(?!\w)") for word in words)
 
 
 def named_in(text: str, players: Mapping[str, str]) -> list[str]:
@@ -85,6 +111,6 @@ class RepetitionGuard:
     ) -> LoggedEvent[RemarkPosted] | None:
         """The earlier remark about the same players whose wording ``text`` repeats."""
         for item in self.recent(remarks, about, now):
-            if similarity(text, item.event.text, masks) >= self.threshold:
+            if similar(text, item.event.text, self.threshold, masks):
                 return item
         return None
