@@ -100,9 +100,14 @@ class MemoryKeeper:
         self.reads = (
             Handlers[Taken]().on(ResultRecorded, self._take_result).on(ChatPosted, self._take_chat)
         )
-        self.diary.recover_interrupted_rebuild()
 
     # -- start-up -------------------------------------------------------------
+
+    def start(self) -> None:
+        """What a run does first, before any reading or rebuilding: a diary rebuild that
+        never finished is put back whole. Not in the constructor: building a keeper
+        writes nothing."""
+        self.diary.recover_interrupted_rebuild()
 
     def enabled(self) -> bool:
         return progress.enabled(self.store)

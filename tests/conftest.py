@@ -175,7 +175,9 @@ def her_in(
     ``model`` (a scripted one unless given). ``her.keeper`` and ``her.gateway`` are hers."""
     keeper, gateway = remembering(pool, model or ScriptedModel(), config)
     keeper.enable()
-    return Commentator(keeper, gateway, policy)
+    her = Commentator(keeper, gateway, policy)
+    her.start()
+    return her
 
 
 def fails(message: str = "the model is down") -> Callable[[ModelCall], str]:

@@ -95,7 +95,9 @@ def offline_commentator(pool: Pool) -> Commentator:
 
     keeper, gateway = remembering(pool, OfflineModel())
     keeper.enable()
-    return Commentator(keeper, gateway)
+    her = Commentator(keeper, gateway)
+    her.start()
+    return her
 
 
 @asynccontextmanager

@@ -21,7 +21,9 @@ def pool_voice(pool: Pool, language: str = "en") -> Commentator:
         pool, OfflineModel(language=language), MemoryConfig(language=language)
     )
     keeper.enable()
-    return Commentator(keeper, gateway)
+    her = Commentator(keeper, gateway)
+    her.start()
+    return her
 
 
 def ask(commentator: Commentator, player: str, line: str) -> str:

@@ -227,7 +227,9 @@ def test_the_2022_world_cup_in_one_poll_while_the_overdue_kick_offs_fire(
         source = FootballDataSource("token", base_url=base_url)
         poller = ResultsPoller(pool, source, interval=timedelta(seconds=2))
         keeper, gateway = remembering(pool, OfflineModel())
-        scheduler = PoolScheduler(Commentator(keeper, gateway), results=poller, results_tick=0.01)
+        her = Commentator(keeper, gateway)
+        her.start()
+        scheduler = PoolScheduler(her, results=poller, results_tick=0.01)
         scheduler.start()
         deadline = datetime.now(UTC) + timedelta(seconds=30)
         while datetime.now(UTC) < deadline:

@@ -163,6 +163,7 @@ def test_she_teases_only_those_without_a_pick_and_tells_no_pick(
     )
     keeper.enable()
     her = Commentator(keeper, gateway)
+    her.start()
     pool.predictions.place("bia", 1, Score(3, 1))
     at_lead(pool, clock, 1)
     told = pool.members.remind(1, DEFAULT_LEAD)

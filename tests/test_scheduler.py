@@ -26,7 +26,9 @@ def test_jobs_come_from_the_database_and_run_once(tmp_path: Path) -> None:
     async def run_for(seconds: float) -> int:
         keeper, gateway = remembering(pool, OfflineModel())
         keeper.enable()
-        scheduler = PoolScheduler(Commentator(keeper, gateway), catch_up_every=0.2)
+        her = Commentator(keeper, gateway)
+        her.start()
+        scheduler = PoolScheduler(her, catch_up_every=0.2)
         scheduler.start()
         jobs = len(scheduler.scheduler.get_jobs())
         await asyncio.sleep(seconds)

@@ -495,7 +495,9 @@ def _facts_voice(pool: Pool, language: str) -> Commentator:
         pool, OfflineModel(language=language), MemoryConfig(language=language)
     )
     keeper.enable()
-    return Commentator(keeper, gateway)
+    her = Commentator(keeper, gateway)
+    her.start()
+    return her
 
 
 def _facts_ask(her: Commentator, player: str, line: str) -> str:

@@ -128,6 +128,11 @@ class Commentator:
             .on(PlayerJoined, self.on_join)
             .on(PickReminder, self.on_reminder)
         )
+
+    def start(self) -> None:
+        """Her seat in the pool, taken where she is wired (serve, the demo, a replay): a
+        player like any other, added the first time. Building her writes nothing, so an
+        object made to read (a pick worked out, a test) never changes the database."""
         if self.pool.player(self.her, with_keys=False) is None:
             self.pool.members.add(self.her, self.addressee.name, via="bot")
 

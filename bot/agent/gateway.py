@@ -293,4 +293,6 @@ def remembering(
     store = MemoryStore(pool)
     contexts = contexts_for(store, config)
     gateway = Gateway(pool, store, contexts, model, config, fallback, on_call, meter)
-    return MemoryKeeper(pool, gateway, config, store, contexts), gateway
+    keeper = MemoryKeeper(pool, gateway, config, store, contexts)
+    keeper.start()
+    return keeper, gateway

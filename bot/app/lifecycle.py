@@ -69,7 +69,9 @@ def commentator_for(
         pool, model, memory, fallback=OfflineModel(config.seed, config.language), meter=meter
     )
     keeper.enable()
-    return Commentator(keeper, gateway, policy, earlier_season)
+    her = Commentator(keeper, gateway, policy, earlier_season)
+    her.start()
+    return her
 
 
 @dataclass

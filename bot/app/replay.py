@@ -351,6 +351,7 @@ def replay(
 
     keeper, gateway = remembering(pool, model, memory, on_call=measure, meter=meter)
     commentator = Commentator(keeper, gateway)
+    commentator.start()
     if options.resume_at is None:
         keeper.enable()
     bettors = [SimulatedBettor.make(handle, options.seed) for handle in handles]
