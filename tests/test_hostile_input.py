@@ -99,7 +99,7 @@ def test_a_one_megabyte_paste_is_cut_and_the_pool_goes_on(tmp_path: Path) -> Non
                 seen = await read_until(process.stdout, "line too long")
                 assert "line too long: at most 1000 characters" in seen
                 (session,) = served.frontend.sessions.values()
-                assert session.gate.typed == 0 and session.gate.waiting == 0
+                assert session.incoming.gate.typed == 0 and session.incoming.gate.waiting == 0
                 process.stdin.write("standings\r")
                 assert "eve" in await read_until(process.stdout, "picks")
             assert served.pool.events(kinds=("chat",)) == []
@@ -144,7 +144,7 @@ def test_line_mode_keeps_no_more_than_a_line_before_its_newline(tmp_path: Path) 
                 await process.stdin.drain()
                 assert "eve" in await standings_answer(served, "eve")
                 (session,) = [s for s in served.frontend.sessions.values() if s.command is None]
-                assert len(session.partial) <= Limits().line_length + 1
+                assert len(session.incoming.partial) <= Limits().line_length + 1
                 process.stdin.write("\r\nstandings\r")
                 seen = await read_until(process.stdout, "picks")
                 assert "line too long: at most 1000 characters" in seen
@@ -171,7 +171,7 @@ def test_a_resize_storm_redraws_a_few_times_and_others_play_on(tmp_path: Path) -
                 await asyncio.sleep(0.3)
                 elapsed = loop.time() - started
                 interval = Limits().resize_interval
-                assert 1 <= session.redraws <= elapsed / interval + 2
+                assert 1 <= session.terminal.redraws <= elapsed / interval + 2
                 process.stdin.write("standings\r")
                 assert "eve" in await read_until(process.stdout, "picks")
 

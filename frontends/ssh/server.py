@@ -197,7 +197,7 @@ class PoolSSHServer(asyncssh.SSHServer):
         )
         for session in self._sessions:
             # On a terminal the cursor waits after the question: the line starts afresh.
-            session.write(("\n" if session.pty else "") + message, stderr=True)
+            session.write(("\n" if session.channel.pty else "") + message, stderr=True)
             session.exit(1)
         if self._conn is not None:
             # Not DISC_BY_APPLICATION: some clients (asyncssh) drop that one's reason.

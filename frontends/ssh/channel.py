@@ -1,0 +1,87 @@
+"""One session's SSH channel: what is written to it, the size of its terminal, its end.
+
+Everything written to the channel goes through ``clean_block``: whoever wrote
+it, it arrives inert.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+import asyncssh
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from frontends.limits import Limits
+from game.text import clean_block
+
+BARE_NEWLINE = re.compile(r"(?<!\r)\n")
+
+
+class SessionChannel:
+    """The channel once asyncssh opens it, and whether the client asked for a terminal."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.chan: asyncssh.SSHServerChannel[str] | None = None
+        self.pty = False
+        self.term_type = "xterm"
+
+    def write(self, text: str, stderr: bool = False) -> None:
+        if self.chan is None or not text:
+            return
+        end = "\r\n" if self.pty else "\n"
+        data = clean_block(text).replace("\n", end) + end
+        with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error):
+            (self.chan.write_stderr if stderr else self.chan.write)(data)
+
+    def exit(self, status: int) -> None:
+        with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error, AttributeError):
+            if self.chan is not None:
+                self.chan.exit(status)
+
+    def size(self) -> Size:
+        """The terminal's size as the client gives it, within the limits (a lie costs nothing)."""
+        if self.chan is None:
+            return Size(rows=24, columns=80)
+        width, height, *_ = self.chan.get_terminal_size()
+        return Size(
+            rows=min(height or 24, self.limits.terminal_rows),
+            columns=min(width or 80, self.limits.terminal_columns),
+        )
+
+
+class ChannelWriter:
+    """A text stream onto the SSH channel; a terminal wants CRLF line ends."""
+
+    def __init__(self, channel: SessionChannel, crlf: bool) -> None:
+        self.channel = channel
+        self.crlf = crlf
+
+    def write(self, data: str) -> None:
+        chan = self.channel.chan
+        if chan is None:
+            return
+        with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error):
+            chan.write(BARE_NEWLINE.sub("\r\n", data) if self.crlf else data)
+
+    def isatty(self) -> bool:
+        return self.crlf
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+
+class ChannelOutput(Vt100_Output):
+    """prompt_toolkit's terminal output, without asking the client for bracketed paste.
+
+    A paste then arrives as typing, line by line, through the same input gate.
+    """
+
+    def enable_bracketed_paste(self) -> None:
+        pass
