@@ -158,7 +158,7 @@ def test_nothing_typed_breaks_the_parser(tournament_pool: Pool, line: str) -> No
 def test_tab_completes_commands_and_match_numbers() -> None:
     from prompt_toolkit.document import Document
 
-    from frontends.ssh.session import CommandCompleter
+    from frontends.ssh.prompt import CommandCompleter
 
     completer = CommandCompleter(lambda: ["matches", "match", "mybets", "bet"], lambda: [7, 12, 13])
 

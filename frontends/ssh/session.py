@@ -25,7 +25,6 @@ from frontends.ssh.frontend import Frontend
 from frontends.ssh.idle import IdleWatch
 from frontends.ssh.incoming import Incoming
 from frontends.ssh.notices import SessionNotices
-from frontends.ssh.prompt import CommandCompleter as CommandCompleter
 from frontends.ssh.prompt import Terminal
 from frontends.ssh.registration import Registration
 from game.model import Player
