@@ -32,8 +32,10 @@ from game.league import is_league, league_table, round_of
 from game.model import Match
 from memory import diary, facts
 from memory.guard import RepetitionGuard
+from memory.naming import suggest
 from memory.quoting import inert, quote_player_text
 from memory.retired import RetiredFacts, retired
+from memory.spoken_dates import day_in
 from memory.store import MemoryStore
 from memory.tokens import estimate_tokens
 from memory.working import WorkingMemory, working_memory
@@ -362,7 +364,7 @@ class ContextBuilder:
             if name in by_name:
                 found.append(by_name[name])
             else:
-                suggestions[name] = facts.suggest(name, players)
+                suggestions[name] = suggest(name, players)
         return found, suggestions
 
     def _match_of(self, event: LoggedEvent[Event] | None) -> Match | None:
@@ -464,7 +466,7 @@ class ContextBuilder:
         a player in ``every_fact_of``; and, when ``said`` names a day gone by, the facts
         as they stood that day with the days each held ("whom did ana support on 11 Jun?")."""
         today = now.astimezone(self.zone).date()
-        asked = facts.day_in(said, today) if said else None
+        asked = day_in(said, today) if said else None
         items = []
         with self.store.read() as connection:
             for rank, handle in enumerate(involved):

@@ -21,6 +21,7 @@ from memory.context import ContextBuilder
 from memory.quoting import quote_player_text
 from memory.requests import FactExtraction, FactMerge
 from memory.store import MemoryStore
+from memory.utterance import Chat, Forget, Heard, Remember, read_line
 from prompts import render
 
 Write = Callable[[Connection], None]
@@ -60,25 +61,20 @@ class FactShelf:
         """
         today = item.at.astimezone(self.zone).date()
         source = f"log:{item.id}"
-        forget = facts.told_to_forget(item.event.text, self.listener)
-        if forget is not None:
+        final = self._final_day()
+        said = read_line(
+            item.event.text, item.event.player, self._players(), self.listener, today, final
+        )
+        if isinstance(said, Forget):
             player = item.event.player
 
             def withdraw(connection: Connection) -> None:
-                facts.withdraw(connection, player, forget, today, source)
+                facts.withdraw(connection, player, said.what, today, source)
 
             return withdraw
-        final = self._final_day()
-        told = facts.read_remember(
-            item.event.text, item.event.player, self._players(), today, self.listener, final
-        )
-        if told is not None:
-            learned = [] if told.kept is None else [told.kept]
-        elif (
-            read_free_chat
-            and self.learn_from_chat
-            and self.listener.message(item.event.text) is None
-        ):
+        if isinstance(said, Remember):
+            learned = [] if said.told.kept is None else [said.told.kept]
+        elif read_free_chat and self.learn_from_chat and isinstance(said, Chat):
             learned = self._facts_in_chat(item, today, final)
         else:
             return None
@@ -104,7 +100,7 @@ class FactShelf:
 
     def _facts_in_chat(
         self, item: LoggedEvent[ChatPosted], today: date, final: date | None
-    ) -> list[facts.Heard]:
+    ) -> list[Heard]:
         author = item.event.player
         prompt = render(
             "fact_extraction", author=author, line=quote_player_text(author, item.event.text)

@@ -1,4 +1,8 @@
-"""Player facts: atomic, dated, sourced, and never lost.
+"""Player facts: the store, what fits a prompt or a question, and the merges.
+
+Atomic, dated, sourced, and never lost. Reading a chat line (what it tells, takes
+back or asks, the dates it names, the players it names, a claimed standing) is
+``memory.utterance``'s; this module keeps what was read.
 
 Compaction merges duplicates and groups similar facts, but its contract is the
 opposite of the diary's: every distinct fact survives. The model proposes, the
@@ -9,70 +13,30 @@ that now stands for them.
 
 from __future__ import annotations
 
-import calendar
 import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from difflib import SequenceMatcher, get_close_matches
+from datetime import date, datetime
+from difflib import SequenceMatcher
 from typing import Any
 
 from sqlalchemy import Connection, Row, insert, select, update
 
-from game.addressing import Addressee
 from game.teams import TeamBook
-from game.text import key_form, plain_letters, unaccented, words_form
-from memory import claims
+from game.text import unaccented, words_form
+from memory.naming import others_named
 from memory.person import third_person
 from memory.schema import fact_compactions, player_facts
+from memory.spoken_dates import expiry_in
+from memory.standing import claims_standing
+from memory.utterance import Heard
 
-MONTHS = {
-    m: i
-    for i, m in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
-        start=1,
-    )
-} | {"fev": 2, "abr": 4, "mai": 5, "ago": 8, "set": 9, "out": 10, "dez": 12}
-REMEMBER = re.compile(
-    r"^(?:remember\b[\s,:]*(?:that\s+)?"
-    r"|(?:lembr[ae](?:-se)?(?:\s+de)?|anota(?:\s+a[ií])?|guarda)(?:\s+(?:que|q)\s+|\s*[:,]\s*))"
-    r"(?P<fact>.+)$",
-    re.IGNORECASE | re.DOTALL,
-)
-FORGET = re.compile(
-    r"^(?:forget\b[\s,:]*(?:that\s+|about\s+)?"
-    r"|esque[cç][ae](?:-se)?\b[\s,:]*(?:(?:de\s+)?que\s+|d[oa]s?\s+|[oa]s?\s+)?)(?P<fact>.+)$",
-    re.IGNORECASE | re.DOTALL,
-)
-MONTH = (
-    r"(?P<month>jan|feb|fev|mar|apr|abr|may|mai|jun|jul|aug|ago|sep|set|oct|out|nov|dec|dez)[a-zç]*"
-)
-UNTIL = re.compile(
-    r"\b(?:until|till|through|até(?: (?:o )?dia)?)\s+(?:(?P<iso>\d{4}-\d{2}-\d{2})"
-    r"|(?P<day>\d{1,2})(?:\s+(?:de\s+)?" + MONTH + r"|/(?P<month_number>\d{1,2}))?"
-    r"|(?P<month2>[a-z]{3})[a-z]*\s+(?P<day2>\d{1,2}))",
-    re.IGNORECASE,
-)
-# "in early July", "no começo de julho": a part of a month, taken to end on this day.
-# A month alone is no end: "born in May" is the past.
-PART_OF_MONTH = re.compile(
-    r"\b(?P<part>early|mid|late|end of|começo de|início de|meados de|fim de|final de)[\s-]+"
-    + MONTH
-    + r"\b",
-    re.IGNORECASE,
-)
-PART_ENDS = {"early": 10, "começo de": 10, "início de": 10, "mid": 20, "meados de": 20}
-WEEK = re.compile(r"\b(this week|esta semana|essa semana|nesta semana|nessa semana)\b", re.I)
-NEXT_WEEK = re.compile(r"\b(next week|semana que vem|próxima semana)\b", re.IGNORECASE)
-DAY_WORDS = {"today": 0, "tonight": 0, "hoje": 0, "tomorrow": 1, "amanhã": 1, "amanha": 1}
-DAY_WORD = re.compile(r"\b(" + "|".join(DAY_WORDS) + r")\b")
-UNTIL_FINAL = re.compile(r"\b(until|till|through|até)\s+(the|a)\s+final\b", re.IGNORECASE)
-HOLIDAY = re.compile(
-    r"\b(on holiday|on vacation|nas férias|de férias|em férias|away on a trip|viajando)\b",
-    re.IGNORECASE,
-)
-HOLIDAY_LENGTH = timedelta(days=14)  # a holiday told without dates lasts two weeks
+# A remember line's judgement, read here by callers from before the reading moved out
+# (tests/test_security_text.py): the one rule stays in memory.utterance.
+from memory.utterance import Told as Told
+from memory.utterance import read_remember as read_remember
+
 NEAR_DUPLICATE = 0.9  # a fact this similar to a current one is that fact, told again
 # Words that carry no fact of their own, in English and Portuguese.
 COMMON = frozenset(
@@ -125,66 +89,9 @@ class Fact:
 
 
 @dataclass(frozen=True)
-class Heard:
-    """A fact as read from a chat line, before it is stored."""
-
-    handle: str
-    text: str
-    expires_on: date | None
-
-
-@dataclass(frozen=True)
 class MergedFact:
     text: str
     covers: tuple[int, ...]
-
-
-# -- learning -----------------------------------------------------------------
-
-
-def expiry_in(text: str, today: date, final: date | None = None) -> date | None:
-    """When a fact told ``today`` stops being true, as people say it; None: it lasts.
-
-    English and Portuguese: "until 10 Jul", "until July 10", "until 2026-07-10",
-    "até dia 10", "até 10/7", "this week", "next week", "today", "tomorrow",
-    "until the final" (``final``: the day of the tournament's last match),
-    "in early July" (the 10th), "mid July" (the 20th), "late July" (its last day),
-    "no começo de julho", "fim de julho", and a holiday told without dates
-    ("nas férias", "on holiday": two weeks).
-    """
-    lowered = text.lower()
-    found = UNTIL.search(lowered)
-    if found:
-        return _until(found, today)
-    if UNTIL_FINAL.search(lowered):
-        return final
-    day = DAY_WORD.search(lowered)
-    if day:
-        return today + timedelta(days=DAY_WORDS[day[1]])
-    if WEEK.search(lowered):
-        return today + timedelta(days=6 - today.weekday())
-    if NEXT_WEEK.search(lowered):
-        return today + timedelta(days=13 - today.weekday())
-    part = PART_OF_MONTH.search(lowered)
-    if part:
-        return _part_of_month(part, today)
-    if HOLIDAY.search(lowered):
-        return today + HOLIDAY_LENGTH
-    return None
-
-
-DAY = re.compile(r"\b(?P<day>\d{1,2})(?:\s+de)?\s+" + MONTH + r"\b", re.IGNORECASE)
-
-
-def day_in(text: str, today: date) -> date | None:
-    """The day ``text`` names ("12 Jun", "12 de junho"), in ``today``'s year; None if none."""
-    found = DAY.search(text)
-    if found is None:
-        return None
-    try:
-        return date(today.year, MONTHS[found["month"][:3].lower()], int(found["day"]))
-    except ValueError:
-        return None
 
 
 def held(connection: Connection, handle: str, about: str, day: date) -> list[Fact]:
@@ -207,265 +114,6 @@ def replaced(connection: Connection, fact: Fact) -> Fact | None:
     )
     row = connection.execute(query).first()
     return None if row is None else _fact(row)
-
-
-def _until(found: re.Match[str], today: date) -> date | None:
-    try:
-        if found["iso"]:
-            return date.fromisoformat(found["iso"])
-        if found["month2"]:
-            month = MONTHS.get(found["month2"][:3])
-            return date(today.year, month, int(found["day2"])) if month else None
-        day = int(found["day"])
-        if found["month"]:
-            return date(today.year, MONTHS[found["month"][:3]], day)
-        if found["month_number"]:
-            return date(today.year, int(found["month_number"]), day)
-        # "até dia 10": the next 10th from today
-        month, year = today.month, today.year
-        if day < today.day:
-            month, year = (1, year + 1) if month == 12 else (month + 1, year)
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
-def _part_of_month(found: re.Match[str], today: date) -> date | None:
-    month = MONTHS.get(found["month"][:3])
-    if month is None:
-        return None
-    year = today.year + (1 if month < today.month else 0)
-    last = calendar.monthrange(year, month)[1]
-    return date(year, month, PART_ENDS.get((found["part"] or "").lower(), last))
-
-
-def told_to_remember(text: str, listener: Addressee) -> str | None:
-    """The fact in ``@handle remember (that) ...`` / ``lembra que ...``, as told; None otherwise."""
-    message = listener.message(text)
-    found = None if message is None else REMEMBER.match(message)
-    return None if found is None else found["fact"]
-
-
-def told_to_forget(text: str, listener: Addressee) -> str | None:
-    """What ``@handle forget (that) ...`` / ``esquece ...`` asks her to forget; None otherwise."""
-    message = listener.message(text)
-    found = None if message is None else FORGET.match(message)
-    return None if found is None else found["fact"].strip().rstrip(".!")
-
-
-@dataclass(frozen=True)
-class Told:
-    """A ``remember ...`` line to her, judged once: the fact to keep, or why it is refused."""
-
-    words: str  # as the player told it, spaces folded, no final dot
-    kept: Heard | None  # stored in the third person; None when refused
-    others: tuple[str, ...] = ()  # other players it names: not the speaker's to tell
-    about_the_game: bool = False  # a score, points or a match: the log keeps those
-    standing: bool = False  # a role or standing in the pool (admin, rank, prize): the records'
-    empty: bool = False  # nothing told ("remember that"): nothing to note
-
-
-def read_remember(
-    text: str,
-    speaker: str,
-    players: Mapping[str, str],
-    today: date,
-    listener: Addressee,
-    final: date | None = None,
-) -> Told | None:
-    """``@<her handle> remember ...``: what it told, or ``None`` when it is no such line.
-
-    A fact that names another player is not the speaker's to tell (``ana cheats``):
-    it is refused, never stored under anyone; so is a "fact" about the game, and one
-    that claims a role or a standing in the pool (``I am the admin``): she would
-    repeat it to anyone who asks, in the pool's name.
-    """
-    told = told_to_remember(text, listener)
-    if told is None:
-        return None
-    fact = " ".join(told.split()).rstrip(".")
-    empty = EMPTY_FACT.fullmatch(fact) is not None
-    others = tuple(others_named(fact, speaker, players, listener.handle))
-    game = about_the_game(fact)
-    standing = claims_standing(fact)
-    if empty or others or game or standing:
-        return Told(fact, None, others, game, standing, empty)
-    # Stored in the third person ("ana speaks Japanese"); the line itself is the source.
-    return Told(fact, Heard(speaker, third_person(fact, speaker), expiry_in(fact, today, final)))
-
-
-# A "fact" that tells nothing: "remember that", "remember: ...", "lembra que isso".
-EMPTY_FACT = re.compile(r"(?:(?:that|this|it|so|que|isso|isto)\b)?[\W_]*", re.IGNORECASE)
-MATCH_NAMED = re.compile(r"\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\b", re.I)
-
-
-def about_the_game(fact: str) -> bool:
-    """A "fact" that states a score, points or a match: the log keeps those, not chat."""
-    return any(p.search(fact) for p in (claims.SCORE, claims.POINTS, MATCH_NAMED))
-
-
-def folded(text: str) -> str:
-    """``text`` as ``spelled`` patterns read it: no case, no accents, compatibility forms
-    plain, lookalike letters Latin (fullwidth "ANA", "Aná", "ana" in Cyrillic letters alike)."""
-    return plain_letters(unaccented(text))
-
-
-# Digits written for the letters they look like ("4n4", "brun0"): read so in a name only,
-# and only in a spelling that has a letter too ("4-0" is a score, "1984" a year).
-DIGIT_LETTERS = {"o": "0", "i": "1", "l": "1", "e": "3", "a": "4", "s": "5", "t": "7"}
-
-
-def spelled(name: str, digits: bool = False) -> str:
-    """A pattern for ``name`` however it is written, to search in ``folded`` text: in
-    any case or accents, its letters together ("ANA"), apart with marks between them
-    ("a-n-a", "A.N.A", "an_a"), or each on its own ("a n a"); a name of several words
-    with anything between them ("Ana-Paula"). Never inside a longer word ("banana").
-    With ``digits``, a letter may be written as the digit it looks like ("4n4"); a match
-    must then hold a letter (``others_named`` checks)."""
-    words = [key_form(w) for w in re.split(r"[\W_]+", name) if key_form(w)]
-    if not words:
-        return r"(?!)"
-
-    def letter(char: str) -> str:
-        look = DIGIT_LETTERS.get(char) if digits else None
-        return f"[{char}{look}]" if look else re.escape(char)
-
-    within = r"(?:[^\w\s]|_)*"  # marks between letters, no space: "a-n-a", "a.n.a"
-    together = r"[\W_]*".join(within.join(map(letter, w)) for w in words)
-    apart = r"[\W_]+".join(map(letter, "".join(words)))  # "a n a", "a - n - a"
-    return rf"(?<![^\W_])(?:{together}|{apart})(?![^\W_])"
-
-
-def others_named(
-    text: str, speaker: str, players: Mapping[str, str], listener: str | None = None
-) -> list[str]:
-    """The players other than ``speaker`` that ``text`` names, by handle or name, in any
-    spelling ``spelled`` reads ("a-n-a", "A N A", "Ana Paula", "4n4", "brun0").
-
-    Naming ``listener`` (her, in a fact told to her) is no claim about a player.
-    """
-    said = folded(text)
-    named = []
-    for handle, name in players.items():
-        if handle in (speaker, listener):
-            continue
-        if any(_names(said, s) for s in {handle, name} if s):
-            named.append(handle)
-    return sorted(named)
-
-
-def _names(said: str, name: str) -> bool:
-    """Whether ``folded`` text names ``name``: as spelled, or with digits for some of its
-    letters in a spelling that keeps a letter ("4n4"; not "4-0" for "ao")."""
-    if re.search(spelled(name), said):
-        return True
-    return any(re.search(r"[^\W\d_]", m[0]) for m in re.finditer(spelled(name, True), said))
-
-
-# A role or a standing in the pool, in English and Portuguese, as ``folded`` text reads
-# it (a word ending in * takes any ending; each spelled as ``spelled`` allows, so
-# "a.d.m.i.n" is admin). The pool's records say who is admin, who leads, who wins and
-# who was disqualified; a player's word stored as a fact would let her repeat the claim.
-STANDING_WORDS = """
-    leader* lider* rank* ranqueado* position posicao colocacao classificacao standings
-    winner* winnings vencedor* ganhador* points pontos pts
-    prize* premio premios premiacao jackpot payout* bolada
-    disqualif* desqualific* desclassific* rigged rigging marmelada manipulad* armacao
-""".split()  # noqa: SIM905  # a word list reads better as text
-# The roles a pool has, in English and Portuguese: who runs it, hosts it, holds its money
-# or takes its bets. A role given no place of its own is the pool's ("I am the treasurer",
-# "sou o adm"); one given another ("a mod for Skyrim", "administradora de empresas", "I
-# moderate a book club") is the teller's own life.
-ROLE_WORDS = """
-    admin* adm moderat* moderad* mod mods organiser* organizer* organizador* superuser
-    host hosts hosting manage manages managing manager managers gerente* gerenci*
-    treasurer* tesoureir* responsavel responsaveis banca bookie* bookmaker*
-""".split()  # noqa: SIM905  # a word list reads better as text
-# What follows a role to place it: a preposition or an article and a word ("of my club",
-# "a book club", "de empresas"); or what comes before it: "a bank manager".
-PLACED = re.compile(
-    r" (?:(?:of|at|in|for|on|with|from|to|de|da|do|das|dos|na|no|nas|nos|em|numa|num|pela"
-    r"|pelo|pelas|pelos|para|pra)(?: the| an?| os?| as?| uma?)?|the|an?|my|our|his|her|their"
-    r"|os?|as?|uma?|minha|meu|sua|seu) [^\W\d_]"
-)
-QUALIFIED = re.compile(r"\b(?:an?|um|uma) [^\W\d_]+ $")
-# Standing words in another sense: "points of interest", "ponto de vista".
-OTHER_SENSE = re.compile(
-    r"\bpoints? of (?:interest|view|sale|reference|order|light)\b"
-    r"|\bpontos? (?:de (?:vista|interesse|onibus|venda|referencia|encontro)|turisticos?)\b"
-)
-STANDING_PHRASES = (
-    r"(?:first|second|third|last|\d+(?:st|nd|rd|th)) place|top of the (?:table|pool|standings)"
-    r"|(?:primeiro|segundo|terceiro|ultimo|\d+o?) lugar|(?:no )?topo da tabela|in charge"
-    r"|(?:the|all the) (?:money|cash|pot|kitty)|(?:o|todo o) dinheiro|(?:a|toda a) (?:grana|caixinha)"
-)
-# Words that claim a standing or accuse only beside the pool: "I lead the pool", "cheats
-# in this pool", "o bolão é roubado"; not "I am leading a project", "my bike was roubada".
-BESIDE_POOL_WORDS = """
-    lead leads leading won win wins top first ganhei ganhou venci venceu primeiro primeira
-    boss chefe own owns owner dono dona run runs rules regras manda mando created criei criou
-    champion* campea* campeo* money cash pot kitty dinheiro grana caixinha
-    cheat* trapac* roub* fraud* fix* ban banned bann* banid*
-""".split()  # noqa: SIM905  # a word list reads better as text
-POOL = re.compile(
-    r"\b(?:pools?|bolao|bolaozinho|sweepstakes?|here|aqui|daqui|the bets|as apostas|os palpites"
-    r"|th(?:is|e) (?:group|chat|table)"
-    r"|(?:este|esse|nesse|neste|deste|desse|o|no|do) (?:grupo|chat)|a tabela|na tabela|da tabela)\b"
-)
-# A role placed elsewhere, in the same clause: "an admin at my company", "líder da minha
-# banda", "I work as a system administrator".
-ELSEWHERE = re.compile(
-    r"[^,.;:!?]*?\b(?:(?:at|in|for|of|on|with|from) (?:my|a|an|our|his|her|their)"
-    r"|at (?:work|school|uni|university|college|church|home|the office|the gym)"
-    r"|(?:na|no|numa|num|em|da|do|de|pela|pelo|para|pra) (?:minha|meu|minhas|meus|uma|um"
-    r"|nossa|nosso|sua|seu)|no trabalho|na escola|na faculdade|na igreja|em casa|na empresa"
-    r"|no escritorio|na academia)\b"
-)
-WORKS_AS = re.compile(r"\b(?:works?|worked|working|trabalh\w*) (?:as|como) (?:\S+ ){0,3}$")
-
-
-def _word_pattern(words: Iterable[str]) -> re.Pattern[str]:
-    """One pattern for a list of ``STANDING_WORDS``-like words, each ``spelled``."""
-    found = []
-    for word in words:
-        pattern = spelled(word.rstrip("*"))
-        found.append(
-            pattern.removesuffix(r"(?![^\W_])") + r"\w*" if word.endswith("*") else pattern
-        )
-    return re.compile("|".join(found))
-
-
-ROLE = _word_pattern(ROLE_WORDS)
-STANDING = re.compile(
-    rf"{ROLE.pattern}|{_word_pattern(STANDING_WORDS).pattern}|\b(?:{STANDING_PHRASES})\b"
-)
-BESIDE_POOL = _word_pattern(BESIDE_POOL_WORDS)
-
-
-def claims_standing(fact: str) -> bool:
-    """Whether ``fact`` claims a role or a standing in the pool: a role of ``ROLE_WORDS``
-    (admin, host, treasurer, adm, responsável...), points, rank, lead, winnings or prize,
-    a disqualification or a rigging; beside the pool, a lead, a win, its money or an
-    accusation of cheating. A role or standing the fact places elsewhere in the same
-    clause ("an admin at my company", "I work as a system administrator"; a role followed
-    by a place or an object of its own, "I moderate a book club") is the teller's own
-    life, kept; so is a word in another sense ("points of interest")."""
-    said = OTHER_SENSE.sub("-", " ".join(folded(fact).split()))
-    beside_the_pool = POOL.search(said) is not None
-    if beside_the_pool and BESIDE_POOL.search(said):
-        return True
-    for found in STANDING.finditer(said):
-        if beside_the_pool:
-            return True
-        role = ROLE.fullmatch(found[0])
-        placed = role and (
-            PLACED.match(said, found.end()) or QUALIFIED.search(said, 0, found.start())
-        )
-        if not (
-            placed or ELSEWHERE.match(said, found.end()) or WORKS_AS.search(said, 0, found.start())
-        ):
-            return True
-    return False
 
 
 MAX_FACT_LENGTH = 200
@@ -508,13 +156,6 @@ def parse_extracted(
                 continue
             found.append(Heard(author, fact, expiry_in(fact, today, final)))
     return found
-
-
-def suggest(name: str, players: Mapping[str, str]) -> list[str]:
-    """Close handles for a name that matches no player: suggestions, never a guess."""
-    candidates = {h: h for h in players} | {n.lower(): h for h, n in players.items()}
-    close = get_close_matches(name.lower(), list(candidates), n=3, cutoff=0.6)
-    return sorted({candidates[c] for c in close})
 
 
 # -- storing and reading ------------------------------------------------------

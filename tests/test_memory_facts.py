@@ -8,7 +8,7 @@ from sqlalchemy.exc import DatabaseError
 from bot.agent.gateway import remembering
 from bot.agent.providers.base import ModelCall
 from game.pool import Pool
-from memory import facts
+from memory import facts, naming, spoken_dates
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.person import second_person, third_person
 from memory.store import MemoryStore
@@ -75,13 +75,13 @@ def test_a_fact_about_someone_else_is_not_stored_under_anyone(keeper: MemoryKeep
 
 def test_others_named_finds_handles_and_names_but_not_the_speaker_or_her() -> None:
     players = {"ana": "Ana Paula", "bia": "Bia", "betania": "BETanIA"}
-    assert facts.others_named("ana cheats", "bia", players) == ["ana"]
-    assert facts.others_named("I like Ana Paula's picks", "bia", players) == ["ana"]
-    assert facts.others_named("@ana is away", "bia", players) == ["ana"]
+    assert naming.others_named("ana cheats", "bia", players) == ["ana"]
+    assert naming.others_named("I like Ana Paula's picks", "bia", players) == ["ana"]
+    assert naming.others_named("@ana is away", "bia", players) == ["ana"]
     assert (
-        facts.others_named("I read banana news and tease betania", "bia", players, "betania") == []
+        naming.others_named("I read banana news and tease betania", "bia", players, "betania") == []
     )
-    assert facts.others_named("I am bia, the one who supports Brazil", "bia", players) == []
+    assert naming.others_named("I am bia, the one who supports Brazil", "bia", players) == []
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_others_named_finds_handles_and_names_but_not_the_speaker_or_her() -> No
     ],
 )
 def test_expiry_is_read_in_several_ways(said: str, until: date) -> None:
-    assert facts.expiry_in(f"away {said}", date(2026, 6, 1)) == until
+    assert spoken_dates.expiry_in(f"away {said}", date(2026, 6, 1)) == until
 
 
 def test_an_expired_fact_leaves_the_prompt_but_stays_stored(
@@ -265,7 +265,7 @@ def test_facts_are_verified_in_code_not_trusted() -> None:
 )
 def test_expiry_understands_how_people_say_it(said: str, ends: str | None) -> None:
     told_on, final = date(2026, 6, 15), date(2026, 7, 19)
-    found = facts.expiry_in(said, told_on, final)
+    found = spoken_dates.expiry_in(said, told_on, final)
     assert (found.isoformat() if found else None) == ends
 
 
@@ -278,8 +278,8 @@ def test_an_expired_fact_leaves_the_prompt_on_time(keeper: MemoryKeeper, clock: 
 
 def test_unknown_names_get_suggestions_not_guesses() -> None:
     players = {"ana": "Ana", "bia": "Bia", "caio": "Caio"}
-    assert facts.suggest("anna", players) == ["ana"]
-    assert facts.suggest("zeca", players) == []
+    assert naming.suggest("anna", players) == ["ana"]
+    assert naming.suggest("zeca", players) == []
 
 
 def test_a_fact_from_free_chat_says_only_what_the_line_said(tournament_pool: Pool) -> None:

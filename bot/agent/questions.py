@@ -6,15 +6,15 @@ question about a player no fact answers is "I don't know" (``NotKnown``); a line
 no rule reads gets "I did not get that" with one example (``NotRead``); the list
 of what she can answer is for "help" alone.
 
-Rules read the line without accents ("posicao", "voce") and with players'
-shorthand ("vc", "q", "tô").
+The line is read once, by ``memory.utterance.read_line``, as her memory read it when
+it was logged: a fact to remember or forget, or the kinds of question it asks
+(``memory.question_kinds``), which this module answers from the records in order.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from datetime import UTC, tzinfo
+from datetime import UTC, date, tzinfo
 
 from bot.agent import forecast, predictor
 from bot.agent.requests import (
@@ -47,122 +47,21 @@ from game.addressing import Addressee
 from game.model import Match, MatchStatus
 from game.scoring import Tier, classify, points_for, scored_score
 from game.teams import TeamBook
-from game.text import unaccented
 from game.words import Words
 from memory import facts
-from memory.guard import named_in
+from memory import question_kinds as kinds
+from memory.naming import suggest
 from memory.person import second_person
 from memory.store import MemoryStore
 from memory.stories import match_story
+from memory.utterance import Chat, Forget, Question, Remember, Told, read_line, told_to_remember
 
-CASELESS = re.IGNORECASE
-HOW_AM_I = re.compile(
-    r"how am i|how'?s it going|how do i stand|my (?:rank|position)"
-    r"|como (?:eu )?(?:estou|est[aá]|to|tô|vou)|minha posi",
-    CASELESS,
-)
-LEADING = re.compile(
-    r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning)|\bwho leads"
-    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera",
-    CASELESS,
-)
-# "who led after match 40?", "quem liderava depois do jogo 40?": the table as it stood then
-LED_AFTER = re.compile(
-    r"\bwho (?:led|was (?:leading|on top|first|ahead))\b.*\bafter\b"
-    r"|\bquem (?:liderava|estava (?:na frente|em primeiro|no topo))\b.*\bdepois\b",
-    CASELESS,
-)
-FORECAST = re.compile(
-    r"\bwho(?:'ll| will|'s going to| is going to| gonna)? wins?\b(?P<rest>.*)"
-    r"|quem (?:vai |ir[aá] )?gan(?:ha|har)\b(?P<resto>.*)",
-    CASELESS,
-)
-# "who's gonna be champion?", "quem vai ser campeao?": the tournament's forecast
-CHAMPION = re.compile(
-    r"\bwho(?:'s| is)?(?: gonna| going to| will)? (?:be )?(?:the )?champions?\b"
-    r"|\bquem (?:vai ser|sera|e) (?:o )?campeao\b"
-)
 CONTENDERS = 5  # the likeliest champions an answer about the cup names
 FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how many more
 # Characters of facts an answer lists: her answer's limit (memory.contract's 280) less its
 # opening and the "N more besides" that follows them.
 FACTS_FIT = 170
-CUP = re.compile(
-    r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title|league|liga|campeonato"
-    r"|brasileir[aã]o|champions?(?:hip)?|campe[aã]o)\b",
-    CASELESS,
-)
-MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
-LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
-WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", CASELESS)
-KNOW_ABOUT = re.compile(
-    r"(?:know|remember)\s+about\s+@?(?P<who>[\w.-]+)"
-    r"|(?:sabe|lembra|lembre|conhece)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
-    CASELESS,
-)
-SELF = ("me", "mim", "myself", "eu", "i")
-# "everything you know about me", "tudo q vc sabe de mim": the facts the handful left out
-EVERYTHING = re.compile(
-    r"\b(?:everything|all)\b.*?\babout\s+@?(?P<who>[\w.-]+)"
-    r"|\btudo\b.*?\b(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)"
-)
-# "which team does carla support?", "pra quem a ana torce agora?", "qual o time do coracao
-# da bia?": the team facts that hold today (read on the line without accents)
-SUPPORTS = re.compile(
-    r"\b(?:who|whom|which|what)\b(?: team| club)? (?:does|do) @?(?P<who>[\w.-]+)"
-    r" (?:support|root for|cheer for)\b"
-    r"|\b(?:pra|para|por) quem (?:o |a )?@?(?P<quem>[\w.-]+) torce\b"
-    r"|\btime (?:do coracao )?(?:d[oa]|de) @?(?P<de>[\w.-]+)"
-)
-# "who called the most exact scores?", "quem cravou mais placares?"
-MOST_EXACT = re.compile(
-    r"\b(?:most|more) (?:exact|exacts|scores? (?:called|right))"
-    r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placares )?exatos\b"
-)
-# "matches 1 to 4", "jogos 1 a 4", "games 3-7": a run of matches
-MATCH_RANGE = re.compile(
-    r"\b(?:matches|games|jogos|partidas)\s+(?:from\s+|de\s+|do\s+)?(?P<first>\d{1,3})"
-    r"\s*(?:to|through|thru|-|a|ao|ate)\s*(?P<last>\d{1,3})\b"
-)
-# "before the 80th minute", "antes dos 80 minutos", "at 60'": the score then
-BEFORE_MINUTE = re.compile(
-    r"\bbefore (?:the )?(?:minute )?(?P<n>\d{1,3})(?:st|nd|rd|th)?(?: minute|')?"
-    r"|\bantes d[oa]s? (?:minuto )?(?P<pt>\d{1,3})(?:o|º)?(?: minutos?|')?"
-)
-# The rules below read the line lowercased and without accents (``_plain``).
-HELP = re.compile(
-    r"^\W*(?:help|ajuda|socorro|commands|comandos)\W*$"
-    r"|\bwhat can (?:you|u) (?:do|answer)|\bo (?:q|que) (?:vc|voce) (?:sabe fazer|faz|responde)"
-)
-# The asker speaking of themselves: "my", "I'm", "meu", "eu", "tô"
-ME = re.compile(r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz)\b")
-YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
-PICKED = re.compile(r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*)\b")
-BEST_WORST = re.compile(
-    r"\b(?P<side>best|worst|melhor|pior)\b.*\b(?:match|game|jogo|partida|pick|palpite)"
-)
-OWN_SCORE = re.compile(
-    r"\b(?:exact|exatos?|cravei|cravadas?|points?|pts|pontos?|rank\w*|position|place"
-    r"|posicao|lugar|colocacao)\b"
-)
-# "who is top of the league?", "quem lidera o campeonato?": the clubs' table, not the pool's
-TABLE_TOP = re.compile(
-    r"\btop of the (?:league|table)|\b(?:leads?|leading) the (?:league|table)|\bleague leaders?"
-    r"|\bquem (?:lidera|esta liderando|ta liderando|e o lider|esta em primeiro|ta em primeiro)"
-    r" (?:o |a |do |da |no |na )?(?:campeonato|tabela|brasileirao|liga)"
-    r"|\blider (?:do|da) (?:campeonato|tabela|brasileirao|liga)"
-)
-WHERE_IS = re.compile(
-    r"\b(?:where|position|place|rank\w*|standing|table|posicao|lugar|colocacao|tabela|onde"
-    r"|como (?:esta|ta))\b"
-)
 TEAMS = TeamBook.standard()
-# "whom did ana support on 12 Jun?", "pra quem a ana torcia em 12 de junho?"
-SUPPORTED_THEN = re.compile(
-    r"\b(?:who|whom|which team)\s+did\s+@?(?P<who>[\w.-]+)\s+(?:support|root for|cheer for)\b"
-    r"|\b(?:pra|para|por)\s+quem\s+(?:o\s+|a\s+)?@?(?P<quem>[\w.-]+)\s+torcia\b",
-    CASELESS,
-)
 
 
 class Questions:
@@ -184,124 +83,93 @@ class Questions:
         self.zone = zone
 
     def read(self, asker: str, question: str, text: str, line_id: int) -> Answer:
-        """What ``asker`` asked in ``question`` (the line ``text``, logged as ``line_id``)."""
+        """What ``asker``'s line ``text`` (logged as ``line_id``) asks her: ``question``,
+        what it says to her, is read from ``text`` once, as her memory read it."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = self.pool.clock().astimezone(self.zone).date()
-        told = facts.read_remember(text, asker, players, today, self.addressee)
-        if told is not None:  # judged as memory judged it when the line was logged
-            if told.others:  # not stored: she says so, and does not repeat the claim
-                return NotYours(asker, ", ".join(told.others))
-            if told.kept is None:
-                return NotAFact(asker, standing=told.standing, empty=told.empty)
-            return Remembered(asker, told.words)
-        forget = facts.told_to_forget(text, self.addressee)
-        if forget is not None:
-            with self.store.read() as connection:
-                gone = facts.withdrawn_by(connection, f"log:{line_id}")
-                which = [] if gone else facts.named(connection, asker, forget)
-            if len(which) > 1:  # it named several: nothing withdrawn, she asks which
-                return Forgotten(asker, tuple(self._told_back(f) for f in which), ambiguous=True)
-            return Forgotten(asker, tuple(self._told_back(fact) for fact in gone))
-        plain = _plain(question)
-        if HELP.search(plain):
-            return Fallback(asker, self.addressee.mention)
-        mine = self._own_game(asker, plain, players)
-        if mine is not None:
-            return mine
-        table_answer = self._table(asker, question, plain)
-        if table_answer is not None:
-            return table_answer
-        if HOW_AM_I.search(question):
-            table = self.pool.standings()
-            row = next((r for r in table if r.player == asker), None)
-            played = any(r.predictions for r in table)
-            return Standing(asker, row if played else None, len(table))
-        numbered = MATCH_NUMBER.search(question)
-        if numbered and LED_AFTER.search(question):
-            return self._leading(asker, after=int(numbered["n"]))
-        if LEADING.search(question):
-            return self._leading(asker)
-        if CHAMPION.search(plain):
-            return self._forecast(asker, question, "")
-        wins = FORECAST.search(question)
-        if wins:
-            return self._forecast(asker, question, wins["rest"] or wins["resto"] or "")
-        minute = BEFORE_MINUTE.search(plain)
-        if numbered and minute:
-            return self._score_at(asker, int(numbered["n"]), int(minute["n"] or minute["pt"]))
-        if numbered or LAST_MATCH.search(question):
-            return self._match(asker, int(numbered["n"]) if numbered else None)
-        called = WHO_CALLED.search(question)
-        if called:
-            return self._who_called(asker, called["team"].strip())
-        then = SUPPORTED_THEN.search(question)
-        day = facts.day_in(question, today)
-        if then and day is not None:
-            named = (then["who"] or then["quem"]).lower()
-            who = asker if named in SELF else players_by_name(named, players) or named
-            with self.store.read() as connection:
-                held = facts.held(connection, who, "team", day)
-            return HeldThen(who, self.words.day(day), tuple(f.text for f in held))
-        everything = EVERYTHING.search(plain)
-        if everything:
-            named = (everything["who"] or everything["quem"]).rstrip("?.!")
-            return self._known(asker, named, players, everything=True)
-        supports = SUPPORTS.search(plain)
-        if supports:
-            named = (supports["who"] or supports["quem"] or supports["de"]).lower()
-            fan = asker if named in SELF else players_by_name(named, players)
-            if fan is not None:
+        said = read_line(text, asker, players, self.addressee, today)
+        if isinstance(said, Remember):
+            return _remembered(asker, said.told)
+        if isinstance(said, Forget):
+            return self._forgotten(asker, said.what, line_id)
+        if isinstance(said, Chat):  # not to her: nothing she was asked
+            return NotRead(asker, self.addressee.mention)
+        for ask in said.asks:
+            answer = self._answer(asker, said, ask, players, today)
+            if answer is not None:
+                return answer
+        return self._from_facts(asker, said, players) or self._not_known(asker, said)
+
+    def _forgotten(self, asker: str, what: str, line_id: int) -> Forgotten:
+        """What the line ``line_id`` withdrew, or, when ``what`` named several facts and
+        none was withdrawn, those it named: she asks which."""
+        with self.store.read() as connection:
+            gone = facts.withdrawn_by(connection, f"log:{line_id}")
+            which = [] if gone else facts.named(connection, asker, what)
+        if len(which) > 1:
+            return Forgotten(asker, tuple(self._told_back(f) for f in which), ambiguous=True)
+        return Forgotten(asker, tuple(self._told_back(fact) for fact in gone))
+
+    def _answer(
+        self, asker: str, said: Question, ask: kinds.Ask, players: dict[str, str], today: date
+    ) -> Answer | None:
+        """The records' answer to one kind of question; None when they hold none (a pick
+        for no match of the pool's, a club's place in a pool that is no league)."""
+        match ask:
+            case kinds.Help():
+                return Fallback(asker, self.addressee.mention)
+            case kinds.Pick(who, number):
+                return self._pick(asker, who, number, said.plain)
+            case kinds.MostExact():
+                table = self.pool.standings()
+                most = max((r.exact for r in table), default=0)
+                return MostExact(asker, tuple(r.player for r in table if r.exact == most), most)
+            case kinds.PointsOver(first, last):
+                return self._points_over(asker, first, last)
+            case kinds.BestWorst():
+                return self._best_worst(asker)
+            case kinds.OwnStanding():
+                table = self.pool.standings()
+                row = next((r for r in table if r.player == asker), None)
+                played = any(r.predictions for r in table)
+                return Standing(asker, row if played else None, len(table))
+            case kinds.TableTop():
+                return self._table(said.words, top=True)
+            case kinds.ClubPlace():
+                return self._table(said.words, top=False)
+            case kinds.Leading(after):
+                return self._leading(asker, after)
+            case kinds.Forecast():
+                return self._forecast(asker, ask)
+            case kinds.ScoreAt(number, minute):
+                return self._score_at(asker, number, minute)
+            case kinds.MatchAsked(number):
+                return self._match(asker, number)
+            case kinds.WhoCalled(team):
+                return self._who_called(asker, team)
+            case kinds.SupportedThen(who, day):
+                with self.store.read() as connection:
+                    held = facts.held(connection, who, "team", day)
+                return HeldThen(who, self.words.day(day), tuple(f.text for f in held))
+            case kinds.KnownAbout(name, who, everything):
+                if who is None:
+                    return UnknownName(asker, name, tuple(suggest(name, players)))
+                return self._known(who, everything)
+            case kinds.Supports(who):
                 with self.store.read() as connection:
                     teams = tuple(
-                        self._dated(f) for f in facts.held(connection, fan, "team", today)
+                        self._dated(f) for f in facts.held(connection, who, "team", today)
                     )
-                return KnownFacts(fan, teams, self.addressee.mention) if teams else NotKnown(fan)
-        about = KNOW_ABOUT.search(question)
-        if about:
-            return self._known(
-                asker, (about["who"] or about["quem"]).lower().rstrip("?.!"), players
-            )
-        return self._from_facts(asker, question, players) or self._not_known(
-            asker, question, plain, players
-        )
+                return KnownFacts(who, teams, self.addressee.mention) if teams else NotKnown(who)
+        return None
 
     # -- the records ----------------------------------------------------------
 
-    def _own_game(self, asker: str, plain: str, players: dict[str, str]) -> Answer | None:
-        """A player's own game: a pick for a match (theirs, or another's once it kicked
-        off), their best and worst match, their exact scores, points and rank."""
-        named = [h for h in named_in(plain, players) if h != self.addressee.handle]
-        if PICKED.search(plain):
-            hers = YOU.search(plain) and not ME.search(plain)
-            who = named[0] if named else self.addressee.handle if hers else asker
-            picked = self._pick(asker, who, plain)
-            if picked is not None:
-                return picked
-        if MOST_EXACT.search(plain):
-            table = self.pool.standings()
-            most = max((r.exact for r in table), default=0)
-            return MostExact(asker, tuple(r.player for r in table if r.exact == most), most)
-        if named or not ME.search(plain):
-            return None
-        run = MATCH_RANGE.search(plain)
-        if run and OWN_SCORE.search(plain):
-            return self._points_over(asker, int(run["first"]), int(run["last"]))
-        side = BEST_WORST.search(plain)
-        if side:
-            return self._best_worst(asker)
-        if OWN_SCORE.search(plain) and not MATCH_NUMBER.search(plain):
-            table = self.pool.standings()
-            row = next((r for r in table if r.player == asker), None)
-            played = any(r.predictions for r in table)
-            return Standing(asker, row if played else None, len(table))
-        return None
-
-    def _pick(self, asker: str, who: str, plain: str) -> PickOf | None:
-        """``who``'s pick for the match ``plain`` names by number or by its teams."""
+    def _pick(self, asker: str, who: str, number: int | None, plain: str) -> PickOf | None:
+        """``who``'s pick for match ``number``, or for the match ``plain`` names by its teams."""
         matches = self.pool.matches()
-        numbered = MATCH_NUMBER.search(plain)
-        if numbered:
-            match = next((m for m in matches if m.number == int(numbered["n"])), None)
+        if number is not None:
+            match = next((m for m in matches if m.number == number), None)
         else:
             teams = TEAMS.named_in(plain, {t for m in matches for t in (m.team1, m.team2)})
             both = [m for m in matches if {m.team1, m.team2} <= teams]
@@ -368,35 +236,32 @@ class Questions:
         worst = min(earned, key=lambda e: e[0])
         return BestWorst(asker, (best[1], best[2], best[0]), (worst[1], worst[2], worst[0]))
 
-    def _table(self, asker: str, question: str, plain: str) -> TeamPlace | None:
-        """A league's table: its leader, or the row of a club the question names."""
+    def _table(self, question: str, top: bool) -> TeamPlace | None:
+        """A league's table: its leader (``top``), or the row of a club the question names."""
         matches = self.pool.matches()
         if not league.is_league(matches):
             return None
         rows = league.league_table(matches)
         if not rows:
             return None
-        if TABLE_TOP.search(plain):
+        if top:
             row = rows[0]
         else:
             named = TEAMS.named_in(question, [r.team for r in rows])
-            if not named or not WHERE_IS.search(plain) or FORECAST.search(question):
+            if not named:
                 return None
             row = next(r for r in rows if r.team in named)
-        top = rows[0].team
+        leader = rows[0].team
         return TeamPlace(
-            row.team, row.rank, len(rows), row.played, row.won, row.drawn, row.lost, top
+            row.team, row.rank, len(rows), row.played, row.won, row.drawn, row.lost, leader
         )
 
-    def _not_known(
-        self, asker: str, question: str, plain: str, players: dict[str, str]
-    ) -> NotKnown | NotRead:
+    def _not_known(self, asker: str, said: Question) -> NotKnown | NotRead:
         """No rule and no fact answer it: "I don't know" when it asks after a player (the
         asker or one it names, a withdrawn fact no longer theirs); else not read at all."""
-        named = [h for h in named_in(question, players) if h != self.addressee.handle]
-        if named:
-            return NotKnown(named[0])
-        if ME.search(plain) and "?" in question:
+        if said.named:
+            return NotKnown(said.named[0])
+        if said.of_self:
             return NotKnown(asker)
         return NotRead(asker, self.addressee.mention)
 
@@ -406,7 +271,7 @@ class Questions:
             line_id = int(fact.source.removeprefix("log:"))
             said = self.pool.events(after_id=line_id - 1, up_to_id=line_id)
             told = (
-                facts.told_to_remember(getattr(said[0].event, "text", ""), self.addressee)
+                told_to_remember(getattr(said[0].event, "text", ""), self.addressee)
                 if said
                 else None
             )
@@ -431,10 +296,10 @@ class Questions:
         chasers = tuple((r.player, r.points) for r in table if r.points < top)[:2]
         return Leading(asker, leaders, top, chasers, played)
 
-    def _forecast(self, asker: str, question: str, rest: str) -> Forecast:
+    def _forecast(self, asker: str, asked: kinds.Forecast) -> Forecast:
         matches = self.pool.matches()
         seen = predictor.outlook(matches, before=self.earlier_season)
-        if CUP.search(rest) or CUP.search(question):
+        if asked.cup:
             champions = forecast.Cup(matches, seen).chances()
             return Forecast(
                 asker,
@@ -444,12 +309,11 @@ class Questions:
                 forecast.percentages(champions, CONTENDERS),
                 league=league.is_league(matches),
             )
-        numbered = MATCH_NUMBER.search(rest)
         ahead = [m for m in matches if m.status is not MatchStatus.FINISHED]
-        if numbered:
-            chosen = next((m for m in matches if m.number == int(numbered["n"])), None)
+        if asked.number is not None:
+            chosen = next((m for m in matches if m.number == asked.number), None)
         else:
-            named = [m for m in ahead if _names_team(rest, m)]
+            named = [m for m in ahead if _names_team(asked.rest, m)]
             upcoming = named or sorted(ahead, key=Match.time_order)
             chosen = upcoming[0] if upcoming else None
         if chosen is None:
@@ -521,31 +385,24 @@ class Questions:
         label = f"#{match.number} {match.team1} {match.result} {match.team2}"
         return WhoCalled(asker, team, label, tuple(exact))
 
-    def _from_facts(self, asker: str, question: str, players: dict[str, str]) -> KnownFacts | None:
+    def _from_facts(self, asker: str, said: Question, players: dict[str, str]) -> KnownFacts | None:
         """A question about what a player told her ("what is my cat called?", "where does
         bruno live?"), answered from their current facts; None when no fact answers it."""
-        named = [h for h in named_in(question, players) if h != self.addressee.handle]
-        who = named[0] if named else asker
+        who = said.named[0] if said.named else asker
         today = self.pool.clock().astimezone(self.zone).date()
         with self.store.read() as connection:
             current = facts.for_prompt(connection, who, today)
         names = (who, players.get(who) or "", self.addressee.handle, self.addressee.name)
-        found = facts.asked_about(current, question, names)[:FACTS_ANSWERED]
+        found = facts.asked_about(current, said.words, names)[:FACTS_ANSWERED]
         if not found:
             return None
         told = tuple(self._dated(f) for f in found)
         return KnownFacts(who, told, self.addressee.mention)
 
-    def _known(
-        self, asker: str, name: str, players: dict[str, str], everything: bool = False
-    ) -> Answer:
-        """What she remembers of a player: the newest handful, dated, as many as fit her
+    def _known(self, who: str, everything: bool = False) -> Answer:
+        """What she remembers of ``who``: the newest handful, dated, as many as fit her
         answer, and how many more; ``everything``: the older ones the handful left out
         (every fact, when the handful is all), undated so that more of them fit."""
-        found = asker if name in SELF else players_by_name(name, players)
-        if found is None:
-            return UnknownName(asker, name, tuple(facts.suggest(name, players)))
-        who = found
         today = self.pool.clock().astimezone(self.zone).date()
         with self.store.read() as connection:
             current = sorted(
@@ -577,22 +434,19 @@ class Questions:
         return f"[{self.words.day(fact.learned_on)}] {fact.text}"
 
 
-def players_by_name(name: str, players: dict[str, str]) -> str | None:
-    """The handle of the player ``name`` is (a handle or a display name, any case)."""
-    lowered = name.lower()
-    return next(
-        (h for h, shown in players.items() if lowered in (h.lower(), (shown or "").lower())), None
-    )
+def _remembered(asker: str, told: Told) -> Answer:
+    """A ``remember`` line, answered as her memory judged it when the line was logged:
+    kept, or why not (another player's to tell, a standing in the pool, nothing told)."""
+    if told.others:  # not stored: she says so, and does not repeat the claim
+        return NotYours(asker, ", ".join(told.others))
+    if told.kept is None:
+        return NotAFact(asker, standing=told.standing, empty=told.empty)
+    return Remembered(asker, told.words)
 
 
 def _names_team(text: str, match: Match) -> bool:
     lowered = text.lower()
     return match.team1.lower() in lowered or match.team2.lower() in lowered
-
-
-def _plain(text: str) -> str:
-    """The line as the rules read it: no case, no accents ("posição" as "posicao")."""
-    return unaccented(text).lower()
 
 
 def _fit(told: list[str]) -> tuple[str, ...]:

@@ -1,0 +1,358 @@
+"""The kinds of question she answers from the pool's records and her memory, in English
+and Portuguese, and what a line to her asks: each kind it reads as, with its slots.
+
+A line may read as several kinds ("how am I doing in match 3?" names a match and asks
+after the asker's rank): ``asks_in`` lists them in the order they are tried, and her
+answers take the first the records can answer (a pick for a match the pool does not
+have, or a club's place in a pool that is no league, is passed over for the next).
+Rules read the line lowercased and without accents ("posicao", "voce") where the
+patterns say so, and with players' shorthand ("vc", "q", "tô").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from game.text import unaccented
+from memory.guard import named_in
+from memory.naming import players_by_name
+from memory.spoken_dates import day_in
+
+CASELESS = re.IGNORECASE
+HOW_AM_I = re.compile(
+    r"how am i|how'?s it going|how do i stand|my (?:rank|position)"
+    r"|como (?:eu )?(?:estou|est[aá]|to|tô|vou)|minha posi",
+    CASELESS,
+)
+LEADING = re.compile(
+    r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning)|\bwho leads"
+    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera",
+    CASELESS,
+)
+# "who led after match 40?", "quem liderava depois do jogo 40?": the table as it stood then
+LED_AFTER = re.compile(
+    r"\bwho (?:led|was (?:leading|on top|first|ahead))\b.*\bafter\b"
+    r"|\bquem (?:liderava|estava (?:na frente|em primeiro|no topo))\b.*\bdepois\b",
+    CASELESS,
+)
+FORECAST = re.compile(
+    r"\bwho(?:'ll| will|'s going to| is going to| gonna)? wins?\b(?P<rest>.*)"
+    r"|quem (?:vai |ir[aá] )?gan(?:ha|har)\b(?P<resto>.*)",
+    CASELESS,
+)
+# "who's gonna be champion?", "quem vai ser campeao?": the tournament's forecast
+CHAMPION = re.compile(
+    r"\bwho(?:'s| is)?(?: gonna| going to| will)? (?:be )?(?:the )?champions?\b"
+    r"|\bquem (?:vai ser|sera|e) (?:o )?campeao\b"
+)
+CUP = re.compile(
+    r"\b(?:cup|tournament|world cup|copa|mundial|t[ií]tulo|title|league|liga|campeonato"
+    r"|brasileir[aã]o|champions?(?:hip)?|campe[aã]o)\b",
+    CASELESS,
+)
+MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
+LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
+WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", CASELESS)
+KNOW_ABOUT = re.compile(
+    r"(?:know|remember)\s+about\s+@?(?P<who>[\w.-]+)"
+    r"|(?:sabe|lembra|lembre|conhece)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
+    CASELESS,
+)
+SELF = ("me", "mim", "myself", "eu", "i")
+# "everything you know about me", "tudo q vc sabe de mim": the facts the handful left out
+EVERYTHING = re.compile(
+    r"\b(?:everything|all)\b.*?\babout\s+@?(?P<who>[\w.-]+)"
+    r"|\btudo\b.*?\b(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)"
+)
+# "which team does carla support?", "pra quem a ana torce agora?", "qual o time do coracao
+# da bia?": the team facts that hold today (read on the line without accents)
+SUPPORTS = re.compile(
+    r"\b(?:who|whom|which|what)\b(?: team| club)? (?:does|do) @?(?P<who>[\w.-]+)"
+    r" (?:support|root for|cheer for)\b"
+    r"|\b(?:pra|para|por) quem (?:o |a )?@?(?P<quem>[\w.-]+) torce\b"
+    r"|\btime (?:do coracao )?(?:d[oa]|de) @?(?P<de>[\w.-]+)"
+)
+# "who called the most exact scores?", "quem cravou mais placares?"
+MOST_EXACT = re.compile(
+    r"\b(?:most|more) (?:exact|exacts|scores? (?:called|right))"
+    r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placares )?exatos\b"
+)
+# "matches 1 to 4", "jogos 1 a 4", "games 3-7": a run of matches
+MATCH_RANGE = re.compile(
+    r"\b(?:matches|games|jogos|partidas)\s+(?:from\s+|de\s+|do\s+)?(?P<first>\d{1,3})"
+    r"\s*(?:to|through|thru|-|a|ao|ate)\s*(?P<last>\d{1,3})\b"
+)
+# "before the 80th minute", "antes dos 80 minutos", "at 60'": the score then
+BEFORE_MINUTE = re.compile(
+    r"\bbefore (?:the )?(?:minute )?(?P<n>\d{1,3})(?:st|nd|rd|th)?(?: minute|')?"
+    r"|\bantes d[oa]s? (?:minuto )?(?P<pt>\d{1,3})(?:o|º)?(?: minutos?|')?"
+)
+# The rules below read the line lowercased and without accents (``_plain``).
+HELP = re.compile(
+    r"^\W*(?:help|ajuda|socorro|commands|comandos)\W*$"
+    r"|\bwhat can (?:you|u) (?:do|answer)|\bo (?:q|que) (?:vc|voce) (?:sabe fazer|faz|responde)"
+)
+# The asker speaking of themselves: "my", "I'm", "meu", "eu", "tô"
+ME = re.compile(r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz)\b")
+YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
+PICKED = re.compile(r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*)\b")
+BEST_WORST = re.compile(
+    r"\b(?P<side>best|worst|melhor|pior)\b.*\b(?:match|game|jogo|partida|pick|palpite)"
+)
+OWN_SCORE = re.compile(
+    r"\b(?:exact|exatos?|cravei|cravadas?|points?|pts|pontos?|rank\w*|position|place"
+    r"|posicao|lugar|colocacao)\b"
+)
+# "who is top of the league?", "quem lidera o campeonato?": the clubs' table, not the pool's
+TABLE_TOP = re.compile(
+    r"\btop of the (?:league|table)|\b(?:leads?|leading) the (?:league|table)|\bleague leaders?"
+    r"|\bquem (?:lidera|esta liderando|ta liderando|e o lider|esta em primeiro|ta em primeiro)"
+    r" (?:o |a |do |da |no |na )?(?:campeonato|tabela|brasileirao|liga)"
+    r"|\blider (?:do|da) (?:campeonato|tabela|brasileirao|liga)"
+)
+WHERE_IS = re.compile(
+    r"\b(?:where|position|place|rank\w*|standing|table|posicao|lugar|colocacao|tabela|onde"
+    r"|como (?:esta|ta))\b"
+)
+# "whom did ana support on 12 Jun?", "pra quem a ana torcia em 12 de junho?"
+SUPPORTED_THEN = re.compile(
+    r"\b(?:who|whom|which team)\s+did\s+@?(?P<who>[\w.-]+)\s+(?:support|root for|cheer for)\b"
+    r"|\b(?:pra|para|por)\s+quem\s+(?:o\s+|a\s+)?@?(?P<quem>[\w.-]+)\s+torcia\b",
+    CASELESS,
+)
+
+
+def plain_line(text: str) -> str:
+    """The line as the rules read it: no case, no accents ("posição" as "posicao")."""
+    return unaccented(text).lower()
+
+
+@dataclass(frozen=True)
+class Help:
+    """ "help", "o que vc sabe fazer?": what she can answer."""
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A pick: ``who``'s for match ``number``, or for the match of the teams the line names."""
+
+    who: str
+    number: int | None
+
+
+@dataclass(frozen=True)
+class MostExact:
+    """Who called the most exact scores."""
+
+
+@dataclass(frozen=True)
+class PointsOver:
+    """The asker's points over matches ``first`` to ``last``."""
+
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class BestWorst:
+    """The asker's best and worst match."""
+
+
+@dataclass(frozen=True)
+class OwnStanding:
+    """The asker's points, exact scores and rank."""
+
+
+@dataclass(frozen=True)
+class TableTop:
+    """Who tops a league's table (the clubs', not the pool's)."""
+
+
+@dataclass(frozen=True)
+class ClubPlace:
+    """Where a club the line names stands in a league's table."""
+
+
+@dataclass(frozen=True)
+class Leading:
+    """Who leads the pool, or who led once match ``after`` was over."""
+
+    after: int | None = None
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """Who will win: the cup (``cup``), match ``number``, or the match of the teams
+    ``rest`` (the words after "who wins") names, else the next match."""
+
+    rest: str
+    cup: bool
+    number: int | None
+
+
+@dataclass(frozen=True)
+class ScoreAt:
+    """Match ``number``'s score before ``minute``."""
+
+    number: int
+    minute: int
+
+
+@dataclass(frozen=True)
+class MatchAsked:
+    """Match ``number`` (None: the last one played): its result, or when it kicks off."""
+
+    number: int | None
+
+
+@dataclass(frozen=True)
+class WhoCalled:
+    """Who called the exact score of ``team``'s last match."""
+
+    team: str
+
+
+@dataclass(frozen=True)
+class SupportedThen:
+    """Whom ``who`` (a handle, or the name as said when it is nobody's) supported on ``day``."""
+
+    who: str
+    day: date
+
+
+@dataclass(frozen=True)
+class KnownAbout:
+    """What she remembers of the player ``name`` names (``who``: their handle, None when
+    it is nobody's): the newest few, or with ``everything`` the older ones too."""
+
+    name: str
+    who: str | None
+    everything: bool = False
+
+
+@dataclass(frozen=True)
+class Supports:
+    """Which team ``who`` supports today."""
+
+    who: str
+
+
+Ask = (
+    Help
+    | Pick
+    | MostExact
+    | PointsOver
+    | BestWorst
+    | OwnStanding
+    | TableTop
+    | ClubPlace
+    | Leading
+    | Forecast
+    | ScoreAt
+    | MatchAsked
+    | WhoCalled
+    | SupportedThen
+    | KnownAbout
+    | Supports
+)
+
+
+def asks_in(
+    words: str, asker: str, players: Mapping[str, str], her: str, today: date
+) -> tuple[Ask, ...]:
+    """Every kind of question ``words`` (a line to her, ``her`` her handle) reads as, in
+    the order her answers try them; () when it reads as none (small talk, or a question
+    only the asker's facts may answer). ``players``: handle -> display name."""
+    plain = plain_line(words)
+    if HELP.search(plain):
+        return (Help(),)
+    found: list[Ask] = [*_own_game(plain, asker, players, her)]
+    if TABLE_TOP.search(plain):
+        found.append(TableTop())
+    elif WHERE_IS.search(plain) and not FORECAST.search(words):
+        found.append(ClubPlace())
+    if HOW_AM_I.search(words):
+        found.append(OwnStanding())
+    numbered = MATCH_NUMBER.search(words)
+    number = int(numbered["n"]) if numbered else None
+    if number is not None and LED_AFTER.search(words):
+        found.append(Leading(after=number))
+    if LEADING.search(words):
+        found.append(Leading())
+    if CHAMPION.search(plain):
+        found.append(_forecast(words, ""))
+    wins = FORECAST.search(words)
+    if wins:
+        found.append(_forecast(words, wins["rest"] or wins["resto"] or ""))
+    minute = BEFORE_MINUTE.search(plain)
+    if number is not None and minute:
+        found.append(ScoreAt(number, int(minute["n"] or minute["pt"])))
+    if number is not None or LAST_MATCH.search(words):
+        found.append(MatchAsked(number))
+    called = WHO_CALLED.search(words)
+    if called:
+        found.append(WhoCalled(called["team"].strip()))
+    then = SUPPORTED_THEN.search(words)
+    day = day_in(words, today)
+    if then and day is not None:
+        named = (then["who"] or then["quem"]).lower()
+        who = asker if named in SELF else players_by_name(named, players) or named
+        found.append(SupportedThen(who, day))
+    everything = EVERYTHING.search(plain)
+    if everything:
+        name = (everything["who"] or everything["quem"]).rstrip("?.!")
+        found.append(KnownAbout(name, _who(name, asker, players), everything=True))
+    supports = SUPPORTS.search(plain)
+    if supports:
+        fan = _who((supports["who"] or supports["quem"] or supports["de"]).lower(), asker, players)
+        if fan is not None:
+            found.append(Supports(fan))
+    about = KNOW_ABOUT.search(words)
+    if about:
+        name = (about["who"] or about["quem"]).lower().rstrip("?.!")
+        found.append(KnownAbout(name, _who(name, asker, players)))
+    return tuple(found)
+
+
+def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> list[Ask]:
+    """A player's own game: a pick for a match (theirs, hers, or another's), who called
+    the most exact scores, and, asked of the asker alone, their points over a run of
+    matches, their best and worst match, their standing."""
+    found: list[Ask] = []
+    named = [h for h in named_in(plain, players) if h != her]
+    if PICKED.search(plain):
+        hers = YOU.search(plain) and not ME.search(plain)
+        who = named[0] if named else her if hers else asker
+        numbered = MATCH_NUMBER.search(plain)
+        found.append(Pick(who, int(numbered["n"]) if numbered else None))
+    if MOST_EXACT.search(plain):
+        found.append(MostExact())
+    if named or not ME.search(plain):
+        return found
+    run = MATCH_RANGE.search(plain)
+    if run and OWN_SCORE.search(plain):
+        found.append(PointsOver(int(run["first"]), int(run["last"])))
+    if BEST_WORST.search(plain):
+        found.append(BestWorst())
+    if OWN_SCORE.search(plain) and not MATCH_NUMBER.search(plain):
+        found.append(OwnStanding())
+    return found
+
+
+def _forecast(words: str, rest: str) -> Forecast:
+    numbered = MATCH_NUMBER.search(rest)
+    cup = bool(CUP.search(rest) or CUP.search(words))
+    return Forecast(rest, cup, int(numbered["n"]) if numbered else None)
+
+
+def _who(name: str, asker: str, players: Mapping[str, str]) -> str | None:
+    """The handle ``name`` (as a question says it: "me", "bia", "Bia Souza") is."""
+    return asker if name in SELF else players_by_name(name, players)
+
+
+def asks_of_self(words: str) -> bool:
+    """Whether a question speaks of the asker ("my", "eu", "tô"...) and asks ("?")."""
+    return bool(ME.search(plain_line(words))) and "?" in words
