@@ -5,8 +5,9 @@ called once by the command line and what it holds is passed down.
 
 Environment: ``BETANIA_DB`` (a database URL), ``XDG_DATA_HOME`` (where the
 data directory goes), ``BETANIA_HANDLE`` and ``BETANIA_NAME`` (who the
-commentator is), the chosen provider's API key and URL variables
-(``bot.agent.providers.registry``: ``ANTHROPIC_API_KEY``, ``BETANIA_MODEL_API_KEY``...), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
+commentator is), the chosen provider's API key and URL variables (each provider's
+entry in ``bot.agent.providers.registry`` names them: ``ANTHROPIC_API_KEY``,
+``BETANIA_MODEL_API_KEY``, ...), ``FOOTBALL_DATA_TOKEN`` and ``FOOTBALL_DATA_URL`` (a results feed),
 ``BETANIA_MODEL_TIMEOUT`` (seconds one model call may take), ``BETANIA_LOG_LEVEL``, ``BETANIA_DEBUG`` and ``BETANIA_KEEP_CALLS_DAYS`` (how long
 model calls are kept whole), and the Discord companion's ``DISCORD_PUBLIC_KEY``,
 ``DISCORD_APPLICATION_ID``, ``DISCORD_BOT_TOKEN``, ``DISCORD_WEBHOOK_URL`` and
