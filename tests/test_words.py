@@ -17,7 +17,9 @@ from game.model import InvalidScore, MatchStatus, Result, Score
 from game.words import DAYS, LANGUAGES, MONTHS, RESULT_MARKS, STAGES, Words, catalog
 from prompts import sections
 
-GAME = Path(__file__).resolve().parent.parent / "game"
+ROOT = Path(__file__).resolve().parent.parent
+# Where the lines a player reads are written: the pool and its front ends.
+SAYERS = (ROOT / "game", ROOT / "frontends")
 # Errors a player can meet, raised with a template and its values.
 PLAYER_ERRORS = {
     "RuleViolation",
@@ -89,7 +91,7 @@ def templates_in(path: Path) -> set[str]:
 
 
 def every_template() -> set[str]:
-    found = set().union(*(templates_in(path) for path in GAME.rglob("*.py")))
+    found = set().union(*(templates_in(path) for top in SAYERS for path in top.rglob("*.py")))
     fixed = {DAYS, MONTHS, *STAGES, "Group {name}", "Matchday {name}", *RESULT_MARKS}
     fixed |= {status.value for status in MatchStatus}
     return {t for t in found | fixed if any(c.isalpha() for c in t)}
