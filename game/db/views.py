@@ -220,15 +220,14 @@ def predictions_on(connection: Connection, number: int) -> list[Prediction]:
     ]
 
 
-# Each pick is packed into one integer so a single SUM counts all four tallies at
-# once: the picks counted, and hits of the outcome, of the goal difference, of the
-# exact score (each tier includes the ones below it). One aggregate instead of
-# four is what keeps the table within a small factor of a bare scan of the picks.
-# A pick's value fits 32 bits, so PostgreSQL sums it as an integer into a bigint;
-# summing bigints would accumulate a numeric, slower by a tenth of the query.
+# A pick's hits are packed into one integer so a single SUM counts the three
+# tallies at once: hits of the outcome, of the goal difference, of the exact score
+# (each tier includes the ones below it). One aggregate instead of three is what
+# keeps the table within a small factor of a bare scan of the picks. A player's
+# sum fits 32 bits: cast back to an integer after each SUM, as PostgreSQL widens
+# an integer's sum to a bigint and a bigint's to a numeric (slow, and not an int).
 PACK = 1 << 10  # ten bits a tally: a World Cup has 104 matches, a league season 380
 MOST_MATCHES = PACK - 1  # what a pool may hold (the fixtures import refuses more)
-PICK = PACK**3  # the count sits above the tallies; the total is 64-bit everywhere
 ALL_MATCHES = 1 << 30
 
 
@@ -285,27 +284,26 @@ def match_days(connection: Connection) -> dict[int, date]:
     return {row.number: day_of(row.local_date, row.kickoff) for row in rows}
 
 
-class utc_day(FunctionElement[str]):
-    """A kick-off's UTC date as 'YYYY-MM-DD', as ``local_date`` is written."""
+class match_day(FunctionElement[Any]):
+    """The day a match counts for, in SQL (``game.matchdays.day_of``): what the
+    days won are grouped by, in the form each database groups fastest."""
 
-    type = String()
     inherit_cache = True
 
 
-@compiles(utc_day, "sqlite")
-def _utc_day_sqlite(element: utc_day, compiler: Any, **kw: Any) -> str:
-    # SQLite holds the UTC wall time as text that starts with the date.
-    return f"substr({compiler.process(element.clauses, **kw)}, 1, 10)"
+@compiles(match_day, "sqlite")
+def _match_day_sqlite(element: match_day, compiler: Any, **kw: Any) -> str:
+    # The local date's text; SQLite holds the UTC wall time as text that starts with the date.
+    local, kickoff = compiler.process(matches.c.local_date), compiler.process(matches.c.kickoff)
+    return f"coalesce({local}, substr({kickoff}, 1, 10))"
 
 
-@compiles(utc_day, "postgresql")
-def _utc_day_postgresql(element: utc_day, compiler: Any, **kw: Any) -> str:
-    inner = compiler.process(element.clauses, **kw)
-    return f"to_char(({inner}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
-
-
-# The day a match counts for, in SQL: ``game.matchdays.day_of``.
-MATCH_DAY = func.coalesce(matches.c.local_date, utc_day(matches.c.kickoff))
+@compiles(match_day, "postgresql")
+def _match_day_postgresql(element: match_day, compiler: Any, **kw: Any) -> str:
+    # A date, not its text: hashed and compared as a number where text would be
+    # collated (the grouping of the days won took a tenth less of the query).
+    local, kickoff = compiler.process(matches.c.local_date), compiler.process(matches.c.kickoff)
+    return f"coalesce(CAST({local} AS date), CAST({kickoff} AT TIME ZONE 'UTC' AS date))"
 
 
 def kickoffs(connection: Connection) -> dict[int, datetime]:
@@ -350,7 +348,7 @@ def _running_scores(basis: ScoreBasis) -> Subquery:
             home.label("home"),
             diff.label("diff"),
             sign.label("sign"),
-            MATCH_DAY.label("day"),
+            match_day().label("day"),
         )
         .select_from(matches.outerjoin(tally, tally.c.match_number == matches.c.number))
         .where(matches.c.status == MatchStatus.LIVE.value)
@@ -370,15 +368,17 @@ def _standings_query(
     answers are parameters (the matches left out when all are: it would be one more
     comparison for every pick).
 
-    The picks summed per player as before; the days won from the picks that earned
-    points, summed per player and day (a window over each day finds its top). Jokers
-    and bonus picks are read from their own small tables and joined to those sums.
+    The picks read twice: counted per player, and the picks that earned points
+    summed per player and day, their hits and points at once (a window over each
+    day finds its top, for the days won; the days summed per player give the hits).
+    Jokers and bonus picks are read from their own small tables and joined to those
+    sums.
     """
     number: ColumnElement[Any] = matches.c.number
     home: ColumnElement[Any]
     diff: ColumnElement[Any]
     sign: ColumnElement[Any]
-    day: ColumnElement[Any] = MATCH_DAY
+    day: ColumnElement[Any] = match_day()
     if basis is ScoreBasis.NINETY:
         home, diff, sign = matches.c.ft_home, matches.c.ft_diff, matches.c.ft_sign
     else:
@@ -397,11 +397,12 @@ def _standings_query(
         )
         number, home, diff, sign = scored.c.number, scored.c.home, scored.c.diff, scored.c.sign
         day, source, counted = scored.c.day, scored, true()
-    packed_pick = case(
-        (predictions.c.sign != sign, literal(PICK)),
-        (predictions.c.diff != diff, literal(PICK + 1)),
-        (predictions.c.home != home, literal(PICK + 1 + PACK)),
-        else_=literal(PICK + 1 + PACK + PACK * PACK),
+    # A pick's tallies packed into one integer (``PACK``): its hit of the outcome, of
+    # the goal difference, of the exact score; a miss has none.
+    packed_hit = case(
+        (predictions.c.diff != diff, literal(1)),
+        (predictions.c.home != home, literal(1 + PACK)),
+        else_=literal(1 + PACK + PACK * PACK),
     )
     pick_points = case(
         (predictions.c.sign != sign, literal(0)),
@@ -411,19 +412,26 @@ def _standings_query(
     )
     if bounded:
         counted = and_(counted, number.in_(bindparam("counted", expanding=True)))
+    # Every pick counted, per player: a plain count, as a miss adds nothing else (its
+    # player's hits and points come with the days won, below).
     per_player = (
-        select(predictions.c.player_id, func.sum(packed_pick).label("packed"))
+        select(predictions.c.player_id, func.count().label("picks"))
         .join(source, and_(number == predictions.c.match_number, counted))
         .group_by(predictions.c.player_id)
         .subquery()
     )
-    # The days won: only the picks that earned points are summed per player and day
-    # (a miss adds nothing to a day), so what SQLite sorts to group them is a third
-    # of the picks, not all. ``+ 0`` keeps the picks read in their own (player,
+    # The hits and the days won: only the picks that earned points are summed per
+    # player and day (a miss adds nothing to a day), so what SQLite sorts to group
+    # them is a third of the picks, not all; their hits come along in the same pass,
+    # not from a second full sum. ``+ 0`` keeps the picks read in their own (player,
     # match) order, each match looked up; through the match index instead they
     # would cost a random read each.
     earning = (
-        select(predictions.c.player_id, day.label("day"), func.sum(pick_points).label("points"))
+        select(
+            predictions.c.player_id,
+            day.label("day"),
+            cast(func.sum(packed_hit), Integer).label("packed"),
+        )
         .join(
             source,
             and_(number == predictions.c.match_number + 0, counted, predictions.c.sign == sign),
@@ -451,10 +459,12 @@ def _standings_query(
         .subquery()
     )
     joker_day = func.coalesce(jokered.c.joker, 0)
-    day_points = earning.c.points + joker_day
+    # A day's points follow from its hits, as a player's do: no second sum per pick.
+    day_points = _points(rule, earning.c.packed) + joker_day
     daily = (
         select(
             earning.c.player_id,
+            earning.c.packed,
             joker_day.label("joker"),
             day_points.label("points"),
             func.max(day_points).over(partition_by=earning.c.day).label("top"),
@@ -471,6 +481,7 @@ def _standings_query(
     per_player_days = (
         select(
             daily.c.player_id,
+            cast(func.sum(daily.c.packed), Integer).label("packed"),
             cast(func.sum(daily.c.joker), Integer).label("joker"),
             cast(func.sum(won), Integer).label("days"),
         )
@@ -494,10 +505,10 @@ def _standings_query(
         .group_by(bonus_picks.c.player_id)
         .subquery()
     )
-    packed = func.coalesce(per_player.c.packed, 0)
+    packed = func.coalesce(per_player_days.c.packed, 0)
     outcome = packed % PACK
     exact = (packed // (PACK * PACK)) % PACK
-    picks = packed // PICK
+    picks = func.coalesce(per_player.c.picks, 0)
     joker = func.coalesce(per_player_days.c.joker, 0)
     bonus = func.coalesce(bonus_of.c.bonus, 0)
     days = func.coalesce(per_player_days.c.days, 0)
