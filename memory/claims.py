@@ -40,7 +40,7 @@ see; it does not certify the rest.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import lru_cache
@@ -434,6 +434,13 @@ class _Picked:
     picks: dict[int, dict[str, tuple[int, bool]]] = field(default_factory=dict)
     called: dict[int, set[str]] = field(default_factory=dict)
     on: dict[int, list[Prediction]] = field(default_factory=dict)
+    # handle -> (their picks as read, each in time order with its points and exactness,
+    # None while its match has no result): what a pick placed by another leaves as it was
+    players: dict[str, tuple[list[Prediction], list[_Scored]]] = field(default_factory=dict)
+
+
+_Scored = tuple[Prediction, tuple[int, bool] | None]
+_Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
 
 
 class Claims:
@@ -444,6 +451,8 @@ class Claims:
         self._results: set[tuple[int, int]] = set()  # every score a result event has said
         self._results_seen = 0  # the last result event read into them
         self._scored: _Picked | None = None  # every pick scored, kept while nothing it reads moves
+        # match -> its picks, her handle and how they split, while its picks stay the same
+        self._splits: dict[int, tuple[list[Prediction], str, _Split]] = {}
 
     def records(self) -> Records:
         """What the pool's log says now: built once per moment of the pool (until the next
@@ -505,10 +514,27 @@ class Claims:
         for handle, earned in picked.points.items():
             found.points.setdefault(handle, set()).update(earned)
         for number, picks in picked.on.items():
-            everyone = shares_of(matches[number], picks, now) if number in matches else None
-            if everyone is not None:  # hidden before kick-off, counted or not
-                found.shares[number] = (everyone, shares(p for p in picks if p.handle != found.me))
+            split = self._split(matches.get(number), picks, found.me, now)
+            if split is not None:  # hidden before kick-off, counted or not
+                found.shares[number] = split
         return found
+
+    def _split(
+        self, match: Match | None, picks: list[Prediction], me: str, now: datetime
+    ) -> _Split | None:
+        """How the pool picked ``match`` (None before its kick-off), counted again only
+        when its picks change: most moments come with picks of matches still to play."""
+        if match is None:
+            return None
+        known = self._splits.get(match.number)
+        if known is not None and known[0] == picks and known[1] == me and match.has_started(now):
+            return known[2]
+        everyone = shares_of(match, picks, now)
+        if everyone is None:
+            return None
+        split = (everyone, shares(p for p in picks if p.handle != me))
+        self._splits[match.number] = (picks, me, split)
+        return split
 
     def _picked(self, found: Records, rule: ScoringRule, basis: ScoreBasis) -> _Picked:
         """Every pick scored: the same while no pick, result, kick-off time, player or
@@ -526,31 +552,33 @@ class Claims:
         kept = self._scored
         if kept is not None and kept.source is every and kept.key == key:
             return kept
+        # The rest the same, a player's picks are scored again only when theirs changed.
+        before = kept.players if kept is not None and kept.key == key else {}
         picked = _Picked(every, key)
         order = {m.number: Match.time_order(m) for m in matches.values()}
         by_player: dict[str, list[Prediction]] = {}
         for prediction in every:
             by_player.setdefault(prediction.handle, []).append(prediction)
         for handle in found.players:
-            for prediction in sorted(
-                by_player.get(handle, []), key=lambda p: order.get(p.match_number, ())
-            ):
+            mine = by_player.get(handle, [])
+            known = before.get(handle)
+            if known is None or known[0] != mine:
+                known = (mine, _scored(handle, mine, matches, order, rule, basis, jokered))
+            picked.players[handle] = known
+            for prediction, scored in known[1]:
                 pick = (prediction.score.home, prediction.score.away)
                 picked.scores.add(pick)
                 picked.picked |= {pick, pick[::-1]}
                 picked.pickers.setdefault(prediction.match_number, set()).add(handle)
                 picked.on.setdefault(prediction.match_number, []).append(prediction)
-                played = matches.get(prediction.match_number)
-                if played is None or played.result is None:
+                if scored is None:
                     continue
-                tier = classify(prediction.score, scored_score(played.result, basis))
-                points = jokers.earned(rule.points(tier), (handle, played.number) in jokered)
-                exact = tier is Tier.EXACT
+                (points, exact), number = scored, prediction.match_number
                 picked.points.setdefault(handle, []).append(points)
-                picked.record.setdefault(handle, []).append((played.number, points, exact))
-                picked.picks.setdefault(played.number, {})[handle] = (points, exact)
+                picked.record.setdefault(handle, []).append((number, points, exact))
+                picked.picks.setdefault(number, {})[handle] = (points, exact)
                 if exact:
-                    picked.called.setdefault(played.number, set()).add(handle)
+                    picked.called.setdefault(number, set()).add(handle)
         self._scored = picked
         return picked
 
@@ -620,6 +648,29 @@ class Claims:
             called={n: c for n, c in now.called.items() if n in counted},
         )
         return found
+
+
+def _scored(
+    handle: str,
+    mine: list[Prediction],
+    matches: dict[int, Match],
+    order: dict[int, tuple[datetime, int]],
+    rule: ScoringRule,
+    basis: ScoreBasis,
+    jokered: Collection[tuple[str, int]],
+) -> list[_Scored]:
+    """``handle``'s picks in time order, each with its points and whether it was exact
+    (a joker's earns twice, as in the table), None while its match has no result."""
+    found: list[_Scored] = []
+    for prediction in sorted(mine, key=lambda p: order.get(p.match_number, ())):
+        played = matches.get(prediction.match_number)
+        if played is None or played.result is None:
+            found.append((prediction, None))
+            continue
+        tier = classify(prediction.score, scored_score(played.result, basis))
+        points = jokers.earned(rule.points(tier), (handle, played.number) in jokered)
+        found.append((prediction, (points, tier is Tier.EXACT)))
+    return found
 
 
 def _table_claims(
@@ -789,15 +840,16 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
     spelled = _spellings(teams)
     if not spelled:
         return None
-    told = _told(tuple(s for s, literal in _literals(teams) if literal.search(text)))
+    told = _told(teams)
+    starts = sorted({f.start() for literal in _literals(teams) for f in literal.finditer(text)})
     pairs = {frozenset((m.team1, m.team2)) for m in records.matches.values()}
-    for found in told.meets.finditer(text):
+    for found in told.meets.finditer(text, starts):
         one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
         if frozenset((one, two)) not in pairs:
             return f"match {one} v {two}: no such match in the pool"
     checks = ((told.beat, "beat"), (told.lost, "lost to"), (told.drew, "drew with"))
     for pattern, said in checks:
-        for found in pattern.finditer(text):
+        for found in pattern.finditer(text, starts):
             one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
             meetings = records.meetings.get(frozenset((one, two)), [])
             if said == "beat" and (one, False) not in meetings and (one, True) not in meetings:
@@ -806,14 +858,14 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
                 return f"result {one} lost to {two}: no match between them says so"
             if said == "drew with" and not any(level for _, level in meetings):
                 return f"result {one} drew with {two}: no match between them says so"
-    for found in told.champion.finditer(text):
+    for found in told.champion.finditer(text, starts):
         team = spelled[found["a"].lower()]
         if team != records.champion:
             return f"champion {team}: {records.champion or 'the cup is not decided yet'}"
     if records.champion is None and CUP_WON.search(text):
         return "champion nobody: the cup is not decided yet"
     now = records.matches.get(match) if match is not None else None
-    said_won = (found for pattern in told.wins for found in pattern.finditer(text))
+    said_won = (found for pattern in told.wins for found in pattern.finditer(text, starts))
     for found in said_won:
         team = spelled[found["a"].lower()]
         if now is not None and team in (now.team1, now.team2):
@@ -829,36 +881,59 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
 
 
 @dataclass(frozen=True)
+class _Result:
+    """A pattern of a result told in words, and whether it opens with a team (``{a}``)."""
+
+    pattern: re.Pattern[str]
+    opens: bool
+
+    def finditer(self, text: str, starts: list[int]) -> Iterator[re.Match[str]]:
+        """What ``pattern.finditer(text)`` finds, given every place a team's spelling
+        starts in ``text`` (``starts``, in order). Scanned at every place, an alternation
+        of a few hundred spellings was most of the claim check; one opening with a team
+        can only match where one is written, so it is tried there alone, each next try
+        past the last match as ``finditer`` goes on."""
+        if not self.opens:
+            yield from self.pattern.finditer(text)
+            return
+        end = 0
+        for start in starts:
+            if start >= end and (found := self.pattern.match(text, start)) is not None:
+                yield found
+                end = found.end()
+
+
+@dataclass(frozen=True)
 class _Told:
     """The patterns of results told in words, ``{a}`` and ``{b}`` any spelling of a team."""
 
-    meets: re.Pattern[str]
-    beat: re.Pattern[str]
-    lost: re.Pattern[str]
-    drew: re.Pattern[str]
-    champion: re.Pattern[str]
-    wins: tuple[re.Pattern[str], ...]
+    meets: _Result
+    beat: _Result
+    lost: _Result
+    drew: _Result
+    champion: _Result
+    wins: tuple[_Result, ...]
 
 
 @lru_cache(maxsize=16)
-def _literals(teams: frozenset[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """Every spelling of ``teams``, the longest first, each with a pattern finding it
-    anywhere (with the case folding the patterns of ``_told`` use)."""
+def _literals(teams: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    """Every spelling of ``teams``, each finding every place it starts (overlapping ones
+    too), with the case folding of the patterns of ``_told``."""
     spelled = sorted(_spellings(teams), key=len, reverse=True)
-    return tuple((s, re.compile(re.escape(s), re.IGNORECASE)) for s in spelled)
+    return tuple(re.compile(f"(?={re.escape(s)})", re.IGNORECASE) for s in spelled)
 
 
-@lru_cache(maxsize=512)
-def _told(spellings: tuple[str, ...]) -> _Told:
-    """The patterns with ``spellings`` (the longest first) for a team: those a text holds
-    somewhere. Any other can match nowhere in it, so leaving it out changes no match, and
-    an alternation of a handful is scanned where one of a few hundred took most of the
-    claim check; with none, nothing can match (``(?!)``)."""
-    either = "|".join(re.escape(s) for s in spellings) or "(?!)"
+@lru_cache(maxsize=16)
+def _told(teams: frozenset[str]) -> _Told:
+    """Compiled once per set of the pool's teams, not once per text."""
+    spelled = _spellings(teams)
+    either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
     a, b = f"(?P<a>{either})", f"(?P<b>{either})"
 
-    def compiled(pattern: str) -> re.Pattern[str]:
-        return re.compile(pattern.format(a=a, b=b), re.IGNORECASE)
+    def compiled(pattern: str) -> _Result:
+        return _Result(
+            re.compile(pattern.format(a=a, b=b), re.IGNORECASE), pattern.startswith("{a}")
+        )
 
     return _Told(
         compiled(MEETS),

@@ -1,0 +1,114 @@
+"""What her checks keep from one text to the next, from one moment to the next, gives
+what building it all again gives: the patterns, the records, the masked remarks."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from game.events import LoggedEvent, RemarkPosted
+from game.model import Score
+from game.pool import Pool
+from game.teams import TeamBook
+from memory.claims import Claims, _literals, _told
+from memory.guard import RepetitionGuard, masked, similar, similarity
+from tests.conftest import FakeClock, play
+
+TEXTS = (
+    "Brazil beat Serbia 2-0, and brazil v serbia was never close.",
+    "Korea Republic beat Korea DPR; South Korea won, and Korea drew with Japan.",
+    "Bosnia and Herzegovina drew with Bosnia. Spain's win! A victory for Mexico.",
+    "ArgentinaArgentina beat Spain, Argentina lost to France, France are champions.",
+    "O Brasil venceu a Sérvia, o México ganhou da Coreia do Sul, vitória do Japão.",
+    "Nobody named a team here, not one, whatever the score: 1-0.",
+    "",
+)
+NOW = datetime(2026, 6, 20, 18, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_a_result_in_words_is_found_where_a_scan_of_every_place_finds_it(text: str) -> None:
+    """Tried only where a team's spelling starts, each pattern finds what a scan of every
+    place of the text finds: the same spans, the same teams."""
+    teams = frozenset(team for _, team in TeamBook.standard().written)
+    told = _told(teams)
+    starts = sorted({f.start() for literal in _literals(teams) for f in literal.finditer(text)})
+    for result in (told.meets, told.beat, told.lost, told.drew, told.champion, *told.wins):
+        scanned = [(f.span(), f.groupdict()) for f in result.pattern.finditer(text)]
+        assert [(f.span(), f.groupdict()) for f in result.finditer(text, starts)] == scanned
+
+
+def test_records_kept_from_moment_to_moment_are_the_records_read_afresh(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """A pick placed re-scores its player alone and a match's split is counted again only
+    when its picks change: at every moment, what the kept parts give is what a check
+    that kept nothing reads."""
+    pool = tournament_pool
+    kept = Claims(pool, "ana")
+
+    def same() -> None:
+        assert kept.records() == Claims(pool, "ana").records()
+
+    pool.predictions.place("ana", 1, Score(2, 0))
+    pool.predictions.place("bia", 1, Score(1, 0))
+    same()
+    play(pool, clock, 1, "2-0")
+    same()
+    pool.predictions.place("caio", 2, Score(1, 1))  # another's pick, a match to play
+    same()
+    pool.predictions.place("caio", 2, Score(0, 3))  # changed before the kick-off
+    pool.predictions.place("bia", 2, Score(0, 3))
+    same()
+    kickoff = pool.match(2).kickoff
+    clock.now = kickoff + timedelta(minutes=1)  # the split told from now on
+    same()
+    clock.now = kickoff - timedelta(minutes=1)  # a clock set back: a pick may come in still
+    pool.predictions.place("ana", 2, Score(2, 2))
+    clock.now = kickoff + timedelta(minutes=1)
+    same()
+    play(pool, clock, 2, "0-3")
+    same()
+    records = kept.records()
+    assert records.picks[2] == {"ana": (0, False), "bia": (10, True), "caio": (10, True)}
+    assert records.shares[2][0].picks == 3 and records.shares[2][1].picks == 2  # hers apart
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Exact score on Brazil 2-1 Serbia: take a bow, ana.", "Exact score on Spain 1-0 Japan!"),
+        ("ana, zero points again; the ball is round.", "Exact score on Brazil 2-1: ana."),
+        ("Nothing on Spain 3-0 Austria for nina", "Nothing on Belgium 2-2 Senegal for nina"),
+        ("short", "a much longer line that shares almost nothing with it at all"),
+        ("", ""),
+    ],
+)
+def test_the_guards_quick_test_agrees_with_the_ratio(a: str, b: str) -> None:
+    masks = ["ana", "nina", "Brazil", "Serbia", "Spain", "Japan", "Austria", "Belgium"]
+    for threshold in (0.0, 0.3, 0.5, 0.75, 0.9, 1.0):
+        assert similar(a, b, threshold, masks) is (similarity(a, b, masks) >= threshold)
+
+
+def test_a_masked_remark_follows_its_masks() -> None:
+    """Kept per text and masks: new names mask what they name, and the order of the
+    masks never changes what a longer name hides."""
+    line = "Nothing on Bosnia and Herzegovina for nina"
+    assert masked(line, ["nina"]) == "nothing on bosnia and herzegovina for §"
+    assert masked(line, ["nina", "Bosnia", "Bosnia and Herzegovina"]) == "nothing on § for §"
+    assert masked(line, ["Bosnia", "nina", "Bosnia and Herzegovina"]) == "nothing on § for §"
+
+
+def test_the_guard_refuses_a_repeat_and_passes_a_new_line() -> None:
+    """Through the quick test: the same wording with other names is a repeat, another not."""
+    said = [
+        LoggedEvent(
+            1, NOW, RemarkPosted("betania", "Nothing on Spain 3-0 Austria for nina", ("nina",))
+        )
+    ]
+    masks = ["nina", "Spain", "Austria", "Belgium", "Senegal"]
+    guard = RepetitionGuard()
+    again = "Nothing on Belgium 2-2 Senegal for nina"
+    assert guard.repeats(again, ["nina"], said, NOW, masks) is said[0]
+    assert guard.repeats("nina, a fine call on a wild night", ["nina"], said, NOW, masks) is None
