@@ -94,70 +94,6 @@ class MergedFact:
     covers: tuple[int, ...]
 
 
-def held(connection: Connection, handle: str, about: str, day: date) -> list[Fact]:
-    """``handle``'s facts on a subject starting ``about`` ("team") as she knew them on
-    ``day``: told by then, not yet replaced, taken back or expired."""
-    query = (
-        select(player_facts)
-        .where(player_facts.c.handle == handle, player_facts.c.subject.startswith(about))
-        .order_by(player_facts.c.id)
-    )
-    return [f for f in map(_fact, connection.execute(query)) if f.held_on(day)]
-
-
-def replaced(connection: Connection, fact: Fact) -> Fact | None:
-    """The fact on the same subject that ``fact`` replaced, if it replaced one."""
-    query = (
-        select(player_facts)
-        .where(player_facts.c.superseded_by == fact.id, player_facts.c.replaced_on.is_not(None))
-        .order_by(player_facts.c.id.desc())
-    )
-    row = connection.execute(query).first()
-    return None if row is None else _fact(row)
-
-
-MAX_FACT_LENGTH = 200
-
-
-def parse_extracted(
-    answer: str,
-    author: str,
-    today: date,
-    players: Mapping[str, str] | None = None,
-    listener: str | None = None,
-    final: date | None = None,
-    line: str | None = None,
-) -> list[Heard]:
-    """Facts a model found in free chat, kept only if they are the author's own and short,
-    and, given the chat ``line`` they came from, say what it said (``keeps``).
-
-    Anything else (prose, another player, a fact naming another player or claiming a
-    standing in the pool, an empty text, a fact the line never told: a model's
-    invention) is dropped, not stored.
-    """
-    try:
-        raw = unlisted(json.loads(answer.strip().strip("`").removeprefix("json").strip()), "facts")
-    except json.JSONDecodeError:
-        return []
-    if not isinstance(raw, list):
-        return []
-    found = []
-    for item in raw:
-        if not isinstance(item, dict) or item.get("player") != author:
-            continue
-        text = item.get("text")
-        if isinstance(text, str) and 0 < len(text.strip()) <= MAX_FACT_LENGTH:
-            fact = " ".join(text.split())
-            if players and others_named(fact, author, players, listener):
-                continue
-            if claims_standing(fact):  # "bruno is the admin": the records say who is
-                continue
-            if line is not None and not keeps(fact.replace(author, ""), line):
-                continue
-            found.append(Heard(author, fact, expiry_in(fact, today, final)))
-    return found
-
-
 # -- storing and reading ------------------------------------------------------
 
 
@@ -377,6 +313,31 @@ def withdrawn_by(connection: Connection, source: str) -> list[Fact]:
     return [_fact(row) for row in connection.execute(query.order_by(player_facts.c.id))]
 
 
+def held(connection: Connection, handle: str, about: str, day: date) -> list[Fact]:
+    """``handle``'s facts on a subject starting ``about`` ("team") as she knew them on
+    ``day``: told by then, not yet replaced, taken back or expired."""
+    query = (
+        select(player_facts)
+        .where(player_facts.c.handle == handle, player_facts.c.subject.startswith(about))
+        .order_by(player_facts.c.id)
+    )
+    return [f for f in map(_fact, connection.execute(query)) if f.held_on(day)]
+
+
+def replaced(connection: Connection, fact: Fact) -> Fact | None:
+    """The fact on the same subject that ``fact`` replaced, if it replaced one."""
+    query = (
+        select(player_facts)
+        .where(player_facts.c.superseded_by == fact.id, player_facts.c.replaced_on.is_not(None))
+        .order_by(player_facts.c.id.desc())
+    )
+    row = connection.execute(query).first()
+    return None if row is None else _fact(row)
+
+
+# -- what fits a prompt or a question ----------------------------------------
+
+
 def for_prompt(connection: Connection, handle: str, today: date) -> list[Fact]:
     """The facts she may use and tell: current, not expired, and none claiming a standing
     in the pool (one stored before ``claims_standing`` refused them stays, untold)."""
@@ -462,7 +423,7 @@ def has_source(connection: Connection, source: str) -> bool:
     )
 
 
-# -- compaction ---------------------------------------------------------------
+# -- what a model proposes, checked: a merge, facts found in free chat -----------
 
 
 def candidates(connection: Connection, handle: str, today: date) -> list[Fact]:
@@ -510,6 +471,48 @@ def parse_merge(answer: str) -> list[MergedFact]:
             raise FactMergeRejected(f"a fact without the ids it covers: {item!r}")
         merged.append(MergedFact(" ".join(fact_text.split()), tuple(covers)))
     return merged
+
+
+MAX_FACT_LENGTH = 200
+
+
+def parse_extracted(
+    answer: str,
+    author: str,
+    today: date,
+    players: Mapping[str, str] | None = None,
+    listener: str | None = None,
+    final: date | None = None,
+    line: str | None = None,
+) -> list[Heard]:
+    """Facts a model found in free chat, kept only if they are the author's own and short,
+    and, given the chat ``line`` they came from, say what it said (``keeps``).
+
+    Anything else (prose, another player, a fact naming another player or claiming a
+    standing in the pool, an empty text, a fact the line never told: a model's
+    invention) is dropped, not stored.
+    """
+    try:
+        raw = unlisted(json.loads(answer.strip().strip("`").removeprefix("json").strip()), "facts")
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(raw, list):
+        return []
+    found = []
+    for item in raw:
+        if not isinstance(item, dict) or item.get("player") != author:
+            continue
+        text = item.get("text")
+        if isinstance(text, str) and 0 < len(text.strip()) <= MAX_FACT_LENGTH:
+            fact = " ".join(text.split())
+            if players and others_named(fact, author, players, listener):
+                continue
+            if claims_standing(fact):  # "bruno is the admin": the records say who is
+                continue
+            if line is not None and not keeps(fact.replace(author, ""), line):
+                continue
+            found.append(Heard(author, fact, expiry_in(fact, today, final)))
+    return found
 
 
 def content_words(text: str, names: Iterable[str] = ()) -> set[str]:
