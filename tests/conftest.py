@@ -5,6 +5,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,11 +20,77 @@ from game.openfootball import Fixture, Tournament, parse_tournament
 from game.pool import Pool
 from game.sources import read_json
 from memory.keeper import MemoryConfig
-from tests.databases import database
+from tests.databases import database, server
+from tests.llama_server import Background, missing
+
+if TYPE_CHECKING:
+    from bench.real_model import RealModelReport
 
 # Real tournaments, shipped with the tests (openfootball, CC0): see tests/data/README.md.
 TEST_DATA = Path(__file__).resolve().parent / "data"
 CHAT_2026 = Path(__file__).resolve().parents[1] / "docs" / "examples" / "chat-2026.jsonl"
+
+
+ONCE = pytest.StashKey[list[str]]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On PostgreSQL, the tests marked ``first_pass_only`` are deselected, each with its
+    reason (said under the collection). A ``real_model`` test comes last: its run goes on in
+    the background from the session's start (``real_model_runs``), and it only waits for it."""
+    once: list[pytest.Item] = []
+    config.stash[ONCE] = []
+    for item in items:
+        marker = item.get_closest_marker("first_pass_only")
+        if marker is None or server() is None:
+            continue
+        if not marker.kwargs.get("reason"):
+            raise pytest.UsageError(f"{item.nodeid}: first_pass_only needs its reason")
+        once.append(item)
+        config.stash[ONCE].append(
+            f"deselected on PostgreSQL: {item.nodeid}: {marker.kwargs['reason']}"
+        )
+    if once:
+        config.hook.pytest_deselected(items=once)
+        items[:] = [item for item in items if item not in once]
+    items.sort(key=lambda item: item.get_closest_marker("real_model") is not None)
+
+
+def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
+    return config.stash.get(ONCE, [])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def real_model_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Background]]:
+    """The run of each ``real_model`` test to come, by its node id, started as the session
+    starts (tests.llama_server.Background): minutes of a model writing, beside the suite."""
+    runs: dict[str, Background] = {}
+    try:
+        for item in request.session.items if missing() is None else ():
+            marker = item.get_closest_marker("real_model")
+            if marker is not None:
+                folder = tmp_path_factory.mktemp("real-model")
+                runs[item.nodeid] = Background(folder, **marker.kwargs)
+        yield runs
+    finally:
+        for run in runs.values():
+            run.stop()
+
+
+@pytest.fixture
+def real_model(
+    request: pytest.FixtureRequest, real_model_runs: dict[str, Background]
+) -> Iterator[RealModelReport]:
+    """This test's real-model run (its ``real_model`` marker's matches and players), once over;
+    without llama-cpp-python or the model, an error that says which is missing."""
+    run = real_model_runs.get(request.node.nodeid)
+    if run is None:
+        raise RuntimeError(missing() or "the test has no real_model marker")
+    report = run.report()
+    yield report
+    report.pool.engine.dispose()
 
 
 @dataclass
