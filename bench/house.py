@@ -13,7 +13,8 @@ runs on any revision's tree (``git worktree add --detach /tmp/old REV``). Prints
   level n only modules on lower levels; modules that import each other round a
   circle share a level (a package's ``__init__`` re-exporting its own modules is
   such a circle). How many levels, each package's range and the circles;
-- which package imports which: how many imports run from each row to each column.
+- which package imports which: how many imports run from each row to each column, and
+  the packages' own levels (their floors), by the same rule on that smaller graph.
 
 An import counts whether it runs at start or only for the type checker, as in
 ``tests/test_layers.py``: both tie the two modules together for whoever changes them.
@@ -294,6 +295,17 @@ def report(root: Path, top: int) -> list[str]:
         ([a, *(matrix[(a, b)] or "." for b in linked)] for a in linked),
         ("imports", *linked),
     )
+    packages = {a: {b for b in names if b != a and matrix[(a, b)]} for a in names}
+    floor, package_circles = levels(packages)
+    out.append(
+        "  floors (the packages' own levels): "
+        + "; ".join(
+            f"{n}: {', '.join(a for a in linked if floor[a] == n)}"
+            for n in range(max(floor.values()) + 1)
+        )
+    )
+    for circle in package_circles:
+        out.append(f"  packages importing each other: {' <-> '.join(circle)}")
     return out
 
 
