@@ -136,7 +136,7 @@ class Help:
 
 
 @dataclass(frozen=True)
-class Pick:
+class PickAsked:
     """A pick: ``who``'s for match ``number``, or for the match of the teams the line names."""
 
     who: str
@@ -144,12 +144,12 @@ class Pick:
 
 
 @dataclass(frozen=True)
-class MostExact:
+class MostExactAsked:
     """Who called the most exact scores."""
 
 
 @dataclass(frozen=True)
-class PointsOver:
+class PointsOverAsked:
     """The asker's points over matches ``first`` to ``last``."""
 
     first: int
@@ -157,7 +157,7 @@ class PointsOver:
 
 
 @dataclass(frozen=True)
-class BestWorst:
+class BestWorstAsked:
     """The asker's best and worst match."""
 
 
@@ -177,14 +177,14 @@ class ClubPlace:
 
 
 @dataclass(frozen=True)
-class Leading:
+class LeadingAsked:
     """Who leads the pool, or who led once match ``after`` was over."""
 
     after: int | None = None
 
 
 @dataclass(frozen=True)
-class Forecast:
+class ForecastAsked:
     """Who will win: the cup (``cup``), match ``number``, or the match of the teams
     ``rest`` (the words after "who wins") names, else the next match."""
 
@@ -194,7 +194,7 @@ class Forecast:
 
 
 @dataclass(frozen=True)
-class ScoreAt:
+class ScoreAtAsked:
     """Match ``number``'s score before ``minute``."""
 
     number: int
@@ -209,7 +209,7 @@ class MatchAsked:
 
 
 @dataclass(frozen=True)
-class WhoCalled:
+class WhoCalledAsked:
     """Who called the exact score of ``team``'s last match."""
 
     team: str
@@ -242,18 +242,18 @@ class Supports:
 
 Ask = (
     Help
-    | Pick
-    | MostExact
-    | PointsOver
-    | BestWorst
+    | PickAsked
+    | MostExactAsked
+    | PointsOverAsked
+    | BestWorstAsked
     | OwnStanding
     | TableTop
     | ClubPlace
-    | Leading
-    | Forecast
-    | ScoreAt
+    | LeadingAsked
+    | ForecastAsked
+    | ScoreAtAsked
     | MatchAsked
-    | WhoCalled
+    | WhoCalledAsked
     | SupportedThen
     | KnownAbout
     | Supports
@@ -279,9 +279,9 @@ def asks_in(
     numbered = MATCH_NUMBER.search(words)
     number = int(numbered["n"]) if numbered else None
     if number is not None and LED_AFTER.search(words):
-        found.append(Leading(after=number))
+        found.append(LeadingAsked(after=number))
     if LEADING.search(words):
-        found.append(Leading())
+        found.append(LeadingAsked())
     if CHAMPION.search(plain):
         found.append(_forecast(words, ""))
     wins = FORECAST.search(words)
@@ -289,12 +289,12 @@ def asks_in(
         found.append(_forecast(words, wins["rest"] or wins["resto"] or ""))
     minute = BEFORE_MINUTE.search(plain)
     if number is not None and minute:
-        found.append(ScoreAt(number, int(minute["n"] or minute["pt"])))
+        found.append(ScoreAtAsked(number, int(minute["n"] or minute["pt"])))
     if number is not None or LAST_MATCH.search(words):
         found.append(MatchAsked(number))
     called = WHO_CALLED.search(words)
     if called:
-        found.append(WhoCalled(called["team"].strip()))
+        found.append(WhoCalledAsked(called["team"].strip()))
     then = SUPPORTED_THEN.search(words)
     day = day_in(words, today)
     if then and day is not None:
@@ -327,25 +327,25 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
         hers = YOU.search(plain) and not ME.search(plain)
         who = named[0] if named else her if hers else asker
         numbered = MATCH_NUMBER.search(plain)
-        found.append(Pick(who, int(numbered["n"]) if numbered else None))
+        found.append(PickAsked(who, int(numbered["n"]) if numbered else None))
     if MOST_EXACT.search(plain):
-        found.append(MostExact())
+        found.append(MostExactAsked())
     if named or not ME.search(plain):
         return found
     run = MATCH_RANGE.search(plain)
     if run and OWN_SCORE.search(plain):
-        found.append(PointsOver(int(run["first"]), int(run["last"])))
+        found.append(PointsOverAsked(int(run["first"]), int(run["last"])))
     if BEST_WORST.search(plain):
-        found.append(BestWorst())
+        found.append(BestWorstAsked())
     if OWN_SCORE.search(plain) and not MATCH_NUMBER.search(plain):
         found.append(OwnStanding())
     return found
 
 
-def _forecast(words: str, rest: str) -> Forecast:
+def _forecast(words: str, rest: str) -> ForecastAsked:
     numbered = MATCH_NUMBER.search(rest)
     cup = bool(CUP.search(rest) or CUP.search(words))
-    return Forecast(rest, cup, int(numbered["n"]) if numbered else None)
+    return ForecastAsked(rest, cup, int(numbered["n"]) if numbered else None)
 
 
 def _who(name: str, asker: str, players: Mapping[str, str]) -> str | None:

@@ -75,24 +75,27 @@ def test_what_a_line_tells_her(line: str, said: Utterance) -> None:
         ("@betania ajuda", (kinds.Help(),)),
         ("@betania how am I doing?", (kinds.OwnStanding(),)),
         ("@betania como estou indo?", (kinds.OwnStanding(),)),
-        ("@betania who is leading?", (kinds.Leading(),)),
+        ("@betania who is leading?", (kinds.LeadingAsked(),)),
         # Several kinds, in the order her answers try them: the table after match 40 if
         # it was played, else the table now.
         (
             "@betania quem liderava depois do jogo 40?",
-            (kinds.Leading(after=40), kinds.Leading(), kinds.MatchAsked(40)),
+            (kinds.LeadingAsked(after=40), kinds.LeadingAsked(), kinds.MatchAsked(40)),
         ),
         (
             "@betania who will win match 3?",
-            (kinds.Forecast(" match 3?", cup=False, number=3), kinds.MatchAsked(3)),
+            (kinds.ForecastAsked(" match 3?", cup=False, number=3), kinds.MatchAsked(3)),
         ),
-        ("@betania quem vai ganhar a copa?", (kinds.Forecast(" a copa?", cup=True, number=None),)),
+        (
+            "@betania quem vai ganhar a copa?",
+            (kinds.ForecastAsked(" a copa?", cup=True, number=None),),
+        ),
         (
             "@betania what was the score of match 1 before the 80th minute?",
-            (kinds.ScoreAt(1, 80), kinds.MatchAsked(1)),
+            (kinds.ScoreAtAsked(1, 80), kinds.MatchAsked(1)),
         ),
         ("@betania e o último jogo?", (kinds.MatchAsked(None),)),
-        ("@betania who called Brazil?", (kinds.WhoCalled("Brazil"),)),
+        ("@betania who called Brazil?", (kinds.WhoCalledAsked("Brazil"),)),
         (
             "@betania whom did bia support on 12 Jun?",
             (kinds.SupportedThen("bia", date(2026, 6, 12)),),
@@ -110,15 +113,15 @@ def test_what_a_line_tells_her(line: str, said: Utterance) -> None:
         ("@betania which team does bia support?", (kinds.Supports("bia"),)),
         (
             "@betania what was my pick for match 2?",
-            (kinds.Pick("ana", 2), kinds.MatchAsked(2)),
+            (kinds.PickAsked("ana", 2), kinds.MatchAsked(2)),
         ),
-        ("@betania what did bia bet on Brazil v Serbia?", (kinds.Pick("bia", None),)),
+        ("@betania what did bia bet on Brazil v Serbia?", (kinds.PickAsked("bia", None),)),
         (
             "@betania quantos pontos eu fiz nos jogos 1 a 4?",
-            (kinds.PointsOver(1, 4), kinds.OwnStanding()),
+            (kinds.PointsOverAsked(1, 4), kinds.OwnStanding()),
         ),
-        ("@betania qual foi meu melhor jogo?", (kinds.BestWorst(),)),
-        ("@betania quem lidera o campeonato?", (kinds.TableTop(), kinds.Leading())),
+        ("@betania qual foi meu melhor jogo?", (kinds.BestWorstAsked(),)),
+        ("@betania quem lidera o campeonato?", (kinds.TableTop(), kinds.LeadingAsked())),
     ],
 )
 def test_the_kinds_of_question_a_line_asks_with_their_slots(

@@ -118,15 +118,15 @@ class Questions:
         match ask:
             case kinds.Help():
                 return Fallback(asker, self.addressee.mention)
-            case kinds.Pick(who, number):
+            case kinds.PickAsked(who, number):
                 return self._pick(asker, who, number, said.plain)
-            case kinds.MostExact():
+            case kinds.MostExactAsked():
                 table = self.pool.standings()
                 most = max((r.exact for r in table), default=0)
                 return MostExact(asker, tuple(r.player for r in table if r.exact == most), most)
-            case kinds.PointsOver(first, last):
+            case kinds.PointsOverAsked(first, last):
                 return self._points_over(asker, first, last)
-            case kinds.BestWorst():
+            case kinds.BestWorstAsked():
                 return self._best_worst(asker)
             case kinds.OwnStanding():
                 table = self.pool.standings()
@@ -137,15 +137,15 @@ class Questions:
                 return self._table(said.words, top=True)
             case kinds.ClubPlace():
                 return self._table(said.words, top=False)
-            case kinds.Leading(after):
+            case kinds.LeadingAsked(after):
                 return self._leading(asker, after)
-            case kinds.Forecast():
+            case kinds.ForecastAsked():
                 return self._forecast(asker, ask)
-            case kinds.ScoreAt(number, minute):
+            case kinds.ScoreAtAsked(number, minute):
                 return self._score_at(asker, number, minute)
             case kinds.MatchAsked(number):
                 return self._match(asker, number)
-            case kinds.WhoCalled(team):
+            case kinds.WhoCalledAsked(team):
                 return self._who_called(asker, team)
             case kinds.SupportedThen(who, day):
                 with self.store.read() as connection:
@@ -296,7 +296,7 @@ class Questions:
         chasers = tuple((r.player, r.points) for r in table if r.points < top)[:2]
         return Leading(asker, leaders, top, chasers, played)
 
-    def _forecast(self, asker: str, asked: kinds.Forecast) -> Forecast:
+    def _forecast(self, asker: str, asked: kinds.ForecastAsked) -> Forecast:
         matches = self.pool.matches()
         seen = predictor.outlook(matches, before=self.earlier_season)
         if asked.cup:
