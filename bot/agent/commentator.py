@@ -37,6 +37,7 @@ from bot.agent.requests import (
     Storyline,
     Welcome,
 )
+from game import matchdays
 from game.events import (
     ChatPosted,
     Event,
@@ -51,6 +52,7 @@ from game.events import (
 from game.following import Handlers
 from game.league import is_league, league_table, round_day, round_of
 from game.model import Match, MatchStatus, Score
+from game.pool import Pool
 from game.rules import PredictionLocked
 from game.shares import Shares, shares_of
 from game.teams import is_placeholder
@@ -674,12 +676,15 @@ class Commentator:
             (r.player for r in reversed(table) if r.player not in chatty and r.player != self.her),
             None,
         )
+        winners, won_with = day_won(self.pool, todays)
         request = Digest(
             self.words.day(day),
             tuple(f"{m.team1} {self.words.result(m.result)} {m.team2}" for m in todays if m.result),
             leader.player if leader else "",
             leader.points if leader else 0,
             quiet,
+            tuple(winners),
+            won_with,
         )
         # Prompted by the clock, tied to the day's last final whistle (or, on a day
         # without one, the log's last event) under a topic of its own: posted once.
@@ -696,11 +701,34 @@ class Commentator:
             item,
             request,
             [],
-            _moment("; ".join(request.results) or phrase("moments", "day.none"), "day.about"),
+            _moment(
+                "\n".join(
+                    told
+                    for told in ("; ".join(request.results), request.notes())
+                    if told  # the results and who won the day, or the day without matches
+                )
+                or phrase("moments", "day.none"),
+                "day.about",
+            ),
             None,
             capped=False,
             topic=DIGEST,
         )
+
+
+def day_won(pool: Pool, played: Sequence[Match]) -> tuple[list[str], int]:
+    """Who won the day her digest tells, and with how many points: the pool's own rule
+    (``matchdays.winners``, every one of a tie) over the points scored on exactly the
+    matches it tells. Those are one stretch of kick-offs, so their points are the table
+    after the last of them less the table before the first, bonus picks apart."""
+    if not played:
+        return [], 0
+    ordered = sorted(played, key=Match.time_order)
+    before = {r.player: r.points - r.bonus for r in pool.standings(before_match=ordered[0].number)}
+    after = pool.standings(up_to_match=ordered[-1].number)
+    scored = {r.player: r.points - r.bonus - before.get(r.player, 0) for r in after}
+    winners = matchdays.winners(scored)
+    return winners, scored[winners[0]] if winners else 0
 
 
 def _pooled_line(match: Match, pooled: Shares) -> str:

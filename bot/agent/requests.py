@@ -225,6 +225,15 @@ class Digest(Remark):
     leader: str
     points: int
     quiet: str | None
+    # Who scored the most on the day's matches (``game.matchdays.winners``: ties all
+    # named, nobody when nobody scored), and with how many points on them.
+    winners: tuple[str, ...] = ()
+    won_with: int = 0
+
+    def notes(self) -> str:
+        if not self.winners:
+            return note("digest.no_winner") if self.results else ""
+        return note("digest.winners", winners=" & ".join(self.winners), points=self.won_with)
 
 
 # -- her answers to "@<her handle> ..." ----------------------------------------------

@@ -414,11 +414,13 @@ class OfflineModel:
 
     def _digest(self, request: Digest, variant: Variant) -> str:
         """The day's results, as many as the remark's cap holds (a league's round day has
-        ten), the rest counted: "... and 4 more"."""
+        ten), the rest counted: "... and 4 more"; the day's winner, every one of a tie."""
         rng = self._remark_rng(request, variant)
         if not request.results:
             return self.say("digest.none", rng)
         quiet = self.say("digest.quiet", who=request.quiet) if request.quiet else ""
+        # A day somebody won and a day nobody scored are told in lines of their own.
+        section = "digest" if request.winners else "digest.no_winner"
         characters, _ = limits(request.text_kind)
         line = ""
         for shown in range(len(request.results), 0, -1):
@@ -427,12 +429,15 @@ class OfflineModel:
                 results += " " + self.say("word.and") + " "
                 results += self.say("word.more", n=len(request.results) - shown)
             line = self.say(
-                "digest",
+                section,
                 self._remark_rng(request, variant),
+                many=len(request.winners) > 1,
                 day=request.day,
                 results=results,
                 leader=request.leader,
                 points=request.points,
+                winner=self.names(request.winners),
+                won_with=request.won_with,
                 quiet=quiet,
             ).strip()
             if len(line) <= characters:
