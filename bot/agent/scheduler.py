@@ -1,8 +1,10 @@
 """What happens on the clock: kick-offs, her turn, and the results feed.
 
-Kick-off jobs are derived from the database at start (every match not yet
-started gets one), and each job checks the state before acting, so a restart
-loses no job and runs none twice. Her turn (``Commentator.turn``: picks when
+Kick-off jobs (and the reminders before them) are derived from the database at
+start (every match not yet started gets one), then follow the log's fixture
+events (``MatchScheduled``: a fixture imported, a kick-off moved, by this process
+or any other on the database); each job checks the state before acting, so a
+restart loses no job and runs none twice. Her turn (``Commentator.turn``: picks when
 due, reactions, the digest when its hour has come) runs every few seconds, the
 same turn the demo and replays give her. Model calls run in a worker thread:
 the SSH sessions never wait on her.
@@ -19,8 +21,9 @@ from datetime import UTC, datetime, timedelta
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from bot.agent.commentator import Commentator
+from game.events import MatchScheduled
 from game.feeds.poller import ResultsPoller
-from game.model import MatchStatus
+from game.model import Match, MatchStatus
 from game.reminders import DEFAULT_LEAD, remind_at
 from game.rules import RuleViolation
 
@@ -45,6 +48,7 @@ class PoolScheduler:
         # The pool's zone, the one her "today" and digest hour use: one setting, not two.
         self.scheduler = AsyncIOScheduler(timezone=commentator.keeper.config.zone)
         self._busy = asyncio.Lock()
+        self._followed = 0  # the last log id whose fixture events have their jobs
 
     def start(self) -> None:
         self.rebuild()
@@ -53,6 +57,14 @@ class PoolScheduler:
             "interval",
             seconds=self.catch_up_every,
             id="her-turn",
+            max_instances=1,
+            coalesce=True,
+        )
+        self.scheduler.add_job(
+            self.follow_fixtures,
+            "interval",
+            seconds=self.catch_up_every,
+            id="fixtures",
             max_instances=1,
             coalesce=True,
         )
@@ -76,33 +88,60 @@ class PoolScheduler:
 
     def rebuild(self) -> int:
         """One kick-off job per match not started yet; overdue ones run now."""
+        # Read first: a fixture logged while the matches are read is followed again.
+        self._followed = self.pool.last_event_id()
         now = self.pool.clock()
-        count = 0
-        for match in self.pool.matches():
-            if match.status is not MatchStatus.SCHEDULED:
-                continue
+        return sum(self.schedule(match, now) for match in self.pool.matches())
+
+    def fixtures_logged(self) -> list[Match]:
+        """The matches whose fixture was logged since the last look (imported, teams or
+        kick-off changed), as they stand now; the look moves on past them."""
+        logged = self.pool.events_of(MatchScheduled, after_id=self._followed)
+        if not logged:
+            return []
+        numbers = sorted({item.event.match for item in logged})
+        matches = [self.pool.match(number, with_goals=False) for number in numbers]
+        self._followed = logged[-1].id
+        return matches
+
+    async def follow_fixtures(self) -> None:
+        """The jobs of the fixtures logged since start: made for a new match, moved with
+        its kick-off (the pool itself never reminds of a match twice)."""
+        try:
+            matches = await asyncio.to_thread(self.fixtures_logged)
+        except Exception:
+            log.exception("reading the fixtures logged failed; tried again next tick")
+            return
+        now = self.pool.clock()
+        for match in matches:
+            self.schedule(match, now)
+
+    def schedule(self, match: Match, now: datetime) -> bool:
+        """Its kick-off job and the reminder before it, for a match not started yet
+        (replacing the ones it had); False for a match under way or over."""
+        if match.status is not MatchStatus.SCHEDULED:
+            return False
+        self.scheduler.add_job(
+            self.kick_off,
+            "date",
+            run_date=max(match.kickoff, now),
+            args=[match.number],
+            id=f"kickoff-{match.number}",
+            replace_existing=True,
+            misfire_grace_time=None,
+        )
+        if self.remind_before is not None and match.kickoff > now:
+            # Overdue (a start inside the lead) runs now; the pool logs it once.
             self.scheduler.add_job(
-                self.kick_off,
+                self.remind,
                 "date",
-                run_date=max(match.kickoff, now),
+                run_date=max(remind_at(match, self.remind_before), now),
                 args=[match.number],
-                id=f"kickoff-{match.number}",
+                id=f"remind-{match.number}",
                 replace_existing=True,
                 misfire_grace_time=None,
             )
-            if self.remind_before is not None and match.kickoff > now:
-                # Overdue (a start inside the lead) runs now; the pool logs it once.
-                self.scheduler.add_job(
-                    self.remind,
-                    "date",
-                    run_date=max(remind_at(match, self.remind_before), now),
-                    args=[match.number],
-                    id=f"remind-{match.number}",
-                    replace_existing=True,
-                    misfire_grace_time=None,
-                )
-            count += 1
-        return count
+        return True
 
     async def remind(self, number: int) -> None:
         """Tell the players without a pick on match #N (every session, the channel)."""
