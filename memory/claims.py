@@ -434,12 +434,12 @@ class _Picked:
     picks: dict[int, dict[str, tuple[int, bool]]] = field(default_factory=dict)
     called: dict[int, set[str]] = field(default_factory=dict)
     on: dict[int, list[Prediction]] = field(default_factory=dict)
-    # handle -> (their picks as read, each in time order with its points and exactness,
-    # None while its match has no result): what a pick placed by another leaves as it was
-    players: dict[str, tuple[list[Prediction], list[_Scored]]] = field(default_factory=dict)
+    # handle -> their picks of finished matches in time order (number, home, away), and
+    # each one's points and exactness: what a pick of a match still to play leaves as it was
+    players: dict[str, tuple[_Done, list[tuple[int, bool]]]] = field(default_factory=dict)
 
 
-_Scored = tuple[Prediction, tuple[int, bool] | None]
+_Done = tuple[tuple[int, int, int], ...]
 _Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
 
 
@@ -479,12 +479,12 @@ class Claims:
         found.me = self.me if self.me in found.players else ""
         matches = found.matches = {m.number: m for m in self.pool.matches()}
         for match in matches.values():
-            found.scores |= _scores_of(match)
-            meeting = _meeting(match)
+            scores, meeting, figures, ends = _told_by(match)
+            found.scores |= scores
             if meeting is not None:
                 found.meetings.setdefault(frozenset((match.team1, match.team2)), []).append(meeting)
-            found.figures |= {match.number, *(goal.minute for goal in match.goals)}
-            found.results |= _ends_of(match)
+            found.figures |= figures
+            found.results |= ends
         finished = sum(1 for m in matches.values() if m.result is not None)
         if matches and finished == len(matches):
             decided = champions(matches.values())
@@ -552,7 +552,9 @@ class Claims:
         kept = self._scored
         if kept is not None and kept.source is every and kept.key == key:
             return kept
-        # The rest the same, a player's picks are scored again only when theirs changed.
+        # No result, kick-off, joker, rule or player changed: a player's picks are scored
+        # again only when their picks of finished matches did (a pick of the next match,
+        # placed by every player at once, changes none).
         before = kept.players if kept is not None and kept.key == key else {}
         picked = _Picked(every, key)
         order = {m.number: Match.time_order(m) for m in matches.values()}
@@ -560,20 +562,24 @@ class Claims:
         for prediction in every:
             by_player.setdefault(prediction.handle, []).append(prediction)
         for handle in found.players:
-            mine = by_player.get(handle, [])
-            known = before.get(handle)
-            if known is None or known[0] != mine:
-                known = (mine, _scored(handle, mine, matches, order, rule, basis, jokered))
-            picked.players[handle] = known
-            for prediction, scored in known[1]:
+            done: list[Prediction] = []
+            for prediction in sorted(
+                by_player.get(handle, []), key=lambda p: order.get(p.match_number, ())
+            ):
                 pick = (prediction.score.home, prediction.score.away)
                 picked.scores.add(pick)
                 picked.picked |= {pick, pick[::-1]}
                 picked.pickers.setdefault(prediction.match_number, set()).add(handle)
                 picked.on.setdefault(prediction.match_number, []).append(prediction)
-                if scored is None:
-                    continue
-                (points, exact), number = scored, prediction.match_number
+                played = matches.get(prediction.match_number)
+                if played is not None and played.result is not None:
+                    done.append(prediction)
+            said = tuple((p.match_number, p.score.home, p.score.away) for p in done)
+            known = before.get(handle)
+            if known is None or known[0] != said:
+                known = (said, _scored(handle, done, matches, rule, basis, jokered))
+            picked.players[handle] = known
+            for (number, _, _), (points, exact) in zip(*known, strict=True):
                 picked.points.setdefault(handle, []).append(points)
                 picked.record.setdefault(handle, []).append((number, points, exact))
                 picked.picks.setdefault(number, {})[handle] = (points, exact)
@@ -652,24 +658,21 @@ class Claims:
 
 def _scored(
     handle: str,
-    mine: list[Prediction],
+    done: list[Prediction],
     matches: dict[int, Match],
-    order: dict[int, tuple[datetime, int]],
     rule: ScoringRule,
     basis: ScoreBasis,
     jokered: Collection[tuple[str, int]],
-) -> list[_Scored]:
-    """``handle``'s picks in time order, each with its points and whether it was exact
-    (a joker's earns twice, as in the table), None while its match has no result."""
-    found: list[_Scored] = []
-    for prediction in sorted(mine, key=lambda p: order.get(p.match_number, ())):
-        played = matches.get(prediction.match_number)
-        if played is None or played.result is None:
-            found.append((prediction, None))
-            continue
-        tier = classify(prediction.score, scored_score(played.result, basis))
-        points = jokers.earned(rule.points(tier), (handle, played.number) in jokered)
-        found.append((prediction, (points, tier is Tier.EXACT)))
+) -> list[tuple[int, bool]]:
+    """Each of ``handle``'s picks of finished matches (``done``): its points (a joker's
+    earn twice, as in the table) and whether it was exact."""
+    found: list[tuple[int, bool]] = []
+    for prediction in done:
+        result = matches[prediction.match_number].result
+        assert result is not None  # ``done``: picks of matches with a result
+        tier = classify(prediction.score, scored_score(result, basis))
+        points = jokers.earned(rule.points(tier), (handle, prediction.match_number) in jokered)
+        found.append((points, tier is Tier.EXACT))
     return found
 
 
@@ -1202,6 +1205,20 @@ def _spelled(records: Records) -> dict[str, str]:
 @lru_cache(maxsize=16)
 def _spellings(teams: frozenset[str]) -> dict[str, str]:
     return TeamBook.standard().spellings(teams)
+
+
+@lru_cache(maxsize=512)
+def _told_by(
+    match: Match,
+) -> tuple[
+    frozenset[tuple[int, int]], tuple[str, bool] | None, frozenset[int], frozenset[tuple[int, int]]
+]:
+    """What one match gives the records: the scores it stood at, its meeting, its figures
+    (its number, its goals' minutes) and the scores it ended at. Worked out once per state
+    of the match: the records are read again at every pick, and most matches are as
+    they were."""
+    figures = frozenset({match.number, *(goal.minute for goal in match.goals)})
+    return frozenset(_scores_of(match)), _meeting(match), figures, frozenset(_ends_of(match))
 
 
 def _ends_of(match: Match) -> set[tuple[int, int]]:

@@ -214,7 +214,7 @@ class Contract:
         # Distinct values first: a season's fusion prompt holds thousands of numbers, and
         # every pair of them (not of their distinct values) was 270 million subtractions.
         told = rest.numbers
-        named = frozenset(key_form(team) for team in asked)
+        named = frozenset(_team_key(team) for team in asked)
         found = Grounds(
             Known((pool.words, said.words, rest.words, theirs)),
             pool.numbers | said.numbers | rest.numbers,
@@ -247,7 +247,7 @@ class Contract:
             words,
             frozenset(teams),
             frozenset(records.numbers()),
-            frozenset(key_form(team) for team in teams),
+            frozenset(_team_key(team) for team in teams),
         )
         return self._pool
 
@@ -315,7 +315,7 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
     playing = grounds.playing
     if playing is None:
         playing = grounds.asked.union(
-            key_form(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
+            _team_key(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
         )
     for spelling, lowered, team, pattern in _written():
         if team in playing:
@@ -612,26 +612,44 @@ def _latin(character: str) -> bool:
     return "LATIN" in unicodedata.name(character, "")
 
 
-def _values(request: object) -> Iterator[str]:
+def _values(request: object) -> list[str]:
     """Every value a typed request carries, as text: what the code asked to be said."""
+    found: list[str] = []
+    _gather(request, found)
+    return found
+
+
+def _gather(request: object, found: list[str]) -> None:
+    # Into one list, not generators nested as deep as the request: read on every call.
     if request is None:
         return
     if isinstance(request, str):
-        yield request
+        found.append(request)
     elif isinstance(request, int | float | date | datetime):
-        yield str(request)
+        found.append(str(request))
     elif dataclasses.is_dataclass(request) and not isinstance(request, type):
-        for item in dataclasses.fields(request):
-            yield from _values(getattr(request, item.name))
+        for name in _field_names(type(request)):
+            _gather(getattr(request, name), found)
     elif isinstance(request, dict):
         for key, value in request.items():
-            yield from _values(key)
-            yield from _values(value)
+            _gather(key, found)
+            _gather(value, found)
     elif isinstance(request, list | tuple | set | frozenset):
         for value in request:
-            yield from _values(value)
+            _gather(value, found)
     else:
-        yield str(request)
+        found.append(str(request))
+
+
+@cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(item.name for item in dataclasses.fields(kind))
+
+
+@cache
+def _team_key(team: str) -> str:
+    """``key_form`` of a team: the same few dozen, asked for call after call."""
+    return key_form(team)
 
 
 @cache
