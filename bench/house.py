@@ -176,6 +176,18 @@ def levels(graph: dict[str, set[str]]) -> tuple[dict[str, int], list[list[str]]]
     return {m: level[owner[m]] for m in graph}, [c for c in found if len(c) > 1]
 
 
+def longest_chain(graph: dict[str, set[str]], level: dict[str, int], start: str) -> list[str]:
+    """From ``start`` down to level 0, each step to an import one level lower: what makes
+    the levels as many as they are (a circle's members share a level: it is stepped over)."""
+    chain = [start]
+    while level[chain[-1]] > 0:
+        below = sorted(t for t in graph[chain[-1]] if level[t] == level[chain[-1]] - 1)
+        if not below:
+            break
+        chain.append(below[0])
+    return chain
+
+
 def table(rows: Iterable[Iterable[object]], header: Iterable[str]) -> list[str]:
     """Rows in columns: a column of counts to the right, one of names to the left."""
     cells = [[str(c) for c in header], *[[str(c) for c in row] for row in rows]]
@@ -280,6 +292,7 @@ def report(root: Path, top: int) -> list[str]:
     )
     top_modules = sorted(m for m in graph if level[m] == count - 1)
     out.append(f"  on the top level: {', '.join(top_modules)}")
+    out.append(f"  a longest chain: {' -> '.join(longest_chain(graph, level, top_modules[0]))}")
     for circle in circles:
         out.append(f"  circle: {' <-> '.join(circle)}")
 
