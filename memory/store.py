@@ -22,10 +22,17 @@ from memory.schema import agent_state, memory_state
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 
+def open_store(pool: Pool) -> MemoryStore:
+    """Memory's store on ``pool``, its tables brought up to date first: what a run does
+    when it opens memory, as ``open_database`` does for the game's. Not in the
+    constructor: building a store writes nothing."""
+    migrate(pool.engine, MIGRATIONS, version_table="memory_alembic_version")
+    return MemoryStore(pool)
+
+
 class MemoryStore:
     def __init__(self, pool: Pool) -> None:
         self.pool = pool
-        migrate(pool.engine, MIGRATIONS, version_table="memory_alembic_version")
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

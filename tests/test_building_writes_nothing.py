@@ -1,5 +1,6 @@
-"""Building an object never touches the database: her seat in the pool and memory's
-recovery of an interrupted rebuild are start steps, taken where she is wired."""
+"""Building an object never touches the database: her seat in the pool, memory's
+recovery of an interrupted rebuild and memory's tables brought up to date are start
+steps, taken where they are wired."""
 
 from typing import Any
 
@@ -11,7 +12,7 @@ from bot.agent.providers.offline import OfflineModel
 from game.pool import Pool
 from memory.diary_shelf import DIARY_BEFORE_REBUILD
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
-from memory.store import MEMORY_STATE, MemoryStore
+from memory.store import MEMORY_STATE, MemoryStore, open_store
 from tests.conftest import FakeClock, ScriptedModel, play
 
 
@@ -33,7 +34,7 @@ def test_building_her_writes_nothing_and_start_seats_her_once(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
     config = MemoryConfig()
-    store = MemoryStore(tournament_pool)
+    store = open_store(tournament_pool)
     contexts = contexts_for(store, config)
     gateway = Gateway(tournament_pool, store, contexts, ScriptedModel(), config)
     keeper = MemoryKeeper(tournament_pool, gateway, config, store, contexts)
@@ -56,7 +57,11 @@ def test_building_memory_writes_nothing_and_start_recovers_a_rebuild(
     tournament_pool: Pool,
 ) -> None:
     config = MemoryConfig()
-    store = MemoryStore(tournament_pool)
+    before = everything_in(tournament_pool)
+    assert "memory_state" not in before
+    MemoryStore(tournament_pool)  # memory's tables are not there yet, and stay so
+    assert everything_in(tournament_pool) == before
+    store = open_store(tournament_pool)
     with store.write() as connection:  # a rebuild stopped half-way: the old diary kept
         MEMORY_STATE.set(connection, DIARY_BEFORE_REBUILD, "[]")
     contexts = contexts_for(store, config)

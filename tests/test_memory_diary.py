@@ -12,7 +12,7 @@ from game.pool import Pool
 from memory import diary, inspect
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig
-from memory.store import MemoryStore
+from memory.store import open_store
 from memory.usage import recorded
 from tests.conftest import FakeClock, ScriptedModel, fails, play, tournament
 from tests.databases import fail_on, stop_failing
@@ -56,7 +56,7 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
 
 
 def test_the_database_refuses_a_second_entry_for_a_match(long_pool: Pool, clock: FakeClock) -> None:
-    store = MemoryStore(long_pool)
+    store = open_store(long_pool)
     with store.write() as connection:
         diary.add_match_entry(connection, 1, "one", clock.now.date(), clock.now, 1)
     with pytest.raises(DatabaseError), store.write() as connection:

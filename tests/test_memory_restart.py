@@ -8,7 +8,7 @@ from game.pool import Pool
 from memory import diary, facts
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig
-from memory.store import AGENT_STATE, MEMORY_STATE, MIGRATIONS, MemoryStore
+from memory.store import AGENT_STATE, MEMORY_STATE, MIGRATIONS, open_store
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
 CONFIG = MemoryConfig(diary=DiaryConfig(threshold=3, keep=1))
@@ -113,7 +113,7 @@ def test_an_upgraded_pool_keeps_where_her_reactions_stood(pool: Pool) -> None:
                 " ('last_digest_day', '2026-06-12'), ('last_handled_event_id', '40')"
             )
         )
-    store = MemoryStore(pool)  # what serve does on start: brings memory up to date
+    store = open_store(pool)  # what serve does on start: brings memory up to date
     with store.read() as connection:
         assert AGENT_STATE.get(connection, "commentator_cursor") == "42"
         assert AGENT_STATE.get(connection, "last_digest_day") == "2026-06-12"

@@ -29,7 +29,7 @@ from memory.contract import Breach, Contract, limits
 from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
 from memory.requests import Request
-from memory.store import MemoryStore
+from memory.store import MemoryStore, open_store
 from prompts import phrase, render, sections
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
@@ -290,7 +290,7 @@ def remembering(
 ) -> tuple[MemoryKeeper, Gateway]:
     """A pool's memory, talking to ``model`` through one gateway: the two, wired."""
     config = config or MemoryConfig()
-    store = MemoryStore(pool)
+    store = open_store(pool)
     contexts = contexts_for(store, config)
     gateway = Gateway(pool, store, contexts, model, config, fallback, on_call, meter)
     keeper = MemoryKeeper(pool, gateway, config, store, contexts)

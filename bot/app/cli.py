@@ -317,9 +317,9 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 
 def memory_store(args: argparse.Namespace) -> MemoryStore:
-    from memory.store import MemoryStore
+    from memory.store import open_store
 
-    return MemoryStore(open_pool(args))
+    return open_store(open_pool(args))
 
 
 def cmd_memory_diary(args: argparse.Namespace) -> None:
