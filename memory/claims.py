@@ -462,22 +462,23 @@ class Claims:
         # a match is told from its kick-off on, which the clock reaches with no event.
         state = self.pool.state_mark()
         now = self.pool.clock()
-        moment = (state, sum(1 for m in self.pool.matches() if m.has_started(now)))
+        matches = self.pool.matches()  # read after the mark: no older than it, read once
+        moment = (state, sum(1 for m in matches if m.has_started(now)))
         kept = self._kept
         if kept is not None and kept[0] == moment:
             return kept[1]
-        found = self._read(now)
+        found = self._read(now, matches)
         if self._kept is None or self._kept[0] < moment:
             self._kept = (moment, found)
         return found
 
-    def _read(self, now: datetime) -> Records:
+    def _read(self, now: datetime, read: list[Match]) -> Records:
         found = Records()
         rule, basis = self.pool.scoring()
         found.rule = {rule.exact, rule.difference, rule.outcome, 0}
         found.players = {p.handle: p.display_name for p in self.pool.players()}
         found.me = self.me if self.me in found.players else ""
-        matches = found.matches = {m.number: m for m in self.pool.matches()}
+        matches = found.matches = {m.number: m for m in read}
         for match in matches.values():
             scores, meeting, figures, ends = _told_by(match)
             found.scores |= scores
