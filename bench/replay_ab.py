@@ -6,9 +6,11 @@
 Each revision is checked out in a worktree of its own (``.`` is this working tree
 as it is) and replayed in a subprocess of its own (offline voice, 20 simulated
 players), interleaved: base, head, base, head... so a busy machine slows both
-alike. Prints each run's time, the median of each and their ratio (head / base),
-and a digest of each side's final standings and posted remarks: the same digest
-is the same table and the same remarks, byte for byte.
+alike. Prints each run's time (wall clock, and the CPU time of the replay's own
+process, which other processes on a shared machine barely move), the median of
+each and their ratios (head / base), and a digest of each side's final standings
+and posted remarks: the same digest is the same table and the same remarks, byte
+for byte.
 
 ``--profile`` replays this working tree in-process under cProfile instead and
 prints the top functions by cumulative and by own time, with their share of the
@@ -48,9 +50,9 @@ if args["matches"]:
 options = ReplayOptions(tournament, players=args["players"], seed=args["seed"])
 config = ModelConfig(provider="offline", seed=args["seed"])
 with tempfile.TemporaryDirectory() as directory:
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = replay(options, Path(directory) / "ab.db", config)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     table = [(r.rank, r.player, r.points, r.exact) for r in report.pool.standings()]
     remarks = [
         (item.event.match, item.event.trigger, item.event.text)
@@ -59,6 +61,7 @@ with tempfile.TemporaryDirectory() as directory:
 digest = lambda value: hashlib.sha256(json.dumps(value).encode()).hexdigest()[:16]
 print(json.dumps({
     "elapsed": elapsed,
+    "cpu": cpu,
     "standings": digest(table),
     "remarks": digest(remarks),
     "count": len(remarks),
@@ -110,12 +113,18 @@ def compare(args: argparse.Namespace) -> None:
             for side, revision in (("base", args.base), ("head", args.head)):
                 trees[side] = worktree(revision, Path(directory))
             times: dict[str, list[float]] = {"base": [], "head": []}
+            cpus: dict[str, list[float]] = {"base": [], "head": []}
             last: dict[str, dict[str, object]] = {}
             for round_ in range(1, args.rounds + 1):
                 for side in ("base", "head"):
                     last[side] = run(trees[side], settings)
                     times[side].append(float(str(last[side]["elapsed"])))
-                    print(f"round {round_} {side}: {times[side][-1]:.1f} s", flush=True)
+                    cpus[side].append(float(str(last[side]["cpu"])))
+                    print(
+                        f"round {round_} {side}: {times[side][-1]:.1f} s "
+                        f"(CPU {cpus[side][-1]:.1f} s)",
+                        flush=True,
+                    )
         finally:
             for tree in trees.values():
                 if tree.parent == Path(directory):  # only the worktrees made here
@@ -124,10 +133,12 @@ def compare(args: argparse.Namespace) -> None:
                         check=False,
                     )
     base, head = statistics.median(times["base"]), statistics.median(times["head"])
+    base_cpu, head_cpu = statistics.median(cpus["base"]), statistics.median(cpus["head"])
     cut = f"{args.matches} matches" if args.matches else "all matches"
     print(
         f"replay ({cut}, {args.players} players, offline): head {args.head} {head:.1f} s, "
-        f"base {args.base} {base:.1f} s (medians of {args.rounds}): ratio {head / base:.2f}x"
+        f"base {args.base} {base:.1f} s (medians of {args.rounds}): ratio {head / base:.2f}x; "
+        f"CPU head {head_cpu:.1f} s, base {base_cpu:.1f} s: ratio {head_cpu / base_cpu:.2f}x"
     )
     for side, revision in (("base", args.base), ("head", args.head)):
         got = last[side]
