@@ -43,18 +43,59 @@ class StandingRow(NamedTuple):
         return (self.points, self.exact, self.outcome)
 
 
-def assign_ranks(rows: Iterable[StandingRow], days_first: bool = False) -> list[StandingRow]:
+def assign_ranks(
+    rows: Iterable[StandingRow], days_first: bool = False, names_in_order: bool = False
+) -> list[StandingRow]:
     """Order by points, exact hits, outcome hits (with ``days_first``, days won right
-    after points); equals share a rank (1, 2, 2, 4)."""
-    ordered = sorted(
-        rows, key=lambda row: (tuple(-k for k in row.sort_key(days_first)), row.player)
-    )
+    after points); equals share a rank (1, 2, 2, 4), listed by name.
+
+    ``names_in_order``: the rows come in the database's name order, which ties keep
+    (PostgreSQL's collation may order names otherwise than Python does).
+    """
+
+    def order(row: StandingRow) -> tuple[object, ...]:
+        ahead = tuple(-k for k in row.sort_key(days_first))
+        return ahead if names_in_order else (*ahead, row.player)
+
+    ordered = sorted(rows, key=order)  # a stable sort: ties keep the order they came in
     ranked: list[StandingRow] = []
     for position, row in enumerate(ordered, start=1):
         same_as_previous = ranked and ranked[-1].sort_key(days_first) == row.sort_key(days_first)
         rank = ranked[-1].rank if same_as_previous else position
         ranked.append(row._replace(rank=rank))
     return ranked
+
+
+def add_up(
+    first: Iterable[StandingRow],
+    second: Iterable[StandingRow],
+    names: Iterable[str],
+    days_first: bool = False,
+) -> list[StandingRow]:
+    """One table from the tables of two sets of whole days, apart (each day's matches
+    all in one of them): every column adds up, the days won included, and the sum is
+    ranked again. ``names``: every player, in the database's name order, which ties
+    keep. Column by column, not a loop over them: it runs at every goal, 10,000 rows."""
+    one = {row.player: row for row in first}
+    other = {row.player: row for row in second}
+    empty = StandingRow(0, "", 0, 0, 0, 0)
+    summed = []
+    for handle in names:
+        a, b = one.get(handle, empty), other.get(handle, empty)
+        summed.append(
+            StandingRow(
+                0,
+                handle,
+                a.points + b.points,
+                a.exact + b.exact,
+                a.outcome + b.outcome,
+                a.predictions + b.predictions,
+                a.joker + b.joker,
+                a.bonus + b.bonus,
+                a.days + b.days,
+            )
+        )
+    return assign_ranks(summed, days_first, names_in_order=True)
 
 
 def played_by(kickoffs: Mapping[int, datetime], number: int, inclusive: bool = True) -> set[int]:

@@ -1,6 +1,6 @@
 from game.model import Prediction, Result, Score
 from game.scoring import PRESETS
-from game.standings import StandingRow, assign_ranks, compute_standings
+from game.standings import StandingRow, add_up, assign_ranks, compute_standings
 
 
 def row(player: str, points: int, exact: int, outcome: int) -> StandingRow:
@@ -24,6 +24,25 @@ def test_ranks_skip_after_a_tie() -> None:
 def test_exact_hits_break_a_tie_on_points() -> None:
     ranked = assign_ranks([row("a", 10, 0, 2), row("b", 10, 1, 1)])
     assert [r.player for r in ranked] == ["b", "a"]
+
+
+def test_two_tables_of_whole_days_add_up_and_ties_keep_the_databases_name_order() -> None:
+    finished = [StandingRow(1, "a_b", 10, 1, 2, 3, 0, 0, 1), StandingRow(2, "a-b", 5, 0, 1, 3)]
+    in_play = [
+        StandingRow(1, "a-b", 12, 1, 2, 1, 5, 0, 1),
+        StandingRow(2, "a_b", 7, 0, 1, 1, 0, 0, 1),
+    ]
+    # An ICU collation puts "_" before "-", where Python's order puts "-" first.
+    table = add_up(finished, in_play, ["a_b", "a-b", "c"])
+    assert table == [
+        StandingRow(1, "a_b", 17, 1, 3, 4, 0, 0, 2),
+        StandingRow(1, "a-b", 17, 1, 3, 4, 5, 0, 1),
+        StandingRow(3, "c", 0, 0, 0, 0),
+    ]
+    assert [r.player for r in add_up(finished, in_play, ["a-b", "a_b"])] == ["a-b", "a_b"]
+    # Days won first: a_b's two days break the tie.
+    ahead = add_up(finished, in_play, ["a-b", "a_b"], days_first=True)
+    assert [(r.rank, r.player) for r in ahead] == [(1, "a_b"), (2, "a-b")]
 
 
 def test_standings_from_predictions_and_results() -> None:

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from datetime import date, datetime
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     ColumnElement,
@@ -50,7 +50,7 @@ from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.matchdays import DAYS_FIRST, EXACT_FIRST, TIEBREAK_KEY, day_of
 from game.model import Goal, Match, MatchStatus, Player, Prediction, Result, Score
 from game.scoring import DEFAULT_PRESET, ScoreBasis, ScoringRule, preset
-from game.standings import StandingRow
+from game.standings import StandingRow, add_up
 
 
 def setting(connection: Connection, key: str, default: str) -> str:
@@ -236,13 +236,15 @@ def standings(
     counted: Collection[int] | None = None,
     live: bool = False,
     with_bonus: bool = True,
+    few: bool = False,
 ) -> list[StandingRow]:
     """The table computed now from predictions and results; ``counted`` limits the matches.
 
     ``live``: the provisional table, which also counts the matches in play at
     their running score, as if the whistle had just gone. The bonus picks count
     once the tournament has ended, in the table of every match (not in a day's or
-    a round's: ``with_bonus=False``).
+    a round's: ``with_bonus=False``). ``few``: ``counted`` is a few matches, whose
+    picks are read through the match index rather than all picks scanned.
     """
     known = dict(connection.execute(select(settings.c.key, settings.c.value)).all())
     rule = preset(known.get(SCORING_KEY, DEFAULT_PRESET))
@@ -260,8 +262,46 @@ def standings(
         values["champion"], values["scorers"] = settled.champion, sorted(settled.scorers)
     if counted is not None:
         values["counted"] = sorted(counted)
-    query = _standings_query(rule, basis, counted is not None, live, days_first)
+    query = _standings_query(rule, basis, counted is not None, live, days_first, few)
     return [StandingRow(*row) for row in connection.execute(query, values)]
+
+
+class SettledTable(NamedTuple):
+    """What the live table holds that no goal moves: the table of the finished matches
+    on the days with no match in play (their days won are final), and what the rest
+    of the live table is read and ranked with (``live_standings``)."""
+
+    rows: tuple[StandingRow, ...]
+    on_live_days: tuple[int, ...]  # every match on a day with a match in play
+    names: tuple[str, ...]  # every player, in the database's name order
+    days_first: bool
+
+
+def settled_table(connection: Connection) -> SettledTable:
+    """The live table's part that a goal leaves as it was: a full read of the picks,
+    done once per result, pick, setting or player rather than at every goal."""
+    days = match_days(connection)
+    status = dict(connection.execute(select(matches.c.number, matches.c.status)).all())
+    playing = {days[n] for n, now in status.items() if now == MatchStatus.LIVE.value}
+    settled = [
+        n
+        for n, now in status.items()
+        if now == MatchStatus.FINISHED.value and days[n] not in playing
+    ]
+    rows = standings(connection, settled, with_bonus=False)
+    names = connection.execute(select(players.c.handle).order_by(players.c.handle)).scalars()
+    days_first = setting(connection, TIEBREAK_KEY, EXACT_FIRST) == DAYS_FIRST
+    on_live_days = sorted(n for n, day in days.items() if day in playing)
+    return SettledTable(tuple(rows), tuple(on_live_days), tuple(names), days_first)
+
+
+def live_standings(connection: Connection, settled: SettledTable) -> list[StandingRow]:
+    """``standings(live=True)`` from its ``settled`` part: only the picks of the days
+    with a match in play are read (each such day whole, so its days won are found
+    among them), and the two tables add up. No bonus counts while a match is in play,
+    in either part."""
+    in_play = standings(connection, settled.on_live_days, live=True, with_bonus=False, few=True)
+    return add_up(settled.rows, in_play, settled.names, settled.days_first)
 
 
 def _ended(connection: Connection, counted: Collection[int] | None) -> bool:
@@ -363,6 +403,7 @@ def _standings_query(
     bounded: bool,
     live: bool = False,
     days_first: bool = False,
+    few: bool = False,
 ) -> Select[Any]:
     """Built once per preset, basis and shape; the matches counted and the bonus picks'
     answers are parameters (the matches left out when all are: it would be one more
@@ -412,11 +453,18 @@ def _standings_query(
     )
     if bounded:
         counted = and_(counted, number.in_(bindparam("counted", expanding=True)))
+    picked = counted  # what the picks' joins ask of their match
+    if bounded and few:
+        # Said of the picks themselves, so their match index finds them: a live day's
+        # few matches are a small part of the picks, which a scan would read all of.
+        # Not of the jokers' picks: each is looked up by its key, as ever.
+        mine = predictions.c.match_number.in_(bindparam("counted", expanding=True))
+        picked = and_(counted, mine)
     # Every pick counted, per player: a plain count, as a miss adds nothing else (its
     # player's hits and points come with the days won, below).
     per_player = (
         select(predictions.c.player_id, func.count().label("picks"))
-        .join(source, and_(number == predictions.c.match_number, counted))
+        .join(source, and_(number == predictions.c.match_number, picked))
         .group_by(predictions.c.player_id)
         .subquery()
     )
@@ -434,7 +482,7 @@ def _standings_query(
         )
         .join(
             source,
-            and_(number == predictions.c.match_number + 0, counted, predictions.c.sign == sign),
+            and_(number == predictions.c.match_number + 0, picked, predictions.c.sign == sign),
         )
         .group_by(predictions.c.player_id, day)
         .subquery()

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, Engine, func, select
 from game import matchdays
 from game.db import chain, log, schema, views
 from game.db.schema import events, matches
-from game.events import Event, LoggedEvent, moves_table
+from game.events import Event, GoalScored, LoggedEvent, moves_table
 from game.lifecycle import LifecycleBreach, LifecycleLog
 from game.model import Match, MatchStatus, Player, Prediction, Score
 from game.pool.extras import Extras
@@ -111,6 +111,8 @@ class Pool:
         self._snapshot = Snapshot()  # the matches, read once per ``_state``
         self._picks_kept = Snapshot()  # the picks, read once per ``_picks``
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
+        self._settled = 0  # the last event that may have moved a settled table (``_settles``)
+        self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -206,8 +208,16 @@ class Pool:
         if known is not None:
             return list(known)
         match_mark = up_to_match if up_to_match is not None else before_match
-        if match_mark is None:
-            table = views.standings(connection, live=live)
+        if match_mark is None and live:
+            # At every goal: only the days in play read again, the rest kept (``_settles``).
+            with self._tables_lock:
+                settled_mark = self._settled
+            settled = self._settled_kept.read(
+                settled_mark, "settled", lambda: views.settled_table(connection)
+            )
+            table = views.live_standings(connection, settled)
+        elif match_mark is None:
+            table = views.standings(connection)
         else:
             kickoffs = views.kickoffs(connection)
             if match_mark not in kickoffs:
@@ -285,14 +295,17 @@ class Pool:
         """
         with self._tables_lock:
             seen, mark, state, picks = self._mark_seen, self._mark, self._state, self._picks
+            settled = self._settled
         if seen is None:
             position = connection.execute(select(func.max(events.c.id))).scalar() or 0
-            seen = mark = state = picks = position
+            seen = mark = state = picks = settled = position
         else:
             for item in log.read(connection, after_id=seen):
                 seen = item.id
                 if moves_table(item.event):
                     mark = item.id
+                if _settles(item.event):
+                    settled = item.id
                 if changes_reads(item.event):
                     state = item.id
                 if changes_picks(item.event):
@@ -303,6 +316,7 @@ class Pool:
                 self._mark = max(self._mark, mark)
                 self._state = max(self._state, state)
                 self._picks = max(self._picks, picks)
+                self._settled = max(self._settled, settled)
             return self._mark
 
     def state_mark(self) -> int:
@@ -388,6 +402,16 @@ class Pool:
             write_setting(self.work, connection, logged, matchdays.TIEBREAK_KEY, tiebreak)
 
         self.work.commit(work)
+
+
+def _settles(event: Event) -> bool:
+    """Whether ``event`` may move the live table's settled part (``views.settled_table``):
+    whatever moves a table (``moves_table``), but a goal. A goal goes to a match in
+    play (a match still scheduled kicks off with it, an event of its own), whose day
+    the settled part leaves out; a kick-off, a result, a correction, an admin's
+    imported pick, a joker, a bonus pick, a setting, a player joining do move it, and
+    so does any kind not known here (``tests/test_live_table_kept.py`` plays each)."""
+    return moves_table(event) and not isinstance(event, GoalScored)
 
 
 def _all_predictions(connection: Connection) -> list[Prediction]:
