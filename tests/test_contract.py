@@ -153,6 +153,8 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "pickers": "2", "home_picks": "2", "draw_picks": "0", "away_picks": "0",
     # her tease of the players a reminder told (issue 39): #1 closes in 60 minutes
     "minutes": "60",
+    # her day digest names the day's winner and the points they won it with: ana, 10
+    "won_with": "10",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
 FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more", "answer.pick_points")
