@@ -43,7 +43,7 @@ import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from game import jokers
 from game.events import ResultRecorded
@@ -844,16 +844,19 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
     spelled = _spellings(teams)
     if not spelled:
         return None
-    told = _told(teams)
     starts = sorted({f.start() for literal in _literals(teams) for f in literal.finditer(text)})
+
+    def told(template: str) -> Iterator[re.Match[str]]:
+        return _told(template, text, teams, starts)
+
     pairs = {frozenset((m.team1, m.team2)) for m in records.matches.values()}
-    for found in told.meets.finditer(text, starts):
+    for found in told(MEETS):
         one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
         if frozenset((one, two)) not in pairs:
             return f"match {one} v {two}: no such match in the pool"
-    checks = ((told.beat, "beat"), (told.lost, "lost to"), (told.drew, "drew with"))
-    for pattern, said in checks:
-        for found in pattern.finditer(text, starts):
+    checks = ((BEAT, "beat"), (LOST, "lost to"), (DREW, "drew with"))
+    for template, said in checks:
+        for found in told(template):
             one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
             meetings = records.meetings.get(frozenset((one, two)), [])
             if said == "beat" and (one, False) not in meetings and (one, True) not in meetings:
@@ -862,14 +865,14 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
                 return f"result {one} lost to {two}: no match between them says so"
             if said == "drew with" and not any(level for _, level in meetings):
                 return f"result {one} drew with {two}: no match between them says so"
-    for found in told.champion.finditer(text, starts):
+    for found in told(CHAMPION):
         team = spelled[found["a"].lower()]
         if team != records.champion:
             return f"champion {team}: {records.champion or 'the cup is not decided yet'}"
     if records.champion is None and CUP_WON.search(text):
         return "champion nobody: the cup is not decided yet"
     now = records.matches.get(match) if match is not None else None
-    said_won = (found for pattern in told.wins for found in pattern.finditer(text, starts))
+    said_won = (found for template in WINS for found in told(template))
     for found in said_won:
         team = spelled[found["a"].lower()]
         if now is not None and team in (now.team1, now.team2):
@@ -907,46 +910,42 @@ class _Result:
                 end = found.end()
 
 
-@dataclass(frozen=True)
-class _Told:
-    """The patterns of results told in words, ``{a}`` and ``{b}`` any spelling of a team."""
-
-    meets: _Result
-    beat: _Result
-    lost: _Result
-    drew: _Result
-    champion: _Result
-    wins: tuple[_Result, ...]
-
-
 @lru_cache(maxsize=16)
 def _literals(teams: frozenset[str]) -> tuple[re.Pattern[str], ...]:
     """Every spelling of ``teams``, each finding every place it starts (overlapping ones
-    too), with the case folding of the patterns of ``_told``."""
+    too), with the case folding of the patterns of ``_result``."""
     spelled = sorted(_spellings(teams), key=len, reverse=True)
     return tuple(re.compile(f"(?={re.escape(s)})", re.IGNORECASE) for s in spelled)
 
 
-@lru_cache(maxsize=16)
-def _told(teams: frozenset[str]) -> _Told:
-    """Compiled once per set of the pool's teams, not once per text."""
+def _told(
+    template: str, text: str, teams: frozenset[str], starts: list[int]
+) -> Iterator[re.Match[str]]:
+    """What the pattern of ``template`` with ``teams`` finds in ``text`` (``starts``: where
+    a team's spelling starts). A text with no match of its part without teams holds no
+    match of it either, and most say no "beat" nor "champions": those compile nothing."""
+    if _core(template).search(text) is None:
+        return iter(())
+    return _result(template, teams).finditer(text, starts)
+
+
+@cache
+def _core(template: str) -> re.Pattern[str]:
+    """``template`` without the team it opens with or ends with: any match of the whole
+    holds a match of this part."""
+    core = template.removeprefix("{a}").removesuffix("{b}").removesuffix("{a}")
+    return re.compile(core, re.IGNORECASE)
+
+
+@lru_cache(maxsize=128)
+def _result(template: str, teams: frozenset[str]) -> _Result:
+    """The pattern of ``template``, ``{a}`` and ``{b}`` any spelling of ``teams``: compiled
+    once per set of the pool's teams (an alternation of a few hundred spellings costs
+    a tenth of a second to compile), not once per text."""
     spelled = _spellings(teams)
     either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
-    a, b = f"(?P<a>{either})", f"(?P<b>{either})"
-
-    def compiled(pattern: str) -> _Result:
-        return _Result(
-            re.compile(pattern.format(a=a, b=b), re.IGNORECASE), pattern.startswith("{a}")
-        )
-
-    return _Told(
-        compiled(MEETS),
-        compiled(BEAT),
-        compiled(LOST),
-        compiled(DREW),
-        compiled(CHAMPION),
-        tuple(compiled(pattern) for pattern in WINS),
-    )
+    pattern = template.format(a=f"(?P<a>{either})", b=f"(?P<b>{either})")
+    return _Result(re.compile(pattern, re.IGNORECASE), template.startswith("{a}"))
 
 
 def _ended(text: str, records: Records, match: int | None) -> str | None:
