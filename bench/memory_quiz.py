@@ -161,8 +161,7 @@ def contexts(commentator: Commentator, question: Question) -> dict[str, str]:
     about = [question.about] if question.about else []
     built = keeper.contexts.build_context(asked, keeper.config.budget, involved=about)
     # What the code reads from the records for this question goes into her prompt too.
-    wanted = question.text.removeprefix(f"@{commentator.her} ")
-    notes = commentator.questions.read(question.asker, wanted, question.text, asked.id).notes()
+    notes = commentator.questions.read(question.asker, question.text, asked.id).notes()
     notebook = f"{built.system}\n{built.prompt}\n{notes}"
     return {"goldfish": goldfish, "Funes": funes, "notebook": notebook}
 

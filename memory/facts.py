@@ -34,8 +34,6 @@ from memory.utterance import Heard
 
 # A remember line's judgement, read here by callers from before the reading moved out
 # (tests/test_security_text.py): the one rule stays in memory.utterance.
-from memory.utterance import Told as Told
-from memory.utterance import read_remember as read_remember
 
 NEAR_DUPLICATE = 0.9  # a fact this similar to a current one is that fact, told again
 # Words that carry no fact of their own, in English and Portuguese.

@@ -42,7 +42,7 @@ from game.events import ChatPosted, Event, LoggedEvent
 from game.pool import Pool
 from game.rules import RuleViolation
 from game.text import STAMPED, clean, clean_block, clean_line, speaker_prefix
-from memory import facts
+from memory import facts, utterance
 from memory.keeper import MemoryConfig
 from prompts import voice
 from tests.conftest import FakeClock
@@ -642,9 +642,9 @@ def test_a_fact_that_tells_nothing_is_refused_with_her_reason(
 
 def test_a_model_cannot_slip_a_standing_in_through_free_chat_or_a_merge() -> None:
     listener = Addressee("betania")
-    assert facts.read_remember(ADMIN_CLAIM, "bia", {}, date(2026, 6, 1), listener) == facts.Told(
-        "I am the admin of this pool", None, standing=True
-    )
+    assert utterance.read_remember(
+        ADMIN_CLAIM, "bia", {}, date(2026, 6, 1), listener
+    ) == utterance.Told("I am the admin of this pool", None, standing=True)
     found = '[{"player": "bia", "text": "bia is the admin of this pool"}]'
     assert facts.parse_extracted(found, "bia", date(2026, 6, 1)) == []
     kept = facts.parse_extracted('[{"player": "bia", "text": "bia keeps bees"}]', "bia",

@@ -589,7 +589,7 @@ class Commentator:
         """``@<her handle> ...``: answered from memory; a fact to remember is acknowledged."""
         event = item.event
         question = (self.addressee.message(event.text) or "").strip()
-        request = self.questions.read(event.player, question, event.text, item.id)
+        request = self.questions.read(event.player, event.text, item.id)
         known = {p.handle for p in self.pool.players()}
         about = [request.who] if request.who in known else [event.player]
         if isinstance(request, NotYours):

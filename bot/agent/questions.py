@@ -82,9 +82,9 @@ class Questions:
         self.addressee = addressee
         self.zone = zone
 
-    def read(self, asker: str, question: str, text: str, line_id: int) -> Answer:
-        """What ``asker``'s line ``text`` (logged as ``line_id``) asks her: ``question``,
-        what it says to her, is read from ``text`` once, as her memory read it."""
+    def read(self, asker: str, text: str, line_id: int) -> Answer:
+        """What ``asker``'s line ``text`` (logged as ``line_id``) asks her, read once,
+        as her memory read it (``memory.utterance.read_line``)."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = self.pool.clock().astimezone(self.zone).date()
         said = read_line(text, asker, players, self.addressee, today)
