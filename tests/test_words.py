@@ -184,3 +184,11 @@ def test_a_plural_form_is_one_choice_between_two(language: str) -> None:
         for line in lines:
             unpaired = re.sub(r"\[[^\[\]|]*\|[^\[\]|]*\]", "", line)
             assert "|" not in unpaired, (section, line)
+
+
+def test_no_english_ordinal_is_pasted_onto_a_number() -> None:
+    # "${after}th" said "3th" and "1th" of a climb to third or first place: an English
+    # ordinal's suffix depends on the number, so a line says "place 3" instead.
+    for path in PROMPTS.glob("*_en.txt"):
+        pasted = re.findall(r"\$\{\w+\}(?:st|nd|rd|th)\b", path.read_text("utf-8"))
+        assert pasted == [], path.name
