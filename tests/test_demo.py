@@ -8,6 +8,7 @@ import asyncssh
 
 from bot.app.config import ModelConfig
 from bot.app.demo import Demo, run_demo
+from game.events import PickReminder
 from game.pool import Pool
 from memory import diary
 from tests.ssh_pool import printed, read_until
@@ -74,6 +75,10 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
     assert pool.predictions_of("betania")  # she bets too
     remarks = pool.events(kinds=("remark",))
     assert any(r.event.match == 1 for r in remarks)
+    # reminded before kick-offs as a served pool is: who joined, never the house players
+    # (they pick on cue) nor her
+    reminded = [item.event for item in pool.events_of(PickReminder)]
+    assert reminded and {e.players for e in reminded} == {("zeca",)}
 
 
 def test_the_knockout_bracket_fills_itself(tmp_path: Path) -> None:

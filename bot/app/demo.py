@@ -40,6 +40,7 @@ from game.db.engine import open_database, private_directory
 from game.model import MatchStatus, Result, Score, knockout_round
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
+from game.reminders import DEFAULT_LEAD
 from game.rules import RuleViolation
 
 DEMO_DATABASE = "demo.db"
@@ -52,6 +53,7 @@ SPACING = timedelta(hours=2, minutes=30)  # one match after another
 FIRST_KICKOFF_IN = timedelta(minutes=3)
 SIMULATED_MATCH = timedelta(minutes=120)  # kick-off to final whistle, half-time included
 PICKS_BEFORE = timedelta(minutes=15)
+REMIND_BEFORE = DEFAULT_LEAD  # as ``betania serve --remind-before`` by default
 CHAT_CHANCE = 0.35
 
 
@@ -125,6 +127,9 @@ class Demo:
         )
         for handle in HOUSE_PLAYERS:
             self.pool.members.add(handle, handle.capitalize(), via="demo")
+            # They pick on cue (``PICKS_BEFORE``), after the reminder: it is for those
+            # who joined, as it is for a real pool's players.
+            self.pool.members.set_reminders(handle, False)
         for fixture in opening:
             self.schedule(fixture)
 
@@ -144,6 +149,7 @@ class Demo:
         number = self.number_of(fixture)
         knockout = knockout_round(fixture.stage, fixture.group)
         played = play(fixture.team1, fixture.team2, self.rng, knockout)
+        self.add(fixture.kickoff - REMIND_BEFORE, lambda: self.remind(number))
         self.add(fixture.kickoff - PICKS_BEFORE, lambda: self.picks(number))
         self.add(fixture.kickoff, lambda: self.kick_off(number))
         for goal in played.goals:
@@ -163,6 +169,11 @@ class Demo:
             lambda: self.final(number, fixture, played.result),
             number,
         )
+
+    def remind(self, number: int) -> None:
+        """The reminder ``betania serve`` sends before each kick-off, to who joined and
+        has no pick for it (the pool logs it once, and every session shows it)."""
+        self.pool.members.remind(number, REMIND_BEFORE)
 
     def picks(self, number: int) -> None:
         for bettor in self.bettors:
