@@ -434,9 +434,12 @@ class _Picked:
     picks: dict[int, dict[str, tuple[int, bool]]] = field(default_factory=dict)
     called: dict[int, set[str]] = field(default_factory=dict)
     on: dict[int, list[Prediction]] = field(default_factory=dict)
-    # handle -> their picks of finished matches in time order (number, home, away), and
-    # each one's points and exactness: what a pick of a match still to play leaves as it was
-    players: dict[str, tuple[_Done, list[tuple[int, bool]]]] = field(default_factory=dict)
+    # handle -> their picks of finished matches in time order (number, home, away), their
+    # record (number, points, exactness) and their points: what a pick of a match still to
+    # play leaves as it was, so the next records share them (never changed, as the rest)
+    players: dict[str, tuple[_Done, list[tuple[int, int, bool]], list[int]]] = field(
+        default_factory=dict
+    )
 
 
 _Done = tuple[tuple[int, int, int], ...]
@@ -528,7 +531,8 @@ class Claims:
         if match is None:
             return None
         known = self._splits.get(match.number)
-        if known is not None and known[0] == picks and known[1] == me and match.has_started(now):
+        # The picks compared last: a match still to play is counted afresh anyway.
+        if known is not None and known[1] == me and match.has_started(now) and known[0] == picks:
             return known[2]
         everyone = shares_of(match, picks, now)
         if everyone is None:
@@ -559,30 +563,48 @@ class Claims:
         before = kept.players if kept is not None and kept.key == key else {}
         picked = _Picked(every, key)
         order = {m.number: Match.time_order(m) for m in matches.values()}
+        finished = {number for number, m in matches.items() if m.result is not None}
         by_player: dict[str, list[Prediction]] = {}
         for prediction in every:
             by_player.setdefault(prediction.handle, []).append(prediction)
+        # Read once per pick, into locals: this loop runs over every pick of the pool
+        # each time one changes (every player's pick of the next match, placed at once).
+        scores, both, pickers, on = picked.scores, picked.picked, picked.pickers, picked.on
         for handle in found.players:
             done: list[Prediction] = []
+            said_: list[tuple[int, int, int]] = []
             for prediction in sorted(
                 by_player.get(handle, []), key=lambda p: order.get(p.match_number, ())
             ):
-                pick = (prediction.score.home, prediction.score.away)
-                picked.scores.add(pick)
-                picked.picked |= {pick, pick[::-1]}
-                picked.pickers.setdefault(prediction.match_number, set()).add(handle)
-                picked.on.setdefault(prediction.match_number, []).append(prediction)
-                played = matches.get(prediction.match_number)
-                if played is not None and played.result is not None:
+                number, score = prediction.match_number, prediction.score
+                home, away = score.home, score.away
+                scores.add((home, away))
+                both.add((home, away))
+                both.add((away, home))
+                if number in pickers:
+                    pickers[number].add(handle)
+                    on[number].append(prediction)
+                else:
+                    pickers[number] = {handle}
+                    on[number] = [prediction]
+                if number in finished:
                     done.append(prediction)
-            said = tuple((p.match_number, p.score.home, p.score.away) for p in done)
+                    said_.append((number, home, away))
+            said = tuple(said_)
             known = before.get(handle)
             if known is None or known[0] != said:
-                known = (said, _scored(handle, done, matches, rule, basis, jokered))
+                scored = _scored(handle, done, matches, rule, basis, jokered)
+                record = [
+                    (n, points, exact)
+                    for (n, _, _), (points, exact) in zip(said, scored, strict=True)
+                ]
+                known = (said, record, [points for _, points, _ in record])
             picked.players[handle] = known
-            for (number, _, _), (points, exact) in zip(*known, strict=True):
-                picked.points.setdefault(handle, []).append(points)
-                picked.record.setdefault(handle, []).append((number, points, exact))
+            if not said:  # no pick of a finished match: no points, no record
+                continue
+            _, record, picked.points[handle] = known
+            picked.record[handle] = record
+            for number, points, exact in record:
                 picked.picks.setdefault(number, {})[handle] = (points, exact)
                 if exact:
                     picked.called.setdefault(number, set()).add(handle)
