@@ -108,6 +108,12 @@ def test_a_goal_at_the_console_shows_in_a_real_browser_within_two_seconds(tmp_pa
             assert "#3 Japan v Spain, Sat, Jun 13, 03:00 PM" in await page.text("#side")
             assert await page.evaluate("document.querySelectorAll('svg polyline').length") == 5
             assert "ana" in await page.text("#table")
+            # ana called #1 exactly and won its day: the TV shows the days won too
+            assert "days won" in await page.text("#table thead")
+            first = (
+                "[...document.querySelectorAll('#table tbody tr')[0].cells].map(c => c.textContent)"
+            )
+            assert (await page.evaluate(first))[1:] == ["ana", "10", "1", "1"]
 
             # An admin records a goal over SSH, as from the console of the pool.
             served.player("admin", admin=True)

@@ -74,18 +74,19 @@ def _table_title(board: Board, words: Words) -> str:
     return words("live table") if board.live else words("table")
 
 
+# The table a TV shows: the days won too, the pool's running contest within the contest.
+COLUMNS = (("#", "n"), ("player", ""), ("pts", "n"), ("exact", "n"), ("days won", "n"))
+
+
 def _table(board: Board, words: Words) -> str:
     if not board.table:
         rows = f'<p class="empty">{escape(words("No players yet."))}</p>'
     else:
-        head = "".join(
-            f'<th class="{cls}">{escape(words(name))}</th>'
-            for name, cls in (("#", "n"), ("player", ""), ("pts", "n"), ("exact", "n"))
-        )
+        head = "".join(f'<th class="{cls}">{escape(words(name))}</th>' for name, cls in COLUMNS)
         body = "".join(
             f'<tr class="{"top" if row.rank == 1 else ""}"><td class="n">{row.rank}</td>'
             f'<td>{escape(row.player)}</td><td class="n">{row.points}</td>'
-            f'<td class="n">{row.exact}</td></tr>'
+            f'<td class="n">{row.exact}</td><td class="n">{row.days}</td></tr>'
             for row in board.table[:16]  # what a TV shows from across a room
         )
         rows = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
