@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import replace
 from datetime import datetime
 
 from game.errors import UserError
 from game.model import Match, MatchStatus
+from game.text import unaccented
 
 # fullmatch: "$" alone would let a trailing newline through ("ana\n", a second ana).
 HANDLE_PATTERN = re.compile(r"[a-z][a-z0-9_.-]{0,31}")
@@ -55,7 +55,7 @@ def check_made_in_time(match: Match, placed_at: datetime | None, now: datetime) 
 
 def handle_from_name(name: str) -> str:
     """A handle for someone known only by name, as in a spreadsheet: "Ana Paula" -> "ana-paula"."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    ascii_name = unaccented(name).encode("ascii", "ignore").decode()
     handle = re.sub(r"[^a-z0-9_.-]+", "-", ascii_name.lower()).strip("-.")
     if not handle or not handle[0].isalpha():
         handle = f"p-{handle}".rstrip("-")
