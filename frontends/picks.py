@@ -81,7 +81,7 @@ def bonus_placed(placed: BonusPlaced, words: Words) -> str:
     else:
         line = words("your {kind} pick: {value}", kind=kind, value=pick.value)
     if not placed.checked:
-        line += " " + words("(not checked: the pool knows no scorers or squads yet)")
+        line += " " + words("(not checked: the pool knows no scorers yet)")
     return line
 
 

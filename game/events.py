@@ -221,21 +221,6 @@ class PickReminder(Event):
 
 
 @dataclass(frozen=True)
-class SquadListed(Event):
-    """A team's squad as an admin imported it (``betania squads import``): the names a
-    top scorer pick is checked against before any goal is scored. It replaces the
-    team's earlier list whole."""
-
-    kind: ClassVar[str] = "squad_listed"
-    team: str
-    names: tuple[str, ...]
-    listed_at: datetime
-
-    def payload(self) -> dict[str, Any]:
-        return {**super().payload(), "names": list(self.names)}
-
-
-@dataclass(frozen=True)
 class JokerPlaced(Event):
     """A player's joker on match #N (it doubles their pick's points there); ``moved_from``
     names the match it left, when it was moved rather than added."""

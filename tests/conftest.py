@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -153,21 +152,6 @@ def pool(database_url: str, clock: FakeClock) -> Iterator[Pool]:
     engine = open_database(database_url)
     yield Pool(engine, clock)
     engine.dispose()
-
-
-@pytest.fixture
-def cup_pool(pool: Pool, clock: FakeClock) -> Pool:
-    """The 2022 World Cup's fixtures in Qatar's time, nothing played; ana, bia and caio
-    (an admin) play; a day to the first kick-off."""
-    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
-    for raw in data["matches"]:
-        for key in ("score", "goals1", "goals2"):
-            raw.pop(key, None)
-    pool.fixtures.import_tournament(parse_tournament(data, ZoneInfo("Asia/Qatar")))
-    for handle in ("ana", "bia", "caio"):
-        pool.members.add(handle, is_admin=handle == "caio")
-    clock.now = pool.match(1).kickoff - timedelta(days=1)
-    return pool
 
 
 def fixture(

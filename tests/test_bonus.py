@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -192,6 +193,20 @@ def test_a_scorer_is_checked_against_the_goals_with_the_closest_names() -> None:
 # -- the pool, on the database --------------------------------------------------------
 
 
+@pytest.fixture
+def cup_pool(pool: Pool, clock: FakeClock) -> Pool:
+    """The 2022 World Cup's fixtures, nothing played, three players; a week to go."""
+    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
+    for raw in data["matches"]:
+        for key in ("score", "goals1", "goals2"):
+            raw.pop(key, None)
+    pool.fixtures.import_tournament(parse_tournament(data, QATAR))
+    for handle in ("ana", "bia", "caio"):
+        pool.members.add(handle)
+    clock.now = pool.match(1).kickoff - timedelta(days=7)
+    return pool
+
+
 def test_bonus_picks_over_ssh_exec_before_and_after_the_first_kick_off(
     cup_pool: Pool, clock: FakeClock
 ) -> None:
@@ -204,7 +219,7 @@ def test_bonus_picks_over_ssh_exec_before_and_after_the_first_kick_off(
     )
     assert (
         commands.run(ANA, "bonus scorer Kylian Mbappé").text
-        == "your top scorer pick: Kylian Mbappé (not checked: the pool knows no scorers or squads yet)"
+        == "your top scorer pick: Kylian Mbappé (not checked: the pool knows no scorers yet)"
     )
     assert pt.run(BIA, "bonus artilheiro Messi").text.startswith("seu palpite de artilheiro: Messi")
     refused = commands.run(BIA, "bonus champion Narnia")

@@ -110,6 +110,20 @@ def test_no_joker_on_a_match_that_kicked_off_and_none_left_when_all_have() -> No
 # -- the pool, on the database --------------------------------------------------------
 
 
+@pytest.fixture
+def cup_pool(pool: Pool, clock: FakeClock) -> Pool:
+    """The 2022 World Cup's fixtures, nothing played, three players; a day to go."""
+    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
+    for raw in data["matches"]:
+        for key in ("score", "goals1", "goals2"):
+            raw.pop(key, None)
+    pool.fixtures.import_tournament(parse_tournament(data, ZoneInfo("Asia/Qatar")))
+    for handle in ("ana", "bia", "caio"):
+        pool.members.add(handle, is_admin=handle == "caio")
+    clock.now = pool.match(1).kickoff - timedelta(days=1)
+    return pool
+
+
 def test_jokers_over_ssh_exec_in_both_languages(cup_pool: Pool, clock: FakeClock) -> None:
     commands = Commands(cup_pool)
     pt = Commands(cup_pool, words=Words("pt"))

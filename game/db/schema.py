@@ -171,17 +171,6 @@ bonus_picks = Table(
     Column("placed_at", UTCDateTime(), nullable=False),
 )
 
-# A team's squad, as an admin imported it: the names a top scorer pick is checked
-# against before the first goal (the goals name scorers only once matches are played).
-# ``key`` is ``game.bonus.scorer_key`` of the name, what the check compares.
-squad_players = Table(
-    "squad_players",
-    metadata,
-    Column("team", String(100), primary_key=True),
-    Column("key", String(200), primary_key=True),
-    Column("name", String(200), nullable=False),
-)
-
 events = Table(
     "events",
     metadata,

@@ -16,16 +16,9 @@ from sqlalchemy import Connection, Delete, delete, insert, select, update
 
 from game import bonus, jokers
 from game.db import views
-from game.db.schema import bonus_picks, players, settings, squad_players
+from game.db.schema import bonus_picks, players, settings
 from game.db.schema import jokers as joker_rows
-from game.events import (
-    BonusPicked,
-    Event,
-    JokerPlaced,
-    JokerRemoved,
-    LoggedEvent,
-    SquadListed,
-)
+from game.events import BonusPicked, Event, JokerPlaced, JokerRemoved, LoggedEvent
 from game.model import Match
 from game.pool.work import (
     UnitOfWork,
@@ -34,7 +27,6 @@ from game.pool.work import (
     write_setting,
 )
 from game.rules import RuleViolation
-from game.squads import SquadRow
 
 
 class BonusClosed(RuleViolation):
@@ -67,12 +59,6 @@ class BonusPlaced:
     previous: str | None
     changed: bool
     checked: bool  # a scorer checked against the names the pool knows
-
-
-@dataclass(frozen=True)
-class SquadsImported:
-    listed: dict[str, int]  # each team listed (as the fixtures name it): its players
-    refused: list[str]  # a line for each row not taken (a team not in the tournament)
 
 
 @dataclass(frozen=True)
@@ -163,8 +149,7 @@ class Extras:
         """Name the champion or the top scorer, until the tournament's first kick-off.
 
         A champion must be one of the tournament's teams, in any spelling the team
-        book knows; a scorer one of those the goals or the squads name, when the pool
-        knows any.
+        book knows; a scorer one of those the goals name, when the pool knows any.
         """
         if kind not in bonus.KINDS:
             raise RuleViolation("a bonus pick is champion or scorer, not {kind!r}", kind=kind)
@@ -179,8 +164,7 @@ class Extras:
                 value = key = bonus.champion_pick(named, bonus.teams_of(every))
             else:
                 value = " ".join(named.split())
-                known = {**_squads(connection), **bonus.scorers_of(every)}
-                key, checked = bonus.scorer_pick(value, known)
+                key, checked = bonus.scorer_pick(value, bonus.scorers_of(every))
             where = (bonus_picks.c.player_id == player_id) & (bonus_picks.c.kind == kind)
             before = connection.execute(select(bonus_picks.c.value).where(where)).scalar()
             pick = BonusPick(handle, kind, value, key, now)
@@ -196,33 +180,6 @@ class Extras:
             event = BonusPicked(handle, kind, value, key, now, before)
             self._work.append(connection, logged, event)
             return BonusPlaced(pick, before, True, checked)
-
-        return self._work.commit(work)
-
-    def import_squads(self, rows: Iterable[SquadRow]) -> SquadsImported:
-        """List the teams' squads, each team's replacing its earlier list whole; a row
-        whose team is not in the tournament is refused by its line, the rest taken."""
-
-        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> SquadsImported:
-            teams = bonus.teams_of(views.all_matches(connection))
-            by_team: dict[str, dict[str, str]] = {}  # team -> {scorer_key: name}
-            refused: list[str] = []
-            for row in rows:
-                try:
-                    team = bonus.champion_pick(row.team, teams)
-                except RuleViolation as error:
-                    refused.append(f"line {row.line}: {error}")
-                    continue
-                by_team.setdefault(team, {}).setdefault(bonus.scorer_key(row.name), row.name)
-            now = self._work.clock()
-            for team, names in sorted(by_team.items()):
-                connection.execute(delete(squad_players).where(squad_players.c.team == team))
-                connection.execute(
-                    insert(squad_players),
-                    [{"team": team, "key": key, "name": name} for key, name in names.items()],
-                )
-                self._work.append(connection, logged, SquadListed(team, tuple(names.values()), now))
-            return SquadsImported({team: len(names) for team, names in by_team.items()}, refused)
 
         return self._work.commit(work)
 
@@ -314,9 +271,3 @@ def _settings(connection: Connection) -> ExtrasSettings:
     rows = connection.execute(select(settings.c.key, settings.c.value))
     stored = {key: value for key, value in rows}
     return ExtrasSettings(jokers.Caps.from_settings(stored), *bonus.points(stored))
-
-
-def _squads(connection: Connection) -> dict[str, str]:
-    """{scorer_key: name} of every squad player listed (``import_squads``)."""
-    rows = connection.execute(select(squad_players.c.key, squad_players.c.name))
-    return {key: name for key, name in rows}
