@@ -29,8 +29,11 @@ SLOTS = (GROUP_PLACE, THIRD_PLACE, WINNER_OF, NOT_SET)
 COUNTRY_MARK = re.compile(r"\s*\([A-Z]{3}\)$")  # a club cup's "SE Palmeiras (BRA)"
 
 
-# A pattern that finds a set of spellings, and each spelling's team.
-Finder = tuple[re.Pattern[str] | None, dict[str, str]]
+# A pattern that finds a set of spellings, and each spelling's team; and the spellings by
+# their first word, in the pattern's order (None when a spelling is not all ASCII or does
+# not begin with a word's letter: the pattern alone reads such a book).
+Finder = tuple[re.Pattern[str] | None, dict[str, str], dict[str, list[str]] | None]
+WORD_RUN = re.compile(r"\w+")
 
 
 def is_placeholder(name: str) -> bool:
@@ -113,13 +116,35 @@ class TeamBook:
             else:
                 spelled = self.spellings(asked)
             names = {unaccented(spelling): team for spelling, team in spelled.items()}
-            either = "|".join(re.escape(s) for s in sorted(names, key=len, reverse=True))
+            ordered = sorted(names, key=len, reverse=True)
+            either = "|".join(re.escape(s) for s in ordered)
             pattern = re.compile(rf"(?<!\w)(?:{either})(?!\w)", re.IGNORECASE) if names else None
-            self._finders[asked] = (pattern, names)
-        pattern, names = self._finders[asked]
+            self._finders[asked] = (pattern, names, _by_first_word(ordered))
+        pattern, names, by_first = self._finders[asked]
         if pattern is None:
             return set()
-        return {names[found.lower()] for found in pattern.findall(unaccented(text))}
+        plain = unaccented(text)
+        if by_first is None or not plain.isascii():
+            return {names[found.lower()] for found in pattern.findall(plain)}
+        # The pattern's own reading, word by word: a spelling can only begin where a word
+        # does, with that whole word (in ASCII, case is all ``lower`` changes), and the
+        # longest first, the scan going on after each one found, as ``findall`` does.
+        lowered = plain.lower()
+        found: set[str] = set()
+        end = 0
+        for word in WORD_RUN.finditer(lowered):
+            start = word.start()
+            if start < end:
+                continue
+            for spelling in by_first.get(word[0], ()):
+                stop = start + len(spelling)
+                if lowered.startswith(spelling, start) and not (
+                    stop < len(lowered) and _is_word_char(lowered[stop])
+                ):
+                    found.add(names[spelling])
+                    end = stop
+                    break
+        return found
 
     def key(self, name: str, code: str | None = None) -> str:
         """What two names of the same team have in common."""
@@ -127,3 +152,19 @@ class TeamBook:
 
     def same(self, ours: str, theirs: str, their_code: str | None = None) -> bool:
         return self.key(ours) == self.key(theirs, their_code)
+
+
+def _by_first_word(spellings: list[str]) -> dict[str, list[str]] | None:
+    """``spellings`` by their first word (a run of word characters), each list in the
+    order given; None when one is not all ASCII or begins with no word character."""
+    found: dict[str, list[str]] = {}
+    for spelling in spellings:
+        first = WORD_RUN.match(spelling)
+        if not spelling.isascii() or first is None:
+            return None
+        found.setdefault(first[0], []).append(spelling)
+    return found
+
+
+def _is_word_char(char: str) -> bool:
+    return WORD_RUN.match(char) is not None
