@@ -479,7 +479,7 @@ class Claims:
         found = Records()
         rule, basis = self.pool.scoring()
         found.rule = {rule.exact, rule.difference, rule.outcome, 0}
-        found.players = {p.handle: p.display_name for p in self.pool.players()}
+        found.players = self.pool.names()
         found.me = self.me if self.me in found.players else ""
         matches = found.matches = {m.number: m for m in read}
         for match in matches.values():
@@ -545,7 +545,7 @@ class Claims:
         """Every pick scored: the same while no pick, result, kick-off time, player or
         rule changes (a goal in a match changes none of them), so kept until one does."""
         every = self.pool.all_predictions()  # the same tuple while no pick changes
-        jokered = self.pool.extras.all_jokers()  # a joker's pick earns twice, as in the table
+        jokered = self.pool.all_jokers()  # a joker's pick earns twice, as in the table
         matches = found.matches
         key = (
             tuple(found.players),

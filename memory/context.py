@@ -237,7 +237,7 @@ class ContextBuilder:
         cached at all: the API caches nothing under 1,024 tokens).
         """
         rule, basis = self.pool.scoring()
-        players = self.pool.players()
+        players = self.pool.names()
         every = sorted(self.pool.matches(), key=Match.time_order)
         shown = rounds_at_hand(every, self.now())
         if len(shown) == len(every):
@@ -254,7 +254,7 @@ class ContextBuilder:
             scoring=f"{rule.exact} points for the exact score, {rule.difference} for the goal "
             f"difference, {rule.outcome} for the winner or a draw ({rule.name}; {basis.value})",
             count=len(players),
-            players=", ".join(p.handle for p in players),
+            players=", ".join(players),
             schedule_heading=heading,
             schedule=schedule,
         )
@@ -296,7 +296,7 @@ class ContextBuilder:
         now = self.now()
         with self.store.read() as connection:
             gone = retired(connection)
-        players = {p.handle: p.display_name for p in self.pool.players()}
+        players = self.pool.names()
         mentioned, suggestions = self._mentions(event, players)
         involved = [
             h

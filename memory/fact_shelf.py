@@ -49,7 +49,7 @@ class FactShelf:
         self.learn_from_chat = learn_from_chat  # ask the model for facts in free chat
 
     def _players(self) -> dict[str, str]:
-        return {p.handle: p.display_name for p in self.pool.players()}
+        return self.pool.names()
 
     def _today(self) -> date:
         return self.pool.clock().astimezone(self.zone).date()

@@ -590,7 +590,7 @@ class Commentator:
         event = item.event
         question = (self.addressee.message(event.text) or "").strip()
         request = self.questions.read(event.player, event.text, item.id)
-        known = {p.handle for p in self.pool.players()}
+        known = set(self.pool.names())
         about = [request.who] if request.who in known else [event.player]
         if isinstance(request, NotYours):
             context_instruction = render(

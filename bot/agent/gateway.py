@@ -108,9 +108,9 @@ class Gateway:
         guard = self.contexts.guard
         recent = self.pool.events_of(RemarkPosted, since=item.at - guard.window)
         players = {
-            p.handle: p.display_name
-            for p in self.pool.players()
-            if p.handle != self.config.addressee.handle
+            handle: name
+            for handle, name in self.pool.names().items()
+            if handle != self.config.addressee.handle
         }
         teams = {team for m in self.pool.matches() for team in (m.team1, m.team2)}
         masks = [*players, *players.values(), *teams]

@@ -128,7 +128,12 @@ class Pool:
 
     def match(self, number: int, with_goals: bool = True) -> Match:
         with self.work.read() as connection:
-            return require_match(connection, number, with_goals)
+            state = self._state_mark(connection)
+            return self._snapshot.read(
+                state,
+                ("match", number, with_goals),
+                lambda: require_match(connection, number, with_goals),
+            )
 
     def _in_play(self, connection: Connection, mark: int) -> tuple[Match, ...]:
         # What is in play changes only with events that move the table (a kick-off, a
@@ -149,6 +154,22 @@ class Pool:
     def players(self) -> list[Player]:
         with self.work.read() as connection:
             return views.all_players(connection)
+
+    def names(self) -> dict[str, str]:
+        """Each player's handle -> display name, by handle (as ``players`` orders them).
+
+        Read once per state mark: a player, and the name they are shown by, comes only
+        with ``PlayerJoined``; what else a player's row holds (their time zone, set with
+        no event) is not in it.
+        """
+        with self.work.read() as connection:
+            state = self._state_mark(connection)
+            kept = self._snapshot.read(
+                state,
+                "names",
+                lambda: tuple((p.handle, p.display_name) for p in views.all_players(connection)),
+            )
+            return dict(kept)
 
     def predictions_of(self, handle: str) -> list[Prediction]:
         with self.work.read() as connection:
@@ -387,7 +408,16 @@ class Pool:
 
     def scoring(self) -> tuple[ScoringRule, ScoreBasis]:
         with self.work.read() as connection:
-            return views.scoring(connection)
+            # Settings are written with their ``SettingChanged``: read once per state mark.
+            state = self._state_mark(connection)
+            return self._snapshot.read(state, "scoring", lambda: views.scoring(connection))
+
+    def all_jokers(self) -> frozenset[tuple[str, int]]:
+        """Every joker of the pool, as (player, match number): ``extras.all_jokers``, read
+        once per picks mark (a joker is placed or taken off with an event that moves it)."""
+        with self.work.read() as connection:
+            state = self._state_mark(connection, picks=True)
+        return self._picks_kept.read(state, "jokers", self.extras.all_jokers)
 
     def set_tiebreak(self, tiebreak: str) -> None:
         """How the table breaks a tie on points: exact hits first (the default), or days
