@@ -163,6 +163,7 @@ WHOLE_SCHEDULE = 128  # a World Cup's 104 matches fit whole in the cached block;
 # A season's rounds in the cached block: with fewer, a ten-match round's block is under
 # the 1,024 tokens below which the API caches nothing (two rounds: about 810).
 ROUNDS_AHEAD = 4
+WORKING_KEPT = 64  # working memories kept (by match and event), all dropped past it
 
 
 def rounds_at_hand(matches: list[Match], now: datetime) -> list[Match]:
@@ -215,6 +216,13 @@ class ContextBuilder:
         self.zone = zone
         self.guard = guard or RepetitionGuard()
         self.persona = persona(name, language)
+        # The stable layer as last told, by the state mark it was read at (with the zone
+        # and persona it was told in): nothing in it moves but with the pool's state.
+        self._system: tuple[tuple[int, tzinfo, str], str] | None = None
+        # Each match's working memory up to an event of the log, as read: the log only
+        # grows (an id is taken once the one before it is written), so what it holds up
+        # to an event it has shown never changes. A context is built again for each retry.
+        self._working: dict[tuple[Match, int], WorkingMemory] = {}
         # How each kind of event is told as "what just happened": one table.
         self.descriptions = (
             Handlers[str]()
@@ -236,6 +244,10 @@ class ContextBuilder:
         deployment reads it from the model's prompt cache (it is long enough to be
         cached at all: the API caches nothing under 1,024 tokens).
         """
+        key = (self.pool.state_mark(), self.zone, self.persona)  # seen before the reads
+        kept = self._system
+        if kept is not None and kept[0] == key:
+            return kept[1]
         rule, basis = self.pool.scoring()
         players = self.pool.names()
         every = sorted(self.pool.matches(), key=Match.time_order)
@@ -258,7 +270,10 @@ class ContextBuilder:
             schedule_heading=heading,
             schedule=schedule,
         )
-        return f"{self.persona}\n{block}"
+        told = f"{self.persona}\n{block}"
+        if len(every) <= WHOLE_SCHEDULE:  # every match shown: nothing told moves with the clock
+            self._system = (key, told)
+        return told
 
     def today(self) -> Section:
         """The date and time every call is made at: recency means nothing without it."""
@@ -310,7 +325,7 @@ class ContextBuilder:
         ]
         match = self._match_of(event)
         if working is None and match is not None:
-            working = working_memory(self.pool, match, up_to_id=event.id if event else None)
+            working = self._working_of(match, event.id if event else None)
 
         today = self.today()
         told = self._describe(event)
@@ -344,6 +359,19 @@ class ContextBuilder:
             sections.append(Section(name, text, wanted[name], dropped))
         sections.append(Section("event", event_text, estimate_tokens(event_text)))
         return Context(self.system, tuple(sections), tuple(involved), suggestions)
+
+    def _working_of(self, match: Match, up_to_id: int | None) -> WorkingMemory:
+        """``working_memory`` of ``match`` up to ``up_to_id``, read once for each."""
+        if up_to_id is None:  # up to now: the log moves on
+            return working_memory(self.pool, match)
+        key = (match, up_to_id)
+        known = self._working.get(key)
+        if known is None:
+            known = working_memory(self.pool, match, up_to_id=up_to_id)
+            if len(self._working) >= WORKING_KEPT:
+                self._working.clear()
+            self._working[key] = known
+        return known
 
     # -- the layers -----------------------------------------------------------
 
