@@ -48,7 +48,7 @@ from functools import cache, lru_cache
 from game import jokers
 from game.events import ResultRecorded
 from game.league import FINAL, champions
-from game.model import Match, Prediction, tally
+from game.model import Match, Prediction, Result, Score, tally
 from game.pool import Pool
 from game.scoring import ScoreBasis, ScoringRule, Tier, classify, scored_score
 from game.shares import Shares, shares, shares_of
@@ -442,7 +442,23 @@ class _Picked:
     )
 
 
+@dataclass
+class _Spread:
+    """Every pick (``source``) spread out for the players and kick-offs ``key`` names:
+    each player's picks in the order played, the scores picked, who picked each match and
+    how. A result changes none of it; shared, never changed after."""
+
+    source: tuple[Prediction, ...]
+    key: object
+    mine: dict[str, list[Prediction]] = field(default_factory=dict)
+    scores: set[tuple[int, int]] = field(default_factory=set)
+    picked: set[tuple[int, int]] = field(default_factory=set)
+    pickers: dict[int, set[str]] = field(default_factory=dict)
+    on: dict[int, list[Prediction]] = field(default_factory=dict)
+
+
 _Done = tuple[tuple[int, int, int], ...]
+_Earned = tuple[Result, dict[tuple[int, int, bool], tuple[int, bool]]]  # a match's, by pick
 _Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
 
 
@@ -454,8 +470,12 @@ class Claims:
         self._results: set[tuple[int, int]] = set()  # every score a result event has said
         self._results_seen = 0  # the last result event read into them
         self._scored: _Picked | None = None  # every pick scored, kept while nothing it reads moves
+        self._spread: _Spread | None = None  # every pick spread out, kept while they stand
         # match -> its picks, her handle and how they split, while its picks stay the same
         self._splits: dict[int, tuple[list[Prediction], str, _Split]] = {}
+        # What a pick earns, by match: its result, and (home, away, joker) -> (points,
+        # exact), under the rule and basis named; a pick is scored once per result.
+        self._earned: tuple[tuple[ScoringRule, ScoreBasis], dict[int, _Earned]] | None = None
 
     def records(self) -> Records:
         """What the pool's log says now: built once per moment of the pool (until the next
@@ -561,43 +581,31 @@ class Claims:
         # again only when their picks of finished matches did (a pick of the next match,
         # placed by every player at once, changes none).
         before = kept.players if kept is not None and kept.key == key else {}
-        picked = _Picked(every, key)
-        order = {m.number: Match.time_order(m) for m in matches.values()}
+        spread = self._spread_of(every, found.players, matches)
+        picked = _Picked(
+            every,
+            key,
+            scores=spread.scores,
+            picked=spread.picked,
+            pickers=spread.pickers,
+            on=spread.on,
+        )
         finished = {number for number, m in matches.items() if m.result is not None}
-        by_player: dict[str, list[Prediction]] = {}
-        for prediction in every:
-            by_player.setdefault(prediction.handle, []).append(prediction)
-        # Read once per pick, into locals: this loop runs over every pick of the pool
-        # each time one changes (every player's pick of the next match, placed at once).
-        scores, both, pickers, on = picked.scores, picked.picked, picked.pickers, picked.on
+        earned = self._earned_by_match(rule, basis, matches, finished)
         for handle in found.players:
-            done: list[Prediction] = []
-            said_: list[tuple[int, int, int]] = []
-            for prediction in sorted(
-                by_player.get(handle, []), key=lambda p: order.get(p.match_number, ())
-            ):
-                number, score = prediction.match_number, prediction.score
-                home, away = score.home, score.away
-                scores.add((home, away))
-                both.add((home, away))
-                both.add((away, home))
-                if number in pickers:
-                    pickers[number].add(handle)
-                    on[number].append(prediction)
-                else:
-                    pickers[number] = {handle}
-                    on[number] = [prediction]
-                if number in finished:
-                    done.append(prediction)
-                    said_.append((number, home, away))
-            said = tuple(said_)
+            done = [p for p in spread.mine.get(handle, ()) if p.match_number in finished]
+            said = tuple((p.match_number, p.score.home, p.score.away) for p in done)
             known = before.get(handle)
             if known is None or known[0] != said:
-                scored = _scored(handle, done, matches, rule, basis, jokered)
-                record = [
-                    (n, points, exact)
-                    for (n, _, _), (points, exact) in zip(said, scored, strict=True)
-                ]
+                record = []
+                for prediction in done:
+                    number, score = prediction.match_number, prediction.score
+                    result, by_pick = earned[number]
+                    pick = (score.home, score.away, (handle, number) in jokered)
+                    got = by_pick.get(pick)
+                    if got is None:
+                        got = by_pick[pick] = _earned(score, result, rule, basis, pick[2])
+                    record.append((number, *got))
                 known = (said, record, [points for _, points, _ in record])
             picked.players[handle] = known
             if not said:  # no pick of a finished match: no points, no record
@@ -610,6 +618,65 @@ class Claims:
                     picked.called.setdefault(number, set()).add(handle)
         self._scored = picked
         return picked
+
+    def _spread_of(
+        self, every: tuple[Prediction, ...], players: dict[str, str], matches: dict[int, Match]
+    ) -> _Spread:
+        """``every`` pick spread out for ``players``: built again only when a pick, a player
+        or a kick-off time changes (a result changes none)."""
+        key = (tuple(players), tuple((m.number, m.kickoff) for m in matches.values()))
+        kept = self._spread
+        if kept is not None and kept.source is every and kept.key == key:
+            return kept
+        spread = _Spread(every, key)
+        order = {m.number: Match.time_order(m) for m in matches.values()}
+        by_player: dict[str, list[Prediction]] = {}
+        for prediction in every:
+            by_player.setdefault(prediction.handle, []).append(prediction)
+        # Read once per pick, into locals: this loop runs over every pick of the pool
+        # each time one changes (every player's pick of the next match, placed at once).
+        scores, both, pickers, on = spread.scores, spread.picked, spread.pickers, spread.on
+        for handle in players:
+            mine = spread.mine[handle] = sorted(
+                by_player.get(handle, []), key=lambda p: order.get(p.match_number, ())
+            )
+            for prediction in mine:
+                number, score = prediction.match_number, prediction.score
+                home, away = score.home, score.away
+                scores.add((home, away))
+                both.add((home, away))
+                both.add((away, home))
+                if number in pickers:
+                    pickers[number].add(handle)
+                    on[number].append(prediction)
+                else:
+                    pickers[number] = {handle}
+                    on[number] = [prediction]
+        self._spread = spread
+        return spread
+
+    def _earned_by_match(
+        self,
+        rule: ScoringRule,
+        basis: ScoreBasis,
+        matches: dict[int, Match],
+        finished: set[int],
+    ) -> dict[int, _Earned]:
+        """Each finished match's result and what its picks earned, as scored so far: kept
+        while the rule, the basis and the match's result stay the same."""
+        kept = self._earned
+        if kept is None or kept[0] != (rule, basis):
+            kept = self._earned = ((rule, basis), {})
+        by_match = kept[1]
+        found: dict[int, _Earned] = {}
+        for number in finished:
+            result = matches[number].result
+            assert result is not None  # ``finished``: matches with a result
+            known = by_match.get(number)
+            if known is None or known[0] != result:
+                known = by_match[number] = (result, {})
+            found[number] = known
+        return found
 
     def check(
         self, text: str, match: int | None = None, records: Records | None = None
@@ -679,24 +746,13 @@ class Claims:
         return found
 
 
-def _scored(
-    handle: str,
-    done: list[Prediction],
-    matches: dict[int, Match],
-    rule: ScoringRule,
-    basis: ScoreBasis,
-    jokered: Collection[tuple[str, int]],
-) -> list[tuple[int, bool]]:
-    """Each of ``handle``'s picks of finished matches (``done``): its points (a joker's
-    earn twice, as in the table) and whether it was exact."""
-    found: list[tuple[int, bool]] = []
-    for prediction in done:
-        result = matches[prediction.match_number].result
-        assert result is not None  # ``done``: picks of matches with a result
-        tier = classify(prediction.score, scored_score(result, basis))
-        points = jokers.earned(rule.points(tier), (handle, prediction.match_number) in jokered)
-        found.append((points, tier is Tier.EXACT))
-    return found
+def _earned(
+    score: Score, result: Result, rule: ScoringRule, basis: ScoreBasis, joker: bool
+) -> tuple[int, bool]:
+    """What a pick of ``score`` earned on ``result`` (a joker's twice, as in the table),
+    and whether it was exact."""
+    tier = classify(score, scored_score(result, basis))
+    return jokers.earned(rule.points(tier), joker), tier is Tier.EXACT
 
 
 def _table_claims(
