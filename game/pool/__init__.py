@@ -110,6 +110,10 @@ class Pool:
         self._picks = 0  # the last event that may have changed a pick (``changes_picks``)
         self._snapshot = Snapshot()  # the matches, read once per ``_state``
         self._picks_kept = Snapshot()  # the picks, read once per ``_picks``
+        # Every pick as last read, by its row: a read of every pick shares the ones that
+        # stand (most of them), so what compares the picks of two reads finds them the same
+        # objects, and no pick that stands is built again.
+        self._picks_read: dict[tuple[str, int, int, int], Prediction] = {}
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
         self._settled = 0  # the last event that may have moved a settled table (``_settles``)
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
@@ -185,7 +189,15 @@ class Pool:
         out from it may be kept while it is the one returned."""
         with self.work.read() as connection:
             state = self._state_mark(connection, picks=True)
-            return self._picks_kept.read(state, "all", lambda: tuple(_all_predictions(connection)))
+            return self._picks_kept.read(state, "all", lambda: self._every_pick(connection))
+
+    def _every_pick(self, connection: Connection) -> tuple[Prediction, ...]:
+        before = self._picks_read
+        every = tuple(_all_predictions(connection, before))
+        self._picks_read = {
+            (p.handle, p.match_number, p.score.home, p.score.away): p for p in every
+        }
+        return every
 
     def predictions_on(self, number: int) -> list[Prediction]:
         with self.work.read() as connection:
@@ -444,14 +456,20 @@ def _settles(event: Event) -> bool:
     return moves_table(event) and not isinstance(event, GoalScored)
 
 
-def _all_predictions(connection: Connection) -> list[Prediction]:
+def _all_predictions(
+    connection: Connection, known: dict[tuple[str, int, int, int], Prediction]
+) -> list[Prediction]:
+    """Every pick, by player and match: a pick in ``known`` (by its row) is that one."""
     picks, players = schema.predictions, schema.players  # the module's names are the desks'
     query = (
         select(players.c.handle, picks.c.match_number, picks.c.home, picks.c.away)
         .join(players, players.c.id == picks.c.player_id)
         .order_by(players.c.handle, picks.c.match_number)
     )
-    return [
-        Prediction(row.handle, row.match_number, Score(row.home, row.away))
-        for row in connection.execute(query)
-    ]
+    found = []
+    for row in connection.execute(query):
+        pick = known.get((row.handle, row.match_number, row.home, row.away))
+        if pick is None:
+            pick = Prediction(row.handle, row.match_number, Score(row.home, row.away))
+        found.append(pick)
+    return found
