@@ -38,7 +38,7 @@ from memory.retired import RetiredFacts, retired
 from memory.spoken_dates import day_in
 from memory.store import MemoryStore
 from memory.tokens import estimate_tokens
-from memory.working import WorkingMemory, working_memory
+from memory.working import WorkingMemories, WorkingMemory
 from prompts import persona, phrase, render
 
 LAYERS = ("standings", "diary", "facts", "remarks", "working")  # in the order they are shown
@@ -163,7 +163,6 @@ WHOLE_SCHEDULE = 128  # a World Cup's 104 matches fit whole in the cached block;
 # A season's rounds in the cached block: with fewer, a ten-match round's block is under
 # the 1,024 tokens below which the API caches nothing (two rounds: about 810).
 ROUNDS_AHEAD = 4
-WORKING_KEPT = 64  # working memories kept (by match and event), all dropped past it
 
 
 def rounds_at_hand(matches: list[Match], now: datetime) -> list[Match]:
@@ -219,10 +218,9 @@ class ContextBuilder:
         # The stable layer as last told, by the state mark it was read at (with the zone
         # and persona it was told in): nothing in it moves but with the pool's state.
         self._system: tuple[tuple[int, tzinfo, str], str] | None = None
-        # Each match's working memory up to an event of the log, as read: the log only
-        # grows (an id is taken once the one before it is written), so what it holds up
-        # to an event it has shown never changes. A context is built again for each retry.
-        self._working: dict[tuple[Match, int], WorkingMemory] = {}
+        # Each match's working memory up to an event, read on from the last (a context is
+        # built again at each retry, and for each event of a match).
+        self.working = WorkingMemories(self.pool)
         # How each kind of event is told as "what just happened": one table.
         self.descriptions = (
             Handlers[str]()
@@ -325,7 +323,7 @@ class ContextBuilder:
         ]
         match = self._match_of(event)
         if working is None and match is not None:
-            working = self._working_of(match, event.id if event else None)
+            working = self.working.up_to(match, event.id if event else None)
 
         today = self.today()
         told = self._describe(event)
@@ -359,19 +357,6 @@ class ContextBuilder:
             sections.append(Section(name, text, wanted[name], dropped))
         sections.append(Section("event", event_text, estimate_tokens(event_text)))
         return Context(self.system, tuple(sections), tuple(involved), suggestions)
-
-    def _working_of(self, match: Match, up_to_id: int | None) -> WorkingMemory:
-        """``working_memory`` of ``match`` up to ``up_to_id``, read once for each."""
-        if up_to_id is None:  # up to now: the log moves on
-            return working_memory(self.pool, match)
-        key = (match, up_to_id)
-        known = self._working.get(key)
-        if known is None:
-            known = working_memory(self.pool, match, up_to_id=up_to_id)
-            if len(self._working) >= WORKING_KEPT:
-                self._working.clear()
-            self._working[key] = known
-        return known
 
     # -- the layers -----------------------------------------------------------
 
