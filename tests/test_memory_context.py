@@ -10,6 +10,7 @@ from memory.context import FACTS_SHOWN, Item, allot, fit
 from memory.diary import DiaryConfig
 from memory.keeper import MemoryConfig, MemoryKeeper
 from memory.tokens import estimate_tokens
+from memory.working import WorkingMemories, working_memory
 from prompts import persona
 from tests.conftest import FakeClock, ScriptedModel, play, tournament
 
@@ -231,3 +232,39 @@ def test_a_league_season_shows_her_the_rounds_at_hand_and_the_league_table(
     league = context.section("standings").text.splitlines()[-1]
     assert league.startswith(f"League table after {played} matches: 1. CR Flamengo")
     assert league.count(" pts (") == 4  # the top four, nobody on the pitch
+
+
+def test_working_memory_read_on_is_the_same_as_read_whole(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    """Read on from the last event (``WorkingMemories``), a match's working memory is the
+    one read from its start at every event: before and after the kick-off, goals, chat,
+    her remarks, an earlier event asked again, and a later one read straight off."""
+    pool, match = keeper.pool, keeper.pool.match(1)
+    memories = WorkingMemories(pool)
+    clock.now = match.kickoff - timedelta(minutes=30)
+    pool.talk.chat("ana", "before the game")
+    asked: list[int] = []
+
+    def same_at(event_id: int) -> None:
+        number = pool.match(1)
+        assert memories.up_to(number, event_id) == working_memory(pool, number, event_id)
+        asked.append(event_id)
+
+    same_at(pool.last_event_id())
+    clock.now = match.kickoff + timedelta(seconds=30)  # past the scheduled time, not kicked off
+    pool.talk.chat("ana", "are we starting?")
+    same_at(pool.last_event_id())
+    clock.now = match.kickoff + timedelta(minutes=1)  # a late kick-off: the chat reads from it
+    pool.fixtures.kick_off(1)
+    same_at(pool.last_event_id())
+    for minute, line in ((10, "come on"), (20, "GOOOL!"), (30, "what a game")):
+        clock.now = match.kickoff + timedelta(minutes=minute)
+        pool.talk.chat("bia", line)
+        same_at(pool.last_event_id())
+        pool.fixtures.record_goal(1, Goal("home", minute, scorer="Ronaldo"))
+        pool.talk.remark("caio", f"{minute}' and counting", match=1)
+    same_at(pool.last_event_id())  # three goals, remarks and a chat line read on at once
+    same_at(asked[1])  # an earlier event
+    same_at(pool.last_event_id())
+    assert memories.up_to(pool.match(1), None) == working_memory(pool, pool.match(1))
