@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from game.events import GoalScored
 from game.model import Goal, Match, MatchStatus, Score, tally
 from game.teams import TeamBook, is_placeholder
+from game.text import unaccented
 
 KICKOFF = datetime(2026, 6, 11, 19, tzinfo=UTC)
 
@@ -37,6 +38,42 @@ def test_a_line_names_teams_by_any_spelling_of_the_book() -> None:
     # Only the pool's teams, as the pool names them; a word inside another is no team.
     assert book.named_in("Brasil x Alemanha", {"Brazil"}) == {"Brazil"}
     assert book.named_in("Brazilians everywhere", {"Brazil"}) == set()
+
+
+def test_a_line_read_word_by_word_finds_what_the_pattern_finds() -> None:
+    """``named_in`` reads an ASCII line word by word: the same teams as its pattern."""
+    book = TeamBook.standard()
+    lines = [
+        "South Korea v Korea Republic, then North Korea",  # a longer spelling first
+        "SOUTH KOREA!!! south korea? Costa Rica-Ivory Coast",
+        "Bosnia and Herzegovina 2-1 Bosnia; USA/EUA/U.S.A.",
+        "the usa_team, usA, USAs, 1USA, Brazil's day",  # inside a word, no team
+        "Côte d'Ivoire e a Seleção",  # not ASCII before accents go: read as ASCII after
+        "Curaçao, Türkiye, Turkey",
+        "Northern Ireland, Equatorial Guinea, DR Congo, Guinea-Bissau",  # no Ireland inside
+        "",
+    ]
+    for teams in (None, ["Brazil", "South Korea", "USA"], ["Bosnia & Herzegovina"]):
+        book.named_in("", teams)  # its pattern built
+        pattern, names, _ = book._finders[None if teams is None else frozenset(teams)]
+        assert pattern is not None
+        for line in lines:
+            found = {names[f.lower()] for f in pattern.findall(unaccented(line))}
+            assert book.named_in(line, teams) == found, (line, teams)
+    assert book.named_in(lines[0]) == {"South Korea"}  # "Korea Republic" is its too
+    # A book where one spelling holds another: the longest is read, and what it covers.
+    made = TeamBook(
+        {},
+        {},
+        (("Korea", "K"), ("Korea Republic", "KR"), ("Guinea", "G"), ("Equatorial Guinea", "EG")),
+    )
+    line = "Korea Republic v Equatorial Guinea, then Korea v Guinea"
+    assert made.named_in("Korea Republic and Equatorial Guinea") == {"KR", "EG"}
+    assert made.named_in(line) == {"KR", "EG", "K", "G"}
+    pattern, names, _ = made._finders[None]
+    assert pattern is not None
+    found = {names[f.lower()] for f in pattern.findall("Korea Republic and Equatorial Guinea")}
+    assert found == {"KR", "EG"}
 
 
 def test_a_club_is_one_team_in_its_league_its_cup_and_a_feed() -> None:
