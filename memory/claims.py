@@ -205,9 +205,11 @@ SOMEBODY = re.compile(
 # she names one so; somebody she cannot name otherwise.
 YOU = re.compile(r"\b(?i:you|your|you're|yours|você|voce|tu|teu|tua)\b")
 # A name after these is what a figure is measured against ("2 clear of bruno", "behind
-# leader fabio", "à frente de ana"), not whose figure it is.
+# leader fabio", "à frente de ana"), not whose figure it is; but "foi de ana" ("o dia
+# foi de ana (12 pts)") is hers: the Portuguese possessive.
 AGAINST = re.compile(
-    r"\b(?:of|over|than|behind|beyond|de|do|da|que|sobre)\s+(?:(?:the |o |a )?(?:leader|líder)\s+)?$",
+    r"\b(?:of|over|than|behind|beyond|(?<!\bfoi )(?<!\bé )(?<!\bera )(?:de|do|da)|que|sobre)"
+    r"\s+(?:(?:the |o |a )?(?:leader|líder)\s+)?$",
     re.IGNORECASE,
 )
 # A list of people: "bruno, diego and carla", "fabio e ana".

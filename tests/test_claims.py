@@ -201,6 +201,9 @@ def assert_judged(pool: Pool, line: str, refused: str | None) -> None:
         ("A elisa lidera com 20 pontos, o diego com 15 pontos.", "points 15: not what diego"),
         ("São 17 pontos para diego.", None),
         ("São 5 pontos para diego.", "points 5: not what diego has"),
+        # "foi de diego" is his (the day was his), not measured against him.
+        ("O dia foi do diego (17 pts).", None),
+        ("O dia foi de diego (12 pts).", "points 12: not what diego has"),
         # A list owns its number together.
         ("betania and diego, both on 17 pts.", None),
     ],

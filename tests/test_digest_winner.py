@@ -3,7 +3,7 @@ all named, on a real tournament: the 2022 World Cup, told in Qatar's time zone (
 her days and the pool's match days are the same days)."""
 
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -36,16 +36,16 @@ class Heard:
         return self.voice.complete(call)
 
 
-def the_2022_cup(pool: Pool) -> dict[int, str]:
+def a_cup(pool: Pool, name: str, zone: ZoneInfo) -> dict[int, str]:
     """The fixtures imported without their results; the real final scores, by number."""
-    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
+    data = read_json(str(TEST_DATA / name))
     real = {}
     for raw in data["matches"]:
         home, away = raw.pop("score")["ft"]
         real[raw["team1"], raw["team2"]] = f"{home}-{away}"
         raw.pop("goals1", None)
         raw.pop("goals2", None)
-    pool.fixtures.import_tournament(parse_tournament(data, QATAR))
+    pool.fixtures.import_tournament(parse_tournament(data, zone))
     return {m.number: real[m.team1, m.team2] for m in pool.matches() if (m.team1, m.team2) in real}
 
 
@@ -57,7 +57,7 @@ def on(pool: Pool, day: date) -> list[int]:
 def test_her_digest_names_the_day_s_winners_as_standings_day_does(
     pool: Pool, clock: FakeClock, language: str
 ) -> None:
-    scores = the_2022_cup(pool)
+    scores = a_cup(pool, "worldcup-2022.json", QATAR)
     clock.now = pool.match(1).kickoff - timedelta(days=1)  # before the opening: picks open
     for handle in PLAYERS:
         pool.members.add(handle)
@@ -103,3 +103,56 @@ def test_her_digest_names_the_day_s_winners_as_standings_day_does(
         with her.store.read() as connection:
             calls = [c for c in recorded(connection) if c.response == text]
         assert [c.outcome for c in calls] == ["posted"]
+
+
+SAO_PAULO = ZoneInfo("America/Sao_Paulo")
+
+
+def test_her_digest_tells_the_pool_s_match_day_not_the_date_on_her_clock(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """Australia v Turkey, 2026, kicks off at 21:00 in Santa Clara on 13 June, 01:00 on
+    the 14th in São Paulo. The pool counts it for the 13th (``standings day``), so her
+    digest of the 13th, told in São Paulo, waits for it and counts it too: told by her
+    clock's date, it would name a tie the day's table does not have."""
+    real = a_cup(pool, "worldcup-2026.json", SAO_PAULO)
+    thirteenth = date(2026, 6, 13)
+    days = pool.match_days()
+    played = sorted(
+        (m for m in pool.matches() if days[m.number] == thirteenth), key=lambda m: m.kickoff
+    )
+    assert [f"{m.team1} v {m.team2}" for m in played][-1] == "Australia v Turkey"
+    assert played[-1].kickoff.astimezone(SAO_PAULO).date() == date(2026, 6, 14)
+    scores = [real[m.number] for m in played]
+    assert scores == ["1-1", "1-1", "0-1", "2-0"]
+    picks = {  # ana and bia level until the late match; only ana saw it
+        "ana": ["1-1", "1-1", "0-1", "2-0"],
+        "bia": ["1-1", "1-1", "0-1", "0-0"],
+        "caio": ["0-0"] * 4,
+    }
+    clock.now = pool.match(1).kickoff - timedelta(days=1)
+    for handle, scored in picks.items():
+        pool.members.add(handle)
+        for match, pick in zip(played, scored, strict=True):
+            pool.predictions.place(handle, match.number, Score.parse(pick))
+    model = Heard("en")
+    her = her_in(pool, model, MemoryConfig(language="en", zone=SAO_PAULO))
+
+    for match, score in zip(played[:-1], scores, strict=False):
+        play(pool, clock, match.number, score)
+    clock.now = datetime(2026, 6, 13, 23, 30, tzinfo=SAO_PAULO)
+    assert her.digest_due() is None  # the day's last match is still to come
+    play(pool, clock, played[-1].number, scores[-1])
+    assert clock.now.astimezone(SAO_PAULO).date() == date(2026, 6, 14)
+    assert her.digest_due() == thirteenth  # before dawn: the day that just ended
+
+    her.catch_up()
+    told = her.digest(thirteenth)
+    _, table = pool.day_table(thirteenth)
+    assert table.winners == ["ana"]
+    points = next(r.points for r in table.rows if r.player == "ana")
+    assert told is not None
+    prompt = model.calls[-1].prompt
+    assert f"ana, with {points} points on the day" in prompt
+    assert "Australia 2-0 Turkey" in prompt
+    assert "ana" in told.text and "bia" not in told.text

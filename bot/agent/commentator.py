@@ -37,7 +37,6 @@ from bot.agent.requests import (
     Storyline,
     Welcome,
 )
-from game import matchdays
 from game.events import (
     ChatPosted,
     Event,
@@ -52,7 +51,6 @@ from game.events import (
 from game.following import Handlers
 from game.league import is_league, league_table, round_day, round_of
 from game.model import Match, MatchStatus, Score
-from game.pool import Pool
 from game.rules import PredictionLocked
 from game.shares import Shares, shares_of
 from game.teams import is_placeholder
@@ -173,7 +171,7 @@ class Commentator:
             if AGENT_STATE.get(connection, LAST_DIGEST) == day.isoformat():
                 return None  # told already: no need to read the fixtures on every turn
         matches = self.pool.matches()
-        days = [m for m in matches if m.kickoff.astimezone(zone).date() == day]
+        days = self._played_on(matches, day)
         if day != now.date() and not days:
             return None  # a day without matches is told on the day, never the morning after
         if any(m.status is MatchStatus.LIVE for m in matches) or any(
@@ -657,6 +655,20 @@ class Commentator:
 
     # -- the daily digest -------------------------------------------------------
 
+    def _played_on(self, matches: Sequence[Match], day: date) -> list[Match]:
+        """The matches of ``day`` as the pool counts its days (``game.matchdays.day_of``,
+        the date where each is played): the day ``standings day`` shows, so her digest
+        and the table never tell two different days under one date."""
+        days = self.pool.match_days()
+        return sorted((m for m in matches if days.get(m.number) == day), key=Match.time_order)
+
+    def _day_won(self, day: date) -> tuple[list[str], int]:
+        """Who won ``day`` and with how many points: the pool's own day table (every
+        one of a tie), bonus picks apart."""
+        _, table = self.pool.day_table(day)
+        points = {row.player: row.points for row in table.rows}
+        return table.winners, points[table.winners[0]] if table.winners else 0
+
     def digest(self, day: date) -> RemarkPosted | None:
         """Once a day at most: the day's results, the leader, the quietest player."""
         with self.store.read() as connection:
@@ -664,11 +676,7 @@ class Commentator:
                 return None
         zone = self.keeper.config.zone
         midnight = datetime.combine(day, datetime.min.time(), zone)
-        todays = [
-            m
-            for m in self.pool.matches()
-            if m.result is not None and m.kickoff.astimezone(zone).date() == day
-        ]
+        todays = [m for m in self._played_on(self.pool.matches(), day) if m.result is not None]
         table = self.pool.standings()
         leader = table[0] if table else None
         chatty = {item.event.player for item in self.pool.events_of(ChatPosted, since=midnight)}
@@ -676,7 +684,7 @@ class Commentator:
             (r.player for r in reversed(table) if r.player not in chatty and r.player != self.her),
             None,
         )
-        winners, won_with = day_won(self.pool, todays)
+        winners, won_with = self._day_won(day) if todays else ([], 0)
         request = Digest(
             self.words.day(day),
             tuple(f"{m.team1} {self.words.result(m.result)} {m.team2}" for m in todays if m.result),
@@ -714,21 +722,6 @@ class Commentator:
             capped=False,
             topic=DIGEST,
         )
-
-
-def day_won(pool: Pool, played: Sequence[Match]) -> tuple[list[str], int]:
-    """Who won the day her digest tells, and with how many points: the pool's own rule
-    (``matchdays.winners``, every one of a tie) over the points scored on exactly the
-    matches it tells. Those are one stretch of kick-offs, so their points are the table
-    after the last of them less the table before the first, bonus picks apart."""
-    if not played:
-        return [], 0
-    ordered = sorted(played, key=Match.time_order)
-    before = {r.player: r.points - r.bonus for r in pool.standings(before_match=ordered[0].number)}
-    after = pool.standings(up_to_match=ordered[-1].number)
-    scored = {r.player: r.points - r.bonus - before.get(r.player, 0) for r in after}
-    winners = matchdays.winners(scored)
-    return winners, scored[winners[0]] if winners else 0
 
 
 def _pooled_line(match: Match, pooled: Shares) -> str:
