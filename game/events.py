@@ -53,6 +53,9 @@ class MatchScheduled(Event):
     kickoff: datetime
     group: str | None = None
     venue: str | None = None
+    # The date where it is played, as the fixtures write it: the day it counts for
+    # (``game.matchdays.day_of``). None in a log written before it was kept.
+    local_date: str | None = None
 
 
 @dataclass(frozen=True)

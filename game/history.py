@@ -41,6 +41,7 @@ class PoolHistory:
     results: dict[int, Result] = field(default_factory=dict)
     settings: dict[str, str] = field(default_factory=dict)
     kickoffs: dict[int, datetime] = field(default_factory=dict)
+    local_dates: dict[int, str | None] = field(default_factory=dict)  # the day each counts for
     lifecycle: LifecycleLog = field(default_factory=LifecycleLog)
     jokers: set[tuple[str, int]] = field(default_factory=set)  # (player, match)
     bonus: dict[tuple[str, str], str] = field(default_factory=dict)  # (player, kind) -> key
@@ -71,8 +72,9 @@ class PoolHistory:
                 self.results[number] = event.result()
             case SettingChanged(key=key, value=value):
                 self.settings[key] = value
-            case MatchScheduled(match=number, kickoff=kickoff):
+            case MatchScheduled(match=number, kickoff=kickoff, local_date=local_date):
                 self.kickoffs[number] = kickoff
+                self.local_dates[number] = local_date
             case JokerPlaced(player=handle, match=number, moved_from=moved_from):
                 self.jokers.discard((handle, moved_from or 0))
                 self.jokers.add((handle, number))
@@ -90,8 +92,9 @@ class PoolHistory:
             ScoreBasis(self.settings.get(SCORE_BASIS_KEY, ScoreBasis.END_OF_PLAY.value)),
             None if up_to_match is None else played_by(self.kickoffs, up_to_match),
             jokers=self.jokers,
-            # The log keeps no local date (MatchScheduled has none): a day here is the
-            # UTC date, which is the pool's own wherever the fixtures gave none.
-            days={number: day_of(None, kickoff) for number, kickoff in self.kickoffs.items()},
+            days={
+                number: day_of(self.local_dates.get(number), kickoff)
+                for number, kickoff in self.kickoffs.items()
+            },
             days_first=self.settings.get(TIEBREAK_KEY) == DAYS_FIRST,
         )

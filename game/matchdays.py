@@ -32,6 +32,16 @@ def day_of(local_date: str | None, kickoff: datetime) -> date:
     return kickoff.astimezone(UTC).date()
 
 
+def moved(local_date: str | None, before: datetime, after: datetime) -> str | None:
+    """The local date of a match a feed moved from ``before`` to ``after`` (a feed gives
+    UTC times only): as many days on as its UTC date moved, so a match put back a day
+    at the same hour keeps its evening; None when it had no local date."""
+    if not local_date:
+        return None
+    shift = after.astimezone(UTC).date() - before.astimezone(UTC).date()
+    return (date.fromisoformat(local_date) + shift).isoformat()
+
+
 def on_day(days: Mapping[int, date], day: date) -> set[int]:
     """The matches (numbers) played on ``day``."""
     return {number for number, played in days.items() if played == day}

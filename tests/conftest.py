@@ -160,13 +160,15 @@ def fixture(
     team2: str,
     kickoff: datetime,
     stage: str = "Group stage",
+    local_date: str | None = None,
     **extra: object,
 ) -> Fixture:
+    """A match of a test's tournament, played on its UTC date unless ``local_date`` says."""
     return Fixture(
         source_key=key,
         stage=stage,
         kickoff=kickoff,
-        local_date=kickoff.date().isoformat(),
+        local_date=local_date or kickoff.date().isoformat(),
         team1=team1,
         team2=team2,
         **extra,

@@ -16,10 +16,11 @@ from game.db.engine import MIGRATIONS, open_database
 from game.events import Retired
 from game.history import PoolHistory
 from game.model import Goal, Result, Score
+from game.openfootball import Tournament
 from game.pool import Pool
 from game.scoring import ScoreBasis
 from memory.inspect import stats, stats_text
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, fixture
 from tests.databases import tampering
 
 
@@ -98,6 +99,38 @@ def test_the_log_alone_rebuilds_the_same_standings(tournament_pool: Pool, clock:
         (2, "bia", 5),
         (2, "caio", 5),
     ]
+
+
+def test_the_log_alone_counts_days_won_by_the_date_where_matches_are_played(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """An evening in Santa Clara ends after midnight UTC: both matches are 13 June's
+    for the pool, in its table and in the table folded from the log alone, which
+    would otherwise give the late one a day of its own (two days won for ana, one
+    shared with bia)."""
+    evening = datetime(2026, 6, 13, 19, tzinfo=UTC)
+    late = datetime(2026, 6, 14, 4, tzinfo=UTC)  # 21:00 on the 13th in Santa Clara
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Evening Cup",
+            (
+                fixture("early", "Qatar", "Switzerland", evening),
+                fixture("late", "Australia", "Turkey", late, local_date="2026-06-13"),
+            ),
+        )
+    )
+    early, night = (m.number for m in sorted(pool.matches(), key=lambda m: m.kickoff))
+    clock.now = evening - timedelta(days=1)
+    for handle, picks in {"ana": ("1-1", "2-0"), "bia": ("1-1", "0-0")}.items():
+        pool.members.add(handle)
+        pool.predictions.place(handle, early, Score.parse(picks[0]))
+        pool.predictions.place(handle, night, Score.parse(picks[1]))
+    for number, score in ((early, "1-1"), (night, "2-0")):
+        pool.fixtures.record_result(number, Result(Score.parse(score)))
+
+    table = {row.player: row.days for row in pool.standings()}
+    assert table == {"ana": 1, "bia": 0}
+    assert PoolHistory.from_log(pool.events()).standings() == pool.standings()
 
 
 def test_replace_cannot_rewrite_an_event(tournament_pool: Pool) -> None:

@@ -1,10 +1,11 @@
 """Both results feeds against a local HTTP server serving payloads in their real formats."""
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
+from game.events import MatchScheduled
 from game.feeds.football_data import FootballDataSource, parse_matches
 from game.feeds.openfootball_feed import OpenfootballSource
 from game.feeds.poller import ResultsPoller
@@ -271,6 +272,10 @@ def test_football_data_moves_a_postponed_league_match_and_keeps_its_picks(
     assert report.unmatched == [] and report.updated == 1
     now = pool.match(palmeiras.number)
     assert (now.kickoff, now.status) == (later, MatchStatus.SCHEDULED)
+    # Its day moves with it, in the pool and in the log: 19:30 in São Paulo on the 17th.
+    assert pool.match_days()[palmeiras.number] == date(2025, 9, 17)
+    told = [e.event for e in pool.events() if isinstance(e.event, MatchScheduled)]
+    assert (told[-1].match, told[-1].local_date) == (palmeiras.number, "2025-09-17")
     pool.predictions.place("ana", palmeiras.number, Score(2, 1))  # open until September
     assert [p.score for p in pool.predictions_of("ana")] == [Score(2, 1)]
     # Once linked by its feed id, its result comes home whatever the date.

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy import Connection, insert, select, update
 
-from game import lifecycle, matching
+from game import lifecycle, matchdays, matching
 from game.db import log, views
 from game.db.schema import (
     feed_links,
@@ -364,15 +364,21 @@ class Fixtures:
                     team2 = book.name_of(seen.team2, seen.code2) or seen.team2
                     connection.execute(update_statement(number, team1=team1, team2=team2))
                     named = replace(match, team1=team1, team2=team2)
-                    self._work.append(connection, logged, _scheduled_again(named))
+                    local_date = _local_date(connection, number)
+                    self._work.append(connection, logged, _scheduled_again(named, local_date))
                     report.updated += 1
                 if _rescheduled(match, seen):
                     # Postponed or rearranged: the match keeps its number and its picks,
                     # which stay open until the new kick-off, as after a file's move.
-                    connection.execute(update_statement(number, kickoff=seen.kickoff))
-                    self._work.append(
-                        connection, logged, _scheduled_again(replace(match, kickoff=seen.kickoff))
+                    # Its day moves with it (``matchdays.moved``): the day it counts for.
+                    local_date = matchdays.moved(
+                        _local_date(connection, number), match.kickoff, seen.kickoff
                     )
+                    connection.execute(
+                        update_statement(number, kickoff=seen.kickoff, local_date=local_date)
+                    )
+                    moved = replace(match, kickoff=seen.kickoff)
+                    self._work.append(connection, logged, _scheduled_again(moved, local_date))
                     report.updated += 1
                 if (
                     seen.status is not FeedStatus.SCHEDULED
@@ -556,7 +562,7 @@ def _rescheduled(match: Match, seen: FeedResult) -> bool:
     )
 
 
-def _scheduled_again(match: Match) -> MatchScheduled:
+def _scheduled_again(match: Match, local_date: str | None) -> MatchScheduled:
     """The log's record of a match whose teams or kick-off a feed changed."""
     return MatchScheduled(
         match.number,
@@ -566,7 +572,15 @@ def _scheduled_again(match: Match) -> MatchScheduled:
         match.kickoff,
         match.group,
         match.venue,
+        local_date,
     )
+
+
+def _local_date(connection: Connection, number: int) -> str | None:
+    found: str | None = connection.execute(
+        select(matches.c.local_date).where(matches.c.number == number)
+    ).scalar_one()
+    return found
 
 
 def _candidate(connection: Connection, number: int) -> matching.Candidate:
@@ -609,4 +623,5 @@ def _scheduled(number: int, fixture: Fixture) -> MatchScheduled:
         fixture.kickoff,
         fixture.group,
         fixture.venue,
+        fixture.local_date,
     )
