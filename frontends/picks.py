@@ -22,6 +22,7 @@ from game.words import Words
 
 JOKER_MARK = "\u00d72"  # times two, beside a pick with a joker, in every language
 KIND_NAMES = {bonus.CHAMPION: "champion", bonus.SCORER: "top scorer"}
+SQUADLESS_SHOWN = 3  # teams named when a scorer pick stands unchecked for want of their squads
 
 
 def said(error: UserError, words: Words) -> str:
@@ -80,7 +81,12 @@ def bonus_placed(placed: BonusPlaced, words: Words) -> str:
         )
     else:
         line = words("your {kind} pick: {value}", kind=kind, value=pick.value)
-    if not placed.checked:
+    if placed.squadless:
+        others = len(placed.squadless) - SQUADLESS_SHOWN
+        teams = ", ".join(placed.squadless[:SQUADLESS_SHOWN])
+        teams += words(" and {count} more", count=others) if others > 0 else ""
+        line += " " + words("(not checked: in no squad listed; no squad for {teams})", teams=teams)
+    elif not placed.checked:
         line += " " + words("(not checked: the pool knows no scorers yet)")
     return line
 

@@ -154,7 +154,7 @@ def champion_pick(name: str, teams: Iterable[str], book: TeamBook | None = None)
     for team in listed:
         if book.same(team, name):
             return team
-    closest = _closest(key_form(name), {key_form(team): team for team in listed})
+    closest = closest_names(key_form(name), {key_form(team): team for team in listed})
     raise UnknownTeam(
         "{team} does not play in this tournament (closest: {closest})",
         team=name,
@@ -194,7 +194,7 @@ def scorer_pick(name: str, known: dict[str, str]) -> tuple[str, bool]:
     holding = [k for k in known if words <= set(k.split())]
     if len(holding) == 1:
         return holding[0], True
-    closest = _closest(key, known) if not holding else sorted(known[k] for k in holding)
+    closest = closest_names(key, known) if not holding else sorted(known[k] for k in holding)
     raise UnknownScorer(
         "no scorer called {name} in this tournament (closest: {closest})",
         name=name,
@@ -202,7 +202,7 @@ def scorer_pick(name: str, known: dict[str, str]) -> tuple[str, bool]:
     )
 
 
-def _closest(key: str, names: dict[str, str]) -> list[str]:
+def closest_names(key: str, names: dict[str, str]) -> list[str]:
     """Up to ``CLOSEST`` of ``names``' values whose keys are nearest ``key``, best first."""
     ranked = sorted(names, key=lambda k: (-SequenceMatcher(None, key, k).ratio(), k))
     return [names[k] for k in ranked[:CLOSEST]]

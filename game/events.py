@@ -259,6 +259,21 @@ class BonusPicked(Event):
 
 
 @dataclass(frozen=True)
+class SquadListed(Event):
+    """A team's squad as an admin listed it (``betania squads import``): the players a
+    top scorer pick is checked against before any goal. It replaces the team's earlier
+    list whole."""
+
+    kind: ClassVar[str] = "squad_listed"
+    team: str
+    names: tuple[str, ...]
+    listed_at: datetime
+
+    def payload(self) -> dict[str, Any]:
+        return {**super().payload(), "names": list(self.names)}
+
+
+@dataclass(frozen=True)
 class Retired(Event):
     """An event of a kind the pool no longer logs, read back from an older log as it is.
 
@@ -289,6 +304,7 @@ def moves_table(event: Event) -> bool:
         | AccountUnlinked
         | RemindersSet
         | PickReminder
+        | SquadListed  # what a scorer pick is checked against, never scored by
     )
     return not isinstance(event, talk)
 

@@ -22,6 +22,7 @@ from game.events import (
     PredictionPlaced,
     ResultRecorded,
     SettingChanged,
+    SquadListed,
 )
 from game.lifecycle import LifecycleLog
 from game.matchdays import DAYS_FIRST, TIEBREAK_KEY, day_of
@@ -45,6 +46,7 @@ class PoolHistory:
     lifecycle: LifecycleLog = field(default_factory=LifecycleLog)
     jokers: set[tuple[str, int]] = field(default_factory=set)  # (player, match)
     bonus: dict[tuple[str, str], str] = field(default_factory=dict)  # (player, kind) -> key
+    squads: dict[str, tuple[str, ...]] = field(default_factory=dict)  # team -> its players
 
     @classmethod
     def from_log(cls, events: Iterable[LoggedEvent[Event] | Event]) -> PoolHistory:
@@ -82,6 +84,8 @@ class PoolHistory:
                 self.jokers.discard((handle, number))
             case BonusPicked(player=handle, pick=kind, key=key):
                 self.bonus[(handle, kind)] = key
+            case SquadListed(team=team, names=names):
+                self.squads[team] = names
 
     def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
         return compute_standings(

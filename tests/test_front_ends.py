@@ -76,7 +76,8 @@ def test_a_pool_from_before_the_constraint_remembers_what_she_said(database_url:
     pool.talk.remark("betania", "GOL!", trigger=7)
     with pool.engine.begin() as connection:  # the database as migration 0004 left it
         later_tables = ("log_cursors", "link_codes", "account_links", "remarks_said")
-        for later in (*later_tables, "seen_signatures", "jokers", "bonus_picks"):  # to 0009's
+        later_tables += ("seen_signatures", "jokers", "bonus_picks", "squad_players")  # to 0010's
+        for later in later_tables:
             connection.execute(text(f"DROP TABLE {later}"))
         connection.execute(text("ALTER TABLE players DROP COLUMN reminders"))  # 0009's
         for column in ("first_leg", "away_goals"):  # migration 0007's

@@ -521,7 +521,7 @@ def test_a_pool_from_before_reminders_keeps_her_out_of_them(database_url: str) -
     pool.members.add("betania", via="bot")
     pool.members.add("ana")
     with pool.engine.begin() as connection:  # the database as migration 0008 left it
-        for table in ("jokers", "bonus_picks"):
+        for table in ("jokers", "bonus_picks", "squad_players"):  # 0009's, and 0010's after it
             connection.execute(text(f"DROP TABLE {table}"))
         connection.execute(text("ALTER TABLE players DROP COLUMN reminders"))
         connection.execute(text("UPDATE alembic_version SET version_num = '0008'"))

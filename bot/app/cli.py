@@ -167,6 +167,23 @@ def cmd_bets_import(args: argparse.Namespace) -> None:
         print(f"  {refused.text()}")
 
 
+def cmd_squads_import(args: argparse.Namespace) -> None:
+    from game.sources import read_text
+    from game.squads import read_squads
+
+    rows, unread = read_squads(read_text(args.file))
+    if not rows:
+        raise UserError("nothing imported: {why}", why=unread[0] if unread else "no players")
+    report = open_pool(args).extras.import_squads(rows)
+    refused = unread + report.refused
+    print(
+        f"{len(rows) + len(unread)} rows: {sum(report.listed.values())} players listed "
+        f"for {len(report.listed)} teams, {len(refused)} refused"
+    )
+    for line in refused:
+        print(f"  {line}")
+
+
 def cmd_standings(args: argparse.Namespace) -> None:
     from game.render import standings_table
 
@@ -771,6 +788,7 @@ def build_parser() -> Parser:
     for group, help_text in (
         ("fixtures", "the tournament's matches"),
         ("bets", "predictions in bulk"),
+        ("squads", "the teams' players"),
         ("results", "final scores"),
         ("players", "who plays"),
         ("pool", "the pool's rules"),
@@ -791,6 +809,13 @@ def build_parser() -> Parser:
     sub.add_argument("--tz", type=zone, help="time zone for times written without a UTC offset")
 
     sub = add(["bets", "import"], cmd_bets_import, "import picks from a CSV spreadsheet")
+    sub.add_argument("file")
+
+    sub = add(
+        ["squads", "import"],
+        cmd_squads_import,
+        "list the teams' squads, which a top scorer pick is checked against (CSV or JSON)",
+    )
     sub.add_argument("file")
 
     sub = add(["standings"], cmd_standings, "the table, computed now")

@@ -171,6 +171,15 @@ bonus_picks = Table(
     Column("placed_at", UTCDateTime(), nullable=False),
 )
 
+# Each team's squad, as an admin last listed it (``SquadListed``): the players a top
+# scorer pick is checked against before any goal (``game.squads``); never scored by.
+squad_players = Table(
+    "squad_players",
+    metadata,
+    Column("team", String(100), primary_key=True),
+    Column("name", String(200), primary_key=True),
+)
+
 events = Table(
     "events",
     metadata,

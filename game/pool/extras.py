@@ -14,11 +14,18 @@ from datetime import datetime
 
 from sqlalchemy import Connection, Delete, delete, insert, select, update
 
-from game import bonus, jokers
+from game import bonus, jokers, squads
 from game.db import views
-from game.db.schema import bonus_picks, players, settings
+from game.db.schema import bonus_picks, players, settings, squad_players
 from game.db.schema import jokers as joker_rows
-from game.events import BonusPicked, Event, JokerPlaced, JokerRemoved, LoggedEvent
+from game.events import (
+    BonusPicked,
+    Event,
+    JokerPlaced,
+    JokerRemoved,
+    LoggedEvent,
+    SquadListed,
+)
 from game.model import Match
 from game.pool.work import (
     UnitOfWork,
@@ -27,6 +34,7 @@ from game.pool.work import (
     write_setting,
 )
 from game.rules import RuleViolation
+from game.squads import SquadRow
 
 
 class BonusClosed(RuleViolation):
@@ -59,6 +67,14 @@ class BonusPlaced:
     previous: str | None
     changed: bool
     checked: bool  # a scorer checked against the names the pool knows
+    # a scorer no listed squad holds, taken unchecked: the teams with no squad listed
+    squadless: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SquadsImported:
+    listed: dict[str, int]  # each team listed (as the fixtures name it): its players
+    refused: list[str]  # a line for each row not taken (its team is not in the tournament)
 
 
 @dataclass(frozen=True)
@@ -149,7 +165,10 @@ class Extras:
         """Name the champion or the top scorer, until the tournament's first kick-off.
 
         A champion must be one of the tournament's teams, in any spelling the team
-        book knows; a scorer one of those the goals name, when the pool knows any.
+        book knows; a scorer one of those the goals name, when the pool knows any, else
+        one of the squads listed, as ``game.squads.check_scorer`` reads them (a team
+        with no squad never refuses a name). Either way the pick is stored and scored
+        by the name as the player wrote it, never by a squad's spelling of it.
         """
         if kind not in bonus.KINDS:
             raise RuleViolation("a bonus pick is champion or scorer, not {kind!r}", kind=kind)
@@ -159,17 +178,21 @@ class Extras:
             every = views.all_matches(connection)
             now = self._work.clock()
             check_bonus_open(every, now)
-            checked = True
+            checked, squadless = True, tuple[str, ...]()
             if kind == bonus.CHAMPION:
                 value = key = bonus.champion_pick(named, bonus.teams_of(every))
             else:
                 value = " ".join(named.split())
                 key, checked = bonus.scorer_pick(value, bonus.scorers_of(every))
+                listed = _squads(connection) if not checked else {}
+                if listed:  # no goals yet: the squads check the name, and only check it
+                    check = squads.check_scorer(value, listed, bonus.teams_of(every))
+                    checked, squadless = check.found, check.squadless
             where = (bonus_picks.c.player_id == player_id) & (bonus_picks.c.kind == kind)
             before = connection.execute(select(bonus_picks.c.value).where(where)).scalar()
             pick = BonusPick(handle, kind, value, key, now)
             if before == value:
-                return BonusPlaced(pick, before, False, checked)
+                return BonusPlaced(pick, before, False, checked, squadless)
             row = {"value": value, "key": key, "placed_at": now}
             if before is None:
                 connection.execute(
@@ -179,9 +202,44 @@ class Extras:
                 connection.execute(update(bonus_picks).where(where).values(**row))
             event = BonusPicked(handle, kind, value, key, now, before)
             self._work.append(connection, logged, event)
-            return BonusPlaced(pick, before, True, checked)
+            return BonusPlaced(pick, before, True, checked, squadless)
 
         return self._work.commit(work)
+
+    def import_squads(self, rows: Iterable[SquadRow]) -> SquadsImported:
+        """List the teams' squads: each team named replaces its earlier list whole (logged
+        as ``SquadListed``); a row whose team is not in the tournament is refused by its
+        line, the rest taken."""
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> SquadsImported:
+            teams = bonus.teams_of(views.all_matches(connection))
+            by_team: dict[str, list[str]] = {}
+            refused: list[str] = []
+            for row in rows:
+                try:
+                    team = bonus.champion_pick(row.team, teams)
+                except RuleViolation as error:
+                    refused.append(f"line {row.line}: {error}")
+                    continue
+                by_team.setdefault(team, []).append(row.name)
+            now = self._work.clock()
+            listed: dict[str, int] = {}
+            for team, written in sorted(by_team.items()):
+                names = squads.distinct(written)
+                connection.execute(delete(squad_players).where(squad_players.c.team == team))
+                connection.execute(
+                    insert(squad_players), [{"team": team, "name": name} for name in names]
+                )
+                self._work.append(connection, logged, SquadListed(team, names, now))
+                listed[team] = len(names)
+            return SquadsImported(listed, refused)
+
+        return self._work.commit(work)
+
+    def squads(self) -> dict[str, tuple[str, ...]]:
+        """{team: its players} of every squad listed."""
+        with self._work.read() as connection:
+            return _squads(connection)
 
     def bonus_picks(self, handle: str | None = None) -> list[BonusPick]:
         """Everyone's bonus picks (or one player's), by player then kind."""
@@ -271,3 +329,15 @@ def _settings(connection: Connection) -> ExtrasSettings:
     rows = connection.execute(select(settings.c.key, settings.c.value))
     stored = {key: value for key, value in rows}
     return ExtrasSettings(jokers.Caps.from_settings(stored), *bonus.points(stored))
+
+
+def _squads(connection: Connection) -> dict[str, tuple[str, ...]]:
+    rows = connection.execute(
+        select(squad_players.c.team, squad_players.c.name).order_by(
+            squad_players.c.team, squad_players.c.name
+        )
+    )
+    listed: dict[str, list[str]] = {}
+    for team, name in rows:
+        listed.setdefault(team, []).append(name)
+    return {team: tuple(names) for team, names in listed.items()}
