@@ -256,6 +256,10 @@ def test_betania_squads_import_takes_the_good_rows_and_names_the_bad(
     assert out[0] == "4 rows: 2 players listed for 2 teams, 2 refused"
     assert out[1] == "  line 4: team and player must not be empty"
     assert out[2].startswith("  line 3: Narnia does not play in this tournament (closest: ")
+    assert main(["log", *data]) == 0
+    assert [line for line in capsys.readouterr().out.splitlines() if "squad_listed" in line]
+    assert main(["log", "--verify", *data]) == 0  # in the hash chain, which holds
+    assert capsys.readouterr().out.startswith("the log is intact: ")
     empty = tmp_path / "empty.csv"
     empty.write_text("nome,time\n", encoding="utf-8")
     assert main(["squads", "import", str(empty), *data]) != 0
