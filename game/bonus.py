@@ -75,19 +75,22 @@ def ended(matches: Iterable[Match]) -> bool:
     return bool(listed) and all(m.status is MatchStatus.FINISHED for m in listed)
 
 
-def settle(matches: Sequence[Match]) -> Settled:
-    """The champion and the top scorers, once every match has finished."""
+def settle(matches: Sequence[Match], picked: Iterable[str] = ()) -> Settled:
+    """The champion and the top scorers, once every match has finished; ``picked``: the
+    keys the scorer picks are stored by (``top_scorers``)."""
     if not ended(matches):
         return Settled(None, frozenset())
     crowned = champions(matches)
-    return Settled(None if crowned is None else crowned[0], top_scorers(matches))
+    return Settled(None if crowned is None else crowned[0], top_scorers(matches, picked))
 
 
-def top_scorers(matches: Iterable[Match]) -> frozenset[str]:
+def top_scorers(matches: Iterable[Match], picked: Iterable[str] = ()) -> frozenset[str]:
     """Every stored form of a pick that names a top scorer (everyone level at the top of
     the goals, own goals excluded): the scorer's key, the shorter spellings the goals
-    also used for them ("Mbappé" beside "Kylian Mbappé"), and each part of the name no
-    other scorer's name holds (a pick "Messi" or "Di María" made before anyone scored)."""
+    also used for them ("Mbappé" beside "Kylian Mbappé"), each part of the name no
+    other scorer's name holds (a pick "Messi" or "Di María" made before anyone scored),
+    and each of ``picked`` that names one in full and more ("Kylian Mbappé Lottin", as a
+    squad lists him): the scorer whose name it holds the most words of, when one does."""
     spellings = Counter(
         key
         for match in matches
@@ -105,7 +108,18 @@ def top_scorers(matches: Iterable[Match]) -> frozenset[str]:
     return frozenset(
         {key for key, scorer in canonical.items() if scorer in top}
         | {part for key in top for part in _parts_only_theirs(key, goals)}
+        | {key for key in picked if _held_by(key, goals) in top}
     )
+
+
+def _held_by(key: str, scorers: Iterable[str]) -> str | None:
+    """The one of ``scorers`` whose every word ``key`` holds, the most words of any such,
+    or None (none, or two alike: "Bruno Miguel Fernandes" is Bruno Fernandes, not Bruno)."""
+    words = set(key.split())
+    held = [scorer for scorer in scorers if set(scorer.split()) <= words]
+    most = max((len(scorer.split()) for scorer in held), default=0)
+    longest = [scorer for scorer in held if len(scorer.split()) == most]
+    return longest[0] if len(longest) == 1 else None
 
 
 def _parts_only_theirs(key: str, keys: Iterable[str]) -> set[str]:

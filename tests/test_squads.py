@@ -195,7 +195,8 @@ def test_a_pick_checked_against_a_squads_spelling_scores_by_the_goals(
     cup_pool: Pool, clock: FakeClock
 ) -> None:
     """The squad writes "Kylian Mbappé Lottin", the goals "Kylian Mbappé" and "Mbappé":
-    a pick of "Mbappe" checked against the squad is still the Golden Boot's at the end."""
+    a pick of "Mbappe" checked against the squad is still the Golden Boot's at the end,
+    and so is one of the squad's whole name, as a player copies it from the list."""
     squads = squads_2022()
     squads["France"] = [
         "Kylian Mbappé Lottin" if name == "Kylian Mbappé" else name for name in squads["France"]
@@ -204,11 +205,12 @@ def test_a_pick_checked_against_a_squads_spelling_scores_by_the_goals(
     commands = Commands(cup_pool)
     assert commands.run(ANA, "bonus scorer Mbappe").text == "your top scorer pick: Mbappe"
     assert commands.run(BIA, "bonus scorer Lionel Messi").text.endswith("Lionel Messi")
+    assert commands.run(CAIO, "bonus scorer Kylian Mbappé Lottin").text.endswith("Lottin")
     played = parse_tournament(read_json(str(TEST_DATA / "worldcup-2022.json")), QATAR)
     clock.now = played.fixtures[-1].kickoff + timedelta(days=1)
     cup_pool.fixtures.import_tournament(played)  # the whole cup, its goals with it
     bonus = {row.player: row.bonus for row in cup_pool.standings()}
-    assert bonus == {"ana": 10, "bia": 0, "caio": 0}  # Mbappé 8 goals, Messi 7
+    assert bonus == {"ana": 10, "bia": 0, "caio": 10}  # Mbappé 8 goals, Messi 7
 
 
 def test_squads_listed_again_replace_each_teams_list_and_the_log_holds_them(

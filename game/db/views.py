@@ -258,7 +258,8 @@ def standings(
         "scorer_points": scorer_points,
     }
     if with_bonus and not live and _ended(connection, counted):
-        settled = settle(all_matches(connection))
+        picked = select(bonus_picks.c.key).where(bonus_picks.c.kind == SCORER).distinct()
+        settled = settle(all_matches(connection), connection.execute(picked).scalars())
         values["champion"], values["scorers"] = settled.champion, sorted(settled.scorers)
     if counted is not None:
         values["counted"] = sorted(counted)
