@@ -107,6 +107,11 @@ def test_a_goal_at_the_console_shows_in_a_real_browser_within_two_seconds(tmp_pa
             # Kick-offs in the viewer's zone: #3 is at 18:00 UTC, 15:00 in São Paulo.
             assert "#3 Japan v Spain, Sat, Jun 13, 03:00 PM" in await page.text("#side")
             assert await page.evaluate("document.querySelectorAll('svg polyline').length") == 5
+            # The race fits the TV's screen below the match in play and its pool's picks.
+            bottom = "document.querySelector('{}').getBoundingClientRect().bottom"
+            race = await page.evaluate(bottom.format("svg"))
+            side = await page.evaluate(bottom.format("#side"))
+            assert 0 < race <= side <= 1080
             assert "ana" in await page.text("#table")
             # ana called #1 exactly and won its day: the TV shows the days won too
             assert "days won" in await page.text("#table thead")
