@@ -156,3 +156,49 @@ def test_her_digest_tells_the_pool_s_match_day_not_the_date_on_her_clock(
     assert f"ana, with {points} points on the day" in prompt
     assert "Australia 2-0 Turkey" in prompt
     assert "ana" in told.text and "bia" not in told.text
+
+
+LISBON = ZoneInfo("Europe/Lisbon")
+
+
+def test_her_digest_of_a_day_that_ends_after_dawn_where_she_tells_it_comes_once_it_ends(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """Told in Lisbon, 13 June 2026 ends with Australia v Turkey at 05:00 on the 14th
+    there: her digest of the 13th comes once that match is over, the morning after,
+    and once (her clock's own day would have told it without that match, or never)."""
+    real = a_cup(pool, "worldcup-2026.json", LISBON)
+    thirteenth = date(2026, 6, 13)
+    days = pool.match_days()
+    played = sorted(
+        (m for m in pool.matches() if days[m.number] == thirteenth), key=lambda m: m.kickoff
+    )
+    assert played[-1].kickoff.astimezone(LISBON) == datetime(2026, 6, 14, 5, tzinfo=LISBON)
+    clock.now = played[0].kickoff - timedelta(days=1)
+    pool.members.add("ana")
+    for match in played:
+        pool.predictions.place("ana", match.number, Score.parse(real[match.number]))
+    model = Heard("en")
+    her = her_in(pool, model, MemoryConfig(language="en", zone=LISBON))
+    told: list[tuple[datetime, date]] = []
+    prompts: list[str] = []  # each digest's, as a model is handed it
+
+    def turns_until(moment: datetime) -> None:
+        """Her turns every half hour (serve takes one every few seconds)."""
+        while clock.now < moment:
+            clock.now += timedelta(minutes=30)
+            her.catch_up()
+            day = her.digest_due()
+            if day is not None:
+                told.append((clock.now, day))
+                her.digest(day)
+                prompts.append(model.calls[-1].prompt)
+
+    clock.now = datetime(2026, 6, 13, 12, tzinfo=LISBON)
+    for match in played:
+        turns_until(match.kickoff)
+        play(pool, clock, match.number, real[match.number])
+    turns_until(datetime(2026, 6, 14, 23, 30, tzinfo=LISBON))
+    assert [day for _, day in told] == [thirteenth]
+    assert told[0][0] >= played[-1].kickoff + timedelta(minutes=115)  # its whistle
+    assert "Australia 2-0 Turkey" in prompts[0] and "ana, with" in prompts[0]

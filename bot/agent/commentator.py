@@ -67,7 +67,6 @@ LAST_DIGEST = "last_digest_day"
 WRAP_UP = "wrap-up"  # the remark after the last whistle, beside the one on the final
 TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
 DIGEST = "digest"  # the day's digest, beside whatever was said on its trigger
-SMALL_HOURS = 6  # before this hour, a day whose last match ran past midnight is still told
 LATE_MINUTE = 85  # a goal this late always deserves a word
 LIKELIEST_SHOWN = 5  # the scores her pick prompt lists with their chances
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
@@ -153,32 +152,33 @@ class Commentator:
             self.digest(day)
 
     def digest_due(self) -> date | None:
-        """The day whose digest is due now, in the pool's time zone: today once the digest
-        hour has come, or, before dawn, yesterday when its last match ran past midnight;
-        never while a match is in play or one of the day's matches is still to come, so
-        the digest tells the day as it ended."""
+        """The day whose digest is due now: a match day of the pool (``game.matchdays``,
+        the date where its matches are played) whose matches are all over, today once
+        the digest hour has come by her clock, or yesterday at any hour (its last match
+        ran past midnight here, or far past it in a zone east of the venues); else
+        today without matches, once the hour has come (a day without matches is told on
+        the day, never the morning after). Never while a match is in play; each day
+        once, and never a day before one told."""
         if self.policy.digest_hour is None:
             return None
-        zone = self.keeper.config.zone
-        now = self.pool.clock().astimezone(zone)
-        if now.hour >= self.policy.digest_hour:
-            day = now.date()
-        elif now.hour < SMALL_HOURS:
-            day = now.date() - timedelta(days=1)
-        else:
-            return None
+        now = self.pool.clock().astimezone(self.keeper.config.zone)
+        today, yesterday = now.date(), now.date() - timedelta(days=1)
+        candidates = [today, yesterday] if now.hour >= self.policy.digest_hour else [yesterday]
         with self.store.read() as connection:
-            if AGENT_STATE.get(connection, LAST_DIGEST) == day.isoformat():
-                return None  # told already: no need to read the fixtures on every turn
+            told = AGENT_STATE.get(connection, LAST_DIGEST)
+        candidates = [day for day in candidates if told is None or day.isoformat() > told]
+        if not candidates:
+            return None  # told already: no need to read the fixtures on every turn
         matches = self.pool.matches()
-        days = self._played_on(matches, day)
-        if day != now.date() and not days:
-            return None  # a day without matches is told on the day, never the morning after
-        if any(m.status is MatchStatus.LIVE for m in matches) or any(
-            m.status is MatchStatus.SCHEDULED for m in days
-        ):
+        if any(m.status is MatchStatus.LIVE for m in matches):
             return None
-        return day
+        for day in candidates:
+            played = self._played_on(matches, day)
+            if not played and day == today:
+                return day
+            if played and all(m.status is not MatchStatus.SCHEDULED for m in played):
+                return day
+        return None
 
     def cursor(self) -> int:
         with self.store.read() as connection:
