@@ -12,7 +12,7 @@ at the top share it, and a day where nobody scored is won by nobody.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 
 from game import league
 from game.model import Match
@@ -23,6 +23,9 @@ TIEBREAK_KEY = "tiebreak"
 EXACT_FIRST = "exact"
 DAYS_FIRST = "days"
 TIEBREAKS = (EXACT_FIRST, DAYS_FIRST)
+# The widest offsets from UTC a venue's clock has (Baker Island, Kiribati's Line Islands).
+LONGEST_OFFSET_WEST = timedelta(hours=12)
+LONGEST_OFFSET_EAST = timedelta(hours=14)
 
 
 def day_of(local_date: str | None, kickoff: datetime) -> date:
@@ -33,13 +36,25 @@ def day_of(local_date: str | None, kickoff: datetime) -> date:
 
 
 def moved(local_date: str | None, before: datetime, after: datetime) -> str | None:
-    """The local date of a match a feed moved from ``before`` to ``after`` (a feed gives
-    UTC times only): as many days on as its UTC date moved, so a match put back a day
-    at the same hour keeps its evening; None when it had no local date."""
+    """The local date of a match a feed moved from ``before`` to ``after``; None when it
+    had no local date.
+
+    A feed gives UTC times only, and the venue's offset from UTC is known only as far
+    as the old local date allows: taken as the one that puts the old kick-off at local
+    noon, within what that date allows, so a kick-off moved a few hours keeps its day
+    (16:00 to 21:30 in São Paulo, past midnight UTC) and one put back a week moves with it.
+    """
     if not local_date:
         return None
-    shift = after.astimezone(UTC).date() - before.astimezone(UTC).date()
-    return (date.fromisoformat(local_date) + shift).isoformat()
+    start = datetime.combine(date.fromisoformat(local_date), time(), UTC)
+    kickoff = before.astimezone(UTC)
+    # local = UTC + offset, the old kick-off on its local date, offsets -12:00 to +14:00
+    low = max(start - kickoff, -LONGEST_OFFSET_WEST)
+    high = min(start + timedelta(days=1) - kickoff, LONGEST_OFFSET_EAST) - timedelta(minutes=1)
+    offset = start + timedelta(hours=12) - kickoff
+    if low <= high:
+        offset = min(max(offset, low), high)
+    return (after.astimezone(UTC) + offset).date().isoformat()
 
 
 def on_day(days: Mapping[int, date], day: date) -> set[int]:

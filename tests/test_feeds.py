@@ -1,10 +1,11 @@
 """Both results feeds against a local HTTP server serving payloads in their real formats."""
 
 import json
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 
+from game import matchdays
 from game.events import MatchScheduled
 from game.feeds.football_data import FootballDataSource, parse_matches
 from game.feeds.openfootball_feed import OpenfootballSource
@@ -237,6 +238,30 @@ def test_choosing_a_source() -> None:
 
 
 # -- leagues and club cups from football-data ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("local_date", "before", "after", "now_on"),
+    [
+        # São Paulo 16:00 -> 21:30 the same evening: past midnight UTC, the same day.
+        ("2025-06-01", "2025-06-01T19:00Z", "2025-06-02T00:30Z", "2025-06-01"),
+        ("2025-06-01", "2025-06-02T00:30Z", "2025-06-01T19:00Z", "2025-06-01"),
+        # Santa Clara 21:00 on the 13th (04:00 UTC on the 14th), put back a day.
+        ("2026-06-13", "2026-06-14T04:00Z", "2026-06-15T04:00Z", "2026-06-14"),
+        # Tokyo 13:00 on the 14th (04:00 UTC), moved to 20:00 there.
+        ("2026-06-14", "2026-06-14T04:00Z", "2026-06-14T11:00Z", "2026-06-14"),
+        # A Brasileirão match put back from June to a September evening.
+        ("2025-06-01", "2025-06-01T19:00Z", "2025-09-17T22:30Z", "2025-09-17"),
+    ],
+)
+def test_a_kick_off_a_feed_moves_takes_its_local_day_along(
+    local_date: str, before: str, after: str, now_on: str
+) -> None:
+    def utc(text: str) -> datetime:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+    assert matchdays.moved(local_date, utc(before), utc(after)) == now_on
+    assert matchdays.moved(None, utc(before), utc(after)) is None
 
 
 def test_football_data_moves_a_postponed_league_match_and_keeps_its_picks(
