@@ -14,7 +14,7 @@ import io
 from dataclasses import dataclass
 from datetime import datetime
 
-from game.errors import UserError
+from game.errors import FileProblems
 from game.model import InvalidScore, Score
 
 REQUIRED_COLUMNS = ("player", "date", "team1", "team2", "score1", "score2")
@@ -31,13 +31,8 @@ class BetRow:
     placed_at: datetime | None = None
 
 
-class BetsFileError(UserError, ValueError):
-    """Problems found in the file, one per line of ``problems``; nothing was imported."""
-
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        super().__init__(problems[0] + more)
+class BetsFileError(FileProblems):
+    """Problems found in a bets file, one per line of ``problems``; nothing was imported."""
 
 
 def _placed_at(text: str) -> datetime | None:

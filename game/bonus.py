@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from itertools import combinations
 
@@ -67,6 +67,9 @@ class Settled:
     # scorer_key of every top scorer, ties included, and the other forms a pick of one
     # may be stored as (``top_scorers``)
     scorers: frozenset[str]
+    # each top scorer's key, with the teams they scored for: what a pick of a listed
+    # squad's player is scored against (``game.squads.earned``)
+    top: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 def ended(matches: Iterable[Match]) -> bool:
@@ -75,51 +78,60 @@ def ended(matches: Iterable[Match]) -> bool:
     return bool(listed) and all(m.status is MatchStatus.FINISHED for m in listed)
 
 
-def settle(matches: Sequence[Match], picked: Iterable[str] = ()) -> Settled:
-    """The champion and the top scorers, once every match has finished; ``picked``: the
-    keys the scorer picks are stored by (``top_scorers``)."""
+def settle(matches: Sequence[Match]) -> Settled:
+    """The champion and the top scorers, once every match has finished."""
     if not ended(matches):
         return Settled(None, frozenset())
     crowned = champions(matches)
-    return Settled(None if crowned is None else crowned[0], top_scorers(matches, picked))
+    top = top_scorer_teams(matches)
+    return Settled(None if crowned is None else crowned[0], top_scorers(matches), top)
 
 
-def top_scorers(matches: Iterable[Match], picked: Iterable[str] = ()) -> frozenset[str]:
+def top_scorers(matches: Iterable[Match]) -> frozenset[str]:
     """Every stored form of a pick that names a top scorer (everyone level at the top of
     the goals, own goals excluded): the scorer's key, the shorter spellings the goals
-    also used for them ("Mbappé" beside "Kylian Mbappé"), each part of the name no
-    other scorer's name holds (a pick "Messi" or "Di María" made before anyone scored),
-    and each of ``picked`` that names one in full and more ("Kylian Mbappé Lottin", as a
-    squad lists him): the scorer whose name it holds the most words of, when one does."""
-    spellings = Counter(
-        key
-        for match in matches
-        for goal in match.goals
-        if not goal.own_goal and (key := scorer_key(goal.scorer))
-    )
-    canonical = _canonical(spellings)
-    goals: Counter[str] = Counter()
-    for key, count in spellings.items():
-        goals[canonical[key]] += count
-    if not goals:
-        return frozenset()
-    most = max(goals.values())
-    top = {key for key, count in goals.items() if count == most}
+    also used for them ("Mbappé" beside "Kylian Mbappé"), and each part of the name no
+    other scorer's name holds (a pick "Messi" or "Di María" made before anyone scored)."""
+    canonical, goals, _ = _goals_by_scorer(matches)
+    top = _most(goals)
     return frozenset(
         {key for key, scorer in canonical.items() if scorer in top}
         | {part for key in top for part in _parts_only_theirs(key, goals)}
-        | {key for key in picked if _held_by(key, goals) in top}
     )
 
 
-def _held_by(key: str, scorers: Iterable[str]) -> str | None:
-    """The one of ``scorers`` whose every word ``key`` holds, the most words of any such,
-    or None (none, or two alike: "Bruno Miguel Fernandes" is Bruno Fernandes, not Bruno)."""
-    words = set(key.split())
-    held = [scorer for scorer in scorers if set(scorer.split()) <= words]
-    most = max((len(scorer.split()) for scorer in held), default=0)
-    longest = [scorer for scorer in held if len(scorer.split()) == most]
-    return longest[0] if len(longest) == 1 else None
+def top_scorer_teams(matches: Iterable[Match]) -> dict[str, frozenset[str]]:
+    """Each top scorer's key (one per scorer, however the goals spell them), with the
+    teams they scored for."""
+    _, goals, teams = _goals_by_scorer(matches)
+    return {key: frozenset(teams[key]) for key in _most(goals)}
+
+
+def _goals_by_scorer(
+    matches: Iterable[Match],
+) -> tuple[dict[str, str], Counter[str], dict[str, set[str]]]:
+    """({spelling's key: the scorer it names}, {scorer: goals}, {scorer: their teams})."""
+    spellings: Counter[str] = Counter()
+    teams: dict[str, set[str]] = {}
+    for match in matches:
+        for goal in match.goals:
+            if not goal.own_goal and (key := scorer_key(goal.scorer)):
+                spellings[key] += 1
+                team = match.team1 if goal.side == "home" else match.team2
+                teams.setdefault(key, set()).add(team)
+    canonical = _canonical(spellings)
+    goals: Counter[str] = Counter()
+    scorers: dict[str, set[str]] = {}
+    for key, count in spellings.items():
+        goals[canonical[key]] += count
+        scorers.setdefault(canonical[key], set()).update(teams[key])
+    return canonical, goals, scorers
+
+
+def _most(goals: Counter[str]) -> set[str]:
+    """Everyone level at the top of ``goals``."""
+    most = max(goals.values(), default=0)
+    return {key for key, count in goals.items() if count == most} if most else set()
 
 
 def _parts_only_theirs(key: str, keys: Iterable[str]) -> set[str]:

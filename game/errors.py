@@ -19,3 +19,12 @@ class UserError(Exception):
         super().__init__(template.format(**values) if values else template)
         self.template = template
         self.values = values
+
+
+class FileProblems(UserError, ValueError):
+    """Problems found in a file, one per line of ``problems``; nothing was imported."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(problems[0] + more)

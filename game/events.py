@@ -304,8 +304,7 @@ def moves_table(event: Event) -> bool:
         | AccountUnlinked
         | RemindersSet
         | PickReminder
-        | SquadListed  # what a scorer pick is checked against, never scored by
-    )
+    )  # a squad listed moves it: at the end a pick a squad lists is read as its player
     return not isinstance(event, talk)
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from game import squads
 from game.events import (
     BonusPicked,
     Event,
@@ -85,7 +86,7 @@ class PoolHistory:
             case BonusPicked(player=handle, pick=kind, key=key):
                 self.bonus[(handle, kind)] = key
             case SquadListed(team=team, names=names):
-                self.squads[team] = names
+                self.squads[team] = squads.ordered(names)
 
     def standings(self, up_to_match: int | None = None) -> list[StandingRow]:
         return compute_standings(

@@ -6,21 +6,28 @@ may list the squads (``betania squads import``): a CSV with the columns ``team``
 objects (openfootball's style; other fields are left alone, and the list may sit under
 ``"players"``). A squad only ever helps: a scorer pick is checked against the teams that
 have one, and a name none of them holds is refused only when every team of the
-tournament has its squad listed (it may be a player of a team with none). The squads
-never change what a pick is stored and scored by: that stays the name as the player
-wrote it (``game.bonus.scorer_pick``), matched to the goals' spelling at the end.
+tournament has its squad listed (it may be a player of a team with none). A pick is
+stored as the player wrote it (``game.bonus.scorer_pick``); at the end, a pick a squad
+lists is that squad's player, who earns the bonus when they are a top scorer for that
+team under a name theirs holds or that holds theirs ("Kylian Mbappé" in the goals,
+"Kylian Mbappé Lottin" in France's squad); a pick no squad lists is read against the
+goals' names alone (``earned``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.bonus import CLOSEST, NAME_LONGEST, UnknownScorer, closest_names, scorer_key
+from game.bonus import CLOSEST, NAME_LONGEST, Settled, UnknownScorer, closest_names, scorer_key
+from game.text import clean_line
+
+ROWS_MOST = 5_000  # rows of a squads file: 48 teams of 26 is 1,248
+SQUAD_LARGEST = 60  # players one team lists: a club's first-team squad fits
+TEAM_LONGEST = 100  # characters of a team's name as a file writes it
 
 NAME_COLUMNS = ("player", "name")
 
@@ -34,40 +41,56 @@ class SquadRow:
 
 def read_squads(text: str) -> tuple[list[SquadRow], list[str]]:
     """The rows that read well, and a line for each that did not (for the admin's console)."""
+    text = text.removeprefix("\ufeff")  # a spreadsheet's "CSV UTF-8" starts with a BOM
     if text.lstrip().startswith(("{", "[")):
         return _from_json(text)
-    reader = csv.DictReader(io.StringIO(text))
-    columns = [name.strip().lower() for name in reader.fieldnames or ()]
-    named = next((column for column in NAME_COLUMNS if column in columns), None)
-    if "team" not in columns or named is None:
-        return [], ["line 1: a squads CSV needs the columns team and player"]
-    reader.fieldnames = columns
+    first = text.split("\n", 1)[0]
+    delimiter = ";" if first.count(";") > first.count(",") else ","  # a European spreadsheet's
+    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
     rows: list[SquadRow] = []
     problems: list[str] = []
-    for raw in reader:
-        values = {key: (value or "").strip() for key, value in raw.items() if key}
-        _take(
-            "line", reader.line_num, values.get("team", ""), values.get(named, ""), rows, problems
-        )
+    try:
+        columns = [name.strip().lower() for name in reader.fieldnames or ()]
+        named = next((column for column in NAME_COLUMNS if column in columns), None)
+        if "team" not in columns or named is None:
+            return [], ["line 1: a squads CSV needs the columns team and player"]
+        reader.fieldnames = columns
+        for raw in reader:
+            if len(rows) + len(problems) >= ROWS_MOST:
+                return [], [f"more than {ROWS_MOST:,} rows: a squads file lists fewer"]
+            values = {key: value for key, value in raw.items() if isinstance(key, str)}
+            team, name = values.get("team") or "", values.get(named) or ""
+            _take("line", reader.line_num, team, name, rows, problems)
+    except csv.Error as error:
+        return [], [f"line {reader.line_num}: {error}"]
     return rows, problems
 
 
 def _from_json(text: str) -> tuple[list[SquadRow], list[str]]:
+    # Here, not at the top: game.sources brings httpx, and the table reads this module.
+    from game.sources import SourceError, parse_json
+
     try:
-        document: Any = json.loads(text)
-    except json.JSONDecodeError as error:
-        return [], [f"not JSON: {error.msg} at line {error.lineno}"]
+        document: Any = parse_json(text, "the squads file")
+    except SourceError as error:
+        return [], [str(error)]
     if isinstance(document, dict):
         document = document.get("players", document.get("Players"))
     if not isinstance(document, list):
         return [], ['a squads JSON is a list of {"team": ..., "name": ...}']
+    if len(document) > ROWS_MOST:
+        return [], [f"more than {ROWS_MOST:,} entries: a squads file lists fewer"]
     rows: list[SquadRow] = []
     problems: list[str] = []
     for place, entry in enumerate(document, start=1):
-        if not isinstance(entry, dict):
-            problems.append(f"entry {place}: not a player")
+        team, name = (
+            (entry.get(field) or "" for field in ("team", "name"))
+            if isinstance(entry, dict)
+            else (None, None)
+        )
+        if not isinstance(team, str) or not isinstance(name, str):
+            problems.append(f"entry {place}: not a player (team and name as text)")
             continue
-        team, name = (str(entry.get(field) or "").strip() for field in ("team", "name"))
         _take("entry", place, team, name, rows, problems)
     return rows, problems
 
@@ -75,9 +98,13 @@ def _from_json(text: str) -> tuple[list[SquadRow], list[str]]:
 def _take(
     where: str, line: int, team: str, name: str, rows: list[SquadRow], problems: list[str]
 ) -> None:
-    name = " ".join(name.split())
+    """A row, its team and name cleaned as every line a player may read (no control
+    characters), or the one line that says why not."""
+    team, name = clean_line(team), clean_line(name)
     if not team or not name:
         problems.append(f"{where} {line}: team and player must not be empty")
+    elif len(team) > TEAM_LONGEST:
+        problems.append(f"{where} {line}: a team's name is at most {TEAM_LONGEST} characters")
     elif len(name) > NAME_LONGEST:
         problems.append(f"{where} {line}: a player's name is at most {NAME_LONGEST} characters")
     elif not scorer_key(name):
@@ -87,11 +114,56 @@ def _take(
 
 
 def distinct(names: Iterable[str]) -> tuple[str, ...]:
-    """``names`` once each, as ``scorer_key`` tells players apart (the first spelling kept)."""
+    """``names`` once each, as ``scorer_key`` tells players apart (the first spelling
+    kept), in one order wherever they are read (``ordered``)."""
     kept: dict[str, str] = {}
     for name in names:
         kept.setdefault(scorer_key(name), name)
-    return tuple(kept.values())
+    return ordered(kept.values())
+
+
+def ordered(names: Iterable[str]) -> tuple[str, ...]:
+    """A squad's names in the order the pool keeps them, whatever a database's collation."""
+    return tuple(sorted(names, key=lambda name: (scorer_key(name), name)))
+
+
+def listed_as(key: str, squads: Mapping[str, Sequence[str]]) -> list[tuple[str, str]]:
+    """The listed players (name, team) a scorer pick's key names: each whose name has that
+    key (two teams may list one name), else each whose name holds all its words."""
+    players = [(scorer_key(name), name, team) for team, names in squads.items() for name in names]
+    same = sorted((name, team) for listed, name, team in players if listed == key)
+    if same:
+        return same
+    words = set(key.split())
+    return sorted((name, team) for listed, name, team in players if words <= set(listed.split()))
+
+
+def earned(
+    picked: Iterable[str], squads: Mapping[str, Sequence[str]], settled: Settled
+) -> set[str]:
+    """The scorer picks' keys that earn the bonus: a pick a squad lists is that player,
+    who earns when they are a top scorer for that team under a name theirs holds or
+    that holds theirs; a pick no squad lists, as the goals' names read it
+    (``Settled.scorers``)."""
+    won = set()
+    for key in picked:
+        listed = listed_as(key, squads)
+        if not listed:
+            if key in settled.scorers:
+                won.add(key)
+        elif any(
+            team in teams and _one_name(name, scorer)
+            for name, team in listed
+            for scorer, teams in settled.top.items()
+        ):
+            won.add(key)
+    return won
+
+
+def _one_name(name: str, scorer: str) -> bool:
+    """A squad's ``name`` and a top scorer's key name one player: one holds the other."""
+    mine, theirs = set(scorer_key(name).split()), set(scorer.split())
+    return mine <= theirs or theirs <= mine
 
 
 @dataclass(frozen=True)
@@ -111,18 +183,15 @@ def check_scorer(
 
     Found: a listed player's name in any spelling ``scorer_key`` takes as the same, or a
     part of a name only one listed player has ("Mbappé"). Refused, in one line: a part
-    two or more listed players share ("Hernández": say which), and a name no squad holds
+    two or more listed players share ("Hernández": say which; two listed players of one
+    name are both what the pick names), and a name no squad holds
     when every team has its squad listed (with the closest names). A name no squad holds
     while a team has none stands, unchecked: a team without a squad never refuses one.
     """
     key = scorer_key(name)
-    players = {
-        scorer_key(player): (player, team) for team, listed in squads.items() for player in listed
-    }
-    if key in players:
-        return SquadCheck(True)
-    words = set(key.split())
-    holding = sorted(players[k] for k in players if words <= set(k.split()))
+    holding = listed_as(key, squads)
+    if holding and all(scorer_key(player) == key for player, _ in holding):
+        return SquadCheck(True)  # one player, or players of one name: all of them
     if len(holding) == 1:
         return SquadCheck(True)
     if holding:
@@ -134,9 +203,9 @@ def check_scorer(
     squadless = tuple(sorted(set(teams) - {team for team, listed in squads.items() if listed}))
     if squadless:
         return SquadCheck(False, squadless)
+    players = {scorer_key(player): player for listed in squads.values() for player in listed}
     raise UnknownScorer(
         "no player called {name} in the teams' squads (closest: {closest})",
         name=name,
-        closest=", ".join(closest_names(key, {k: player for k, (player, _) in players.items()}))
-        or "-",
+        closest=", ".join(closest_names(key, players)) or "-",
     )

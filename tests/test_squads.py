@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -19,15 +20,17 @@ import pytest
 
 from bot.app.cli import main
 from frontends.commands import Caller, Commands
-from game.bonus import UnknownScorer, scorer_key
+from game.bonus import UnknownScorer, scorer_key, settle
 from game.events import SquadListed
 from game.history import PoolHistory
+from game.model import Goal
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
-from game.squads import SquadCheck, SquadRow, check_scorer, read_squads
+from game.squads import SquadCheck, SquadRow, check_scorer, earned, read_squads
 from game.words import Words
 from tests.conftest import TEST_DATA, FakeClock
+from tests.test_bonus import cup
 
 QATAR = ZoneInfo("Asia/Qatar")
 ANA, BIA, CAIO = Caller("ana"), Caller("bia"), Caller("caio")
@@ -103,11 +106,36 @@ def test_a_squads_csv_and_a_players_json_read_alike() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["name;team\nMessi;Argentina\n", "{not json", '{"players": "everyone"}', ""]
+    "text",
+    [
+        "nome,time\nMessi,Argentina\n",
+        "{not json",
+        '{"players": "everyone"}',
+        "",
+        "[" * 100_000,  # deeper than any file: refused before it is parsed
+        '[{"team": "Argentina", "name": ' + "9" * 5000 + "}]",  # past Python's digits
+        "team,player\nArgentina," + "x" * 200_000 + "\n",  # past csv's field limit
+        "team,player\n" + "Argentina,Messi\n" * 6_000,  # more rows than any squads
+    ],
 )
 def test_a_file_that_is_no_squad_list_says_so_in_one_line(text: str) -> None:
     read, problems = read_squads(text)
     assert read == [] and len(problems) == 1 and "\n" not in problems[0]
+
+
+def test_a_spreadsheets_squads_read_with_its_bom_and_semicolons_and_no_control_characters() -> None:
+    """Excel's "CSV UTF-8" starts with a BOM and, in much of Europe, parts columns with
+    semicolons; a name's control characters (an escape sequence, NUL) are never kept."""
+    text = "\ufeffteam;player\nArgentina;Lionel\x1b[31m Messi\x00\x07\nFrance;\x1b\n"
+    read, problems = read_squads(text)
+    assert read == [SquadRow(2, "Argentina", "Lionel Messi")]
+    assert problems == ["line 3: team and player must not be empty"]
+    read, problems = read_squads('[{"team": ["Brazil"], "name": "Neymar"}, {"team": "Brazil"}]')
+    assert read == []
+    assert problems == [
+        "entry 1: not a player (team and name as text)",
+        "entry 2: team and player must not be empty",
+    ]
 
 
 # -- the check, without a database ----------------------------------------------------
@@ -211,6 +239,35 @@ def test_a_pick_checked_against_a_squads_spelling_scores_by_the_goals(
     cup_pool.fixtures.import_tournament(played)  # the whole cup, its goals with it
     bonus = {row.player: row.bonus for row in cup_pool.standings()}
     assert bonus == {"ana": 10, "bia": 0, "caio": 10}  # Mbappé 8 goals, Messi 7
+    # France's squad listed again without him: caio's pick is the goals' names' alone
+    # now, which know no Lottin; the table every session shows moves with it.
+    cup_pool.extras.import_squads([SquadRow(2, "France", "Olivier Giroud")])
+    bonus = {row.player: row.bonus for row in cup_pool.standings()}
+    assert bonus == {"ana": 10, "bia": 0, "caio": 0}
+
+
+def test_a_pick_a_squad_lists_earns_as_that_teams_player() -> None:
+    """At the end, a pick a squad lists is that squad's player: "Pedro Neto" is not
+    Brazil's Pedro however the goals spell him, and "Pedro" (Brazil's) does not earn
+    Portugal's Pedro Neto's bonus; "Lottin" and the squad's whole name are France's
+    Kylian Mbappé Lottin, whom the goals call "Kylian Mbappé". A pick no squad lists
+    is read against the goals' names alone."""
+    final = cup(2022)[-1]  # Mbappé's hat-trick; Messi 2, Di María 1
+    listed = {"Brazil": ["Pedro"], "Portugal": ["Pedro Neto"], "France": ["Kylian Mbappé Lottin"]}
+    keys = {name: scorer_key(name) for name in ("Pedro", "Pedro Neto", "Lottin", "Mbappe")}
+    keys["whole"] = scorer_key("Kylian Mbappé Lottin")
+
+    brazil = replace(
+        final, team1="Brazil", goals=final.goals + (Goal("home", 9, scorer="Pedro"),) * 3
+    )
+    won = earned(keys.values(), listed, settle([brazil]))  # Pedro and Mbappé, 3 each
+    assert won == {keys["Pedro"], keys["Lottin"], keys["Mbappe"], keys["whole"]}
+    portugal = replace(
+        final, team1="Portugal", goals=final.goals + (Goal("home", 9, scorer="Pedro Neto"),) * 4
+    )
+    assert earned(keys.values(), listed, settle([portugal])) == {keys["Pedro Neto"]}
+    # No squads: the goals' names alone, as before any squad was listed.
+    assert earned(keys.values(), {}, settle([brazil])) == {keys["Pedro"], keys["Mbappe"]}
 
 
 def test_squads_listed_again_replace_each_teams_list_and_the_log_holds_them(
@@ -221,21 +278,26 @@ def test_squads_listed_again_replace_each_teams_list_and_the_log_holds_them(
     )
     assert first.listed == {"Brazil": 1} and first.refused == []  # one player, two spellings
     cup_pool.extras.import_squads(
-        [SquadRow(2, "Brazil", "Vinícius Júnior"), SquadRow(3, "Argentina", "Lionel Messi")]
+        [
+            SquadRow(2, "Brazil", "Vinícius Júnior"),
+            SquadRow(3, "Argentina", "Lionel Messi"),
+            SquadRow(4, "Brazil", "Alisson"),
+            SquadRow(5, "Brazil", "Éderson"),
+        ]
     )
     logged = [(item.event.team, item.event.names) for item in cup_pool.events_of(SquadListed)]
+    # One order wherever a squad is read: by its names' keys, not a file's or a
+    # database's collation (accents sort apart on PostgreSQL's locale).
+    brazil = ("Alisson", "Éderson", "Vinícius Júnior")
     assert logged == [
         ("Brazil", ("Neymar Jr",)),
         ("Argentina", ("Lionel Messi",)),
-        ("Brazil", ("Vinícius Júnior",)),
+        ("Brazil", brazil),
     ]
     assert (
         cup_pool.extras.squads()
         == PoolHistory.from_log(cup_pool.events()).squads
-        == {
-            "Argentina": ("Lionel Messi",),
-            "Brazil": ("Vinícius Júnior",),
-        }
+        == {"Argentina": ("Lionel Messi",), "Brazil": brazil}
     )
     refused = Commands(cup_pool).run(ANA, "bonus scorer Neymar")  # Brazil's list replaced
     assert not refused.error and "in no squad listed" in refused.text
@@ -265,6 +327,7 @@ def test_betania_squads_import_takes_the_good_rows_and_names_the_bad(
     empty = tmp_path / "empty.csv"
     empty.write_text("nome,time\n", encoding="utf-8")
     assert main(["squads", "import", str(empty), *data]) != 0
-    assert capsys.readouterr().err.strip() == (
-        "betania: error: nothing imported: line 1: a squads CSV needs the columns team and player"
-    )
+    assert capsys.readouterr().err.splitlines() == [
+        "betania: error: nothing imported; 1 problem(s):",
+        "  line 1: a squads CSV needs the columns team and player",
+    ]

@@ -22,8 +22,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.agent.providers.registry import AUTO, PROVIDERS, auto_help, provider_choices
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
-from game.bets_csv import BetsFileError, read_bets
-from game.errors import UserError
+from game.bets_csv import read_bets
+from game.errors import FileProblems, UserError
 from game.matchdays import TIEBREAKS
 from game.model import InvalidScore, Score
 from game.reminders import DEFAULT_LEAD
@@ -173,7 +173,7 @@ def cmd_squads_import(args: argparse.Namespace) -> None:
 
     rows, unread = read_squads(read_text(args.file))
     if not rows:
-        raise UserError("nothing imported: {why}", why=unread[0] if unread else "no players")
+        raise FileProblems(unread or ["no players in the file"])
     report = open_pool(args).extras.import_squads(rows)
     refused = unread + report.refused
     print(
@@ -1011,7 +1011,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     redact = settings.start_logging()
     try:
         args.handler(args)
-    except BetsFileError as error:
+    except FileProblems as error:
         print(
             f"betania: error: nothing imported; {len(error.problems)} problem(s):", file=sys.stderr
         )

@@ -172,7 +172,7 @@ bonus_picks = Table(
 )
 
 # Each team's squad, as an admin last listed it (``SquadListed``): the players a top
-# scorer pick is checked against before any goal (``game.squads``); never scored by.
+# scorer pick is checked against before any goal (``game.squads``), and read as at the end.
 squad_players = Table(
     "squad_players",
     metadata,

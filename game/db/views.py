@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
+from game import squads
 from game.bonus import CHAMPION, SCORER, settle
 from game.bonus import points as bonus_points
 from game.db.schema import (
@@ -45,6 +46,7 @@ from game.db.schema import (
     players,
     predictions,
     settings,
+    squad_players,
 )
 from game.history import SCORE_BASIS_KEY, SCORING_KEY
 from game.matchdays import DAYS_FIRST, EXACT_FIRST, TIEBREAK_KEY, day_of
@@ -258,9 +260,12 @@ def standings(
         "scorer_points": scorer_points,
     }
     if with_bonus and not live and _ended(connection, counted):
+        settled = settle(all_matches(connection))
         picked = select(bonus_picks.c.key).where(bonus_picks.c.kind == SCORER).distinct()
-        settled = settle(all_matches(connection), connection.execute(picked).scalars())
-        values["champion"], values["scorers"] = settled.champion, sorted(settled.scorers)
+        won = squads.earned(
+            connection.execute(picked).scalars(), listed_squads(connection), settled
+        )
+        values["champion"], values["scorers"] = settled.champion, sorted(won)
     if counted is not None:
         values["counted"] = sorted(counted)
     query = _standings_query(rule, basis, counted is not None, live, days_first, few)
@@ -345,6 +350,14 @@ def _match_day_postgresql(element: match_day, compiler: Any, **kw: Any) -> str:
     # collated (the grouping of the days won took a tenth less of the query).
     local, kickoff = compiler.process(matches.c.local_date), compiler.process(matches.c.kickoff)
     return f"coalesce(CAST({local} AS date), CAST({kickoff} AT TIME ZONE 'UTC' AS date))"
+
+
+def listed_squads(connection: Connection) -> dict[str, tuple[str, ...]]:
+    """{team: its players} of every squad listed (``game.squads``), in the pool's order."""
+    listed: dict[str, list[str]] = {}
+    for team, name in connection.execute(select(squad_players.c.team, squad_players.c.name)):
+        listed.setdefault(team, []).append(name)
+    return {team: squads.ordered(names) for team, names in sorted(listed.items())}
 
 
 def kickoffs(connection: Connection) -> dict[int, datetime]:

@@ -167,8 +167,9 @@ class Extras:
         A champion must be one of the tournament's teams, in any spelling the team
         book knows; a scorer one of those the goals name, when the pool knows any, else
         one of the squads listed, as ``game.squads.check_scorer`` reads them (a team
-        with no squad never refuses a name). Either way the pick is stored and scored
-        by the name as the player wrote it, never by a squad's spelling of it.
+        with no squad never refuses a name). Either way the pick is stored as the player
+        wrote it; at the end one a squad lists is read as that team's player
+        (``game.squads.earned``).
         """
         if kind not in bonus.KINDS:
             raise RuleViolation("a bonus pick is champion or scorer, not {kind!r}", kind=kind)
@@ -184,7 +185,7 @@ class Extras:
             else:
                 value = " ".join(named.split())
                 key, checked = bonus.scorer_pick(value, bonus.scorers_of(every))
-                listed = _squads(connection) if not checked else {}
+                listed = views.listed_squads(connection) if not checked else {}
                 if listed:  # no goals yet: the squads check the name, and only check it
                     check = squads.check_scorer(value, listed, bonus.teams_of(every))
                     checked, squadless = check.found, check.squadless
@@ -209,23 +210,33 @@ class Extras:
     def import_squads(self, rows: Iterable[SquadRow]) -> SquadsImported:
         """List the teams' squads: each team named replaces its earlier list whole (logged
         as ``SquadListed``); a row whose team is not in the tournament is refused by its
-        line, the rest taken."""
+        line, and a team listing more than ``squads.SQUAD_LARGEST`` players whole; the
+        rest taken."""
 
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> SquadsImported:
             teams = bonus.teams_of(views.all_matches(connection))
             by_team: dict[str, list[str]] = {}
             refused: list[str] = []
+            known: dict[str, str | RuleViolation] = {}  # each spelling read once
             for row in rows:
-                try:
-                    team = bonus.champion_pick(row.team, teams)
-                except RuleViolation as error:
-                    refused.append(f"line {row.line}: {error}")
+                if row.team not in known:
+                    try:
+                        known[row.team] = bonus.champion_pick(row.team, teams)
+                    except RuleViolation as error:
+                        known[row.team] = error
+                team = known[row.team]
+                if isinstance(team, RuleViolation):
+                    refused.append(f"line {row.line}: {team}")
                     continue
                 by_team.setdefault(team, []).append(row.name)
             now = self._work.clock()
             listed: dict[str, int] = {}
             for team, written in sorted(by_team.items()):
                 names = squads.distinct(written)
+                if len(names) > squads.SQUAD_LARGEST:
+                    largest = squads.SQUAD_LARGEST
+                    refused.append(f"{team}: {len(names)} players, a squad lists at most {largest}")
+                    continue
                 connection.execute(delete(squad_players).where(squad_players.c.team == team))
                 connection.execute(
                     insert(squad_players), [{"team": team, "name": name} for name in names]
@@ -239,7 +250,7 @@ class Extras:
     def squads(self) -> dict[str, tuple[str, ...]]:
         """{team: its players} of every squad listed."""
         with self._work.read() as connection:
-            return _squads(connection)
+            return views.listed_squads(connection)
 
     def bonus_picks(self, handle: str | None = None) -> list[BonusPick]:
         """Everyone's bonus picks (or one player's), by player then kind."""
@@ -329,15 +340,3 @@ def _settings(connection: Connection) -> ExtrasSettings:
     rows = connection.execute(select(settings.c.key, settings.c.value))
     stored = {key: value for key, value in rows}
     return ExtrasSettings(jokers.Caps.from_settings(stored), *bonus.points(stored))
-
-
-def _squads(connection: Connection) -> dict[str, tuple[str, ...]]:
-    rows = connection.execute(
-        select(squad_players.c.team, squad_players.c.name).order_by(
-            squad_players.c.team, squad_players.c.name
-        )
-    )
-    listed: dict[str, list[str]] = {}
-    for team, name in rows:
-        listed.setdefault(team, []).append(name)
-    return {team: tuple(names) for team, names in listed.items()}
