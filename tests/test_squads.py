@@ -331,3 +331,7 @@ def test_betania_squads_import_takes_the_good_rows_and_names_the_bad(
         "betania: error: nothing imported; 1 problem(s):",
         "  line 1: a squads CSV needs the columns team and player",
     ]
+    nowhere = tmp_path / "narnia.csv"
+    nowhere.write_text("team,player\nNarnia,Aslan\n", encoding="utf-8")
+    assert main(["squads", "import", str(nowhere), *data]) != 0  # every row refused
+    assert "line 2: Narnia does not play" in capsys.readouterr().err

@@ -176,6 +176,8 @@ def cmd_squads_import(args: argparse.Namespace) -> None:
         raise FileProblems(unread or ["no players in the file"])
     report = open_pool(args).extras.import_squads(rows)
     refused = unread + report.refused
+    if not report.listed:
+        raise FileProblems(refused)
     print(
         f"{len(rows) + len(unread)} rows: {sum(report.listed.values())} players listed "
         f"for {len(report.listed)} teams, {len(refused)} refused"
