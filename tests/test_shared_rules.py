@@ -38,6 +38,9 @@ def test_a_line_names_teams_by_any_spelling_of_the_book() -> None:
     # Only the pool's teams, as the pool names them; a word inside another is no team.
     assert book.named_in("Brasil x Alemanha", {"Brazil"}) == {"Brazil"}
     assert book.named_in("Brazilians everywhere", {"Brazil"}) == set()
+    # Everyday Portuguese is no team's name: "irá" is not Iran, "catar" not Qatar.
+    chat = "O Brasil irá vencer, eles irão ver: vai catar coquinho com muita gana"
+    assert book.named_in(chat) == {"Brazil"}
 
 
 def test_a_line_read_word_by_word_finds_what_the_pattern_finds() -> None:
