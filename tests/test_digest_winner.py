@@ -3,20 +3,21 @@ all named, on a real tournament: the 2022 World Cup, told in Qatar's time zone (
 her days and the pool's match days are the same days)."""
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.agent.commentator import Policy
 from bot.agent.providers.base import ModelCall
 from bot.agent.providers.offline import OfflineModel
 from game.model import Score
-from game.openfootball import parse_tournament
+from game.openfootball import Tournament, parse_tournament
 from game.pool import Pool
 from game.sources import read_json
 from memory.keeper import MemoryConfig
 from memory.usage import recorded
-from tests.conftest import TEST_DATA, FakeClock, her_in, play
+from tests.conftest import TEST_DATA, FakeClock, fixture, her_in, play
 
 QATAR = ZoneInfo("Asia/Qatar")
 PLAYERS = ("ana", "bia", "caio", "dani")
@@ -202,3 +203,47 @@ def test_her_digest_of_a_day_that_ends_after_dawn_where_she_tells_it_comes_once_
     assert [day for _, day in told] == [thirteenth]
     assert told[0][0] >= played[-1].kickoff + timedelta(minutes=115)  # its whistle
     assert "Australia 2-0 Turkey" in prompts[0] and "ana, with" in prompts[0]
+
+
+@pytest.mark.parametrize("hour", [22, 3])
+def test_every_day_is_told_once_in_order_at_any_digest_hour(
+    pool: Pool, clock: FakeClock, hour: int
+) -> None:
+    """Told in Lisbon: 11 July ends with a match at 02:00 on the 12th there, the 12th
+    has none, the 13th one, the 14th none. Each day is told once, in order, whatever the
+    digest hour: the rest day after the late one is a digest of its own (its remark tied
+    to the same last whistle), and no rest day is told while the day before still plays."""
+    evening, late = datetime(2026, 7, 11, 20, tzinfo=UTC), datetime(2026, 7, 12, 1, tzinfo=UTC)
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Late Cup",
+            (
+                fixture("a", "Brazil", "Serbia", evening),
+                fixture("b", "France", "Spain", late, local_date="2026-07-11"),
+                fixture("c", "Japan", "Mexico", datetime(2026, 7, 13, 19, tzinfo=UTC)),
+            ),
+        )
+    )
+    clock.now = datetime(2026, 7, 10, 12, tzinfo=UTC)
+    pool.members.add("ana")
+    for match in pool.matches():
+        pool.predictions.place("ana", match.number, Score(1, 0))
+    her = her_in(
+        pool, Heard("en"), MemoryConfig(language="en", zone=LISBON), Policy(digest_hour=hour)
+    )
+    told: list[date] = []
+
+    def turns_until(moment: datetime) -> None:
+        while clock.now < moment:
+            clock.now += timedelta(minutes=30)
+            her.catch_up()
+            day = her.digest_due()
+            if day is not None:
+                assert her.digest(day) is not None, f"the digest of {day} was not posted"
+                told.append(day)
+
+    for match in sorted(pool.matches(), key=lambda m: m.kickoff):
+        turns_until(match.kickoff)
+        play(pool, clock, match.number, "1-0")
+    turns_until(datetime(2026, 7, 14, 23, 30, tzinfo=LISBON))
+    assert told == [date(2026, 7, day) for day in (10, 11, 12, 13, 14)]

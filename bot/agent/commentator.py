@@ -66,7 +66,7 @@ CURSOR = "commentator_cursor"
 LAST_DIGEST = "last_digest_day"
 WRAP_UP = "wrap-up"  # the remark after the last whistle, beside the one on the final
 TABLE = "table"  # a remark on what a result did to the standings, beside the one on the match
-DIGEST = "digest"  # the day's digest, beside whatever was said on its trigger
+DIGEST = "digest"  # the day's digest (with its date), beside whatever was said on its trigger
 LATE_MINUTE = 85  # a goal this late always deserves a word
 LIKELIEST_SHOWN = 5  # the scores her pick prompt lists with their chances
 SCORE_IN_ANSWER = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
@@ -163,7 +163,7 @@ class Commentator:
             return None
         now = self.pool.clock().astimezone(self.keeper.config.zone)
         today, yesterday = now.date(), now.date() - timedelta(days=1)
-        candidates = [today, yesterday] if now.hour >= self.policy.digest_hour else [yesterday]
+        candidates = [yesterday, today] if now.hour >= self.policy.digest_hour else [yesterday]
         with self.store.read() as connection:
             told = AGENT_STATE.get(connection, LAST_DIGEST)
         candidates = [day for day in candidates if told is None or day.isoformat() > told]
@@ -172,11 +172,12 @@ class Commentator:
         matches = self.pool.matches()
         if any(m.status is MatchStatus.LIVE for m in matches):
             return None
-        for day in candidates:
+        for day in candidates:  # in order: no day is told while the one before waits
             played = self._played_on(matches, day)
-            if not played and day == today:
-                return day
-            if played and all(m.status is not MatchStatus.SCHEDULED for m in played):
+            if played:
+                over = all(m.status is not MatchStatus.SCHEDULED for m in played)
+                return day if over else None
+            if day == today:
                 return day
         return None
 
@@ -720,7 +721,9 @@ class Commentator:
             ),
             None,
             capped=False,
-            topic=DIGEST,
+            # Its day in the topic: a day without matches after one that ended past
+            # midnight is tied to that day's last whistle too, and is a digest of its own.
+            topic=f"{DIGEST} {day.isoformat()}",
         )
 
 
