@@ -141,23 +141,43 @@ def listed_as(key: str, squads: Mapping[str, Sequence[str]]) -> list[tuple[str, 
 def earned(
     picked: Iterable[str], squads: Mapping[str, Sequence[str]], settled: Settled
 ) -> set[str]:
-    """The scorer picks' keys that earn the bonus: a pick a squad lists is that player,
-    who earns when they are a top scorer for that team under a name theirs holds or
-    that holds theirs; a pick no squad lists, as the goals' names read it
-    (``Settled.scorers``)."""
+    """The scorer picks' keys that earn the bonus. A pick with a listed player's very
+    name is that player, and earns when they are a top scorer (``_top_players``); a pick
+    the goals' names read as a top scorer's earns (``Settled.scorers``); and a pick only
+    a listed player's longer name holds ("Lottin") earns when that player is one."""
+    top = _top_players(squads, settled.top)
+    listed = [(team, name, scorer_key(name)) for team, names in squads.items() for name in names]
     won = set()
     for key in picked:
-        listed = listed_as(key, squads)
-        if not listed:
-            if key in settled.scorers:
+        named = [(team, name) for team, name, listed_key in listed if listed_key == key]
+        if named:
+            if any(player in top for player in named):
                 won.add(key)
-        elif any(
-            team in teams and _one_name(name, scorer)
-            for name, team in listed
-            for scorer, teams in settled.top.items()
+        elif key in settled.scorers or any(
+            (team, name) in top
+            for team, name, listed_key in listed
+            if set(key.split()) <= set(listed_key.split())
         ):
             won.add(key)
     return won
+
+
+def _top_players(
+    squads: Mapping[str, Sequence[str]], top: Mapping[str, frozenset[str]]
+) -> set[tuple[str, str]]:
+    """The listed players (team, name) who are the top scorers: in each team a top scorer
+    scored for, the one listed under the scorer's very name, else the one whose name
+    holds theirs or theirs holds ("Kylian Mbappé Lottin" for "Kylian Mbappé"), when only
+    one does ("Pedro" is not "João Pedro" when the squad lists both)."""
+    found = set()
+    for scorer, teams in top.items():
+        for team in teams:
+            names = squads.get(team, ())
+            same = [name for name in names if scorer_key(name) == scorer]
+            near = same or [name for name in names if _one_name(name, scorer)]
+            if len(near) == 1:
+                found.add((team, near[0]))
+    return found
 
 
 def _one_name(name: str, scorer: str) -> bool:

@@ -20,7 +20,7 @@ import pytest
 
 from bot.app.cli import main
 from frontends.commands import Caller, Commands
-from game.bonus import UnknownScorer, scorer_key, settle
+from game.bonus import Settled, UnknownScorer, scorer_key, settle
 from game.events import SquadListed
 from game.history import PoolHistory
 from game.model import Goal
@@ -268,6 +268,24 @@ def test_a_pick_a_squad_lists_earns_as_that_teams_player() -> None:
     assert earned(keys.values(), listed, settle([portugal])) == {keys["Pedro Neto"]}
     # No squads: the goals' names alone, as before any squad was listed.
     assert earned(keys.values(), {}, settle([brazil])) == {keys["Pedro"], keys["Mbappe"]}
+
+
+def test_a_top_scorer_is_one_listed_player_and_a_squad_never_takes_what_the_goals_give() -> None:
+    """Brazil lists Pedro and João Pedro: each is his own pick. A squad of another team
+    never takes a pick the goals pay (Brazil listing none, Portugal "Pedro Neto"), nor
+    does a squad spelled apart from the goals ("Mohamed" and "Mohammed Salah")."""
+    final = cup(2022)[-1]  # Mbappé's hat-trick is the mark to pass
+
+    def top(team: str, scorer: str) -> Settled:
+        return settle([replace(final, team1=team, goals=(Goal("home", 9, scorer=scorer),) * 4)])
+
+    brazil = {"Brazil": ["Pedro", "João Pedro"]}
+    picks = [scorer_key("Pedro"), scorer_key("João Pedro")]
+    assert earned(picks, brazil, top("Brazil", "Pedro")) == {picks[0]}
+    assert earned(picks, brazil, top("Brazil", "João Pedro")) == {picks[1]}
+    assert earned(["pedro"], {"Portugal": ["Pedro Neto"]}, top("Brazil", "Pedro")) == {"pedro"}
+    salah = top("Egypt", "Mohammed Salah")
+    assert earned(["salah"], {"Egypt": ["Mohamed Salah"]}, salah) == {"salah"}
 
 
 def test_squads_listed_again_replace_each_teams_list_and_the_log_holds_them(
