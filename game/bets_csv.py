@@ -9,13 +9,12 @@ its line number.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from datetime import datetime
 
 from game.errors import FileProblems
 from game.model import InvalidScore, Score
+from game.spreadsheet import read_sheet
 
 REQUIRED_COLUMNS = ("player", "date", "team1", "team2", "score1", "score2")
 
@@ -54,17 +53,15 @@ def parse_bets(text: str) -> list[BetRow]:
 
 def read_bets(text: str) -> tuple[list[BetRow], list[str]]:
     """The rows that read well, and a line for each that did not (checked no further)."""
-    reader = csv.DictReader(io.StringIO(text))
-    columns = [name.strip() for name in reader.fieldnames or ()]
-    missing = [name for name in REQUIRED_COLUMNS if name not in columns]
+    sheet = read_sheet(text)
+    if sheet.problem is not None:
+        return [], [sheet.problem]
+    missing = [name for name in REQUIRED_COLUMNS if name not in sheet.columns]
     if missing:
         return [], [f"line 1: missing column(s) {', '.join(missing)}"]
-    reader.fieldnames = columns
     rows: list[BetRow] = []
     problems: list[str] = []
-    for raw in reader:
-        line = reader.line_num
-        values = {key: (value or "").strip() for key, value in raw.items() if key}
+    for line, values in sheet.rows:
         try:
             if not values["player"] or not values["team1"] or not values["team2"]:
                 raise ValueError("player, team1 and team2 must not be empty")

@@ -16,13 +16,12 @@ goals' names alone (``earned``).
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from game.bonus import CLOSEST, NAME_LONGEST, Settled, UnknownScorer, closest_names, scorer_key
+from game.spreadsheet import read_sheet
 from game.text import clean_line
 
 ROWS_MOST = 5_000  # rows of a squads file: 48 teams of 26 is 1,248
@@ -41,28 +40,20 @@ class SquadRow:
 
 def read_squads(text: str) -> tuple[list[SquadRow], list[str]]:
     """The rows that read well, and a line for each that did not (for the admin's console)."""
-    text = text.removeprefix("\ufeff")  # a spreadsheet's "CSV UTF-8" starts with a BOM
-    if text.lstrip().startswith(("{", "[")):
-        return _from_json(text)
-    first = text.split("\n", 1)[0]
-    delimiter = ";" if first.count(";") > first.count(",") else ","  # a European spreadsheet's
-    reader = csv.DictReader(io.StringIO(text), delimiter=delimiter)
+    if text.removeprefix("\ufeff").lstrip().startswith(("{", "[")):
+        return _from_json(text.removeprefix("\ufeff"))
+    sheet = read_sheet(text, lower=True)
+    if sheet.problem is not None:
+        return [], [sheet.problem]
+    named = next((column for column in NAME_COLUMNS if column in sheet.columns), None)
+    if "team" not in sheet.columns or named is None:
+        return [], ["line 1: a squads CSV needs the columns team and player"]
+    if len(sheet.rows) > ROWS_MOST:
+        return [], [f"more than {ROWS_MOST:,} rows: a squads file lists fewer"]
     rows: list[SquadRow] = []
     problems: list[str] = []
-    try:
-        columns = [name.strip().lower() for name in reader.fieldnames or ()]
-        named = next((column for column in NAME_COLUMNS if column in columns), None)
-        if "team" not in columns or named is None:
-            return [], ["line 1: a squads CSV needs the columns team and player"]
-        reader.fieldnames = columns
-        for raw in reader:
-            if len(rows) + len(problems) >= ROWS_MOST:
-                return [], [f"more than {ROWS_MOST:,} rows: a squads file lists fewer"]
-            values = {key: value for key, value in raw.items() if isinstance(key, str)}
-            team, name = values.get("team") or "", values.get(named) or ""
-            _take("line", reader.line_num, team, name, rows, problems)
-    except csv.Error as error:
-        return [], [f"line {reader.line_num}: {error}"]
+    for line, values in sheet.rows:
+        _take("line", line, values.get("team", ""), values.get(named, ""), rows, problems)
     return rows, problems
 
 

@@ -76,6 +76,18 @@ def test_bad_rows_are_caught_while_reading(row: str, problem: str) -> None:
     assert caught.value.problems[0].startswith(problem)
 
 
+def test_a_spreadsheets_export_reads_with_its_bom_and_semicolons() -> None:
+    """Excel's "CSV UTF-8" starts with a byte-order mark; much of Europe parts columns
+    with semicolons. A field past csv's own limit is one line, not a crash."""
+    semicolons = HEADER.replace(",", ";") + "ana;2026-06-11;Brazil;Serbia;2;0;\n"
+    for text in ("\ufeff" + HEADER + "ana,2026-06-11,Brazil,Serbia,2,0,\n", semicolons):
+        (row,) = parse_bets(text)
+        assert (row.player, row.team1, row.score) == ("ana", "Brazil", Score(2, 0))
+    with pytest.raises(BetsFileError) as caught:
+        parse_bets(HEADER + "ana,2026-06-11,Brazil," + "x" * 200_000 + ",2,0,\n")
+    assert caught.value.problems == ["line 2: field larger than field limit (131072)"]
+
+
 def test_missing_columns_are_named() -> None:
     with pytest.raises(BetsFileError, match="missing column\\(s\\) score1, score2"):
         parse_bets("player,date,team1,team2\nana,2026-06-11,Brazil,Serbia\n")
