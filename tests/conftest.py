@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -190,6 +191,22 @@ def small_tournament(start: datetime = datetime(2026, 6, 11, 18, 0, tzinfo=UTC))
             for i, (home, away) in enumerate(teams)
         ),
     )
+
+
+def the_2022_cup_to_come(
+    pool: Pool, clock: FakeClock, ahead: timedelta, admin: str | None = None
+) -> Pool:
+    """The 2022 World Cup's fixtures with nothing played, and ana, bia and caio (``admin``
+    one of them, if named); the clock ``ahead`` of the first kick-off."""
+    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
+    for raw in data["matches"]:
+        for key in ("score", "goals1", "goals2"):
+            raw.pop(key, None)
+    pool.fixtures.import_tournament(parse_tournament(data, ZoneInfo("Asia/Qatar")))
+    for handle in ("ana", "bia", "caio"):
+        pool.members.add(handle, is_admin=handle == admin)
+    clock.now = pool.match(1).kickoff - ahead
+    return pool
 
 
 @pytest.fixture

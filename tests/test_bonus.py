@@ -37,7 +37,7 @@ from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
 from game.words import Words
-from tests.conftest import TEST_DATA, FakeClock
+from tests.conftest import TEST_DATA, FakeClock, the_2022_cup_to_come
 
 QATAR = ZoneInfo("Asia/Qatar")
 ANA, BIA = Caller("ana"), Caller("bia")
@@ -201,15 +201,7 @@ def test_a_scorer_is_checked_against_the_goals_with_the_closest_names() -> None:
 @pytest.fixture
 def cup_pool(pool: Pool, clock: FakeClock) -> Pool:
     """The 2022 World Cup's fixtures, nothing played, three players; a week to go."""
-    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
-    for raw in data["matches"]:
-        for key in ("score", "goals1", "goals2"):
-            raw.pop(key, None)
-    pool.fixtures.import_tournament(parse_tournament(data, QATAR))
-    for handle in ("ana", "bia", "caio"):
-        pool.members.add(handle)
-    clock.now = pool.match(1).kickoff - timedelta(days=7)
-    return pool
+    return the_2022_cup_to_come(pool, clock, timedelta(days=7))
 
 
 def test_bonus_picks_over_ssh_exec_before_and_after_the_first_kick_off(

@@ -4,11 +4,12 @@ her days and the pool's match days are the same days)."""
 
 import re
 from datetime import UTC, date, datetime, timedelta
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.agent.commentator import Policy
+from bot.agent.commentator import Commentator, Policy
 from bot.agent.providers.base import ModelCall
 from bot.agent.providers.offline import OfflineModel
 from game.model import Score
@@ -162,6 +163,26 @@ def test_her_digest_tells_the_pool_s_match_day_not_the_date_on_her_clock(
 LISBON = ZoneInfo("Europe/Lisbon")
 
 
+class Told(NamedTuple):
+    at: datetime
+    day: date
+    prompt: str  # the digest's, as a model was handed it
+
+
+def her_turns(her: Commentator, model: Heard, clock: FakeClock, until: datetime) -> list[Told]:
+    """Her turns every half hour up to ``until`` (serve takes one every few seconds), and
+    each digest due on them, told and posted."""
+    told = []
+    while clock.now < until:
+        clock.now += timedelta(minutes=30)
+        her.catch_up()
+        day = her.digest_due()
+        if day is not None:
+            assert her.digest(day) is not None, f"the digest of {day} was not posted"
+            told.append(Told(clock.now, day, model.calls[-1].prompt))
+    return told
+
+
 def test_her_digest_of_a_day_that_ends_after_dawn_where_she_tells_it_comes_once_it_ends(
     pool: Pool, clock: FakeClock
 ) -> None:
@@ -181,28 +202,15 @@ def test_her_digest_of_a_day_that_ends_after_dawn_where_she_tells_it_comes_once_
         pool.predictions.place("ana", match.number, Score.parse(real[match.number]))
     model = Heard("en")
     her = her_in(pool, model, MemoryConfig(language="en", zone=LISBON))
-    told: list[tuple[datetime, date]] = []
-    prompts: list[str] = []  # each digest's, as a model is handed it
-
-    def turns_until(moment: datetime) -> None:
-        """Her turns every half hour (serve takes one every few seconds)."""
-        while clock.now < moment:
-            clock.now += timedelta(minutes=30)
-            her.catch_up()
-            day = her.digest_due()
-            if day is not None:
-                told.append((clock.now, day))
-                her.digest(day)
-                prompts.append(model.calls[-1].prompt)
-
+    told: list[Told] = []
     clock.now = datetime(2026, 6, 13, 12, tzinfo=LISBON)
     for match in played:
-        turns_until(match.kickoff)
+        told += her_turns(her, model, clock, until=match.kickoff)
         play(pool, clock, match.number, real[match.number])
-    turns_until(datetime(2026, 6, 14, 23, 30, tzinfo=LISBON))
-    assert [day for _, day in told] == [thirteenth]
-    assert told[0][0] >= played[-1].kickoff + timedelta(minutes=115)  # its whistle
-    assert "Australia 2-0 Turkey" in prompts[0] and "ana, with" in prompts[0]
+    told += her_turns(her, model, clock, until=datetime(2026, 6, 14, 23, 30, tzinfo=LISBON))
+    assert [t.day for t in told] == [thirteenth]
+    assert told[0].at >= played[-1].kickoff + timedelta(minutes=115)  # its whistle
+    assert "Australia 2-0 Turkey" in told[0].prompt and "ana, with" in told[0].prompt
 
 
 @pytest.mark.parametrize("hour", [22, 3])
@@ -228,22 +236,11 @@ def test_every_day_is_told_once_in_order_at_any_digest_hour(
     pool.members.add("ana")
     for match in pool.matches():
         pool.predictions.place("ana", match.number, Score(1, 0))
-    her = her_in(
-        pool, Heard("en"), MemoryConfig(language="en", zone=LISBON), Policy(digest_hour=hour)
-    )
-    told: list[date] = []
-
-    def turns_until(moment: datetime) -> None:
-        while clock.now < moment:
-            clock.now += timedelta(minutes=30)
-            her.catch_up()
-            day = her.digest_due()
-            if day is not None:
-                assert her.digest(day) is not None, f"the digest of {day} was not posted"
-                told.append(day)
-
+    model = Heard("en")
+    her = her_in(pool, model, MemoryConfig(language="en", zone=LISBON), Policy(digest_hour=hour))
+    told: list[Told] = []
     for match in sorted(pool.matches(), key=lambda m: m.kickoff):
-        turns_until(match.kickoff)
+        told += her_turns(her, model, clock, until=match.kickoff)
         play(pool, clock, match.number, "1-0")
-    turns_until(datetime(2026, 7, 14, 23, 30, tzinfo=LISBON))
-    assert told == [date(2026, 7, day) for day in (10, 11, 12, 13, 14)]
+    told += her_turns(her, model, clock, until=datetime(2026, 7, 14, 23, 30, tzinfo=LISBON))
+    assert [t.day for t in told] == [date(2026, 7, day) for day in (10, 11, 12, 13, 14)]

@@ -31,7 +31,7 @@ from game.pool import Pool
 from game.sources import read_json
 from game.words import Words
 from tests import racers
-from tests.conftest import TEST_DATA, FakeClock, play
+from tests.conftest import TEST_DATA, FakeClock, play, the_2022_cup_to_come
 from tests.ssh_pool import served_pool
 from tests.test_bonus import cup
 
@@ -112,16 +112,9 @@ def test_no_joker_on_a_match_that_kicked_off_and_none_left_when_all_have() -> No
 
 @pytest.fixture
 def cup_pool(pool: Pool, clock: FakeClock) -> Pool:
-    """The 2022 World Cup's fixtures, nothing played, three players; a day to go."""
-    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
-    for raw in data["matches"]:
-        for key in ("score", "goals1", "goals2"):
-            raw.pop(key, None)
-    pool.fixtures.import_tournament(parse_tournament(data, ZoneInfo("Asia/Qatar")))
-    for handle in ("ana", "bia", "caio"):
-        pool.members.add(handle, is_admin=handle == "caio")
-    clock.now = pool.match(1).kickoff - timedelta(days=1)
-    return pool
+    """The 2022 World Cup's fixtures, nothing played, three players (caio an admin);
+    a day to go."""
+    return the_2022_cup_to_come(pool, clock, timedelta(days=1), admin="caio")
 
 
 def test_jokers_over_ssh_exec_in_both_languages(cup_pool: Pool, clock: FakeClock) -> None:

@@ -29,7 +29,7 @@ from game.pool import Pool
 from game.sources import read_json
 from game.squads import SquadCheck, SquadRow, check_scorer, earned, read_squads
 from game.words import Words
-from tests.conftest import TEST_DATA, FakeClock
+from tests.conftest import TEST_DATA, FakeClock, the_2022_cup_to_come
 from tests.test_bonus import cup
 
 QATAR = ZoneInfo("Asia/Qatar")
@@ -73,15 +73,7 @@ def rows(squads: dict[str, list[str]]) -> list[SquadRow]:
 @pytest.fixture
 def cup_pool(pool: Pool, clock: FakeClock) -> Pool:
     """The 2022 World Cup's fixtures, nothing played, three players; a week to go."""
-    data = read_json(str(TEST_DATA / "worldcup-2022.json"))
-    for raw in data["matches"]:
-        for key in ("score", "goals1", "goals2"):
-            raw.pop(key, None)
-    pool.fixtures.import_tournament(parse_tournament(data, QATAR))
-    for handle in ("ana", "bia", "caio"):
-        pool.members.add(handle)
-    clock.now = pool.match(1).kickoff - timedelta(days=7)
-    return pool
+    return the_2022_cup_to_come(pool, clock, timedelta(days=7))
 
 
 # -- reading a squads file ----------------------------------------------------------
