@@ -37,6 +37,7 @@ from bot.agent.requests import (
     Storyline,
     Welcome,
 )
+from game import matchdays
 from game.events import (
     ChatPosted,
     Event,
@@ -660,8 +661,8 @@ class Commentator:
         """The matches of ``day`` as the pool counts its days (``game.matchdays.day_of``,
         the date where each is played): the day ``standings day`` shows, so her digest
         and the table never tell two different days under one date."""
-        days = self.pool.match_days()
-        return sorted((m for m in matches if days.get(m.number) == day), key=Match.time_order)
+        numbers = matchdays.on_day(self.pool.match_days(), day)
+        return sorted((m for m in matches if m.number in numbers), key=Match.time_order)
 
     def _day_won(self, day: date) -> tuple[list[str], int]:
         """Who won ``day`` and with how many points: the pool's own day table (every
