@@ -8,6 +8,7 @@ and ``tests/test_standings_sql.py`` checks both against each other.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from game.model import Result, Score
@@ -64,6 +65,31 @@ def classify(predicted: Score, actual: Score) -> Tier:
     if predicted.difference == actual.difference:
         return Tier.DIFFERENCE
     return Tier.OUTCOME
+
+
+def expected(
+    picks: Iterable[Score], chance: Mapping[Score, float], rule: ScoringRule
+) -> dict[Score, float]:
+    """What each of ``picks`` earns on average under ``rule`` when the score is drawn
+    from ``chance``: ``rule.points(classify(pick, actual))`` weighed by each actual's
+    chance, summed once per outcome and goal difference instead of once per pair.
+
+    The tiers nest (an exact score has the right difference, and the right difference
+    the right outcome), so a pick earns the outcome's points on its outcome's chance,
+    the difference's extra on its difference's chance, and the exact score's extra on
+    its own: ``tests/test_scoring.py`` holds it equal to ``classify`` pair by pair.
+    """
+    by_outcome: dict[int, float] = {}
+    by_difference: dict[int, float] = {}
+    for actual, p in chance.items():
+        by_outcome[actual.outcome] = by_outcome.get(actual.outcome, 0.0) + p
+        by_difference[actual.difference] = by_difference.get(actual.difference, 0.0) + p
+    return {
+        pick: rule.outcome * by_outcome.get(pick.outcome, 0.0)
+        + (rule.difference - rule.outcome) * by_difference.get(pick.difference, 0.0)
+        + (rule.exact - rule.difference) * chance.get(pick, 0.0)
+        for pick in picks
+    }
 
 
 def scored_score(result: Result, basis: ScoreBasis = ScoreBasis.END_OF_PLAY) -> Score:

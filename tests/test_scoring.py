@@ -1,7 +1,18 @@
+import random
+
 import pytest
 
 from game.model import InvalidScore, Result, Score
-from game.scoring import PRESETS, ScoreBasis, Tier, classify, points_for, preset
+from game.scoring import (
+    PRESETS,
+    ScoreBasis,
+    ScoringRule,
+    Tier,
+    classify,
+    expected,
+    points_for,
+    preset,
+)
 
 CLASSIC = PRESETS["classic"]
 KICKTIPP = PRESETS["kicktipp"]
@@ -86,3 +97,20 @@ def test_bad_scores_are_refused(text: str) -> None:
 def test_unknown_preset_names_the_known_ones() -> None:
     with pytest.raises(ValueError, match="classic, kicktipp"):
         preset("fantasy")
+
+
+@pytest.mark.parametrize(
+    "rule", [CLASSIC, KICKTIPP, ScoringRule("odd", exact=3, difference=5, outcome=1)]
+)
+def test_a_picks_expected_points_are_its_points_on_each_score_weighed_by_its_chance(
+    rule: ScoringRule,
+) -> None:
+    grid = [Score(h, a) for h in range(8) for a in range(8)]
+    drawn = random.Random(7)
+    for _ in range(20):
+        weights = [drawn.random() ** 4 for _ in grid]  # uneven, as a goal model's are
+        chance = {score: w / sum(weights) for score, w in zip(grid, weights, strict=True)}
+        worth = expected(grid, chance, rule)
+        for pick in grid:
+            pair_by_pair = sum(p * rule.points(classify(pick, a)) for a, p in chance.items())
+            assert worth[pick] == pytest.approx(pair_by_pair, abs=1e-12)

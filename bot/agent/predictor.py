@@ -25,7 +25,7 @@ from game.elo import CLUB, WORLD_CUP, HomeGround, Ratings
 from game.goals import GoalModel, poisson
 from game.model import Match, MatchStatus, Score
 from game.pundit import known_before
-from game.scoring import PRESETS, ScoreBasis, ScoringRule, classify
+from game.scoring import PRESETS, ScoreBasis, ScoringRule, expected
 
 MAX_GOALS = 6  # the most goals a side of her pick may have
 EXTRA_TIME = 1 / 3  # extra time is a third of ninety minutes, at the same rate of goals
@@ -129,10 +129,8 @@ def odds(match: Match, chance: dict[Score, float]) -> Odds:
 
 def expected_points(chance: dict[Score, float], rule: ScoringRule) -> dict[Score, float]:
     """What each pick up to ``MAX_GOALS`` a side is worth on average under ``rule``."""
-    return {
-        pick: sum(p * rule.points(classify(pick, actual)) for actual, p in chance.items())
-        for pick in (Score(h, a) for h in range(MAX_GOALS + 1) for a in range(MAX_GOALS + 1))
-    }
+    picks = (Score(h, a) for h in range(MAX_GOALS + 1) for a in range(MAX_GOALS + 1))
+    return expected(picks, chance, rule)
 
 
 def best_pick(chance: dict[Score, float], rule: ScoringRule) -> Score:
