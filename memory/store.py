@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Connection, Table, delete, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, delete, insert, select, update
 
 from game.db.engine import migrate
 from game.pool import Pool
@@ -48,26 +48,31 @@ class MemoryStore:
 
 
 class KeyValue:
-    """A small table of named values (a cursor, a day), read and written in a transaction."""
+    """A small table of named values (a cursor, a day), read and written in a transaction.
+
+    Its statements are built once: her reactions move a cursor for every event, and
+    building a statement anew costs SQLAlchemy more than SQLite takes to run it.
+    """
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        key = table.c.key == bindparam("named")  # not "key": insert() keeps that name
+        self._get = select(table.c.value).where(key)
+        self._update = update(table).where(key).values(value=bindparam("given"))
+        self._insert = insert(table).values(key=bindparam("named"), value=bindparam("given"))
+        self._delete = delete(table).where(key)
 
     def get(self, connection: Connection, key: str) -> str | None:
-        return connection.execute(
-            select(self.table.c.value).where(self.table.c.key == key)
-        ).scalar()
+        return connection.execute(self._get, {"named": key}).scalar()
 
     def set(self, connection: Connection, key: str, value: str) -> None:
-        if self.get(connection, key) is None:
-            connection.execute(insert(self.table).values(key=key, value=value))
-        else:
-            connection.execute(
-                update(self.table).where(self.table.c.key == key).values(value=value)
-            )
+        # Most sets move a value that is there: one statement, and the insert only when
+        # the update found nothing (in the same transaction, as the read before it was).
+        if connection.execute(self._update, {"named": key, "given": value}).rowcount == 0:
+            connection.execute(self._insert, {"named": key, "given": value})
 
     def clear(self, connection: Connection, key: str) -> None:
-        connection.execute(delete(self.table).where(self.table.c.key == key))
+        connection.execute(self._delete, {"named": key})
 
 
 MEMORY_STATE = KeyValue(memory_state)  # memory's cursor, when it started, what it adopted

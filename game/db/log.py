@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, bindparam, func, insert, select, text
+from sqlalchemy import Connection, Select, bindparam, func, insert, select, text
 from sqlalchemy.sql.dml import ReturningInsert
 
 from game.db import chain, notify
@@ -101,17 +102,26 @@ def read(
     up_to_id: int | None = None,
 ) -> Iterator[LoggedEvent[Event]]:
     """Events with an id above ``after_id`` (and the other filters), oldest first."""
-    query = _AFTER  # every front end's tail of the log: built once
+    query = _filtered(kinds, match_number is not None, since is not None, up_to_id is not None)
+    values = {"after_id": after_id, "match_number": match_number, "since": since}
+    for row in connection.execute(query, {**values, "up_to_id": up_to_id}):
+        yield LoggedEvent(row.id, row.at, event_from_payload(row.kind, row.payload))
+
+
+@lru_cache(maxsize=256)
+def _filtered(kinds: tuple[str, ...], of_match: bool, since: bool, up_to: bool) -> Select[Any]:
+    """The log's tail with these filters, built once per shape: her turns read it by
+    kind and match thousands of times, and building a query costs more than running it."""
+    query = _AFTER
     if kinds:
         query = query.where(events.c.kind.in_(kinds))
-    if match_number is not None:
-        query = query.where(events.c.match_number == match_number)
-    if since is not None:
-        query = query.where(events.c.at >= since)
-    if up_to_id is not None:
-        query = query.where(events.c.id <= up_to_id)
-    for row in connection.execute(query, {"after_id": after_id}):
-        yield LoggedEvent(row.id, row.at, event_from_payload(row.kind, row.payload))
+    if of_match:
+        query = query.where(events.c.match_number == bindparam("match_number"))
+    if since:
+        query = query.where(events.c.at >= bindparam("since", type_=events.c.at.type))
+    if up_to:
+        query = query.where(events.c.id <= bindparam("up_to_id"))
+    return query
 
 
 def read_of(
