@@ -317,8 +317,11 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
         playing = grounds.asked.union(
             _team_key(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
         )
-    for spelling, lowered, team, pattern in _written():
-        if team in playing:
+    # A spelling's pattern is searched only when the text has its first word: hundreds
+    # of spellings, and a line names a team or two.
+    tokens = set(_TOKEN.findall(text.lower()))
+    for spelling, lowered, team, first, pattern in _written():
+        if team in playing or (first and first not in tokens):
             continue
         # A team is named with a capital: "uma vitória" and "all of us" name no club, no USA.
         # The text is short and the context long: it is searched first, the context after.
@@ -329,17 +332,27 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
 
 
 @cache
-def _written() -> tuple[tuple[str, str, str, re.Pattern[str]], ...]:
-    """The book's spellings, in its order: each lowercased, its team normalized, its pattern."""
+def _written() -> tuple[tuple[str, str, str, str, re.Pattern[str]], ...]:
+    """The book's spellings, in its order: each lowercased, its team normalized, its
+    first word lowercased (empty when it opens with no word), its pattern."""
     return tuple(
         (
             spelling,
             spelling.lower(),
             key_form(team),
+            _first_word(spelling),
             re.compile(rf"(?<!\w){re.escape(spelling)}(?!\w)", re.IGNORECASE),
         )
         for spelling, team in TeamBook.standard().written
     )
+
+
+def _first_word(spelling: str) -> str:
+    found = _TOKEN.match(spelling.lower())
+    return found[0] if found else ""
+
+
+_TOKEN = re.compile(r"\w+")
 
 
 def _quotes(text: str, grounds: Grounds) -> Breach | None:
