@@ -145,12 +145,14 @@ class Commentator:
     def turn(self) -> None:
         """Her turn on the pool's clock, whatever drives it (serve's scheduler, the demo,
         a replay): her picks for matches about to start, her reactions to what happened,
-        and once the digest hour has come in the pool's time zone, the day's digest."""
-        self.predict_upcoming()
-        self.catch_up()
-        day = self.digest_due()
-        if day is not None:
-            self.digest(day)
+        and once the digest hour has come in the pool's time zone, the day's digest.
+        Read at one state of the pool (``Pool.pinned``) but for her own writes."""
+        with self.pool.pinned():
+            self.predict_upcoming()
+            self.catch_up()
+            day = self.digest_due()
+            if day is not None:
+                self.digest(day)
 
     def digest_due(self) -> date | None:
         """The day whose digest is due now: a match day of the pool (``game.matchdays``,

@@ -9,6 +9,8 @@ here hear each event after it is committed.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 from typing import NamedTuple, TypeVar
 
@@ -117,6 +119,23 @@ class Pool:
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
         self._settled = 0  # the last event that may have moved a settled table (``_settles``)
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
+        self._pin = threading.local()  # a thread's pinned view: see ``pinned``
+
+    @contextmanager
+    def pinned(self) -> Iterator[None]:
+        """This thread's reads at the log position its first read saw, until this
+        process writes: one turn of hers reads the matches and picks a hundred times,
+        and each read would otherwise ask the log whether anything moved. A write
+        through this pool (hers, or any thread's) makes the next read look again;
+        another process's write is seen from the next pinned turn on."""
+        pin = self._pin
+        pin.depth = getattr(pin, "depth", 0) + 1
+        try:
+            yield
+        finally:
+            pin.depth -= 1
+            if not pin.depth:
+                pin.checked = None
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -326,6 +345,10 @@ class Pool:
         the events since the last look are read; the first look takes the whole
         log as having moved it.
         """
+        pin, commits = self._pin, self.work.commits
+        if getattr(pin, "depth", 0) and getattr(pin, "checked", None) == commits:
+            with self._tables_lock:
+                return self._mark
         with self._tables_lock:
             seen, mark, state, picks = self._mark_seen, self._mark, self._state, self._picks
             settled = self._settled
@@ -350,6 +373,8 @@ class Pool:
                 self._state = max(self._state, state)
                 self._picks = max(self._picks, picks)
                 self._settled = max(self._settled, settled)
+            if getattr(pin, "depth", 0):
+                pin.checked = commits  # taken before the read: a commit since looks again
             return self._mark
 
     def state_mark(self) -> int:

@@ -48,6 +48,7 @@ class UnitOfWork:
         self.clock = clock
         self._listeners: list[Listener] = []
         self._reads = for_reads(engine)
+        self.commits = 0  # transactions this process has run through it: a pinned read's check
 
     def read(self) -> Connection:
         """A connection for reads that change nothing (no transaction around them)."""
@@ -64,9 +65,12 @@ class UnitOfWork:
         before its writes commit.
         """
         logged: list[LoggedEvent[Event]] = []
-        with self.engine.begin() as connection:
-            log.hold_writes(connection)
-            outcome = work(connection, logged)
+        try:
+            with self.engine.begin() as connection:
+                log.hold_writes(connection)
+                outcome = work(connection, logged)
+        finally:
+            self.commits += 1
         for item in logged:
             for listener in self._listeners:
                 listener(item)
