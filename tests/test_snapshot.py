@@ -44,3 +44,24 @@ def test_a_read_is_the_pools_as_it_stands_after_each_write(tournament_pool: Pool
         [(1, Score(1, 0)), (2, Score(2, 2))],
         [(1, Score(1, 0)), (2, Score(2, 2)), (3, Score(0, 4))],
     ]
+
+
+def test_a_pinned_turn_sees_its_own_writes_and_another_pools_from_the_next_turn(
+    played: Pool, database_url: str, clock: FakeClock
+) -> None:
+    other = Pool(open_database(database_url), clock)
+
+    def on_2(handle: str) -> list[Score]:
+        return [p.score for p in played.predictions_of(handle) if p.match_number == 2]
+
+    with played.pinned():
+        assert played.predictions_of("caio") == []
+        played.predictions.place("caio", 2, Score(3, 1))  # her own write: seen at once
+        assert on_2("caio") == [Score(3, 1)]
+        assert on_2("bia") == []
+        other.predictions.place("bia", 2, Score(0, 2))  # another process's, mid-turn
+    with played.pinned():
+        assert on_2("bia") == [Score(0, 2)]
+    other.predictions.place("bia", 2, Score(1, 1))
+    assert on_2("bia") == [Score(1, 1)]  # unpinned: every read asks the log
+    other.engine.dispose()
