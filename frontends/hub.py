@@ -22,6 +22,10 @@ from game.words import Words
 
 __all__ = ["Deliver", "Hub", "Notice", "answer_to"]
 LISTENING_POLL = 30.0  # seconds between safety-net reads when the database gives word
+# A commit wakes the hub, which then waits this long for the commits that come with it:
+# under a burst of picks the log is read once for many, not once per pick, and a goal
+# still reaches every session at once to the eye.
+GATHER = 0.02
 
 
 Deliver = Callable[[Notice], None]
@@ -79,6 +83,8 @@ class Hub:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.poll_interval):
                     await self._wake.wait()
+            if not self._stopping:
+                await asyncio.sleep(GATHER)
             self._wake.clear()
             if not self._stopping:
                 # Reading the log never runs on the loop: a worker reads it.
