@@ -69,12 +69,12 @@ def fit(samples: Sequence[Sample]) -> GoalModel:
         if abs(step_base) + abs(step_slope) < 1e-9:
             break
     plain = GoalModel(base, slope)
-    low = [(d, h, a) for d, h, a in samples if h <= 1 and a <= 1]
+    # The low scores with their means, worked out once for the 121 values of rho tried.
+    low = [(h, a, *plain.means(d)) for d, h, a in samples if h <= 1 and a <= 1]
 
     def likelihood(rho: float) -> float:
         total = 0.0
-        for difference, h, a in low:
-            mean_home, mean_away = plain.means(difference)
+        for h, a, mean_home, mean_away in low:
             tau = _tau(h, a, mean_home, mean_away, rho)
             if tau <= 0:
                 return -math.inf

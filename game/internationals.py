@@ -48,24 +48,32 @@ class International:
 
 def read(text: Iterable[str]) -> list[International]:
     """The file's rows in date order (a row with no score yet, a match to come, is left out)."""
-    rows = csv.DictReader(text)
-    missing = [c for c in COLUMNS if c not in (rows.fieldnames or ())]
+    rows = csv.reader(text)  # by position, not DictReader: 49,000 rows at each start
+    header = next(rows, [])
+    missing = [c for c in COLUMNS if c not in header]
     if missing:
         raise HistoryError(f"the results file has no column {', '.join(missing)}")
+    at = [header.index(c) for c in COLUMNS]
     played = []
     for line, row in enumerate(rows, start=2):
-        if row["home_score"] in ("", "NA") or row["away_score"] in ("", "NA"):
+        if not row:  # a blank line, which DictReader skipped too
+            continue
+        try:
+            day, home, away, home_score, away_score, tournament, neutral = (row[i] for i in at)
+        except IndexError:
+            raise HistoryError(f"row {line} of the results file: too few columns") from None
+        if home_score in ("", "NA") or away_score in ("", "NA"):
             continue
         try:
             played.append(
                 International(
-                    date.fromisoformat(row["date"]),
-                    row["home_team"],
-                    row["away_team"],
-                    int(row["home_score"]),
-                    int(row["away_score"]),
-                    row["tournament"],
-                    row["neutral"].strip().upper() == "TRUE",
+                    date.fromisoformat(day),
+                    home,
+                    away,
+                    int(home_score),
+                    int(away_score),
+                    tournament,
+                    neutral.strip().upper() == "TRUE",
                 )
             )
         except ValueError as error:
