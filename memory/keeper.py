@@ -160,9 +160,20 @@ class MemoryKeeper:
             for handle in self.facts.handles():
                 self.facts.compact_if_due(handle)
             self._recovered = True
+        passed = None  # the last of a run of events with nothing to take in
         for item in self.pool.events(after_id=self.cursor()):
-            self.take(item)
+            if self.reads.handles(item):
+                self.take(item)  # its cursor move passes the run before it too
+                passed = None
+            else:
+                passed = item.id
             handled += 1
+        if passed is not None:
+            # One move past a run of picks, not a transaction for each: none of them
+            # writes anything, so reading them again after a crash takes in nothing twice.
+            with self.store.write() as connection:
+                if progress.cursor_in(connection) < passed:
+                    progress.move(connection, passed)
         return handled
 
     def take(self, item: LoggedEvent[Event]) -> None:

@@ -694,3 +694,22 @@ def test_what_a_player_told_her_is_part_of_one_thought_not_an_appendix(
     told = {"fact": "ana supports Mexico", "who": "ana", "match": "Argentina 1-0 Mexico"}
     lines = OfflineModel().voice["final.aside.blank"]
     assert whistle.text in {Template(line).substitute(told) for line in lines}
+
+
+def test_a_run_of_picks_moves_her_cursors_past_it_and_a_result_after_it_is_told_once(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    commentator = her_in(tournament_pool)
+    commentator.catch_up()
+    for handle, score in (("ana", Score(2, 0)), ("bia", Score(0, 3)), ("caio", Score(1, 1))):
+        tournament_pool.predictions.place(handle, 1, score)
+    commentator.catch_up()  # picks only: nothing to take in or react to
+    last = tournament_pool.last_event_id()
+    assert commentator.keeper.cursor() == last and commentator.cursor() == last
+    play(tournament_pool, clock, 1, "2-0")
+    commentator.catch_up()
+    commentator.catch_up()  # a second look finds nothing new
+    whistles = [r for r in tournament_pool.events(kinds=("remark",)) if r.event.match == 1]
+    whistle = result_event(tournament_pool, 1).id
+    assert [r.event.trigger for r in whistles] == [whistle]  # told once
+    assert commentator.cursor() == commentator.keeper.cursor() == tournament_pool.last_event_id()

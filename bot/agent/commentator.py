@@ -195,15 +195,29 @@ class Commentator:
         """Memory first, then her reactions to what memory has taken in, each once."""
         self.keeper.catch_up()
         reacted = 0
+        passed = None  # the last of a run of events she has no reaction to
         for item in self.pool.events(after_id=self.cursor(), up_to_id=self.keeper.cursor()):
-            self.react(item)
-            with self.store.write() as connection:
-                AGENT_STATE.set(connection, CURSOR, str(item.id))
+            if self.reacts_to(item):
+                self.react(item)
+                self._move_cursor(item.id)
+                passed = None
+            else:
+                passed = item.id  # a pick: her cursor passes it with the next move
             reacted += 1
+        if passed is not None:
+            self._move_cursor(passed)
         return reacted
 
+    def _move_cursor(self, event_id: int) -> None:
+        with self.store.write() as connection:
+            AGENT_STATE.set(connection, CURSOR, str(event_id))
+
+    def reacts_to(self, item: LoggedEvent[Event]) -> bool:
+        """Whether ``item`` has a reaction of hers: never her own lines."""
+        return item.event.handle != self.her and self.reactions.handles(item)
+
     def react(self, item: LoggedEvent[Event]) -> None:
-        if item.event.handle != self.her:  # never to her own lines
+        if self.reacts_to(item):
             self.reactions.dispatch(item)
 
     def on_result(self, item: LoggedEvent[ResultRecorded]) -> None:
