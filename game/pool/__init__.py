@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import date, datetime
 from typing import NamedTuple, TypeVar
 
@@ -152,6 +153,12 @@ class Pool:
     def match(self, number: int, with_goals: bool = True) -> Match:
         with self.work.read() as connection:
             state = self._state_mark(connection)
+            every = self._snapshot.kept(state, "matches")
+            if isinstance(every, tuple) and 0 < number <= len(every):
+                # Every match read at this state already: the one asked for is among them.
+                found: Match = every[number - 1]
+                if found.number == number:
+                    return found if with_goals else replace(found, goals=())
             return self._snapshot.read(
                 state,
                 ("match", number, with_goals),
@@ -219,8 +226,13 @@ class Pool:
         return every
 
     def predictions_on(self, number: int) -> list[Prediction]:
+        """Every pick on match #``number``, by handle: read once per picks mark."""
         with self.work.read() as connection:
-            return views.predictions_on(connection, number)
+            state = self._state_mark(connection, picks=True)
+            kept = self._picks_kept.read(
+                state, ("on", number), lambda: tuple(views.predictions_on(connection, number))
+            )
+            return list(kept)
 
     def standings(
         self, up_to_match: int | None = None, before_match: int | None = None, live: bool = False

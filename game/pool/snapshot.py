@@ -50,6 +50,11 @@ class Snapshot:
         self._position = -1
         self._kept: dict[Hashable, object] = {}
 
+    def kept(self, position: int, key: Hashable) -> object | None:
+        """The value kept under ``key`` at ``position``, if one is; None otherwise."""
+        with self._lock:
+            return self._kept.get(key) if position == self._position else None
+
     def read(self, position: int, key: Hashable, read: Callable[[], T]) -> T:
         """The value ``read`` gives at ``position``: read now unless it was at this one.
 
