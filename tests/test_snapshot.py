@@ -65,3 +65,19 @@ def test_a_pinned_turn_sees_its_own_writes_and_another_pools_from_the_next_turn(
     other.predictions.place("bia", 2, Score(1, 1))
     assert on_2("bia") == [Score(1, 1)]  # unpinned: every read asks the log
     other.engine.dispose()
+
+
+def test_a_matchs_picks_and_the_match_read_among_all_are_never_kept_past_a_write(
+    played: Pool, database_url: str, clock: FakeClock
+) -> None:
+    other = Pool(open_database(database_url), clock)
+    assert "caio" not in [p.handle for p in played.predictions_on(2)]
+    played.matches()  # every match kept: match(2) is served from them
+    assert played.match(2).result is None and played.match(2, with_goals=False).goals == ()
+    other.predictions.place("caio", 2, Score(3, 1))
+    assert ("caio", Score(3, 1)) in [(p.handle, p.score) for p in played.predictions_on(2)]
+    play(other, clock, 2, "3-1")
+    assert played.match(2).result == Result(Score(3, 1))
+    played.matches()
+    assert played.match(2).result == Result(Score(3, 1))
+    other.engine.dispose()
