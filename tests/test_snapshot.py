@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from game.db import log
 from game.db.engine import open_database
-from game.model import Result, Score
+from game.events import ChatPosted, GoalScored, MatchKickedOff, ResultRecorded
+from game.model import Goal, Result, Score
 from game.pool import Pool
 from tests.conftest import FakeClock, play
 
@@ -80,4 +82,44 @@ def test_a_matchs_picks_and_the_match_read_among_all_are_never_kept_past_a_write
     assert played.match(2).result == Result(Score(3, 1))
     played.matches()
     assert played.match(2).result == Result(Score(3, 1))
+    other.engine.dispose()
+
+
+def test_the_kinds_kept_as_read_are_what_the_log_says_with_every_filter(
+    played: Pool, database_url: str, clock: FakeClock
+) -> None:
+    other = Pool(open_database(database_url), clock)
+    assert [r.event.text for r in played.events_of(ChatPosted)] == []
+    other.talk.chat("ana", "Brazil again?")
+    assert [r.event.text for r in played.events_of(ChatPosted)] == ["Brazil again?"]
+    play(other, clock, 2, "1-1", [Goal("home", 30, scorer="Rodrygo")])
+    first_goal = played.events_of(GoalScored)[0]
+    asks = [
+        {},
+        {"match_number": 2},
+        {"after_id": first_goal.id},
+        {"up_to_id": first_goal.id},
+        {"since": first_goal.at},
+    ]
+    for kind in (GoalScored, ResultRecorded, ChatPosted, MatchKickedOff):
+        for ask in asks:
+            with other.work.read() as connection:
+                told = list(log.read_of(connection, kind, **ask))
+            assert played.events_of(kind, **ask) == told
+    other.engine.dispose()
+
+
+def test_a_pinned_turn_reads_again_after_it_reads_the_logs_events(
+    played: Pool, database_url: str, clock: FakeClock
+) -> None:
+    other = Pool(open_database(database_url), clock)
+    with played.pinned():
+        assert played.events_of(ChatPosted) == [] and played.match(2).status.value == "scheduled"
+        last = played.last_event_id()
+        other.talk.chat("bia", "kick-off soon")
+        other.fixtures.kick_off(2)
+        new = played.events(after_id=last)  # what she reacts to
+        assert [type(item.event) for item in new] == [ChatPosted, MatchKickedOff]
+        assert [r.event.text for r in played.events_of(ChatPosted)] == ["kick-off soon"]
+        assert played.match(2).status.value == "live"
     other.engine.dispose()

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import date, datetime
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, func, select
 
@@ -28,6 +28,7 @@ from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
 from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
 from game.pool.snapshot import Snapshot, changes_picks, changes_reads
+from game.pool.tails import KEPT_KINDS, Tail
 from game.pool.talk import MAX_CHAT_LENGTH, Talk
 from game.pool.work import (
     Clock,
@@ -121,14 +122,18 @@ class Pool:
         self._settled = 0  # the last event that may have moved a settled table (``_settles``)
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
         self._pin = threading.local()  # a thread's pinned view: see ``pinned``
+        self._tails = {kind: Tail(kind) for kind in KEPT_KINDS}  # the log's, kept as read
 
     @contextmanager
     def pinned(self) -> Iterator[None]:
         """This thread's reads at the log position its first read saw, until this
         process writes: one turn of hers reads the matches and picks a hundred times,
-        and each read would otherwise ask the log whether anything moved. A write
-        through this pool (hers, or any thread's) makes the next read look again;
-        another process's write is seen from the next pinned turn on."""
+        and each read would otherwise ask the log whether anything moved (and the
+        kinds kept as read, ``game.pool.tails``, whether any came). A write through
+        this pool (hers, or any thread's) makes the next read look again, and so does
+        this thread's reading of the log's events (``events``): what it reacts to is
+        never newer than what it reads next. Another process's write is otherwise
+        seen from the next pinned turn on."""
         pin = self._pin
         pin.depth = getattr(pin, "depth", 0) + 1
         try:
@@ -136,7 +141,7 @@ class Pool:
         finally:
             pin.depth -= 1
             if not pin.depth:
-                pin.checked = None
+                pin.checked, pin.tails = None, {}
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -411,7 +416,12 @@ class Pool:
         up_to_id: int | None = None,
     ) -> list[LoggedEvent[Event]]:
         with self.work.read() as connection:
-            return list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
+            found = list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
+        if getattr(self._pin, "depth", 0):
+            # What was just read may be newer than the pinned reads: a goal another
+            # process logged, about to be reacted to. Every read after it looks again.
+            self._pin.checked, self._pin.tails = None, {}
+        return found
 
     def events_of(
         self,
@@ -422,8 +432,18 @@ class Pool:
         up_to_id: int | None = None,
     ) -> list[LoggedEvent[E]]:
         """The events of one kind, typed as that kind."""
-        with self.work.read() as connection:
-            return list(log.read_of(connection, kind, after_id, match_number, since, up_to_id))
+        tail = self._tails.get(kind)
+        if tail is None:
+            with self.work.read() as connection:
+                return list(log.read_of(connection, kind, after_id, match_number, since, up_to_id))
+        pin, commits = self._pin, self.work.commits
+        looked = getattr(pin, "tails", {})
+        if not getattr(pin, "depth", 0) or looked.get(kind) != commits:
+            with self.work.read() as connection:
+                tail.catch_up(connection)
+            if getattr(pin, "depth", 0):
+                pin.tails = {**looked, kind: commits}  # taken before the read, as the marks
+        return cast(list[LoggedEvent[E]], tail.select(after_id, match_number, since, up_to_id))
 
     def check_finished(self, number: int) -> Match:
         """Match #N, if it has finished: a table "after" it means nothing otherwise."""
