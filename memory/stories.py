@@ -117,7 +117,8 @@ def match_story(
         raise ValueError(f"{match.label} has no result to tell")
     rule, basis = pool.scoring()
     actual = scored_score(match.result, basis)
-    jokered = pool.extras.jokers_on(match.number)  # a joker's pick earns twice, as in the table
+    # A joker's pick earns twice, as in the table; every joker is read once per picks mark.
+    jokered = {handle for handle, number in pool.all_jokers() if number == match.number}
     picks = []
     for prediction in pool.predictions_on(match.number):
         tier = classify(prediction.score, actual)
