@@ -42,6 +42,23 @@ def test_picks_close_at_kickoff_by_the_servers_clock(
     assert [p.score for p in tournament_pool.predictions_of("ana")] == [Score(1, 0)]
 
 
+def test_picks_placed_together_are_each_a_pick_and_all_or_none_stand(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    placed = tournament_pool.predictions.place_all(
+        [("ana", 1, Score(1, 0)), ("bia", 1, Score(0, 2))]
+    )
+    assert [p.placed.previous if p.placed else "same" for p in placed] == [None, None]
+    kinds = [e.event.kind for e in tournament_pool.events()][-2:]
+    assert kinds == ["prediction_placed", "prediction_placed"]
+    clock.now = tournament_pool.match(1).kickoff
+    with pytest.raises(PredictionLocked):  # #1 has kicked off: #2's pick is not kept either
+        tournament_pool.predictions.place_all([("ana", 2, Score(3, 3)), ("ana", 1, Score(4, 0))])
+    assert [(p.match_number, p.score) for p in tournament_pool.predictions_of("ana")] == [
+        (1, Score(1, 0))
+    ]
+
+
 def test_a_match_kicked_off_early_by_an_admin_is_locked(tournament_pool: Pool) -> None:
     tournament_pool.fixtures.kick_off(2)
     with pytest.raises(PredictionLocked):

@@ -230,8 +230,9 @@ def timeline(
         number = numbers[fixture.source_key]
 
         def picks(number: int = number) -> None:
-            for bettor in bettors:
-                pool.predictions.place(bettor.handle, number, bettor.pick(number, options.seed))
+            pool.predictions.place_all(
+                (bettor.handle, number, bettor.pick(number, options.seed)) for bettor in bettors
+            )
 
         add(fixture.kickoff - lead, picks)
         add(fixture.kickoff, partial(pool.fixtures.kick_off, number))

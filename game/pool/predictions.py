@@ -93,26 +93,45 @@ class Predictions:
         exactly that). The match, the player and their pick are read in one query:
         a bet is most of what a pool writes.
         """
+        return self._work.commit(
+            lambda connection, logged: self._place(connection, logged, handle, number, score)
+        )
 
-        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Pick:
-            row = None
-            if 0 < number < views.ALL_MATCHES:  # else too large for the database to compare
-                found = connection.execute(_PICK_CONTEXT, {"number": number, "handle": handle})
-                row = found.one_or_none()
-            if row is None:  # which of the two is missing, in the error
-                require_match(connection, number, with_goals=False)
-                require_player_id(connection, handle)
-                raise AssertionError("an existing match and player always make a row")
-            match = views.match_from_row(row)
-            now = self._work.clock()
-            rules.check_can_predict(match, now)
-            current = None if row.pick_home is None else Score(row.pick_home, row.pick_away)
-            placed = self._write_pick(
-                connection, logged, row.player_id, handle, number, score, now, "player", current
-            )
-            return Pick(match, placed)
+    def place_all(self, picks: Iterable[tuple[str, int, Score]]) -> list[Pick]:
+        """Several players' picks, each as ``place`` takes it, in one transaction: all
+        of them or, when one breaks a rule, none (a replay's simulated players, who
+        pick a match together)."""
+        return self._work.commit(
+            lambda connection, logged: [
+                self._place(connection, logged, handle, number, score)
+                for handle, number, score in picks
+            ]
+        )
 
-        return self._work.commit(work)
+    def _place(
+        self,
+        connection: Connection,
+        logged: list[LoggedEvent[Event]],
+        handle: str,
+        number: int,
+        score: Score,
+    ) -> Pick:
+        row = None
+        if 0 < number < views.ALL_MATCHES:  # else too large for the database to compare
+            found = connection.execute(_PICK_CONTEXT, {"number": number, "handle": handle})
+            row = found.one_or_none()
+        if row is None:  # which of the two is missing, in the error
+            require_match(connection, number, with_goals=False)
+            require_player_id(connection, handle)
+            raise AssertionError("an existing match and player always make a row")
+        match = views.match_from_row(row)
+        now = self._work.clock()
+        rules.check_can_predict(match, now)
+        current = None if row.pick_home is None else Score(row.pick_home, row.pick_away)
+        placed = self._write_pick(
+            connection, logged, row.player_id, handle, number, score, now, "player", current
+        )
+        return Pick(match, placed)
 
     def _write_pick(
         self,
@@ -131,7 +150,7 @@ class Predictions:
             return None
         if current is None:
             connection.execute(
-                insert(predictions),
+                _INSERT_PICK,
                 {
                     "player_id": player_id,
                     "match_number": number,
@@ -328,6 +347,7 @@ _PICK_CONTEXT = (
     )
     .where(matches.c.number == bindparam("number"))
 )
+_INSERT_PICK = insert(predictions)  # built once, as the update below
 _UPDATE_PICK = (
     update(predictions)
     .where(
