@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
+from game.db.engine import open_database
 from game.db.schema import players, predictions
 from game.model import Goal, InvalidScore, MatchStatus, Result, Score
 from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
@@ -388,6 +389,30 @@ def test_each_leg_scores_its_own_picks(pool: Pool, clock: FakeClock) -> None:
     # Correcting the first leg so that the shoot-out could not have happened is refused.
     with pytest.raises(RuleViolation, match="would no longer stand"):
         pool.fixtures.record_result(first.number, Result(Score(3, 1)))
+
+
+def test_a_second_leg_read_again_shows_its_first_leg_corrected_by_another_pool(
+    pool: Pool, database_url: str, clock: FakeClock
+) -> None:
+    clock.now = datetime(2025, 9, 1, tzinfo=UTC)
+    quarter = "Finals, Quarterfinals"
+    cup = openfootball(
+        cup_match("CR Flamengo", "Estudiantes", "2025-09-18", None, quarter),
+        cup_match("Estudiantes", "CR Flamengo", "2025-09-25", None, quarter),
+    )
+    pool.fixtures.import_tournament(parse_tournament(cup, SAO_PAULO))
+    first, second = sorted(pool.matches(), key=lambda m: m.kickoff)
+    other = Pool(open_database(database_url), clock)  # another process, the same database
+    other.fixtures.record_result(first.number, Result(Score(2, 1)))
+    other.fixtures.record_result(second.number, Result(Score(2, 0), first_leg=Score(1, 2)))
+    read = {m.number: m for m in pool.matches()}  # every match read, kept
+    assert read[second.number].result.aggregate == Score(3, 2)
+    other.fixtures.record_result(first.number, Result(Score(1, 0)))  # a correction of leg 1
+    again = {m.number: m for m in pool.matches()}  # read again: only what the log says moved
+    assert again[first.number].result == Result(Score(1, 0))
+    assert again[second.number].result.first_leg == Score(0, 1)
+    assert again[second.number].result.aggregate == Score(2, 1)
+    other.engine.dispose()
 
 
 def test_a_one_match_final_is_no_tie(pool: Pool) -> None:

@@ -27,7 +27,7 @@ from game.pool.extras import Extras
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
 from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
-from game.pool.snapshot import Snapshot, changes_picks, changes_reads
+from game.pool.snapshot import Snapshot, changes_picks, changes_reads, match_moved
 from game.pool.tails import KEPT_KINDS, Tail
 from game.pool.talk import MAX_CHAT_LENGTH, Talk
 from game.pool.work import (
@@ -123,6 +123,8 @@ class Pool:
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
         self._pin = threading.local()  # a thread's pinned view: see ``pinned``
         self._tails = {kind: Tail(kind) for kind in KEPT_KINDS}  # the log's, kept as read
+        # Every match as last read, and the log position then: ``_read_matches``.
+        self._matches_read: tuple[int, tuple[Match, ...]] | None = None
 
     @contextmanager
     def pinned(self) -> Iterator[None]:
@@ -150,10 +152,47 @@ class Pool:
     def matches(self) -> list[Match]:
         with self.work.read() as connection:
             state = self._state_mark(connection)
-            kept = self._snapshot.read(
-                state, "matches", lambda: tuple(views.all_matches(connection))
-            )
+            kept = self._snapshot.read(state, "matches", lambda: self._read_matches(connection))
             return list(kept)
+
+    def _read_matches(self, connection: Connection) -> tuple[Match, ...]:
+        """Every match: after a kick-off, a goal or a result since the last read (most of
+        what moves a match), those it named read again and the rest kept as they were;
+        after anything else that may move one, all of them read again."""
+        with self._tables_lock:
+            last = self._matches_read
+        position = connection.execute(select(func.max(events.c.id))).scalar() or 0
+        every: tuple[Match, ...] | None = None
+        if last is not None:
+            named: set[int] = set()
+            for item in log.read(connection, after_id=last[0], up_to_id=position):
+                moved, number = match_moved(item.event)
+                if moved and number is None:
+                    break
+                named |= {number} if number is not None else set()
+            else:
+                every = self._with_read_again(connection, last[1], named)
+        if every is None:
+            every = tuple(views.all_matches(connection))
+        with self._tables_lock:
+            if self._matches_read is None or self._matches_read[0] <= position:
+                self._matches_read = (position, every)
+        return every
+
+    @staticmethod
+    def _with_read_again(
+        connection: Connection, before: tuple[Match, ...], named: set[int]
+    ) -> tuple[Match, ...] | None:
+        """``before`` with the matches ``named`` read again, and the second legs that
+        carry their score; None when one is not among them (all are read again then)."""
+        known = {m.number for m in before}
+        again = named | {m.number for m in before if m.first_leg in named}
+        if not again <= known:
+            return None
+        fresh = {n: views.match(connection, n) for n in sorted(again)}
+        if any(m is None for m in fresh.values()):
+            return None
+        return tuple(fresh.get(m.number) or m for m in before)
 
     def match(self, number: int, with_goals: bool = True) -> Match:
         with self.work.read() as connection:

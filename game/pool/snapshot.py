@@ -15,13 +15,24 @@ from collections.abc import Callable, Hashable
 from typing import TypeVar, cast
 
 from game.events import (
+    AccountLinked,
+    AccountUnlinked,
+    BonusPicked,
     ChatPosted,
     Event,
+    FeedProblem,
     GoalScored,
+    JokerPlaced,
+    JokerRemoved,
     MatchKickedOff,
     MatchScheduled,
+    PickReminder,
+    PlayerJoined,
+    PredictionPlaced,
     RemarkPosted,
+    RemindersSet,
     ResultRecorded,
+    SquadListed,
 )
 
 T = TypeVar("T")
@@ -40,6 +51,18 @@ def changes_picks(event: Event) -> bool:
     (a goal, a result) moves the table and leaves the picks as they were."""
     fixtures = MatchScheduled | MatchKickedOff | GoalScored | ResultRecorded
     return changes_reads(event) and not isinstance(event, fixtures)
+
+
+def match_moved(event: Event) -> tuple[bool, int | None]:
+    """Whether the matches read may differ after ``event``, and when only one may (with
+    a second leg that carries it), its number: a kick-off, a goal or a result moves
+    the match it names; the players' doings and talk move none; anything else, a
+    kind not known here too, may move any."""
+    if isinstance(event, MatchKickedOff | GoalScored | ResultRecorded):
+        return True, event.match_number
+    players = PredictionPlaced | PlayerJoined | AccountLinked | AccountUnlinked | RemindersSet
+    extras = PickReminder | JokerPlaced | JokerRemoved | BonusPicked | SquadListed
+    return not isinstance(event, ChatPosted | RemarkPosted | FeedProblem | players | extras), None
 
 
 class Snapshot:
