@@ -83,10 +83,11 @@ class Hub:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.poll_interval):
                     await self._wake.wait()
-            if not self._stopping:
+            woken = not self._stopping  # by a commit or the poll, not by stop()
+            if woken:
                 await asyncio.sleep(GATHER)
             self._wake.clear()
-            if not self._stopping:
+            if woken:  # a stop asked for while gathering still hears what woke it
                 # Reading the log never runs on the loop: a worker reads it.
                 last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
                 self.last_id = last_id
