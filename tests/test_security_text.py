@@ -20,6 +20,7 @@ Attacks reproduced here (each failed on the code before the issue):
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import unicodedata
 from collections.abc import Iterator
@@ -281,9 +282,36 @@ def _security_text_post_unchecked(pool: Pool, handle: str, text: str) -> None:
 
 
 def _security_text_screen_lines(screen: str) -> list[str]:
-    """The lines the server wrote (escape sequences out, a carriage return alone starting
-    its row over), each as it stands before a terminal wraps it."""
-    return [line.rsplit("\r", 1)[-1] for line in printed(screen).split("\r\n")]
+    """The lines the server wrote, each as it stands before a terminal wraps it: a
+    carriage return starts its row over, and so does the cursor moved back and the rest
+    erased (``ESC[nD ESC[J``), prompt_toolkit's way of taking its prompt back before a
+    notice; the other escape sequences are dropped."""
+    return [_row_as_shown(line) for line in screen.split("\r\n")]
+
+
+_CURSOR = re.compile(r"\x1b\[(\d*)([CDJK])|\r")
+
+
+def _row_as_shown(line: str) -> str:
+    """One row as a terminal shows it after carriage returns, cursor moves left and
+    right, and erasures to the end of the row or screen."""
+    shown, cursor, at = "", 0, 0
+    for found in [*_CURSOR.finditer(line), None]:
+        text = printed(line[at : found.start() if found else len(line)])
+        shown = shown[:cursor] + text + shown[cursor + len(text) :]
+        cursor += len(text)
+        if found is None:
+            break
+        at, count = found.end(), int(found[1] or 1) if found[0] != "\r" else 0
+        if found[0] == "\r":
+            cursor = 0
+        elif found[2] == "D":
+            cursor = max(0, cursor - count)
+        elif found[2] == "C":
+            cursor += count
+        else:  # J, K: everything from the cursor on is erased
+            shown = shown[:cursor]
+    return shown
 
 
 def _security_text_notice(lines: list[str], said: str, last: str) -> list[str]:
