@@ -123,3 +123,32 @@ def test_a_pinned_turn_reads_again_after_it_reads_the_logs_events(
         assert [r.event.text for r in played.events_of(ChatPosted)] == ["kick-off soon"]
         assert played.match(2).status.value == "live"
     other.engine.dispose()
+
+
+def test_a_pinned_turn_that_sees_a_kick_off_in_the_log_reads_the_match_live(
+    played: Pool, database_url: str, clock: FakeClock
+) -> None:
+    other = Pool(open_database(database_url), clock)
+    with played.pinned():
+        assert played.match(2).status.value == "scheduled"
+        other.fixtures.kick_off(2)
+        assert 2 in [k.event.match for k in played.events_of(MatchKickedOff)]
+        assert played.match(2).status.value == "live"
+    other.engine.dispose()
+
+
+def test_a_pinned_turn_reads_the_kept_kinds_at_one_moment_and_after_the_last_id(
+    played: Pool, database_url: str, clock: FakeClock
+) -> None:
+    other = Pool(open_database(database_url), clock)
+    with played.pinned():
+        played.events_of(ResultRecorded)  # looked at once this turn
+        play(other, clock, 2, "1-0")  # #2 kicks off and ends, elsewhere
+        ended = {e.event.match for e in played.events_of(ResultRecorded)}
+        started = {e.event.match for e in played.events_of(MatchKickedOff)}
+        assert started - ended == set()  # no match taken for live with its result read
+        other.talk.chat("bia", "hello")
+        last = played.last_event_id()  # the chat's id, seen
+        told = [c.event.text for c in played.events_of(ChatPosted, up_to_id=last)]
+        assert told == ["hello"]
+    other.engine.dispose()

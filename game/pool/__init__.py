@@ -28,7 +28,7 @@ from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
 from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
 from game.pool.snapshot import Snapshot, changes_picks, changes_reads, match_moved
-from game.pool.tails import KEPT_KINDS, Tail
+from game.pool.tails import Tails
 from game.pool.talk import MAX_CHAT_LENGTH, Talk
 from game.pool.work import (
     Clock,
@@ -122,7 +122,7 @@ class Pool:
         self._settled = 0  # the last event that may have moved a settled table (``_settles``)
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
         self._pin = threading.local()  # a thread's pinned view: see ``pinned``
-        self._tails = {kind: Tail(kind) for kind in KEPT_KINDS}  # the log's, kept as read
+        self._tails = Tails()  # the log's remarks, chat and match events, kept as read
         # Every match as last read, and the log position then: ``_read_matches``.
         self._matches_read: tuple[int, tuple[Match, ...]] | None = None
 
@@ -143,7 +143,7 @@ class Pool:
         finally:
             pin.depth -= 1
             if not pin.depth:
-                pin.checked, pin.tails = None, {}
+                pin.checked = pin.tails = pin.seen = None
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -431,6 +431,9 @@ class Pool:
                 self._settled = max(self._settled, settled)
             if getattr(pin, "depth", 0):
                 pin.checked = commits  # taken before the read: a commit since looks again
+                if getattr(pin, "seen", None) != self._mark_seen:
+                    pin.tails = None  # the marks moved past the tails' look: they look again
+                pin.seen = self._mark_seen
             return self._mark
 
     def state_mark(self) -> int:
@@ -459,7 +462,7 @@ class Pool:
         if getattr(self._pin, "depth", 0):
             # What was just read may be newer than the pinned reads: a goal another
             # process logged, about to be reacted to. Every read after it looks again.
-            self._pin.checked, self._pin.tails = None, {}
+            self._pin.checked = self._pin.tails = None
         return found
 
     def events_of(
@@ -471,18 +474,20 @@ class Pool:
         up_to_id: int | None = None,
     ) -> list[LoggedEvent[E]]:
         """The events of one kind, typed as that kind."""
-        tail = self._tails.get(kind)
-        if tail is None:
+        if not self._tails.keeps(kind):
             with self.work.read() as connection:
                 return list(log.read_of(connection, kind, after_id, match_number, since, up_to_id))
         pin, commits = self._pin, self.work.commits
-        looked = getattr(pin, "tails", {})
-        if not getattr(pin, "depth", 0) or looked.get(kind) != commits:
+        pinned = getattr(pin, "depth", 0)
+        if not pinned or getattr(pin, "tails", None) != commits:
             with self.work.read() as connection:
-                tail.catch_up(connection)
-            if getattr(pin, "depth", 0):
-                pin.tails = {**looked, kind: commits}  # taken before the read, as the marks
-        return cast(list[LoggedEvent[E]], tail.select(after_id, match_number, since, up_to_id))
+                moved = self._tails.catch_up(connection)
+            if pinned:
+                pin.tails = commits  # taken before the read, as the marks
+                if moved:  # newer than the marks the turn read at: they look again
+                    pin.checked = None
+        found = self._tails.select(kind, after_id, match_number, since, up_to_id)
+        return cast(list[LoggedEvent[E]], found)
 
     def check_finished(self, number: int) -> Match:
         """Match #N, if it has finished: a table "after" it means nothing otherwise."""
@@ -512,7 +517,10 @@ class Pool:
 
     def last_event_id(self) -> int:
         with self.work.read() as connection:
-            return connection.execute(select(func.max(events.c.id))).scalar() or 0
+            last: int = connection.execute(select(func.max(events.c.id))).scalar() or 0
+        if getattr(self._pin, "depth", 0):  # as ``events``: what comes next looks again
+            self._pin.checked = self._pin.tails = None
+        return last
 
     def scoring(self) -> tuple[ScoringRule, ScoreBasis]:
         with self.work.read() as connection:

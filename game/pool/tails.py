@@ -39,36 +39,41 @@ KEPT_KINDS: tuple[type[Event], ...] = (
 )
 
 
-class Tail:
-    """Every event of one kind read so far, in log order."""
+class Tails:
+    """Every event of the kept kinds read so far, by kind, in log order: all the kinds
+    read together, so that what they hold is the log at one moment."""
 
-    def __init__(self, kind: type[Event]) -> None:
-        self.kind = kind
+    def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._seen = 0  # the id of the last one kept
-        self._items: list[LoggedEvent[Event]] = []
+        self._seen = 0  # the id of the last kept event
+        self._kept: dict[type[Event], list[LoggedEvent[Event]]] = {k: [] for k in KEPT_KINDS}
 
-    def catch_up(self, connection: Connection) -> None:
-        """Reads the events of this kind after the last one kept."""
+    def keeps(self, kind: type[Event]) -> bool:
+        return kind in self._kept
+
+    def catch_up(self, connection: Connection) -> bool:
+        """Reads the kept kinds' events after the last one kept; whether any came."""
         with self._lock:
             seen = self._seen
-        new = list(log.read(connection, after_id=seen, kinds=(self.kind.kind,)))
+        new = list(log.read(connection, after_id=seen, kinds=_KEPT_NAMES))
         with self._lock:
             for item in new:
                 if item.id > self._seen:  # another thread's read may have kept it first
-                    self._items.append(item)
+                    self._kept[type(item.event)].append(item)
                     self._seen = item.id
+        return bool(new)
 
     def select(
         self,
+        kind: type[Event],
         after_id: int = 0,
         match_number: int | None = None,
         since: datetime | None = None,
         up_to_id: int | None = None,
     ) -> list[LoggedEvent[Event]]:
-        """The kept events that pass the log's own filters (``log.read``)."""
+        """The kept events of ``kind`` that pass the log's own filters (``log.read``)."""
         with self._lock:
-            items = list(self._items)
+            items = list(self._kept[kind])
         return [
             item
             for item in items
@@ -77,3 +82,6 @@ class Tail:
             and (since is None or item.at >= since)
             and (up_to_id is None or item.id <= up_to_id)
         ]
+
+
+_KEPT_NAMES = tuple(kind.kind for kind in KEPT_KINDS)

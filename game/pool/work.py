@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -49,6 +50,7 @@ class UnitOfWork:
         self._listeners: list[Listener] = []
         self._reads = for_reads(engine)
         self.commits = 0  # transactions this process has run through it: a pinned read's check
+        self._counting = threading.Lock()  # two threads' commits are never counted as one
 
     def read(self) -> Connection:
         """A connection for reads that change nothing (no transaction around them)."""
@@ -70,7 +72,8 @@ class UnitOfWork:
                 log.hold_writes(connection)
                 outcome = work(connection, logged)
         finally:
-            self.commits += 1
+            with self._counting:
+                self.commits += 1
         for item in logged:
             for listener in self._listeners:
                 listener(item)
