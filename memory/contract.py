@@ -318,10 +318,12 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
             _team_key(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
         )
     # A spelling's pattern is searched only when the text has its first word: hundreds
-    # of spellings, and a line names a team or two.
+    # of spellings, and a line names a team or two. Not past Latin-1, where a pattern's
+    # case folding meets letters that lower() does not ("İRAN", a long s): all then.
+    odd = any(ord(c) > 0xFF and c.isalpha() for c in text)
     tokens = set(_TOKEN.findall(text.lower()))
     for spelling, lowered, team, first, pattern in _written():
-        if team in playing or (first and first not in tokens):
+        if team in playing or (first and not odd and first not in tokens):
             continue
         # A team is named with a capital: "uma vitória" and "all of us" name no club, no USA.
         # The text is short and the context long: it is searched first, the context after.

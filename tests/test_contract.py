@@ -10,6 +10,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from string import Template
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -20,6 +21,7 @@ from game.model import Score
 from game.openfootball import Tournament
 from game.pool import Pool
 from game.teams import TeamBook
+from memory import contract
 from memory.contract import Contract
 from memory.keeper import MemoryConfig
 from prompts import persona, voice
@@ -392,6 +394,34 @@ def test_what_the_player_asked_about_may_be_named_back(
     language = "pt" if " e a " in asked else "en"
     assert held(cup_pool, text, "answer", asked, language, None) is None
     assert held(cup_pool, text, "answer", "@betania how is it going?", language, None) == "team"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "İRAN will never make it.",  # the Turkish capital I: a pattern's folding, not lower()'s
+        "İtaly is out.",
+        "Ru\u017f\u017fia again.",  # Russia with the long s
+        "Côte d'Ivoire would have loved this.",
+        "A Costa do Marfim ficou de fora, e a Itália também.",
+        "United States? Not this time.",
+        "Nobody here picked a draw.",
+    ],
+)
+def test_the_team_check_finds_what_searching_every_spelling_finds(text: str) -> None:
+    """The team check searches a spelling only when the line has its first word: the
+    same breaches as searching all of them, odd letters included."""
+    grounds = SimpleNamespace(playing=frozenset(), text="")
+
+    def every_spelling(said: str) -> str | None:
+        for spelling, lowered, _team, _first, pattern in contract._written():
+            found = pattern.search(said)
+            if found is not None and found[0][0].isupper() and lowered not in grounds.text:
+                return spelling
+        return None
+
+    breach = contract._teams(text, grounds)
+    assert (breach.detail.split(":")[0] if breach else None) == every_spelling(text)
 
 
 @pytest.mark.parametrize(
