@@ -117,10 +117,11 @@ class Gateway:
         refused = 0
         # "What do you remember about me?": every fact of whom it asks, not the few that fit.
         every = [request.who] if isinstance(request, KnownFacts) else []
+        # Built once for every attempt: a line refused as a repeat changes nothing it reads.
+        context = self.contexts.build_context(
+            item, self.config.budget, instruction, about, every_fact_of=every
+        )
         for attempt in range(attempts):
-            context = self.contexts.build_context(
-                item, self.config.budget, instruction, about, every_fact_of=every
-            )
             first = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
             asked = self.held(first, context, request, item.id, match)
             if asked is None:
