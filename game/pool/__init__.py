@@ -27,7 +27,7 @@ from game.pool.extras import Extras
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
 from game.pool.predictions import IMPORTED_PICK_LEAD, BetsReport, Predictions
-from game.pool.snapshot import Snapshot, changes_picks, changes_reads, match_moved
+from game.pool.snapshot import Pin, Snapshot, changes_picks, changes_reads, match_moved
 from game.pool.tails import Tails
 from game.pool.talk import MAX_CHAT_LENGTH, Talk
 from game.pool.work import (
@@ -121,7 +121,7 @@ class Pool:
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
         self._settled = 0  # the last event that may have moved a settled table (``_settles``)
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
-        self._pin = threading.local()  # a thread's pinned view: see ``pinned``
+        self._pin = Pin()  # each thread's pinned view: see ``pinned``
         self._tails = Tails()  # the log's remarks, chat and match events, kept as read
         # Every match as last read, and the log position then: ``_read_matches``.
         self._matches_read: tuple[int, tuple[Match, ...]] | None = None
@@ -136,14 +136,13 @@ class Pool:
         this thread's reading of the log's events (``events``): what it reacts to is
         never newer than what it reads next. Another process's write is otherwise
         seen from the next pinned turn on."""
-        pin = self._pin
-        pin.depth = getattr(pin, "depth", 0) + 1
+        self._pin.depth += 1
         try:
             yield
         finally:
-            pin.depth -= 1
-            if not pin.depth:
-                pin.checked = pin.tails = pin.seen = None
+            self._pin.depth -= 1
+            if not self._pin.depth:
+                self._pin.forget()
 
     def subscribe(self, listener: Listener) -> None:
         """Hear each event after its transaction commits."""
@@ -401,8 +400,8 @@ class Pool:
         the events since the last look are read; the first look takes the whole
         log as having moved it.
         """
-        pin, commits = self._pin, self.work.commits
-        if getattr(pin, "depth", 0) and getattr(pin, "checked", None) == commits:
+        commits = self.work.commits  # taken before the look: a commit since looks again
+        if self._pin.holds_marks(commits):
             with self._tables_lock:
                 return self._mark
         with self._tables_lock:
@@ -429,11 +428,7 @@ class Pool:
                 self._state = max(self._state, state)
                 self._picks = max(self._picks, picks)
                 self._settled = max(self._settled, settled)
-            if getattr(pin, "depth", 0):
-                pin.checked = commits  # taken before the read: a commit since looks again
-                if getattr(pin, "seen", None) != self._mark_seen:
-                    pin.tails = None  # the marks moved past the tails' look: they look again
-                pin.seen = self._mark_seen
+            self._pin.marks_looked(commits, self._mark_seen)
             return self._mark
 
     def state_mark(self) -> int:
@@ -459,10 +454,9 @@ class Pool:
     ) -> list[LoggedEvent[Event]]:
         with self.work.read() as connection:
             found = list(log.read(connection, after_id, kinds, match_number, since, up_to_id))
-        if getattr(self._pin, "depth", 0):
-            # What was just read may be newer than the pinned reads: a goal another
-            # process logged, about to be reacted to. Every read after it looks again.
-            self._pin.checked = self._pin.tails = None
+        # What was just read may be newer than the pinned reads: a goal another process
+        # logged, about to be reacted to. Every read after it looks again.
+        self._pin.forget()
         return found
 
     def events_of(
@@ -477,15 +471,10 @@ class Pool:
         if not self._tails.keeps(kind):
             with self.work.read() as connection:
                 return list(log.read_of(connection, kind, after_id, match_number, since, up_to_id))
-        pin, commits = self._pin, self.work.commits
-        pinned = getattr(pin, "depth", 0)
-        if not pinned or getattr(pin, "tails", None) != commits:
+        commits = self.work.commits  # taken before the look, as the marks'
+        if not self._pin.holds_tails(commits):
             with self.work.read() as connection:
-                moved = self._tails.catch_up(connection)
-            if pinned:
-                pin.tails = commits  # taken before the read, as the marks
-                if moved:  # newer than the marks the turn read at: they look again
-                    pin.checked = None
+                self._pin.tails_looked(commits, self._tails.catch_up(connection))
         found = self._tails.select(kind, after_id, match_number, since, up_to_id)
         return cast(list[LoggedEvent[E]], found)
 
@@ -518,8 +507,7 @@ class Pool:
     def last_event_id(self) -> int:
         with self.work.read() as connection:
             last: int = connection.execute(select(func.max(events.c.id))).scalar() or 0
-        if getattr(self._pin, "depth", 0):  # as ``events``: what comes next looks again
-            self._pin.checked = self._pin.tails = None
+        self._pin.forget()  # as ``events``: what comes next looks again
         return last
 
     def scoring(self) -> tuple[ScoringRule, ScoreBasis]:

@@ -94,3 +94,39 @@ class Snapshot:
             if position == self._position and len(self._kept) < MOST_KEPT:
                 self._kept[key] = value
         return value
+
+
+class Pin(threading.local):
+    """One thread's pinned view of the log (``Pool.pinned``): when its marks and the
+    kinds kept as read last looked at the log, by the count of this process's commits
+    then, so that no commit since goes unseen. Each thread has its own."""
+
+    depth = 0  # pinned() blocks entered and not left
+    marks: int | None = None  # the commit count when the marks last looked
+    tails: int | None = None  # the commit count when the kept kinds last looked
+    seen: int | None = None  # the last event the marks had seen then
+
+    def holds_marks(self, commits: int) -> bool:
+        return bool(self.depth) and self.marks == commits
+
+    def holds_tails(self, commits: int) -> bool:
+        return bool(self.depth) and self.tails == commits
+
+    def marks_looked(self, commits: int, seen: int | None) -> None:
+        """The marks looked (at ``commits``, taken before the look) and had seen ``seen``:
+        if that moved, the kept kinds are older than the marks and look again."""
+        if self.depth:
+            if self.seen != seen:
+                self.tails = None
+            self.marks, self.seen = commits, seen
+
+    def tails_looked(self, commits: int, moved: bool) -> None:
+        """The kept kinds looked; if they found new events, the marks look again."""
+        if self.depth:
+            self.tails = commits
+            if moved:
+                self.marks = None
+
+    def forget(self) -> None:
+        """Something newer than the pinned reads was read: every read after it looks."""
+        self.marks = self.tails = self.seen = None
