@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from game.db.engine import open_database
 from game.db.schema import players, predictions
-from game.model import Goal, InvalidScore, MatchStatus, Result, Score
+from game.model import Goal, InvalidScore, Match, MatchStatus, Result, Score
 from game.openfootball import FixtureError, MissingTimeZone, parse_kickoff, parse_tournament
 from game.pool import Pool
 from game.rules import RuleViolation
@@ -361,8 +361,8 @@ def test_a_shoot_out_follows_a_level_aggregate_even_after_a_won_match(pool: Pool
         Result(Score(2, 0), penalties=Score(2, 4), first_leg=Score(1, 2))
 
 
-def test_each_leg_scores_its_own_picks(pool: Pool, clock: FakeClock) -> None:
-    """A pick is on a match: the second leg's 1-0 is 1-0, whatever the aggregate."""
+def flamengo_v_estudiantes_to_come(pool: Pool, clock: FakeClock) -> tuple[Match, Match]:
+    """Libertadores 2025's quarter-final, both legs to play, the clock before them."""
     clock.now = datetime(2025, 9, 1, tzinfo=UTC)
     quarter = "Finals, Quarterfinals"
     cup = openfootball(
@@ -371,6 +371,12 @@ def test_each_leg_scores_its_own_picks(pool: Pool, clock: FakeClock) -> None:
     )
     pool.fixtures.import_tournament(parse_tournament(cup, SAO_PAULO))
     first, second = sorted(pool.matches(), key=lambda m: m.kickoff)
+    return first, second
+
+
+def test_each_leg_scores_its_own_picks(pool: Pool, clock: FakeClock) -> None:
+    """A pick is on a match: the second leg's 1-0 is 1-0, whatever the aggregate."""
+    first, second = flamengo_v_estudiantes_to_come(pool, clock)
     pool.members.add("ana")
     pool.predictions.place("ana", first.number, Score(2, 1))
     pool.predictions.place("ana", second.number, Score(1, 0))
@@ -394,14 +400,7 @@ def test_each_leg_scores_its_own_picks(pool: Pool, clock: FakeClock) -> None:
 def test_a_second_leg_read_again_shows_its_first_leg_corrected_by_another_pool(
     pool: Pool, database_url: str, clock: FakeClock
 ) -> None:
-    clock.now = datetime(2025, 9, 1, tzinfo=UTC)
-    quarter = "Finals, Quarterfinals"
-    cup = openfootball(
-        cup_match("CR Flamengo", "Estudiantes", "2025-09-18", None, quarter),
-        cup_match("Estudiantes", "CR Flamengo", "2025-09-25", None, quarter),
-    )
-    pool.fixtures.import_tournament(parse_tournament(cup, SAO_PAULO))
-    first, second = sorted(pool.matches(), key=lambda m: m.kickoff)
+    first, second = flamengo_v_estudiantes_to_come(pool, clock)
     other = Pool(open_database(database_url), clock)  # another process, the same database
     other.fixtures.record_result(first.number, Result(Score(2, 1)))
     other.fixtures.record_result(second.number, Result(Score(2, 0), first_leg=Score(1, 2)))
