@@ -459,7 +459,7 @@ class _Spread:
     on: dict[int, list[Prediction]] = field(default_factory=dict)
 
 
-_Done = tuple[tuple[int, int, int], ...]
+_Done = tuple[Prediction, ...]  # a player's picks of finished matches
 _Earned = tuple[Result, dict[tuple[int, int, bool], tuple[int, bool]]]  # a match's, by pick
 _Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
 
@@ -595,12 +595,13 @@ class Claims:
         finished = {number for number, m in matches.items() if m.result is not None}
         earned = self._earned_by_match(rule, basis, matches, finished)
         for handle in found.players:
-            done = [p for p in spread.mine.get(handle, ()) if p.match_number in finished]
-            said = tuple((p.match_number, p.score.home, p.score.away) for p in done)
+            # A pick that stands is the same object from read to read (Pool.all_predictions):
+            # the picks compared are mostly compared by identity.
+            said = tuple(p for p in spread.mine.get(handle, ()) if p.match_number in finished)
             known = before.get(handle)
             if known is None or known[0] != said:
                 record = []
-                for prediction in done:
+                for prediction in said:
                     number, score = prediction.match_number, prediction.score
                     result, by_pick = earned[number]
                     pick = (score.home, score.away, (handle, number) in jokered)
