@@ -93,6 +93,14 @@ def chain_rows(connection: Connection) -> Iterator[dict[str, Any]]:
         yield dict(row._mapping)
 
 
+def last_id(connection: Connection) -> int:
+    """The id of the log's last event; 0 for an empty log."""
+    return int(connection.execute(_LAST).scalar() or 0)
+
+
+_LAST = select(func.max(events.c.id))  # asked before every kept read is trusted
+
+
 def read(
     connection: Connection,
     after_id: int = 0,

@@ -15,11 +15,11 @@ from dataclasses import replace
 from datetime import date, datetime
 from typing import NamedTuple, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, func, select
+from sqlalchemy import Connection, Engine, select
 
 from game import matchdays
 from game.db import chain, log, schema, views
-from game.db.schema import events, matches
+from game.db.schema import matches
 from game.events import Event, GoalScored, LoggedEvent, moves_table
 from game.lifecycle import LifecycleBreach, LifecycleLog
 from game.model import Match, MatchStatus, Player, Prediction, Score
@@ -160,7 +160,7 @@ class Pool:
         after anything else that may move one, all of them read again."""
         with self._tables_lock:
             last = self._matches_read
-        position = connection.execute(select(func.max(events.c.id))).scalar() or 0
+        position = log.last_id(connection)
         every: tuple[Match, ...] | None = None
         if last is not None:
             named: set[int] = set()
@@ -408,7 +408,7 @@ class Pool:
             seen, mark, state, picks = self._mark_seen, self._mark, self._state, self._picks
             settled = self._settled
         if seen is None:
-            position = connection.execute(select(func.max(events.c.id))).scalar() or 0
+            position = log.last_id(connection)
             seen = mark = state = picks = settled = position
         else:
             for item in log.read(connection, after_id=seen):
@@ -506,7 +506,7 @@ class Pool:
 
     def last_event_id(self) -> int:
         with self.work.read() as connection:
-            last: int = connection.execute(select(func.max(events.c.id))).scalar() or 0
+            last = log.last_id(connection)
         self._pin.forget()  # as ``events``: what comes next looks again
         return last
 
