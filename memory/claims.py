@@ -462,6 +462,10 @@ class _Spread:
 _Done = tuple[Prediction, ...]  # a player's picks of finished matches
 _Earned = tuple[Result, dict[tuple[int, int, bool], tuple[int, bool]]]  # a match's, by pick
 _Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
+# What a match tells: the scores it stood at, its meeting, its figures, the scores it ended at
+_Told = tuple[
+    frozenset[tuple[int, int]], tuple[str, bool] | None, frozenset[int], frozenset[tuple[int, int]]
+]
 
 
 class Claims:
@@ -478,6 +482,7 @@ class Claims:
         # What a pick earns, by match: its result, and (home, away, joker) -> (points,
         # exact), under the rule and basis named; a pick is scored once per result.
         self._earned: tuple[tuple[ScoringRule, ScoreBasis], dict[int, _Earned]] | None = None
+        self._told: dict[int, tuple[Match, _Told]] = {}  # match -> what it told, as read last
 
     def records(self) -> Records:
         """What the pool's log says now: built once per moment of the pool (until the next
@@ -505,7 +510,7 @@ class Claims:
         found.me = self.me if self.me in found.players else ""
         matches = found.matches = {m.number: m for m in read}
         for match in matches.values():
-            scores, meeting, figures, ends = _told_by(match)
+            scores, meeting, figures, ends = self._told_of(match)
             found.scores |= scores
             if meeting is not None:
                 found.meetings.setdefault(frozenset((match.team1, match.team2)), []).append(meeting)
@@ -545,6 +550,16 @@ class Claims:
                 found.shares[number] = split
         return found
 
+    def _told_of(self, match: Match) -> _Told:
+        """What ``match`` gives the records (``_told_by``), worked out once per state of the
+        match: the records are read again at every pick, and most matches are as they
+        were. A match the pool has not read again is the same object (``Pool.matches``):
+        told apart by identity, not by hashing its every goal."""
+        known = self._told.get(match.number)
+        if known is None or known[0] is not match:
+            known = self._told[match.number] = (match, _told_by(match))
+        return known[1]
+
     def _split(
         self, match: Match | None, picks: list[Prediction], me: str, now: datetime
     ) -> _Split | None:
@@ -574,7 +589,7 @@ class Claims:
             jokered,
             rule,
             basis,
-            tuple((m.number, m.kickoff, m.result) for m in matches.values()),
+            tuple([(m.number, m.kickoff, m.result) for m in matches.values()]),
         )
         kept = self._scored
         if kept is not None and kept.source is every and kept.key == key:
@@ -597,7 +612,7 @@ class Claims:
         for handle in found.players:
             # A pick that stands is the same object from read to read (Pool.all_predictions):
             # the picks compared are mostly compared by identity.
-            said = tuple(p for p in spread.mine.get(handle, ()) if p.match_number in finished)
+            said = tuple([p for p in spread.mine.get(handle, ()) if p.match_number in finished])
             known = before.get(handle)
             if known is None or known[0] != said:
                 record = []
@@ -627,7 +642,7 @@ class Claims:
     ) -> _Spread:
         """``every`` pick spread out for ``players``: built again only when a pick, a player
         or a kick-off time changes (a result changes none)."""
-        key = (tuple(players), tuple((m.number, m.kickoff) for m in matches.values()))
+        key = (tuple(players), tuple([(m.number, m.kickoff) for m in matches.values()]))
         kept = self._spread
         if kept is not None and kept.source is every and kept.key == key:
             return kept
@@ -1288,16 +1303,9 @@ def _spellings(teams: frozenset[str]) -> dict[str, str]:
     return TeamBook.standard().spellings(teams)
 
 
-@lru_cache(maxsize=512)
-def _told_by(
-    match: Match,
-) -> tuple[
-    frozenset[tuple[int, int]], tuple[str, bool] | None, frozenset[int], frozenset[tuple[int, int]]
-]:
+def _told_by(match: Match) -> _Told:
     """What one match gives the records: the scores it stood at, its meeting, its figures
-    (its number, its goals' minutes) and the scores it ended at. Worked out once per state
-    of the match: the records are read again at every pick, and most matches are as
-    they were."""
+    (its number, its goals' minutes) and the scores it ended at."""
     figures = frozenset({match.number, *(goal.minute for goal in match.goals)})
     return frozenset(_scores_of(match)), _meeting(match), figures, frozenset(_ends_of(match))
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
 from importlib import resources
+from operator import attrgetter
 from statistics import median
 
 from game.pool import Pool
@@ -214,7 +215,7 @@ class Contract:
         # Distinct values first: a season's fusion prompt holds thousands of numbers, and
         # every pair of them (not of their distinct values) was 270 million subtractions.
         told = rest.numbers
-        named = frozenset(_team_key(team) for team in asked)
+        named = frozenset(map(_team_key, asked))
         found = Grounds(
             Known((pool.words, said.words, rest.words, theirs)),
             pool.numbers | said.numbers | rest.numbers,
@@ -239,15 +240,13 @@ class Contract:
             teams |= {match.team1, match.team2}
             names |= {match.stage, match.group or "", match.venue or ""}
             names |= {goal.scorer or "" for goal in match.goals}
-        words = _teams_words(frozenset(teams)).union(
-            _capitalised(), *(_name_words(name) for name in names)
-        )
+        words = _teams_words(frozenset(teams)).union(_capitalised(), *map(_name_words, names))
         self._pool = _PoolNames(
             records,
             words,
             frozenset(teams),
             frozenset(records.numbers()),
-            frozenset(_team_key(team) for team in teams),
+            frozenset(map(_team_key, teams)),
         )
         return self._pool
 
@@ -404,12 +403,16 @@ def _numbers(text: str, grounds: Grounds) -> Breach | None:
 def _said(text: str) -> _Said:
     # Line by line, for a context is mostly the lines of the call before (the table, the
     # schedule, the diary), and no word, number or team's name runs across a line's end.
-    lines = [_line(line) for line in text.split("\n")]
+    # ``map``, not generators: a long context is hundreds of lines, each a step of each.
+    lines = list(map(_line, text.split("\n")))
     return _Said(
-        frozenset().union(*(said.words for said in lines)),
-        frozenset().union(*(said.numbers for said in lines)),
-        frozenset().union(*(said.teams for said in lines)),
+        frozenset().union(*map(_WORDS_OF, lines)),
+        frozenset().union(*map(_NUMBERS_OF, lines)),
+        frozenset().union(*map(_TEAMS_OF, lines)),
     )
+
+
+_WORDS_OF, _NUMBERS_OF, _TEAMS_OF = attrgetter("words"), attrgetter("numbers"), attrgetter("teams")
 
 
 @lru_cache(maxsize=16384)
@@ -629,36 +632,38 @@ def _latin(character: str) -> bool:
 
 def _values(request: object) -> list[str]:
     """Every value a typed request carries, as text: what the code asked to be said."""
+    # Walked with a stack of its own, not by recursion: read on every call, and a request
+    # holds hundreds of values (a table, a schedule) where a call each was most of the walk.
     found: list[str] = []
-    _gather(request, found)
+    waiting = [request]
+    while waiting:
+        item = waiting.pop()
+        if item is None:
+            continue
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, int | float | date | datetime):
+            found.append(str(item))
+        elif (names := _field_names(type(item))) is not None:
+            waiting.extend(reversed([getattr(item, name) for name in names]))
+        elif isinstance(item, dict):
+            waiting.extend(reversed([part for pair in item.items() for part in pair]))
+        elif isinstance(item, list | tuple | set | frozenset):
+            waiting.extend(reversed(list(item)))
+        else:
+            found.append(str(item))
     return found
 
 
-def _gather(request: object, found: list[str]) -> None:
-    # Into one list, not generators nested as deep as the request: read on every call.
-    if request is None:
-        return
-    if isinstance(request, str):
-        found.append(request)
-    elif isinstance(request, int | float | date | datetime):
-        found.append(str(request))
-    elif dataclasses.is_dataclass(request) and not isinstance(request, type):
-        for name in _field_names(type(request)):
-            _gather(getattr(request, name), found)
-    elif isinstance(request, dict):
-        for key, value in request.items():
-            _gather(key, found)
-            _gather(value, found)
-    elif isinstance(request, list | tuple | set | frozenset):
-        for value in request:
-            _gather(value, found)
-    else:
-        found.append(str(request))
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """A dataclass's fields, in order; None for any other type."""
+    if kind not in _FIELDS:
+        is_one = dataclasses.is_dataclass(kind)
+        _FIELDS[kind] = tuple(item.name for item in dataclasses.fields(kind)) if is_one else None
+    return _FIELDS[kind]
 
 
-@cache
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(item.name for item in dataclasses.fields(kind))
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # a type's fields, asked of value after value
 
 
 @cache

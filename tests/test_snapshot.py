@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from sqlalchemy import update
+
 from game.db import log
 from game.db.engine import open_database
-from game.events import ChatPosted, GoalScored, MatchKickedOff, ResultRecorded
+from game.db.schema import predictions
+from game.events import ChatPosted, GoalScored, LifecycleRepaired, MatchKickedOff, ResultRecorded
 from game.model import Goal, Result, Score
 from game.pool import Pool
 from tests.conftest import FakeClock, play
@@ -152,3 +155,44 @@ def test_a_pinned_turn_reads_the_kept_kinds_at_one_moment_and_after_the_last_id(
         told = [c.event.text for c in played.events_of(ChatPosted, up_to_id=last)]
         assert told == ["hello"]
     other.engine.dispose()
+
+
+def _every(pool: Pool) -> list[tuple[str, int, Score]]:
+    return sorted((p.handle, p.match_number, p.score) for p in pool.all_predictions())
+
+
+def test_every_pick_moved_on_by_the_log_is_every_pick_read_whole(
+    tournament_pool: Pool, database_url: str, clock: FakeClock
+) -> None:
+    pool = tournament_pool
+    other = Pool(open_database(database_url), clock)  # another process, the same database
+
+    def read_whole() -> list[tuple[str, int, Score]]:
+        return _every(Pool(pool.engine, clock))  # a pool that has read nothing yet
+
+    pool.predictions.place("ana", 1, Score(2, 0))
+    assert _every(pool) == read_whole() == [("ana", 1, Score(2, 0))]
+    pool.predictions.place("ana", 1, Score(3, 0))  # changed: the same key, a new score
+    other.predictions.place("bia", 2, Score(1, 1))  # written elsewhere: known by the log
+    pool.predictions.place_all([("caio", 1, Score(0, 0)), ("bia", 1, Score(1, 2))])
+    assert _every(pool) == read_whole()
+    assert ("ana", 1, Score(3, 0)) in _every(pool)
+    standing = pool.all_predictions()
+    pool.extras.joker("ana", 1)  # moves the picks' mark and changes no pick
+    assert pool.all_predictions() is standing
+    pool.predictions.place("ana", 1, Score(3, 0))  # the pick it already is: no event
+    assert pool.all_predictions() is standing
+    other.engine.dispose()
+
+
+def test_an_event_that_may_change_picks_it_does_not_name_has_them_read_whole(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+    pool.predictions.place("ana", 1, Score(2, 0))
+    assert _every(pool) == [("ana", 1, Score(2, 0))]
+    # A write the log tells by a kind that names no pick: the picks are read again.
+    with pool.engine.begin() as connection:
+        connection.execute(update(predictions).values(home=5))
+        log.append(connection, LifecycleRepaired(1, 1, "scheduled"), pool.clock())
+    assert _every(pool) == [("ana", 1, Score(5, 0))]

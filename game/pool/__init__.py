@@ -18,11 +18,12 @@ from typing import NamedTuple, TypeVar, cast
 from sqlalchemy import Connection, Engine, select
 
 from game import matchdays
-from game.db import chain, log, schema, views
+from game.db import chain, log, views
 from game.db.schema import matches
 from game.events import Event, GoalScored, LoggedEvent, moves_table
 from game.lifecycle import LifecycleBreach, LifecycleLog
-from game.model import Match, MatchStatus, Player, Prediction, Score
+from game.model import Match, MatchStatus, Player, Prediction
+from game.pool.every_pick import EveryPick
 from game.pool.extras import Extras
 from game.pool.fixtures import Fixtures, FixturesReport, MatchNumbers
 from game.pool.members import MAX_INVITE_DAYS, MAX_INVITE_USES, Members, key_identity
@@ -114,10 +115,7 @@ class Pool:
         self._picks = 0  # the last event that may have changed a pick (``changes_picks``)
         self._snapshot = Snapshot()  # the matches, read once per ``_state``
         self._picks_kept = Snapshot()  # the picks, read once per ``_picks``
-        # Every pick as last read, by its row: a read of every pick shares the ones that
-        # stand (most of them), so what compares the picks of two reads finds them the same
-        # objects, and no pick that stands is built again.
-        self._picks_read: dict[tuple[str, int, int, int], Prediction] = {}
+        self._every_pick = EveryPick()  # every pick, moved on by the log's picks placed
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
         self._settled = 0  # the last event that may have moved a settled table (``_settles``)
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
@@ -253,20 +251,13 @@ class Pool:
             return list(kept)
 
     def all_predictions(self) -> tuple[Prediction, ...]:
-        """Every pick of the pool, by player and match: one read where a loop over the
-        players would be one each. The same tuple while no pick changes: what is worked
-        out from it may be kept while it is the one returned."""
+        """Every pick of the pool, in no order to rely on: one read where a loop over the
+        players would be one each. The same tuple while no pick changes, and a pick that
+        stands the same object: what is worked out from it may be kept while it is the
+        one returned (``EveryPick``)."""
         with self.work.read() as connection:
             state = self._state_mark(connection, picks=True)
-            return self._picks_kept.read(state, "all", lambda: self._every_pick(connection))
-
-    def _every_pick(self, connection: Connection) -> tuple[Prediction, ...]:
-        before = self._picks_read
-        every = tuple(_all_predictions(connection, before))
-        self._picks_read = {
-            (p.handle, p.match_number, p.score.home, p.score.away): p for p in every
-        }
-        return every
+            return self._picks_kept.read(state, "all", lambda: self._every_pick.read(connection))
 
     def predictions_on(self, number: int) -> list[Prediction]:
         """Every pick on match #``number``, by handle: read once per picks mark."""
@@ -546,22 +537,3 @@ def _settles(event: Event) -> bool:
     imported pick, a joker, a bonus pick, a setting, a player joining do move it, and
     so does any kind not known here (``tests/test_live_table_kept.py`` plays each)."""
     return moves_table(event) and not isinstance(event, GoalScored)
-
-
-def _all_predictions(
-    connection: Connection, known: dict[tuple[str, int, int, int], Prediction]
-) -> list[Prediction]:
-    """Every pick, by player and match: a pick in ``known`` (by its row) is that one."""
-    picks, players = schema.predictions, schema.players  # the module's names are the desks'
-    query = (
-        select(players.c.handle, picks.c.match_number, picks.c.home, picks.c.away)
-        .join(players, players.c.id == picks.c.player_id)
-        .order_by(players.c.handle, picks.c.match_number)
-    )
-    found = []
-    for row in connection.execute(query):
-        pick = known.get((row.handle, row.match_number, row.home, row.away))
-        if pick is None:
-            pick = Prediction(row.handle, row.match_number, Score(row.home, row.away))
-        found.append(pick)
-    return found
