@@ -940,10 +940,10 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
     spelled = _spellings(teams)
     if not spelled:
         return None
-    starts = sorted({f.start() for literal in _literals(teams) for f in literal.finditer(text)})
+    held, starts = _spelled_in(text, teams)
 
     def told(template: str) -> Iterator[re.Match[str]]:
-        return _told(template, text, teams, starts)
+        return _told(template, text, held, starts)
 
     pairs = {frozenset((m.team1, m.team2)) for m in records.matches.values()}
     for found in told(MEETS):
@@ -1007,22 +1007,49 @@ class _Result:
 
 
 @lru_cache(maxsize=16)
-def _literals(teams: frozenset[str]) -> tuple[re.Pattern[str], ...]:
-    """Every spelling of ``teams``, each finding every place it starts (overlapping ones
-    too), with the case folding of the patterns of ``_result``."""
+def _literals(teams: frozenset[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Every spelling of ``teams``, longest first, each with a pattern finding every place
+    it starts (overlapping ones too), with the case folding of the patterns of
+    ``_result``."""
     spelled = sorted(_spellings(teams), key=len, reverse=True)
-    return tuple(re.compile(f"(?={re.escape(s)})", re.IGNORECASE) for s in spelled)
+    return tuple((s, re.compile(f"(?={re.escape(s)})", re.IGNORECASE)) for s in spelled)
+
+
+def _spelled_in(text: str, teams: frozenset[str]) -> tuple[tuple[str, ...], list[int]]:
+    """The spellings of ``teams`` that ``text`` holds, longest first, and every place one
+    starts: only those can be the team of a result found, so its patterns are compiled
+    with them alone (``_result``), and tried only there."""
+    held = []
+    starts: set[int] = set()
+    # In a text of Latin-1 letters alone, a spelling of them matches where the lowercased
+    # text holds it lowercased, as the patterns fold case: a substring test is enough to
+    # pass over the hundreds it does not hold. Past Latin-1, a pattern's folding matches
+    # letters ``lower`` does not ("İ", the long s): every pattern is scanned.
+    lowered = text.lower() if _latin_1(text) else None
+    for spelling, literal in _literals(teams):
+        if lowered is not None and _latin_1(spelling) and spelling.lower() not in lowered:
+            continue
+        found = [f.start() for f in literal.finditer(text)]
+        if found:
+            held.append(spelling)
+            starts.update(found)
+    return tuple(held), sorted(starts)
+
+
+def _latin_1(text: str) -> bool:
+    return not text or max(text) <= "\xff"
 
 
 def _told(
-    template: str, text: str, teams: frozenset[str], starts: list[int]
+    template: str, text: str, spellings: tuple[str, ...], starts: list[int]
 ) -> Iterator[re.Match[str]]:
-    """What the pattern of ``template`` with ``teams`` finds in ``text`` (``starts``: where
-    a team's spelling starts). A text with no match of its part without teams holds no
-    match of it either, and most say no "beat" nor "champions": those compile nothing."""
-    if _core(template).search(text) is None:
+    """What the pattern of ``template`` finds in ``text``, a team any of the pool's
+    ``spellings`` the text holds (longest first, as ``_literals`` has them; ``starts``:
+    where one starts). A text with no match of its part without teams holds no match of
+    it either, and most say no "beat" nor "champions": those compile nothing."""
+    if not spellings or _core(template).search(text) is None:
         return iter(())
-    return _result(template, teams).finditer(text, starts)
+    return _result(template, spellings).finditer(text, starts)
 
 
 @cache
@@ -1033,13 +1060,14 @@ def _core(template: str) -> re.Pattern[str]:
     return re.compile(core, re.IGNORECASE)
 
 
-@lru_cache(maxsize=128)
-def _result(template: str, teams: frozenset[str]) -> _Result:
-    """The pattern of ``template``, ``{a}`` and ``{b}`` any spelling of ``teams``: compiled
-    once per set of the pool's teams (an alternation of a few hundred spellings costs
-    a tenth of a second to compile), not once per text."""
-    spelled = _spellings(teams)
-    either = "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True))
+@lru_cache(maxsize=1024)
+def _result(template: str, spellings: tuple[str, ...]) -> _Result:
+    """The pattern of ``template``, ``{a}`` and ``{b}`` any of ``spellings``, tried in their
+    order. Compiled with the spellings a text holds, not every spelling of the pool's
+    teams: a spelling the text does not hold matches nowhere in it, so the matches are
+    the same, and an alternation of a few hundred spellings took a hundredth of a second
+    to compile, again whenever a knock-out team became known."""
+    either = "|".join(re.escape(s) for s in spellings)
     pattern = template.format(a=f"(?P<a>{either})", b=f"(?P<b>{either})")
     return _Result(re.compile(pattern, re.IGNORECASE), template.startswith("{a}"))
 
@@ -1157,14 +1185,17 @@ def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> s
     """Points said of a player are that player's (a total or a match's); a gap is a
     difference of two totals; points said of nobody are anyone's or the rule's."""
     masked = SCORE.sub(lambda m: " " * len(m[0]), sentence)
-    groups = _groups(masked, records, you=_vocative(sentence, records) or you)
     said = [(m.start(1), m.end(1)) for m in POINTS.finditer(masked)]
-    if speaks_points:  # "diego on 24", "bruno (19)": bare numbers said of a player
-        for m in BARE.finditer(masked):
-            near = [g for g in groups if g[1] <= m.start(1) and not g[3]]
-            between = masked[near[-1][1] : m.start(1)] if near else ""
-            if near and len(between.split()) <= 4 and BARE_BEFORE.search(between):
-                said.append((m.start(1), m.end(1)))
+    # "diego on 24", "bruno (19)": bare numbers said of a player
+    bare = list(BARE.finditer(masked)) if speaks_points else []
+    if not said and not bare:
+        return None  # no points said: whom the sentence names does not matter
+    groups = _groups(masked, records, you=_vocative(sentence, records) or you)
+    for m in bare:
+        near = [g for g in groups if g[1] <= m.start(1) and not g[3]]
+        between = masked[near[-1][1] : m.start(1)] if near else ""
+        if near and len(between.split()) <= 4 and BARE_BEFORE.search(between):
+            said.append((m.start(1), m.end(1)))
     for start, end in sorted(said):
         number = int(masked[start:end])
         if GAP_BEFORE.search(masked[:start]) or GAP_AFTER.match(masked[end:]):

@@ -205,7 +205,9 @@ class Contract:
         if self._calls and next(iter(self._calls.values())).records is not pool.records:
             self._calls.clear()  # the pool moved on: no call of before is asked again
         said = self._system(system)
-        rest = _said("\n".join([prompt, *values]))
+        # Each distinct value once: a diary fusion's stories say each player and score
+        # hundreds of times, and what is said is the same read once.
+        rest = _said("\n".join([prompt, *dict.fromkeys(values)]))
         book = TeamBook.standard()
         # A team the call names, in any spelling ("Brasil"), may be named back in any
         # ("Sorry, bruno, no records on Brazil yet"); the pool's teams' people too.

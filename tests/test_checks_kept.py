@@ -21,6 +21,7 @@ from memory.claims import (
     Claims,
     _literals,
     _result,
+    _spelled_in,
     _told,
 )
 from memory.guard import RepetitionGuard, masked, similar, similarity
@@ -40,17 +41,39 @@ NOW = datetime(2026, 6, 20, 18, 0, tzinfo=UTC)
 
 @pytest.mark.parametrize("text", TEXTS)
 def test_a_result_in_words_is_found_where_a_scan_of_every_place_finds_it(text: str) -> None:
-    """Tried only where a team's spelling starts, and not at all in a text without its
-    part that names no team, each pattern finds what a scan of every place of the text
-    finds: the same spans, the same teams."""
+    """Compiled with the spellings the text holds alone, tried only where one starts, and
+    not at all in a text without its part that names no team, each pattern finds what a
+    pattern of every spelling finds, scanning every place of the text: the same spans,
+    the same teams."""
     teams = frozenset(team for _, team in TeamBook.standard().written)
-    starts = sorted({f.start() for literal in _literals(teams) for f in literal.finditer(text)})
+    every = tuple(spelling for spelling, _ in _literals(teams))
+    held, starts = _spelled_in(text, teams)
     for template in (MEETS, BEAT, LOST, DREW, CHAMPION, *WINS):
         scanned = [
-            (f.span(), f.groupdict()) for f in _result(template, teams).pattern.finditer(text)
+            (f.span(), f.groupdict()) for f in _result(template, every).pattern.finditer(text)
         ]
-        found = [(f.span(), f.groupdict()) for f in _told(template, text, teams, starts)]
+        found = [(f.span(), f.groupdict()) for f in _told(template, text, held, starts)]
         assert found == scanned, template
+
+
+@pytest.mark.parametrize(
+    "text",
+    (
+        *TEXTS,
+        "İRAN beat Japan, and iran drew with JAPAN",  # a dotted capital I folds to "i"
+        "Ru\u017fsia beat Spain",  # the long s folds to "s" in a pattern, not in ``lower``
+        "\u212aOREA REPUBLIC beat Japan",  # the Kelvin sign folds to "k"
+        "CÔTE D'IVOIRE drew with côte d'ivoire; ESPAÑA beat Türkiye",
+    ),
+)
+def test_the_spellings_a_text_holds_are_those_a_scan_of_every_spelling_finds(text: str) -> None:
+    """A substring test passes over the spellings a Latin-1 text does not hold: what is
+    left, and where they start, is what scanning for every spelling finds."""
+    teams = frozenset(team for _, team in TeamBook.standard().written)
+    scanned = {s: [f.start() for f in p.finditer(text)] for s, p in _literals(teams)}
+    held, starts = _spelled_in(text, teams)
+    assert held == tuple(s for s, at in scanned.items() if at)
+    assert starts == sorted({at for found in scanned.values() for at in found})
 
 
 def test_records_kept_from_moment_to_moment_are_the_records_read_afresh(
