@@ -626,6 +626,15 @@ class Claims:
                     record.append((number, *got))
                 known = (said, record, [points for _, points, _ in record])
             picked.players[handle] = known
+        if kept is not None and before and picked.players == before:
+            # Every player's record as it was (a pick of a match to play): so is what is
+            # gathered from them, shared as the rest.
+            picked.points, picked.record = kept.points, kept.record
+            picked.picks, picked.called = kept.picks, kept.called
+            self._scored = picked
+            return picked
+        for handle, known in picked.players.items():
+            said = known[0]
             if not said:  # no pick of a finished match: no points, no record
                 continue
             _, record, picked.points[handle] = known

@@ -29,13 +29,14 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
 from importlib import resources
 from operator import attrgetter
 from statistics import median
+from typing import cast
 
 from game.pool import Pool
 from game.teams import TeamBook
@@ -634,38 +635,58 @@ def _latin(character: str) -> bool:
 
 def _values(request: object) -> list[str]:
     """Every value a typed request carries, as text: what the code asked to be said."""
-    # Walked with a stack of its own, not by recursion: read on every call, and a request
-    # holds hundreds of values (a table, a schedule) where a call each was most of the walk.
+    # Walked with a stack of its own, not by recursion, and each type told how to read
+    # once: read on every call, and a request holds hundreds of values (a table, a
+    # schedule; a diary fusion's stories, thousands) where a call each was most of it.
     found: list[str] = []
     waiting = [request]
     while waiting:
         item = waiting.pop()
-        if item is None:
-            continue
-        if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, int | float | date | datetime):
+        kind = type(item)
+        how = _HOW.get(kind) or _how(kind)
+        if how is _TEXT:
+            found.append(cast(str, item))
+        elif how is _SCALAR:
             found.append(str(item))
-        elif (names := _field_names(type(item))) is not None:
-            waiting.extend(reversed([getattr(item, name) for name in names]))
-        elif isinstance(item, dict):
-            waiting.extend(reversed([part for pair in item.items() for part in pair]))
-        elif isinstance(item, list | tuple | set | frozenset):
-            waiting.extend(reversed(list(item)))
-        else:
+        elif how is _SEQUENCE:
+            waiting.extend(reversed(list(cast(Iterable[object], item))))
+        elif how is _MAPPING:
+            pairs = cast(dict[object, object], item).items()
+            waiting.extend(reversed([part for pair in pairs for part in pair]))
+        elif how is _FIELDS:
+            waiting.extend(reversed([getattr(item, name) for name in _NAMES[kind]]))
+        elif how is _OTHER:
             found.append(str(item))
     return found
 
 
-def _field_names(kind: type) -> tuple[str, ...] | None:
-    """A dataclass's fields, in order; None for any other type."""
-    if kind not in _FIELDS:
-        is_one = dataclasses.is_dataclass(kind)
-        _FIELDS[kind] = tuple(item.name for item in dataclasses.fields(kind)) if is_one else None
-    return _FIELDS[kind]
+# How ``_values`` reads a value of a type: as it is, as ``str`` gives it, its items,
+# a mapping's keys and values, a dataclass's fields, or not at all (None).
+_TEXT, _SCALAR, _SEQUENCE, _MAPPING, _FIELDS, _OTHER, _NOTHING = (object() for _ in range(7))
+_HOW: dict[type, object] = {}
+_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's fields, in order
 
 
-_FIELDS: dict[type, tuple[str, ...] | None] = {}  # a type's fields, asked of value after value
+def _how(kind: type) -> object:
+    """How ``_values`` reads a value of ``kind``: told once per type, in the order the
+    checks ask (a str first; a bool is an int; a dataclass before a tuple)."""
+    if kind is type(None):
+        how = _NOTHING
+    elif issubclass(kind, str):
+        how = _TEXT
+    elif issubclass(kind, int | float | date | datetime):
+        how = _SCALAR
+    elif dataclasses.is_dataclass(kind):
+        how = _FIELDS
+        _NAMES[kind] = tuple(item.name for item in dataclasses.fields(kind))
+    elif issubclass(kind, dict):
+        how = _MAPPING
+    elif issubclass(kind, list | tuple | set | frozenset):
+        how = _SEQUENCE
+    else:
+        how = _OTHER
+    _HOW[kind] = how
+    return how
 
 
 @cache

@@ -45,7 +45,7 @@ from game.scoring import ScoreBasis, ScoringRule
 from game.standings import StandingRow, played_by
 
 E = TypeVar("E", bound=Event)
-TABLES_KEPT = 64  # tables kept for one table mark (now, live, after or before each match)
+TABLES_KEPT = 64  # tables kept for one mark (now, live, after or before each match)
 
 __all__ = [
     "IMPORTED_PICK_LEAD",
@@ -106,7 +106,8 @@ class Pool:
         self.fixtures = Fixtures(self.work)
         self.talk = Talk(self.work)
         self.extras = Extras(self.work)  # jokers and bonus picks
-        # Tables by (table mark, up to, before, live): never stored, computed once per mark.
+        # Tables by (mark, up to, before, live): never stored, computed once per mark, the
+        # table mark for a live table and the settled mark for one of finished matches.
         self._tables: dict[tuple[int, int | None, int | None, bool], tuple[StandingRow, ...]] = {}
         self._tables_lock = threading.Lock()
         self._mark_seen: int | None = None  # the last event looked at for ``_table_mark``
@@ -300,8 +301,10 @@ class Pool:
         before_match: int | None,
         live: bool,
     ) -> list[StandingRow]:
-        key = (mark, up_to_match, before_match, live)
         with self._tables_lock:
+            # A table of the finished matches alone is the same after a goal: kept by the
+            # settled mark (``_settles``), it is not read again at every goal of a match.
+            key = (mark if live else self._settled, up_to_match, before_match, live)
             known = self._tables.get(key)
         if known is not None:
             return list(known)
@@ -323,8 +326,9 @@ class Pool:
             counted = played_by(kickoffs, match_mark, inclusive=up_to_match is not None)
             table = views.standings(connection, counted)
         with self._tables_lock:
-            if self._tables and max(k[0] for k in self._tables) < mark:
-                self._tables.clear()  # the table moved on: older ones are never asked again
+            # The tables of its kind kept by an older mark are never asked again.
+            for older in [k for k in self._tables if k[3] == live and k[0] < key[0]]:
+                del self._tables[older]
             if len(self._tables) < TABLES_KEPT:
                 self._tables[key] = tuple(table)
         return table
