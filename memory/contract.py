@@ -243,11 +243,11 @@ class Contract:
             teams |= {match.team1, match.team2}
             names |= {match.stage, match.group or "", match.venue or ""}
             names |= {goal.scorer or "" for goal in match.goals}
-        words = _teams_words(frozenset(teams)).union(_capitalised(), *map(_name_words, names))
+        playing = frozenset(teams)
         self._pool = _PoolNames(
             records,
-            words,
-            frozenset(teams),
+            _pool_words(frozenset(names), playing),
+            playing,
             frozenset(records.numbers()),
             frozenset(map(_team_key, teams)),
         )
@@ -431,6 +431,13 @@ def _line(text: str) -> _Said:
 def _name_words(name: str) -> frozenset[str]:
     # A pool's names are the same from moment to moment: a scorer is added, none changes.
     return frozenset(_words([name]))
+
+
+@lru_cache(maxsize=8)
+def _pool_words(names: frozenset[str], teams: frozenset[str]) -> frozenset[str]:
+    """Every word of the pool's ``names`` and ``teams``: the same from moment to moment
+    until a player joins or a scorer, a stage or a venue is new."""
+    return _teams_words(teams).union(_capitalised(), *map(_name_words, names))
 
 
 @lru_cache(maxsize=64)
