@@ -954,15 +954,18 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
     def told(template: str) -> Iterator[re.Match[str]]:
         return _told(template, text, held, starts)
 
+    def team_of(written: str) -> str:
+        return spelled[_spelling_of(written, held)]
+
     pairs = {frozenset((m.team1, m.team2)) for m in records.matches.values()}
     for found in told(MEETS):
-        one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
+        one, two = team_of(found["a"]), team_of(found["b"])
         if frozenset((one, two)) not in pairs:
             return f"match {one} v {two}: no such match in the pool"
     checks = ((BEAT, "beat"), (LOST, "lost to"), (DREW, "drew with"))
     for template, said in checks:
         for found in told(template):
-            one, two = spelled[found["a"].lower()], spelled[found["b"].lower()]
+            one, two = team_of(found["a"]), team_of(found["b"])
             meetings = records.meetings.get(frozenset((one, two)), [])
             if said == "beat" and (one, False) not in meetings and (one, True) not in meetings:
                 return f"result {one} beat {two}: no match between them says so"
@@ -971,7 +974,7 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
             if said == "drew with" and not any(level for _, level in meetings):
                 return f"result {one} drew with {two}: no match between them says so"
     for found in told(CHAMPION):
-        team = spelled[found["a"].lower()]
+        team = team_of(found["a"])
         if team != records.champion:
             return f"champion {team}: {records.champion or 'the cup is not decided yet'}"
     if records.champion is None and CUP_WON.search(text):
@@ -979,7 +982,7 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
     now = records.matches.get(match) if match is not None else None
     said_won = (found for template in WINS for found in told(template))
     for found in said_won:
-        team = spelled[found["a"].lower()]
+        team = team_of(found["a"])
         if now is not None and team in (now.team1, now.team2):
             meeting = _meeting(now)
             won = meeting is not None and meeting[0] == team
@@ -1043,6 +1046,16 @@ def _spelled_in(text: str, teams: frozenset[str]) -> tuple[tuple[str, ...], list
             held.append(spelling)
             starts.update(found)
     return tuple(held), sorted(starts)
+
+
+def _spelling_of(written: str, spellings: tuple[str, ...]) -> str:
+    """The spelling a pattern matched as ``written``: lowercased, mostly; else the one the
+    pattern's case folding took it for, which ``lower`` may not give ("BRAZİL", whose
+    dotted I lowers to two letters, matched "brazil")."""
+    lowered = written.lower()
+    if lowered in spellings:
+        return lowered
+    return next(s for s in spellings if re.fullmatch(re.escape(s), written, re.IGNORECASE))
 
 
 def _latin_1(text: str) -> bool:

@@ -149,3 +149,17 @@ def test_the_guard_refuses_a_repeat_and_passes_a_new_line() -> None:
     again = "Nothing on Belgium 2-2 Senegal for nina"
     assert guard.repeats(again, ["nina"], said, NOW, masks) is said[0]
     assert guard.repeats("nina, a fine call on a wild night", ["nina"], said, NOW, masks) is None
+
+
+@pytest.mark.parametrize(
+    ("written", "plain"),
+    (
+        ("BRAZ\u0130L beat Serbia!", "Brazil beat Serbia!"),  # the dotted I lowers to two letters
+        ("Mexico lo\u017ft to Argentina", "Mexico lost to Argentina"),  # the long s
+    ),
+)
+def test_a_result_whose_team_a_pattern_folds_otherwise_than_lower_is_checked_as_written_plain(
+    tournament_pool: Pool, written: str, plain: str
+) -> None:
+    claims = Claims(tournament_pool)
+    assert claims.check(written) == claims.check(plain) is not None

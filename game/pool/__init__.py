@@ -326,8 +326,11 @@ class Pool:
             counted = played_by(kickoffs, match_mark, inclusive=up_to_match is not None)
             table = views.standings(connection, counted)
         with self._tables_lock:
-            # The tables of its kind kept by an older mark are never asked again.
-            for older in [k for k in self._tables if k[3] == live and k[0] < key[0]]:
+            # A table kept by an older mark than its kind's now is never asked again: both
+            # kinds are swept, for a goal moves the live tables' mark alone, and the others'
+            # would fill the room the live ones need.
+            marks = {True: self._mark, False: self._settled}
+            for older in [k for k in self._tables if k[0] < marks[k[3]]]:
                 del self._tables[older]
             if len(self._tables) < TABLES_KEPT:
                 self._tables[key] = tuple(table)
