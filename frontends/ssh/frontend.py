@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -14,6 +12,7 @@ from typing import Protocol, TypeVar
 from frontends.commands import Commands, Job, Reply
 from frontends.hub import Hub
 from frontends.limits import ConnectionLimits, Doorway, Limits
+from frontends.workers import Workers
 from game.addressing import Addressee
 from game.pool import Pool
 from game.words import Words
@@ -76,9 +75,8 @@ class Frontend:
             config.limits.unauthenticated_total, config.limits.unauthenticated_per_address
         )
         self.player_limits: dict[str, ConnectionLimits] = {}
-        self.readers = ThreadPoolExecutor(READERS, thread_name_prefix="pool-read")
-        writers = WRITERS.get(pool.engine.dialect.name, 1)
-        self.writers = ThreadPoolExecutor(writers, thread_name_prefix="pool-write")
+        self.readers = Workers(READERS, "pool-read")
+        self.writers = Workers(WRITERS.get(pool.engine.dialect.name, 1), "pool-write")
 
     def limits_for(self, handle: str) -> ConnectionLimits:
         """One budget per player, whatever the number of connections, channels or modes."""
@@ -87,10 +85,10 @@ class Frontend:
         return self.player_limits[handle]
 
     async def read(self, work: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.readers, work)
+        return await self.readers.run(work)
 
     async def write(self, work: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self.writers, work)
+        return await self.writers.run(work)
 
     async def perform(self, prepared: Reply | Job) -> Reply:
         if isinstance(prepared, Reply):
@@ -141,8 +139,8 @@ class Frontend:
             session.write(self.words("the pool is closing for now; your picks are saved. bye!"))
             session.exit(0)
         await self.hub.stop()
-        self.readers.shutdown(wait=True, cancel_futures=True)
-        self.writers.shutdown(wait=True, cancel_futures=True)
+        self.readers.close()
+        self.writers.close()
 
     def admit(self, session: Session) -> str | None:
         """Room for one more session? Otherwise the one line that says why not."""
