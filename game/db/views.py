@@ -159,7 +159,7 @@ def match(connection: Connection, number: int, with_goals: bool = True) -> Match
 
 
 def player(connection: Connection, handle: str, with_keys: bool = True) -> Player | None:
-    row = connection.execute(select(players).where(players.c.handle == handle)).one_or_none()
+    row = connection.execute(_PLAYER, {"handle": handle}).one_or_none()
     if row is None:
         return None
     if not with_keys:
@@ -168,6 +168,11 @@ def player(connection: Connection, handle: str, with_keys: bool = True) -> Playe
         select(player_keys.c.public_key).where(player_keys.c.player_id == row.id)
     ).scalars()
     return Player(row.handle, row.display_name, row.is_admin, tuple(keys), row.time_zone)
+
+
+# Built once: every SSH session after a connection's first reads its player, and
+# building the statement cost as much as running it.
+_PLAYER = select(players).where(players.c.handle == bindparam("handle"))
 
 
 def all_players(connection: Connection) -> list[Player]:
