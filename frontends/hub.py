@@ -44,6 +44,7 @@ class Hub:
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopping = False
+        self._waking = False  # a wake-up is on its way and the log not read since
         self.notices = Notices(pool, self.words)
         pool.subscribe(self._poke)
 
@@ -52,9 +53,13 @@ class Hub:
 
     def _wake_soon(self) -> None:
         # Commits happen in worker threads (the commentator's), words arrive in the
-        # listener's: wake the loop safely.
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._wake.set)
+        # listener's: wake the loop safely. Once until the hub reads the log, which then
+        # reads what they committed too: not a call into the loop, and a write to its
+        # wake-up pipe, for each pick of a burst.
+        if self._waking or self._loop is None or self._loop.is_closed():
+            return
+        self._waking = True
+        self._loop.call_soon_threadsafe(self._wake.set)
 
     def subscribe(self, key: Hashable, deliver: Deliver) -> None:
         self.subscribers[key] = deliver
@@ -64,6 +69,7 @@ class Hub:
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self._waking = False
         self._task = self._loop.create_task(self._run())
         if self.listener is not None:
             self.listener.start()
@@ -87,6 +93,7 @@ class Hub:
             if woken:
                 await asyncio.sleep(GATHER)
             self._wake.clear()
+            self._waking = False  # what commits from here on may not be in the read below
             if woken:  # a stop asked for while gathering still hears what woke it
                 # Reading the log never runs on the loop: a worker reads it.
                 last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
