@@ -48,7 +48,14 @@ class Workers:
             if wake:
                 self._taking += 1
         if wake:
-            self._executor.submit(self._take_calls, loop)
+            try:
+                self._executor.submit(self._take_calls, loop)
+            except RuntimeError:  # the interpreter is shutting down: no thread will take it
+                with self._lock:
+                    self._taking -= 1
+                    if (work, future) in self._calls:
+                        self._calls.remove((work, future))
+                raise
         return await future
 
     def _take_calls(self, loop: asyncio.AbstractEventLoop) -> None:
