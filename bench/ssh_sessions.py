@@ -37,6 +37,7 @@ from game.openfootball import Fixture, Tournament
 from game.pool import Pool
 
 WARM_UP = 20  # sessions that read before each measured load: imports and caches done
+CROWD = 10_000  # the pool's caps on sessions and logins, and both servers' listen queue
 
 
 class EchoServer(asyncssh.SSHServer):
@@ -63,6 +64,7 @@ async def serve(kind: str, data_dir: Path, port_file: Path, url: str) -> None:
             0,
             server_host_keys=[host_key(data_dir / HOST_KEY_FILE)],
             process_factory=echo,
+            backlog=CROWD,  # the kernel's queue as the pool's: the same wait, not a setting's
         )
     else:
         pool = Pool(open_database(url))
@@ -70,7 +72,7 @@ async def serve(kind: str, data_dir: Path, port_file: Path, url: str) -> None:
         # progress from one address) would turn most of them away, which is its rule and
         # not what a session costs.
         limits = Limits(
-            sessions_total=10_000, unauthenticated_total=10_000, unauthenticated_per_address=10_000
+            sessions_total=CROWD, unauthenticated_total=CROWD, unauthenticated_per_address=CROWD
         )
         acceptor, _ = await start_server(pool, data_dir, ServerConfig(port=0, limits=limits))
     port_file.write_text(str(bound_port(acceptor)))

@@ -247,6 +247,9 @@ async def start_server(
         encoding="utf-8",
         login_timeout=config.limits.login_timeout,
         keepalive_interval=60,
+        # As many connections may wait in the kernel's queue as may be logging in at
+        # once: a crowd at kick-off past the queue waits a second for its SYN again.
+        backlog=config.limits.unauthenticated_total,
     )
     frontend.hub.start()
     return acceptor, frontend
