@@ -160,6 +160,15 @@ def words_form(text: str) -> str:
     return re.sub(r"[^\w ]+", "", text.lower()).strip()
 
 
+def folds_as_lower(text: str) -> bool:
+    """Whether a case-insensitive pattern meets ``text``'s letters as ``lower`` does: true
+    unless it holds a letter past Latin-1, which a pattern's case folding may take for
+    another letter that ``lower`` does not give ("İ" for "i", the long s for "s", the
+    Kelvin sign for "k"). Between two such texts, a spelling matches where the
+    lowercased one holds it lowercased: a substring test may pass over the patterns."""
+    return text.isascii() or not any(ord(c) > 0xFF and c.isalpha() for c in text)
+
+
 def unaccented(text: str) -> str:
     """``text`` without accents: "Seleção" and "Selecao" are spelt alike."""
     plain = unicodedata.normalize("NFKD", text)

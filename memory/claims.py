@@ -54,6 +54,7 @@ from game.scoring import ScoreBasis, ScoringRule, Tier, classify, scored_score
 from game.shares import Shares, shares, shares_of
 from game.standings import played_by
 from game.teams import TeamBook
+from game.text import folds_as_lower
 from memory.guard import named_at
 
 # "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
@@ -1033,13 +1034,11 @@ def _spelled_in(text: str, teams: frozenset[str]) -> tuple[tuple[str, ...], list
     with them alone (``_result``), and tried only there."""
     held = []
     starts: set[int] = set()
-    # In a text of Latin-1 letters alone, a spelling of them matches where the lowercased
-    # text holds it lowercased, as the patterns fold case: a substring test is enough to
-    # pass over the hundreds it does not hold. Past Latin-1, a pattern's folding matches
-    # letters ``lower`` does not ("İ", the long s): every pattern is scanned.
-    lowered = text.lower() if _latin_1(text) else None
+    # A substring test passes over the hundreds of spellings a text does not hold, where
+    # the patterns' case folding is ``lower``'s (``folds_as_lower``); else each is scanned.
+    lowered = text.lower() if folds_as_lower(text) else None
     for spelling, literal in _literals(teams):
-        if lowered is not None and _latin_1(spelling) and spelling.lower() not in lowered:
+        if lowered is not None and folds_as_lower(spelling) and spelling.lower() not in lowered:
             continue
         found = [f.start() for f in literal.finditer(text)]
         if found:
@@ -1056,10 +1055,6 @@ def _spelling_of(written: str, spellings: tuple[str, ...]) -> str:
     if lowered in spellings:
         return lowered
     return next(s for s in spellings if re.fullmatch(re.escape(s), written, re.IGNORECASE))
-
-
-def _latin_1(text: str) -> bool:
-    return not text or max(text) <= "\xff"
 
 
 def _told(

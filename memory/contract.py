@@ -40,7 +40,7 @@ from typing import cast
 
 from game.pool import Pool
 from game.teams import TeamBook
-from game.text import key_form
+from game.text import folds_as_lower, key_form
 from memory.claims import NUMBER_WORDS, SCORE, Claims, Records, number_value
 from prompts import load, sections
 
@@ -320,9 +320,9 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
             _team_key(t) for m in grounds.records.matches.values() for t in (m.team1, m.team2)
         )
     # A spelling's pattern is searched only when the text has its first word: hundreds
-    # of spellings, and a line names a team or two. Not past Latin-1, where a pattern's
-    # case folding meets letters that lower() does not ("İRAN", a long s): all then.
-    odd = any(ord(c) > 0xFF and c.isalpha() for c in text)
+    # of spellings, and a line names a team or two. Not where a pattern's case folding
+    # meets letters that lower() does not ("İRAN", a long s): all then.
+    odd = not folds_as_lower(text)
     tokens = set(_TOKEN.findall(text.lower()))
     for spelling, lowered, team, first, pattern in _written():
         if team in playing or (first and not odd and first not in tokens):

@@ -64,6 +64,8 @@ def test_a_result_in_words_is_found_where_a_scan_of_every_place_finds_it(text: s
         "Ru\u017fsia beat Spain",  # the long s folds to "s" in a pattern, not in ``lower``
         "\u212aOREA REPUBLIC beat Japan",  # the Kelvin sign folds to "k"
         "CÔTE D'IVOIRE drew with côte d'ivoire; ESPAÑA beat Türkiye",
+        "Côte d\u2019Ivoire beat Japan \u2014 what a game \u26bd",  # marks past Latin-1, no letter
+        "Bra\u0345il beat Serbia",  # a combining mark a pattern takes for the Greek iota
     ),
 )
 def test_the_spellings_a_text_holds_are_those_a_scan_of_every_spelling_finds(text: str) -> None:
