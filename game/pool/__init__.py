@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Engine, select
 from game import matchdays
 from game.db import chain, log, views
 from game.db.schema import matches
-from game.events import Event, GoalScored, LoggedEvent, moves_table
+from game.events import Event, GoalScored, LoggedEvent, MatchKickedOff, moves_table
 from game.lifecycle import LifecycleBreach, LifecycleLog
 from game.model import Match, MatchStatus, Player, Prediction
 from game.pool.every_pick import EveryPick
@@ -45,7 +45,7 @@ from game.scoring import ScoreBasis, ScoringRule
 from game.standings import StandingRow, played_by
 
 E = TypeVar("E", bound=Event)
-TABLES_KEPT = 64  # tables kept for one mark (now, live, after or before each match)
+TABLES_KEPT = 64  # tables kept of each kind, live or not (now, after or before each match)
 
 __all__ = [
     "IMPORTED_PICK_LEAD",
@@ -107,7 +107,7 @@ class Pool:
         self.talk = Talk(self.work)
         self.extras = Extras(self.work)  # jokers and bonus picks
         # Tables by (mark, up to, before, live): never stored, computed once per mark, the
-        # table mark for a live table and the settled mark for one of finished matches.
+        # table mark for a live table and ``_finished`` for one of finished matches.
         self._tables: dict[tuple[int, int | None, int | None, bool], tuple[StandingRow, ...]] = {}
         self._tables_lock = threading.Lock()
         self._mark_seen: int | None = None  # the last event looked at for ``_table_mark``
@@ -120,6 +120,7 @@ class Pool:
         self._playing: tuple[int, tuple[Match, ...]] | None = None  # by table mark
         self._settled = 0  # the last event that may have moved a settled table (``_settles``)
         self._settled_kept = Snapshot()  # the live table's settled part, per ``_settled``
+        self._finished = 0  # the last event that may have moved a table of finished matches
         self._pin = Pin()  # each thread's pinned view: see ``pinned``
         self._tails = Tails()  # the log's remarks, chat and match events, kept as read
         # Every match as last read, and the log position then: ``_read_matches``.
@@ -302,9 +303,9 @@ class Pool:
         live: bool,
     ) -> list[StandingRow]:
         with self._tables_lock:
-            # A table of the finished matches alone is the same after a goal: kept by the
-            # settled mark (``_settles``), it is not read again at every goal of a match.
-            key = (mark if live else self._settled, up_to_match, before_match, live)
+            # A table of the finished matches alone is the same after a kick-off or a goal:
+            # kept by their own mark (``_moves_finished``), it is not read again at each.
+            key = (mark if live else self._finished, up_to_match, before_match, live)
             known = self._tables.get(key)
         if known is not None:
             return list(known)
@@ -329,10 +330,11 @@ class Pool:
             # A table kept by an older mark than its kind's now is never asked again: both
             # kinds are swept, for a goal moves the live tables' mark alone, and the others'
             # would fill the room the live ones need.
-            marks = {True: self._mark, False: self._settled}
+            marks = {True: self._mark, False: self._finished}
             for older in [k for k in self._tables if k[0] < marks[k[3]]]:
                 del self._tables[older]
-            if len(self._tables) < TABLES_KEPT:
+            # Room for each kind: a race's table after every match leaves the live one some.
+            if sum(1 for k in self._tables if k[3] == live) < TABLES_KEPT:
                 self._tables[key] = tuple(table)
         return table
 
@@ -404,10 +406,10 @@ class Pool:
                 return self._mark
         with self._tables_lock:
             seen, mark, state, picks = self._mark_seen, self._mark, self._state, self._picks
-            settled = self._settled
+            settled, finished = self._settled, self._finished
         if seen is None:
             position = log.last_id(connection)
-            seen = mark = state = picks = settled = position
+            seen = mark = state = picks = settled = finished = position
         else:
             for item in log.read(connection, after_id=seen):
                 seen = item.id
@@ -415,6 +417,8 @@ class Pool:
                     mark = item.id
                 if _settles(item.event):
                     settled = item.id
+                if _moves_finished(item.event):
+                    finished = item.id
                 if changes_reads(item.event):
                     state = item.id
                 if changes_picks(item.event):
@@ -426,6 +430,7 @@ class Pool:
                 self._state = max(self._state, state)
                 self._picks = max(self._picks, picks)
                 self._settled = max(self._settled, settled)
+                self._finished = max(self._finished, finished)
             self._pin.marks_looked(commits, self._mark_seen)
             return self._mark
 
@@ -544,3 +549,11 @@ def _settles(event: Event) -> bool:
     imported pick, a joker, a bonus pick, a setting, a player joining do move it, and
     so does any kind not known here (``tests/test_live_table_kept.py`` plays each)."""
     return moves_table(event) and not isinstance(event, GoalScored)
+
+
+def _moves_finished(event: Event) -> bool:
+    """Whether ``event`` may move a table of the finished matches alone (not live; after
+    or before a match too): whatever moves the settled part, but a kick-off, which only
+    sends a match still scheduled into play (``Fixtures._start``), where no such table
+    counts it."""
+    return _settles(event) and not isinstance(event, MatchKickedOff)
