@@ -352,6 +352,7 @@ class Records:
     # {team1, team2} -> each meeting's (winner, level at the end of play), finished or
     # as it stands while live ("" wins a level one)
     meetings: dict[frozenset[str], list[tuple[str, bool]]] = field(default_factory=dict)
+    pairs: set[frozenset[str]] = field(default_factory=set)  # the two teams of each match
     figures: set[int] = field(default_factory=set)  # ranks, counts, minutes, match numbers
     matches: dict[int, Match] = field(default_factory=dict)  # the pool's, as read with the rest
     results: set[tuple[int, int]] = field(default_factory=set)  # what finished matches ended
@@ -513,8 +514,10 @@ class Claims:
         for match in matches.values():
             scores, meeting, figures, ends = self._told_of(match)
             found.scores |= scores
+            pair = frozenset((match.team1, match.team2))
+            found.pairs.add(pair)
             if meeting is not None:
-                found.meetings.setdefault(frozenset((match.team1, match.team2)), []).append(meeting)
+                found.meetings.setdefault(pair, []).append(meeting)
             found.figures |= figures
             found.results |= ends
         finished = sum(1 for m in matches.values() if m.result is not None)
@@ -958,10 +961,9 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
     def team_of(written: str) -> str:
         return spelled[_spelling_of(written, held)]
 
-    pairs = {frozenset((m.team1, m.team2)) for m in records.matches.values()}
     for found in told(MEETS):
         one, two = team_of(found["a"]), team_of(found["b"])
-        if frozenset((one, two)) not in pairs:
+        if frozenset((one, two)) not in records.pairs:
             return f"match {one} v {two}: no such match in the pool"
     checks = ((BEAT, "beat"), (LOST, "lost to"), (DREW, "drew with"))
     for template, said in checks:
@@ -1020,12 +1022,20 @@ class _Result:
 
 
 @lru_cache(maxsize=16)
-def _literals(teams: frozenset[str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """Every spelling of ``teams``, longest first, each with a pattern finding every place
-    it starts (overlapping ones too), with the case folding of the patterns of
-    ``_result``."""
+def _literals(teams: frozenset[str]) -> tuple[tuple[str, str | None, re.Pattern[str]], ...]:
+    """Every spelling of ``teams``, longest first: lowercased where the patterns' case
+    folding is ``lower``'s (``folds_as_lower``; else None), and with a pattern finding
+    every place it starts (overlapping ones too), with the case folding of the patterns
+    of ``_result``."""
     spelled = sorted(_spellings(teams), key=len, reverse=True)
-    return tuple((s, re.compile(f"(?={re.escape(s)})", re.IGNORECASE)) for s in spelled)
+    return tuple(
+        (
+            s,
+            s.lower() if folds_as_lower(s) else None,
+            re.compile(f"(?={re.escape(s)})", re.IGNORECASE),
+        )
+        for s in spelled
+    )
 
 
 def _spelled_in(text: str, teams: frozenset[str]) -> tuple[tuple[str, ...], list[int]]:
@@ -1037,8 +1047,8 @@ def _spelled_in(text: str, teams: frozenset[str]) -> tuple[tuple[str, ...], list
     # A substring test passes over the hundreds of spellings a text does not hold, where
     # the patterns' case folding is ``lower``'s (``folds_as_lower``); else each is scanned.
     lowered = text.lower() if folds_as_lower(text) else None
-    for spelling, literal in _literals(teams):
-        if lowered is not None and folds_as_lower(spelling) and spelling.lower() not in lowered:
+    for spelling, plain, literal in _literals(teams):
+        if lowered is not None and plain is not None and plain not in lowered:
             continue
         found = [f.start() for f in literal.finditer(text)]
         if found:

@@ -46,7 +46,7 @@ def test_a_result_in_words_is_found_where_a_scan_of_every_place_finds_it(text: s
     pattern of every spelling finds, scanning every place of the text: the same spans,
     the same teams."""
     teams = frozenset(team for _, team in TeamBook.standard().written)
-    every = tuple(spelling for spelling, _ in _literals(teams))
+    every = tuple(spelling for spelling, _, _ in _literals(teams))
     held, starts = _spelled_in(text, teams)
     for template in (MEETS, BEAT, LOST, DREW, CHAMPION, *WINS):
         scanned = [
@@ -72,7 +72,7 @@ def test_the_spellings_a_text_holds_are_those_a_scan_of_every_spelling_finds(tex
     """A substring test passes over the spellings a Latin-1 text does not hold: what is
     left, and where they start, is what scanning for every spelling finds."""
     teams = frozenset(team for _, team in TeamBook.standard().written)
-    scanned = {s: [f.start() for f in p.finditer(text)] for s, p in _literals(teams)}
+    scanned = {s: [f.start() for f in p.finditer(text)] for s, _, p in _literals(teams)}
     held, starts = _spelled_in(text, teams)
     assert held == tuple(s for s, at in scanned.items() if at)
     assert starts == sorted({at for found in scanned.values() for at in found})
