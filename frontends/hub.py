@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable, Hashable
 
 from frontends.notices import Notice, Notices
@@ -21,6 +22,7 @@ from game.pool import Pool
 from game.words import Words
 
 __all__ = ["Deliver", "Hub", "Notice", "answer_to"]
+log = logging.getLogger("betania.hub")
 LISTENING_POLL = 30.0  # seconds between safety-net reads when the database gives word
 # A commit wakes the hub, which then waits this long for the commits that come with it:
 # under a burst of picks the log is read once for many, not once per pick, and a goal
@@ -95,12 +97,27 @@ class Hub:
             self._wake.clear()
             self._waking = False  # what commits from here on may not be in the read below
             if woken:  # a stop asked for while gathering still hears what woke it
-                # Reading the log never runs on the loop: a worker reads it.
-                last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
-                self.last_id = last_id
-                for notice in notices:
-                    for deliver in list(self.subscribers.values()):
-                        deliver(notice)
+                await self._deliver_new()
+
+    async def _deliver_new(self) -> None:
+        """The notices since the last read, to every subscriber. What fails here fails
+        alone: a log that cannot be read now is read again at the next wake-up or poll,
+        from where it was; a subscriber that raises (a console whose pipe closed) is
+        dropped. The hub goes on for everyone else."""
+        try:
+            # Reading the log never runs on the loop: a worker reads it.
+            last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
+        except Exception:
+            log.exception("the hub could not read the log; it tries again at the next wake-up")
+            return
+        self.last_id = last_id
+        for notice in notices:
+            for key, deliver in list(self.subscribers.items()):
+                try:
+                    deliver(notice)
+                except Exception:
+                    log.exception("a subscriber of the hub failed and is dropped: %r", key)
+                    self.subscribers.pop(key, None)
 
     def collect(self, after_id: int) -> tuple[int, list[Notice]]:
         """Every notice after ``after_id`` and the last id read (``Notices.after``)."""

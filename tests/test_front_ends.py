@@ -162,3 +162,47 @@ async def _wait_for_remark_on(url: str, number: int, timeout: float = 20) -> Non
                 await asyncio.sleep(0.2)
     finally:
         pool.engine.dispose()
+
+
+class _LogUnreadableOnce(Hub):
+    """A hub whose first read of the log fails, as a database gone for a moment does."""
+
+    failed = False
+
+    def collect(self, after_id: int) -> tuple[int, list[Notice]]:
+        if not self.failed:
+            self.failed = True
+            raise OSError("the database is not there")
+        return super().collect(after_id)
+
+
+def test_a_subscriber_that_fails_is_dropped_and_a_log_that_fails_is_read_again(
+    database_url: str,
+) -> None:
+    """A console whose pipe closed, a log unreadable for a moment: the hub goes on, and
+    the other sessions hear every line, the one it failed to read included."""
+    pool = Pool(open_database(database_url))
+    pool.members.add("ana")
+
+    def gone(notice: Notice) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    async def scenario() -> None:
+        hub = _LogUnreadableOnce(pool)
+        heard: asyncio.Queue[Notice] = asyncio.Queue()
+        hub.subscribe("console", gone)
+        hub.subscribe(1, heard.put_nowait)
+        hub.start()
+        try:
+            for line in ("vai Brasil!", "e o Japão, hein?"):
+                await asyncio.to_thread(pool.talk.chat, "ana", line)
+                async with asyncio.timeout(5):
+                    assert (await heard.get()).text == f"ana: {line}"
+            assert hub.failed and "console" not in hub.subscribers
+        finally:
+            await hub.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.engine.dispose()
