@@ -28,6 +28,7 @@ LISTENING_POLL = 30.0  # seconds between safety-net reads when the database give
 # under a burst of picks the log is read once for many, not once per pick, and a goal
 # still reaches every session at once to the eye.
 GATHER = 0.02
+RETRY_AFTER = 1.0  # seconds before a log that could not be read is read again
 
 
 Deliver = Callable[[Notice], None]
@@ -101,14 +102,17 @@ class Hub:
 
     async def _deliver_new(self) -> None:
         """The notices since the last read, to every subscriber. What fails here fails
-        alone: a log that cannot be read now is read again at the next wake-up or poll,
-        from where it was; a subscriber that raises (a console whose pipe closed) is
+        alone: a log that cannot be read now is read again a second later, from where it
+        was; a subscriber that raises (a console whose pipe closed) is
         dropped. The hub goes on for everyone else."""
         try:
             # Reading the log never runs on the loop: a worker reads it.
             last_id, notices = await asyncio.to_thread(self.collect, self.last_id)
         except Exception:
-            log.exception("the hub could not read the log; it tries again at the next wake-up")
+            log.exception("the hub could not read the log; it tries again in a second")
+            # Not at the next commit or poll alone: with the database's word, the poll is
+            # half a minute apart.
+            asyncio.get_running_loop().call_later(RETRY_AFTER, self._wake.set)
             return
         self.last_id = last_id
         for notice in notices:

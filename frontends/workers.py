@@ -70,6 +70,10 @@ class Workers:
                 continue
             try:
                 answer: Answer = (future, work(), None)
+            except StopIteration as error:  # a future refuses it: a RuntimeError, as PEP 479's
+                wrapped = RuntimeError("the call raised StopIteration")
+                wrapped.__cause__ = error
+                answer = (future, None, wrapped)
             except BaseException as error:  # the caller's to see, as an executor hands it on
                 answer = (future, None, error)
             with self._lock:
@@ -86,7 +90,7 @@ class Workers:
         with self._lock:
             answers, self._answers = self._answers, []
         for future, result, error in answers:
-            if future.cancelled():
+            if future.done():  # its caller gave up on it meanwhile
                 continue
             if error is None:
                 future.set_result(result)

@@ -13,9 +13,12 @@ from tests.ssh_pool import read_until
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("terminal", [False, True], ids=["plain lines", "at the prompt"])
 def test_a_signal_stops_serve_cleanly(
-    tmp_path: Path, database_url: str, signum: signal.Signals
+    tmp_path: Path, database_url: str, signum: signal.Signals, terminal: bool
 ) -> None:
+    """With a player at the pool's prompt too: each prompt is a prompt_toolkit
+    application, which took Ctrl-C for its own and left the server deaf to it."""
     data = tmp_path / "data"
     key = prepare_pool(database_url, FUTURE_CUP, "ana")
 
@@ -23,7 +26,8 @@ def test_a_signal_stops_serve_cleanly(
         async with serving(data, database_url) as (server, port):
             assert server.stdout is not None
             async with connect(port, "ana", key) as connection:
-                player = await connection.create_process()
+                pty = {"term_type": "xterm", "term_size": (100, 30)} if terminal else {}
+                player = await connection.create_process(**pty)
                 await read_until(player.stdout, "Type help")
                 player.stdin.write("bet 1 2-1\n")
                 await read_until(player.stdout, "your pick is 2-1")

@@ -99,3 +99,29 @@ def test_closing_cancels_the_calls_not_started_and_refuses_new_ones() -> None:
             await workers.run(lambda: "refused")
 
     asyncio.run(scenario())
+
+
+def test_a_call_that_raises_stop_iteration_fails_alone_and_its_batch_is_answered() -> None:
+    """A future refuses StopIteration: passed on as it is, it lost every answer handed
+    back with it, and their callers waited for good."""
+
+    def empty() -> int:
+        return next(iter([]))
+
+    async def scenario() -> None:
+        workers = Workers(1, "test-workers")
+        release = threading.Event()
+        try:
+            busy = asyncio.ensure_future(workers.run(lambda: release.wait(5)))
+            await asyncio.sleep(0.05)
+            queued = [workers.run(empty), *(workers.run(lambda n=n: n) for n in range(3))]
+            behind = asyncio.gather(*queued, return_exceptions=True)
+            release.set()
+            await busy
+            results = await asyncio.wait_for(behind, 5)
+            assert isinstance(results[0], RuntimeError) and results[1:] == [0, 1, 2]
+        finally:
+            release.set()
+            workers.close()
+
+    asyncio.run(scenario())

@@ -51,9 +51,13 @@ class Conversation:
     async def at_prompt(self, caller: Caller) -> None:
         """A PTY: the pool's prompt, with history and completion, notices printed above it."""
         prompt = pool_prompt(self.frontend, caller)
-        await self.converse(
-            caller, lambda: prompt.prompt_async(f"{caller.handle}> "), show, show_above_prompt
-        )
+
+        # The server's Ctrl-C stays the server's (``until_stopped``): a prompt would take it
+        # for its own application, on the loop every session shares.
+        def ask() -> Awaitable[str]:
+            return prompt.prompt_async(f"{caller.handle}> ", handle_sigint=False)
+
+        await self.converse(caller, ask, show, show_above_prompt)
 
     async def converse(
         self,

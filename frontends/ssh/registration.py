@@ -110,7 +110,7 @@ class Registration:
         try:
             if app_session is not None:
                 answer: str | None = await self.idle.limited(
-                    PromptSession[str]().prompt_async(question)
+                    PromptSession[str]().prompt_async(question, handle_sigint=False)
                 )
             else:
                 self.channel.write(question.rstrip())
