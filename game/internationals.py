@@ -19,7 +19,6 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -81,9 +80,10 @@ def read(text: Iterable[str]) -> list[International]:
     return sorted(played, key=lambda p: p.day)
 
 
-@cache
 def shipped() -> tuple[International, ...]:
-    """The history shipped with the package."""
+    """The history shipped with the package, read at each call: what is learned from it
+    is kept (``pundit.known_before``, once per day asked), the 49,000 rows are not, for
+    every full garbage collection of a process that kept them walked them all."""
     packed = resources.files(__package__).joinpath(SHIPPED).read_bytes()
     return tuple(read(io.StringIO(gzip.decompress(packed).decode("utf-8"))))
 
