@@ -129,12 +129,16 @@ def test_the_table_is_computed_once_until_something_moves_it(
     tournament_pool.talk.chat("bia", "nice one")
     tournament_pool.predictions.place("bia", 2, Score(1, 1))  # before its kick-off
     assert tournament_pool.standings() == tables[0] and len(computed) == 1
-    tournament_pool.standings(up_to_match=1)  # another table at the same mark: its own
-    tournament_pool.standings(up_to_match=1)
+    # After the last match to finish, the table is the table now: not computed again.
+    assert tournament_pool.standings(up_to_match=1) == tables[0] and len(computed) == 1
+    tournament_pool.standings(before_match=1)  # another table at the same mark: its own
+    tournament_pool.standings(before_match=1)
     assert len(computed) == 2
     play(tournament_pool, clock, 2, "1-1")  # the table moves
     points = {row.player: row.points for row in tournament_pool.standings()}
     assert points["bia"] == 10 and len(computed) == 3
+    assert tournament_pool.standings(up_to_match=2) == tournament_pool.standings()
+    assert len(computed) == 3
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -365,8 +365,11 @@ def listed_squads(connection: Connection) -> dict[str, tuple[str, ...]]:
     return {team: squads.ordered(names) for team, names in sorted(listed.items())}
 
 
-def kickoffs(connection: Connection) -> dict[int, datetime]:
-    return dict(connection.execute(select(matches.c.number, matches.c.kickoff)).all())
+def timetable(connection: Connection) -> tuple[dict[int, datetime], frozenset[int]]:
+    """Each match's kick-off, and the matches finished."""
+    rows = connection.execute(select(matches.c.number, matches.c.kickoff, matches.c.status)).all()
+    finished = MatchStatus.FINISHED.value
+    return {n: kickoff for n, kickoff, _ in rows}, frozenset(n for n, _, s in rows if s == finished)
 
 
 def _signed(home: Any, away: Any) -> tuple[Any, Any, Any]:

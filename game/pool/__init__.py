@@ -321,11 +321,17 @@ class Pool:
         elif match_mark is None:
             table = views.standings(connection)
         else:
-            kickoffs = views.kickoffs(connection)
+            kickoffs, finished = views.timetable(connection)
             if match_mark not in kickoffs:
                 raise NotFound("no match #{number}", number=match_mark)
             counted = played_by(kickoffs, match_mark, inclusive=up_to_match is not None)
-            table = views.standings(connection, counted)
+            if finished <= counted:
+                # Every finished match counted: the table now, computed once for both
+                # (the storylines ask for the table after the match just ended, her
+                # claims for the table now).
+                table = self._table(connection, mark, None, None, live=False)
+            else:
+                table = views.standings(connection, counted)
         with self._tables_lock:
             # A table kept by an older mark than its kind's now is never asked again: both
             # kinds are swept, for a goal moves the live tables' mark alone, and the others'
