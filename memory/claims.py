@@ -55,6 +55,7 @@ from game.shares import Shares, shares, shares_of
 from game.standings import played_by
 from game.teams import TeamBook
 from game.text import folds_as_lower
+from memory import pick_spread
 from memory.guard import named_at
 
 # "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
@@ -446,21 +447,6 @@ class _Picked:
     )
 
 
-@dataclass
-class _Spread:
-    """Every pick (``source``) spread out for the players and kick-offs ``key`` names:
-    each player's picks in the order played, the scores picked, who picked each match and
-    how. A result changes none of it; shared, never changed after."""
-
-    source: tuple[Prediction, ...]
-    key: object
-    mine: dict[str, list[Prediction]] = field(default_factory=dict)
-    scores: set[tuple[int, int]] = field(default_factory=set)
-    picked: set[tuple[int, int]] = field(default_factory=set)
-    pickers: dict[int, set[str]] = field(default_factory=dict)
-    on: dict[int, list[Prediction]] = field(default_factory=dict)
-
-
 _Done = tuple[Prediction, ...]  # a player's picks of finished matches
 _Earned = tuple[Result, dict[tuple[int, int, bool], tuple[int, bool]]]  # a match's, by pick
 _Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
@@ -478,7 +464,9 @@ class Claims:
         self._results: set[tuple[int, int]] = set()  # every score a result event has said
         self._results_seen = 0  # the last result event read into them
         self._scored: _Picked | None = None  # every pick scored, kept while nothing it reads moves
-        self._spread: _Spread | None = None  # every pick spread out, kept while they stand
+        self._spread: pick_spread.Spread | None = (
+            None  # every pick spread out, kept while they stand
+        )
         # match -> its picks, her handle and how they split, while its picks stay the same
         self._splits: dict[int, tuple[list[Prediction], str, _Split]] = {}
         # What a pick earns, by match: its result, and (home, away, joker) -> (points,
@@ -612,6 +600,19 @@ class Claims:
             on=spread.on,
         )
         finished = {number for number, m in matches.items() if m.result is not None}
+        if (
+            kept is not None
+            and kept.key == key
+            and spread.base is kept.source
+            and spread.moved is not None
+            and spread.moved.isdisjoint(finished)
+        ):
+            # Only picks of matches still to play changed: every player's record stands,
+            # and what is gathered from them.
+            picked.players, picked.points, picked.record = kept.players, kept.points, kept.record
+            picked.picks, picked.called = kept.picks, kept.called
+            self._scored = picked
+            return picked
         earned = self._earned_by_match(rule, basis, matches, finished)
         for handle in found.players:
             # A pick that stands is the same object from read to read (Pool.all_predictions):
@@ -652,39 +653,15 @@ class Claims:
 
     def _spread_of(
         self, every: tuple[Prediction, ...], players: dict[str, str], matches: dict[int, Match]
-    ) -> _Spread:
-        """``every`` pick spread out for ``players``: built again only when a pick, a player
-        or a kick-off time changes (a result changes none)."""
+    ) -> pick_spread.Spread:
+        """``every`` pick spread out for ``players``, moved on from the last spread by the
+        picks that changed (a result changes none of it)."""
         key = (tuple(players), tuple([(m.number, m.kickoff) for m in matches.values()]))
         kept = self._spread
-        if kept is not None and kept.source is every and kept.key == key:
-            return kept
-        spread = _Spread(every, key)
-        order = {m.number: Match.time_order(m) for m in matches.values()}
-        by_player: dict[str, list[Prediction]] = {}
-        for prediction in every:
-            by_player.setdefault(prediction.handle, []).append(prediction)
-        # Read once per pick, into locals: this loop runs over every pick of the pool
-        # each time one changes (every player's pick of the next match, placed at once).
-        scores, both, pickers, on = spread.scores, spread.picked, spread.pickers, spread.on
-        for handle in players:
-            mine = spread.mine[handle] = sorted(
-                by_player.get(handle, []), key=lambda p: order.get(p.match_number, ())
-            )
-            for prediction in mine:
-                number, score = prediction.match_number, prediction.score
-                home, away = score.home, score.away
-                scores.add((home, away))
-                both.add((home, away))
-                both.add((away, home))
-                if number in pickers:
-                    pickers[number].add(handle)
-                    on[number].append(prediction)
-                else:
-                    pickers[number] = {handle}
-                    on[number] = [prediction]
-        self._spread = spread
-        return spread
+        if kept is None or kept.source is not every or kept.key != key:
+            order = {m.number: Match.time_order(m) for m in matches.values()}
+            self._spread = kept = pick_spread.spread(every, tuple(players), order, key, kept)
+        return kept
 
     def _earned_by_match(
         self,
