@@ -136,12 +136,26 @@ class Known:
 
 
 @dataclass(frozen=True)
+class Differences:
+    """The differences of two of a call's numbers ("5 clear": 12 and 7), asked one at a
+    time rather than all worked out: most lines say no number the call did not give,
+    and a season's prompt holds thousands."""
+
+    numbers: frozenset[int]
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int) or value < 0:
+            return False
+        return any(n + value in self.numbers for n in self.numbers)
+
+
+@dataclass(frozen=True)
 class Grounds:
     """What one call gave: its words and numbers, on top of the pool's own, read once."""
 
     words: Known  # lowercased: the context's, the pool's names, the common ones
     numbers: frozenset[int]  # every number the context or the records gave
-    differences: frozenset[int]  # differences of two numbers its prompt gave
+    differences: Differences  # of two numbers its prompt gave
     text: str  # the context, lowercased: times and quoted spans are looked up in it
     records: Records  # the pool's, for the claims and its matches
     asked: frozenset[str] = frozenset()  # teams the call named (the book's names): groundable
@@ -215,14 +229,11 @@ class Contract:
         asked = said.teams | rest.teams
         others = asked - pool.teams
         theirs = frozenset(_words([*book.spellings(others), *book.people_of(others)]))
-        # Distinct values first: a season's fusion prompt holds thousands of numbers, and
-        # every pair of them (not of their distinct values) was 270 million subtractions.
-        told = rest.numbers
         named = frozenset(map(_team_key, asked))
         found = Grounds(
             Known((pool.words, said.words, rest.words, theirs)),
             pool.numbers | said.numbers | rest.numbers,
-            frozenset({abs(a - b) for a in told for b in told}),
+            Differences(rest.numbers),
             "\n".join([system, prompt, *values]).lower(),
             pool.records,
             named,
