@@ -424,13 +424,24 @@ class Records:
         return points, exact
 
 
+# What every pick's points are scored by: the players, the jokers, the rule and its
+# basis, and each match's kick-off time and result.
+_PickedKey = tuple[
+    tuple[str, ...],
+    frozenset[tuple[str, int]],
+    ScoringRule,
+    ScoreBasis,
+    tuple[tuple[int, datetime, Result | None], ...],
+]
+
+
 @dataclass
 class _Picked:
     """The records' part the picks make, scored against the results: built from one tuple
     of every pick (``source``) and the rest ``key`` names; shared, never changed after."""
 
     source: tuple[Prediction, ...]
-    key: object
+    key: _PickedKey
     scores: set[tuple[int, int]] = field(default_factory=set)
     picked: set[tuple[int, int]] = field(default_factory=set)
     pickers: dict[int, set[str]] = field(default_factory=dict)
@@ -442,12 +453,12 @@ class _Picked:
     # handle -> their picks of finished matches in time order (number, home, away), their
     # record (number, points, exactness) and their points: what a pick of a match still to
     # play leaves as it was, so the next records share them (never changed, as the rest)
-    players: dict[str, tuple[_Done, list[tuple[int, int, bool]], list[int]]] = field(
-        default_factory=dict
-    )
+    players: dict[str, _Record] = field(default_factory=dict)
 
 
 _Done = tuple[Prediction, ...]  # a player's picks of finished matches
+_Scored = tuple[int, int, bool]  # a pick's match, its points and whether it was exact
+_Record = tuple[_Done, list[_Scored], list[int]]  # a player's: their picks, record, points
 _Earned = tuple[Result, dict[tuple[int, int, bool], tuple[int, bool]]]  # a match's, by pick
 _Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
 # What a match tells: the scores it stood at, its meeting, its figures, the scores it ended at
@@ -586,10 +597,6 @@ class Claims:
         kept = self._scored
         if kept is not None and kept.source is every and kept.key == key:
             return kept
-        # No result, kick-off, joker, rule or player changed: a player's picks are scored
-        # again only when their picks of finished matches did (a pick of the next match,
-        # placed by every player at once, changes none).
-        before = kept.players if kept is not None and kept.key == key else {}
         spread = self._spread_of(every, found.players, matches)
         picked = _Picked(
             every,
@@ -600,6 +607,7 @@ class Claims:
             on=spread.on,
         )
         finished = {number for number, m in matches.items() if m.result is not None}
+        before = _standing(kept, key)
         if (
             kept is not None
             and kept.key == key
@@ -609,33 +617,35 @@ class Claims:
         ):
             # Only picks of matches still to play changed: every player's record stands,
             # and what is gathered from them.
-            picked.players, picked.points, picked.record = kept.players, kept.points, kept.record
-            picked.picks, picked.called = kept.picks, kept.called
+            _share(kept, picked)
             self._scored = picked
             return picked
         earned = self._earned_by_match(rule, basis, matches, finished)
+        added: dict[str, list[_Scored]] = {}  # handle -> their record's new end
+        whole = not before
         for handle in found.players:
             # A pick that stands is the same object from read to read (Pool.all_predictions):
             # the picks compared are mostly compared by identity.
             said = tuple([p for p in spread.mine.get(handle, ()) if p.match_number in finished])
             known = before.get(handle)
-            if known is None or known[0] != said:
-                record = []
-                for prediction in said:
-                    number, score = prediction.match_number, prediction.score
-                    result, by_pick = earned[number]
-                    pick = (score.home, score.away, (handle, number) in jokered)
-                    got = by_pick.get(pick)
-                    if got is None:
-                        got = by_pick[pick] = _earned(score, result, rule, basis, pick[2])
-                    record.append((number, *got))
+            if known is not None and known[0] == said:
+                pass
+            elif known is not None and said[: len(known[0])] == known[0]:
+                # The matches just finished come after those before (most results): the
+                # record before stands, with theirs added at its end.
+                more = _scored(handle, said[len(known[0]) :], earned, jokered, rule, basis)
+                known = (said, known[1] + more, known[2] + [points for _, points, _ in more])
+                added[handle] = more
+            else:
+                record = _scored(handle, said, earned, jokered, rule, basis)
                 known = (said, record, [points for _, points, _ in record])
+                whole = True
             picked.players[handle] = known
-        if kept is not None and before and picked.players == before:
-            # Every player's record as it was (a pick of a match to play): so is what is
-            # gathered from them, shared as the rest.
-            picked.points, picked.record = kept.points, kept.record
-            picked.picks, picked.called = kept.picks, kept.called
+        if kept is not None and not whole:
+            # Every record as it was, or added to at its end: what is gathered from them
+            # is kept's, with the ends added (a match's picks and exact callers).
+            _share(kept, picked)
+            _add(picked, added)
             self._scored = picked
             return picked
         for handle, known in picked.players.items():
@@ -761,6 +771,72 @@ def _earned(
     and whether it was exact."""
     tier = classify(score, scored_score(result, basis))
     return jokers.earned(rule.points(tier), joker), tier is Tier.EXACT
+
+
+def _scored(
+    handle: str,
+    picks: tuple[Prediction, ...],
+    earned: dict[int, _Earned],
+    jokered: Collection[tuple[str, int]],
+    rule: ScoringRule,
+    basis: ScoreBasis,
+) -> list[_Scored]:
+    """``handle``'s ``picks`` of finished matches scored, each pick once per result."""
+    record = []
+    for prediction in picks:
+        number, score = prediction.match_number, prediction.score
+        result, by_pick = earned[number]
+        pick = (score.home, score.away, (handle, number) in jokered)
+        got = by_pick.get(pick)
+        if got is None:
+            got = by_pick[pick] = _earned(score, result, rule, basis, pick[2])
+        record.append((number, *got))
+    return record
+
+
+def _standing(kept: _Picked | None, key: _PickedKey) -> dict[str, _Record]:
+    """Each player's record ``kept`` holds, when it still stands for ``key``: the same
+    players, jokers, rule and kick-off times, and no result changed but those of matches
+    just finished (a result corrected changes the points of picks scored before)."""
+    if kept is None:
+        return {}
+    if kept.key == key:
+        return kept.players
+    if kept.key[:4] != key[:4]:
+        return {}
+    matches_before, matches_now = kept.key[4], key[4]
+    if len(matches_before) != len(matches_now):
+        return {}
+    for (number, kickoff, result), now in zip(matches_before, matches_now, strict=True):
+        if number != now[0] or kickoff != now[1] or (result is not None and result != now[2]):
+            return {}
+    return kept.players
+
+
+def _share(kept: _Picked, picked: _Picked) -> None:
+    """``picked`` gathers from its players' records what ``kept`` did: theirs as they were."""
+    picked.points, picked.record = kept.points, kept.record
+    picked.picks, picked.called = kept.picks, kept.called
+
+
+def _add(picked: _Picked, added: dict[str, list[_Scored]]) -> None:
+    """What ``picked`` gathers, moved on by the picks ``added`` at its players' records'
+    ends: what it shared is copied where it changes, never changed."""
+    points, record = dict(picked.points), dict(picked.record)
+    picks, called = dict(picked.picks), dict(picked.called)
+    copied: set[int] = set()
+    for handle, more in added.items():
+        _, record[handle], points[handle] = picked.players[handle]
+        for number, got, exact in more:
+            if number not in copied:
+                copied.add(number)
+                picks[number] = dict(picks.get(number, {}))
+                if number in called:
+                    called[number] = set(called[number])
+            picks[number][handle] = (got, exact)
+            if exact:
+                called.setdefault(number, set()).add(handle)
+    picked.points, picked.record, picked.picks, picked.called = points, record, picks, called
 
 
 def _table_claims(

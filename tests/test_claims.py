@@ -493,3 +493,57 @@ def test_the_picks_scored_are_never_those_before_a_correction_or_a_new_pick(
     assert (3, 3) in claims.records().picked
     play(played, clock, 2, "3-3")
     assert claims.records().called[2] == {"caio"}
+
+
+def test_records_kept_from_moment_to_moment_are_those_read_afresh(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """Her records are moved on from the last moment's (a result adds to the end of each
+    record, a pick of a match to play leaves them): at every moment they are the records
+    a fresh read finds, whatever order the matches end in and whatever is corrected."""
+    start = datetime(2026, 6, 11, 16, 0, tzinfo=UTC)
+    teams = [("Brazil", "Serbia"), ("Spain", "Japan"), ("France", "Morocco"), ("USA", "Iran")]
+    # #2 and #3 kick off together; #3 ends first (#2 goes on, a knock-out's extra time).
+    kickoffs = [start, start + timedelta(days=1), start + timedelta(days=1), start + timedelta(2)]
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Test Cup",
+            tuple(fixture(f"m{i}", a, b, kickoffs[i]) for i, (a, b) in enumerate(teams)),
+        )
+    )
+    picks = {"ana": ("2-0", "1-1", "0-1", "3-1"), "bia": ("1-0", "1-1", "2-2", "0-0")}
+    for handle, scores in picks.items():
+        pool.members.add(handle)
+        for number, score in enumerate(scores[:3], start=1):
+            pool.predictions.place(handle, number, Score.parse(score))
+    kept = Claims(pool, me="ana")
+
+    def afresh() -> None:
+        assert kept.records() == Claims(pool, me="ana").records()
+
+    afresh()
+    play(pool, clock, 1, "2-0")
+    afresh()
+    for handle, scores in picks.items():  # a pick of a match to play: records as they were
+        pool.predictions.place(handle, 4, Score.parse(scores[3]))
+        afresh()
+    clock.now = kickoffs[1]
+    pool.fixtures.kick_off(2)
+    pool.fixtures.kick_off(3)
+    clock.now = kickoffs[1] + timedelta(minutes=110)
+    pool.fixtures.record_result(3, Result(Score(0, 1)))
+    afresh()
+    clock.now = kickoffs[1] + timedelta(minutes=150)
+    pool.fixtures.record_result(2, Result(Score(1, 1), Score(2, 1)))  # after #3, before it
+    afresh()
+    pool.fixtures.record_result(1, Result(Score(1, 0)))  # corrected: bia's exact, not ana's
+    afresh()
+    assert kept.records().called == {1: {"bia"}, 3: {"ana"}}
+    play(pool, clock, 4, "3-1")
+    afresh()
+    assert kept.records().record["ana"] == [
+        (1, 5, False),
+        (2, 0, False),
+        (3, 10, True),
+        (4, 10, True),
+    ]
