@@ -617,6 +617,7 @@ class Claims:
         ):
             # Only picks of matches still to play changed: every player's record stands,
             # and what is gathered from them.
+            picked.players = kept.players
             _share(kept, picked)
             self._scored = picked
             return picked

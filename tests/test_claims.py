@@ -531,8 +531,10 @@ def test_records_kept_from_moment_to_moment_are_those_read_afresh(
     pool.fixtures.kick_off(2)
     pool.fixtures.kick_off(3)
     clock.now = kickoffs[1] + timedelta(minutes=110)
+    first = kept.records().record["ana"][0]
     pool.fixtures.record_result(3, Result(Score(0, 1)))
     afresh()
+    assert kept.records().record["ana"][0] is first  # added to, not scored again
     clock.now = kickoffs[1] + timedelta(minutes=150)
     pool.fixtures.record_result(2, Result(Score(1, 1), Score(2, 1)))  # after #3, before it
     afresh()
