@@ -44,6 +44,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import cache, lru_cache
+from operator import is_not
 
 from game import jokers
 from game.events import ResultRecorded
@@ -354,6 +355,8 @@ class Records:
     # as it stands while live ("" wins a level one)
     meetings: dict[frozenset[str], list[tuple[str, bool]]] = field(default_factory=dict)
     pairs: set[frozenset[str]] = field(default_factory=set)  # the two teams of each match
+    # what the matches are called by: stages, groups, venues, scorers ("" for none)
+    names: set[str] = field(default_factory=set)
     figures: set[int] = field(default_factory=set)  # ranks, counts, minutes, match numbers
     matches: dict[int, Match] = field(default_factory=dict)  # the pool's, as read with the rest
     results: set[tuple[int, int]] = field(default_factory=set)  # what finished matches ended
@@ -461,10 +464,6 @@ _Scored = tuple[int, int, bool]  # a pick's match, its points and whether it was
 _Record = tuple[_Done, list[_Scored], list[int]]  # a player's: their picks, record, points
 _Earned = tuple[Result, dict[tuple[int, int, bool], tuple[int, bool]]]  # a match's, by pick
 _Split = tuple[Shares, Shares]  # how a match was picked: by everyone, by all but her
-# What a match tells: the scores it stood at, its meeting, its figures, the scores it ended at
-_Told = tuple[
-    frozenset[tuple[int, int]], tuple[str, bool] | None, frozenset[int], frozenset[tuple[int, int]]
-]
 
 
 class Claims:
@@ -483,7 +482,7 @@ class Claims:
         # What a pick earns, by match: its result, and (home, away, joker) -> (points,
         # exact), under the rule and basis named; a pick is scored once per result.
         self._earned: tuple[tuple[ScoringRule, ScoreBasis], dict[int, _Earned]] | None = None
-        self._told: dict[int, tuple[Match, _Told]] = {}  # match -> what it told, as read last
+        self._tallies: list[_Tally] = []  # what the matches told, by runs, as read last
 
     def records(self) -> Records:
         """What the pool's log says now: built once per moment of the pool (until the next
@@ -510,15 +509,15 @@ class Claims:
         found.players = self.pool.names()
         found.me = self.me if self.me in found.players else ""
         matches = found.matches = {m.number: m for m in read}
-        for match in matches.values():
-            scores, meeting, figures, ends = self._told_of(match)
-            found.scores |= scores
-            pair = frozenset((match.team1, match.team2))
-            found.pairs.add(pair)
-            if meeting is not None:
+        tallies = self._tallied(read)
+        found.scores = set().union(*[t.scores for t in tallies])
+        found.pairs = set().union(*[t.pairs for t in tallies])
+        found.names = set().union(*[t.names for t in tallies])
+        found.figures = set().union(*[t.figures for t in tallies])
+        found.results = set().union(*[t.results for t in tallies])
+        for told in tallies:
+            for pair, meeting in told.meetings:
                 found.meetings.setdefault(pair, []).append(meeting)
-            found.figures |= figures
-            found.results |= ends
         finished = sum(1 for m in matches.values() if m.result is not None)
         if matches and finished == len(matches):
             decided = champions(matches.values())
@@ -553,15 +552,23 @@ class Claims:
                 found.shares[number] = split
         return found
 
-    def _told_of(self, match: Match) -> _Told:
-        """What ``match`` gives the records (``_told_by``), worked out once per state of the
-        match: the records are read again at every pick, and most matches are as they
-        were. A match the pool has not read again is the same object (``Pool.matches``):
-        told apart by identity, not by hashing its every goal."""
-        known = self._told.get(match.number)
-        if known is None or known[0] is not match:
-            known = self._told[match.number] = (match, _told_by(match))
-        return known[1]
+    def _tallied(self, read: list[Match]) -> list[_Tally]:
+        """What ``read``'s matches tell the records, added up by runs of ``TALLIED``: a
+        run the pool has not read again is the same matches (``Pool.matches``), told apart
+        by identity, so a goal tells its match's run again, not every match."""
+        kept, found = self._tallies, []
+        for place, start in enumerate(range(0, len(read), TALLIED)):
+            run = read[start : start + TALLIED]
+            known = kept[place] if place < len(kept) else None
+            if (
+                known is None
+                or len(known.matches) != len(run)
+                or any(map(is_not, known.matches, run))
+            ):
+                known = _tally(run)
+            found.append(known)
+        self._tallies = found
+        return found
 
     def _split(
         self, match: Match | None, picks: list[Prediction], me: str, now: datetime
@@ -1415,11 +1422,51 @@ def _spellings(teams: frozenset[str]) -> dict[str, str]:
     return TeamBook.standard().spellings(teams)
 
 
-def _told_by(match: Match) -> _Told:
-    """What one match gives the records: the scores it stood at, its meeting, its figures
-    (its number, its goals' minutes) and the scores it ended at."""
-    figures = frozenset({match.number, *(goal.minute for goal in match.goals)})
-    return frozenset(_scores_of(match)), _meeting(match), figures, frozenset(_ends_of(match))
+TALLIED = 8  # matches told together: a goal tells its match's eight again, not all
+
+
+@dataclass(frozen=True)
+class _Tally:
+    """What a run of matches gives the records: the scores they stood at, their teams,
+    their meetings in order, their names, their figures (numbers, goals' minutes) and
+    the scores they ended at. Never changed after."""
+
+    matches: tuple[Match, ...]
+    scores: frozenset[tuple[int, int]]
+    pairs: frozenset[frozenset[str]]
+    meetings: tuple[tuple[frozenset[str], tuple[str, bool]], ...]
+    names: frozenset[str]
+    figures: frozenset[int]
+    results: frozenset[tuple[int, int]]
+
+
+def _tally(matches: list[Match]) -> _Tally:
+    scores: set[tuple[int, int]] = set()
+    pairs: set[frozenset[str]] = set()
+    meetings: list[tuple[frozenset[str], tuple[str, bool]]] = []
+    names: set[str] = set()
+    figures: set[int] = set()
+    results: set[tuple[int, int]] = set()
+    for match in matches:
+        scores |= _scores_of(match)
+        pair = frozenset((match.team1, match.team2))
+        pairs.add(pair)
+        meeting = _meeting(match)
+        if meeting is not None:
+            meetings.append((pair, meeting))
+        names |= {match.stage, match.group or "", match.venue or ""}
+        names |= {goal.scorer or "" for goal in match.goals}
+        figures |= {match.number, *(goal.minute for goal in match.goals)}
+        results |= _ends_of(match)
+    return _Tally(
+        tuple(matches),
+        frozenset(scores),
+        frozenset(pairs),
+        tuple(meetings),
+        frozenset(names),
+        frozenset(figures),
+        frozenset(results),
+    )
 
 
 def _ends_of(match: Match) -> set[tuple[int, int]]:

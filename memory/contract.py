@@ -246,21 +246,15 @@ class Contract:
         records = self.claims.records()  # the same object while the pool's state stands
         if self._pool is not None and self._pool.records is records:
             return self._pool
-        names: set[str] = set(self.own_names)
-        for handle, display_name in records.players.items():
-            names |= {handle, display_name or ""}
-        teams = set()
-        for match in records.matches.values():
-            teams |= {match.team1, match.team2}
-            names |= {match.stage, match.group or "", match.venue or ""}
-            names |= {goal.scorer or "" for goal in match.goals}
-        playing = frozenset(teams)
+        names = {*self.own_names, *records.names, *records.players}
+        names |= {display_name or "" for display_name in records.players.values()}
+        playing = frozenset().union(*records.pairs)
         self._pool = _PoolNames(
             records,
             _pool_words(frozenset(names), playing),
             playing,
             frozenset(records.numbers()),
-            frozenset(map(_team_key, teams)),
+            frozenset(map(_team_key, playing)),
         )
         return self._pool
 

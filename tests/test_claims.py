@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from game.model import Result, Score
+from game.model import Goal, Result, Score
 from game.openfootball import Tournament
 from game.pool import Pool
 from game.standings import StandingRow
@@ -20,6 +20,7 @@ from tests.conftest import (
     her_in,
     play,
     small_tournament,
+    tournament,
 )
 
 
@@ -549,3 +550,25 @@ def test_records_kept_from_moment_to_moment_are_those_read_afresh(
         (3, 10, True),
         (4, 10, True),
     ]
+
+
+def test_a_goal_tells_the_records_its_match_again_and_they_are_those_read_afresh(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """What the matches tell (scores, meetings, minutes, scorers) is added up by runs of
+    matches, and only the run of a match that moved is told again."""
+    pool.fixtures.import_tournament(tournament(20))
+    pool.members.add("ana")
+    kept = Claims(pool)
+    before = kept.records()
+    play(pool, clock, 3, "1-0", [Goal("home", 30, scorer="Ruiz")])
+    play(pool, clock, 11, "0-2", [Goal("away", 5), Goal("away", 88, scorer="Tanaka")])
+    pool.fixtures.kick_off(12)
+    clock.now = pool.match(12).kickoff + timedelta(minutes=61)
+    pool.fixtures.record_goal(12, Goal("home", 61, scorer="Okafor"))
+    now = kept.records()
+    assert now == Claims(pool).records()
+    assert {"Ruiz", "Tanaka", "Okafor"} <= now.names and {61, 88} <= now.figures
+    assert now.meetings[frozenset({"Team22", "Team23"})] == [("Team22", False)]  # as it stands
+    assert (2, 0) in now.results and (1, 0) in now.scores and (0, 0) in now.scores
+    assert before.scores == set() and not before.meetings
