@@ -32,7 +32,9 @@ COUNTRY_MARK = re.compile(r"\s*\([A-Z]{3}\)$")  # a club cup's "SE Palmeiras (BR
 # A pattern that finds a set of spellings, and each spelling's team; and the spellings by
 # their first word, in the pattern's order (None when a spelling is not all ASCII or does
 # not begin with a word's letter: the pattern alone reads such a book).
-Finder = tuple[re.Pattern[str] | None, dict[str, str], dict[str, list[str]] | None]
+# The spellings by their first word, and a pattern finding only words that begin one.
+FirstWords = tuple[dict[str, list[str]], re.Pattern[str]]
+Finder = tuple[re.Pattern[str] | None, dict[str, str], FirstWords | None]
 WORD_RUN = re.compile(r"\w+")
 
 
@@ -129,14 +131,17 @@ class TeamBook:
         # The pattern's own reading, word by word: a spelling can only begin where a word
         # does, with that whole word (in ASCII, case is all ``lower`` changes), and the
         # longest first, the scan going on after each one found, as ``findall`` does.
+        # Only the words a spelling begins with are visited, found by a pattern of their
+        # own: most words of a context begin none, and a step each was most of the scan.
         lowered = plain.lower()
         found: set[str] = set()
         end = 0
-        for word in WORD_RUN.finditer(lowered):
+        spellings, firsts = by_first
+        for word in firsts.finditer(lowered):
             start = word.start()
             if start < end:
                 continue
-            for spelling in by_first.get(word[0], ()):
+            for spelling in spellings[word[0]]:
                 stop = start + len(spelling)
                 if lowered.startswith(spelling, start) and not (
                     stop < len(lowered) and _is_word_char(lowered[stop])
@@ -154,16 +159,20 @@ class TeamBook:
         return self.key(ours) == self.key(theirs, their_code)
 
 
-def _by_first_word(spellings: list[str]) -> dict[str, list[str]] | None:
+def _by_first_word(spellings: list[str]) -> FirstWords | None:
     """``spellings`` by their first word (a run of word characters), each list in the
-    order given; None when one is not all ASCII or begins with no word character."""
+    order given, and a pattern of those words, whole; None when one is not all ASCII or
+    begins with no word character."""
     found: dict[str, list[str]] = {}
     for spelling in spellings:
         first = WORD_RUN.match(spelling)
         if not spelling.isascii() or first is None:
             return None
         found.setdefault(first[0], []).append(spelling)
-    return found
+    if not found:
+        return None
+    either = "|".join(re.escape(word) for word in sorted(found, key=len, reverse=True))
+    return found, re.compile(rf"(?<!\w)(?:{either})(?!\w)")
 
 
 def _is_word_char(char: str) -> bool:

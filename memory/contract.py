@@ -29,14 +29,14 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
 from importlib import resources
 from operator import attrgetter
 from statistics import median
-from typing import cast
+from typing import Any
 
 from game.pool import Pool
 from game.teams import TeamBook
@@ -183,7 +183,8 @@ class _PoolNames:
     """What the pool gives every call at one state of it: its records and its names' words."""
 
     records: Records
-    words: frozenset[str]  # with the words any call may capitalise
+    names: frozenset[str]  # its players', its matches', hers
+    words: frozenset[str]  # their words, with the words any call may capitalise
     teams: frozenset[str]  # the teams of its matches
     numbers: frozenset[int]
     playing: frozenset[str]  # those teams, normalized
@@ -246,12 +247,22 @@ class Contract:
         records = self.claims.records()  # the same object while the pool's state stands
         if self._pool is not None and self._pool.records is records:
             return self._pool
-        names = {*self.own_names, *records.names, *records.players}
-        names |= {display_name or "" for display_name in records.players.values()}
+        names = frozenset(
+            {*self.own_names, *records.names, *records.players}
+            | {display_name or "" for display_name in records.players.values()}
+        )
         playing = frozenset().union(*records.pairs)
+        before = self._pool
+        if before is not None and before.teams == playing and before.names <= names:
+            # A scorer or a player more (most moments that bring a name): their words
+            # added to the words before, not every name's gathered again.
+            words = before.words.union(*map(_name_words, names - before.names))
+        else:
+            words = _pool_words(names, playing)
         self._pool = _PoolNames(
             records,
-            _pool_words(frozenset(names), playing),
+            names,
+            words,
             playing,
             frozenset(records.numbers()),
             frozenset(map(_team_key, playing)),
@@ -650,23 +661,23 @@ def _values(request: object) -> list[str]:
     # Walked with a stack of its own, not by recursion, and each type told how to read
     # once: read on every call, and a request holds hundreds of values (a table, a
     # schedule; a diary fusion's stories, thousands) where a call each was most of it.
+    # ``Any``: each item's type is told apart by ``_HOW``, not by the type checker.
     found: list[str] = []
-    waiting = [request]
+    waiting: list[Any] = [request]
     while waiting:
         item = waiting.pop()
         kind = type(item)
         how = _HOW.get(kind) or _how(kind)
         if how is _TEXT:
-            found.append(cast(str, item))
+            found.append(item)
         elif how is _SCALAR:
             found.append(str(item))
         elif how is _SEQUENCE:
-            waiting.extend(reversed(list(cast(Iterable[object], item))))
+            waiting.extend(reversed(list(item)))
         elif how is _MAPPING:
-            pairs = cast(dict[object, object], item).items()
-            waiting.extend(reversed([part for pair in pairs for part in pair]))
+            waiting.extend(reversed([part for pair in item.items() for part in pair]))
         elif how is _FIELDS:
-            waiting.extend(reversed([getattr(item, name) for name in _NAMES[kind]]))
+            waiting.extend(reversed(_FIELDS_OF[kind](item)))
         elif how is _OTHER:
             found.append(str(item))
     return found
@@ -676,7 +687,7 @@ def _values(request: object) -> list[str]:
 # a mapping's keys and values, a dataclass's fields, or not at all (None).
 _TEXT, _SCALAR, _SEQUENCE, _MAPPING, _FIELDS, _OTHER, _NOTHING = (object() for _ in range(7))
 _HOW: dict[type, object] = {}
-_NAMES: dict[type, tuple[str, ...]] = {}  # a dataclass's fields, in order
+_FIELDS_OF: dict[type, Callable[[Any], tuple[Any, ...]]] = {}  # a dataclass's, in order
 
 
 def _how(kind: type) -> object:
@@ -690,7 +701,7 @@ def _how(kind: type) -> object:
         how = _SCALAR
     elif dataclasses.is_dataclass(kind):
         how = _FIELDS
-        _NAMES[kind] = tuple(item.name for item in dataclasses.fields(kind))
+        _FIELDS_OF[kind] = _fields_of(tuple(item.name for item in dataclasses.fields(kind)))
     elif issubclass(kind, dict):
         how = _MAPPING
     elif issubclass(kind, list | tuple | set | frozenset):
@@ -699,6 +710,14 @@ def _how(kind: type) -> object:
         how = _OTHER
     _HOW[kind] = how
     return how
+
+
+def _fields_of(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """What reads ``names`` off an object, as a tuple: ``attrgetter``'s own, in one call,
+    where it gives one (two names or more)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    return lambda item: tuple(getattr(item, name) for name in names)
 
 
 @cache
