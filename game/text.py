@@ -171,6 +171,8 @@ def folds_as_lower(text: str) -> bool:
 
 def unaccented(text: str) -> str:
     """``text`` without accents: "Seleção" and "Selecao" are spelt alike."""
+    if text.isascii():  # no accent, and what every normal form leaves as it is
+        return text
     plain = unicodedata.normalize("NFKD", text)
     return "".join(c for c in plain if not unicodedata.combining(c))
 
