@@ -108,21 +108,29 @@ def read(
     match_number: int | None = None,
     since: datetime | None = None,
     up_to_id: int | None = None,
+    without: tuple[str, ...] = (),
 ) -> Iterator[LoggedEvent[Event]]:
-    """Events with an id above ``after_id`` (and the other filters), oldest first."""
-    query = _filtered(kinds, match_number is not None, since is not None, up_to_id is not None)
+    """Events with an id above ``after_id`` (and the other filters, ``without`` kinds
+    left out), oldest first."""
+    query = _filtered(
+        kinds, match_number is not None, since is not None, up_to_id is not None, without
+    )
     values = {"after_id": after_id, "match_number": match_number, "since": since}
     for row in connection.execute(query, {**values, "up_to_id": up_to_id}):
         yield LoggedEvent(row.id, row.at, event_from_payload(row.kind, row.payload))
 
 
 @lru_cache(maxsize=256)
-def _filtered(kinds: tuple[str, ...], of_match: bool, since: bool, up_to: bool) -> Select[Any]:
+def _filtered(
+    kinds: tuple[str, ...], of_match: bool, since: bool, up_to: bool, without: tuple[str, ...]
+) -> Select[Any]:
     """The log's tail with these filters, built once per shape: her turns read it by
     kind and match thousands of times, and building a query costs more than running it."""
     query = _AFTER
     if kinds:
         query = query.where(events.c.kind.in_(kinds))
+    if without:
+        query = query.where(events.c.kind.not_in(without))
     if of_match:
         query = query.where(events.c.match_number == bindparam("match_number"))
     if since:

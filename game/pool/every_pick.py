@@ -38,7 +38,7 @@ from game.events import (
     SquadListed,
 )
 from game.model import Prediction, Score
-from game.pool.snapshot import changes_picks
+from game.pool.snapshot import LEAVES_PICKS, changes_picks
 
 # What may change a pick by the rules of ``changes_picks`` but writes none: a new
 # player has no pick yet; the extras, the players' settings and the pool's are rows
@@ -58,6 +58,7 @@ _NO_PICK_WRITTEN = (
 )
 
 _Picks = dict[tuple[str, int], Prediction]  # (player, match) -> their pick
+_LEFT = tuple(kind.kind for kind in LEAVES_PICKS)
 
 
 class EveryPick:
@@ -94,7 +95,9 @@ def _moved_on(connection: Connection, seen: int, picks: _Picks) -> tuple[int, _P
     when they change none); None if one of them may have changed a pick it does not
     name, for the picks to be read whole."""
     changed: _Picks | None = None
-    for item in log.read(connection, after_id=seen):
+    # What leaves the picks is not read at all: a match's goals and her remarks are most
+    # of the log between two looks at the picks.
+    for item in log.read(connection, after_id=seen, without=_LEFT):
         event: Event = item.event
         if isinstance(event, PredictionPlaced):
             key = (event.player, event.match)

@@ -45,12 +45,22 @@ def changes_reads(event: Event) -> bool:
     return not isinstance(event, ChatPosted | RemarkPosted)
 
 
+# What leaves every pick as it was: talk, and the fixtures desk's writes (matches and
+# goals, never a pick: a match's game moves the table and leaves the picks).
+LEAVES_PICKS = (
+    ChatPosted,
+    RemarkPosted,
+    MatchScheduled,
+    MatchKickedOff,
+    GoalScored,
+    ResultRecorded,
+)
+
+
 def changes_picks(event: Event) -> bool:
     """Whether the picks read (``views.predictions_of``, every pick) may differ after
-    ``event``: the fixtures desk writes matches and goals, never a pick; a match's game
-    (a goal, a result) moves the table and leaves the picks as they were."""
-    fixtures = MatchScheduled | MatchKickedOff | GoalScored | ResultRecorded
-    return changes_reads(event) and not isinstance(event, fixtures)
+    ``event``: any but those ``LEAVES_PICKS`` names, a kind not known here too."""
+    return not isinstance(event, LEAVES_PICKS)
 
 
 def match_moved(event: Event) -> tuple[bool, int | None]:
