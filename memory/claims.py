@@ -473,6 +473,7 @@ class Claims:
         self._kept: tuple[tuple[int, int], Records] | None = None  # at one moment of the pool
         self._results: set[tuple[int, int]] = set()  # every score a result event has said
         self._results_seen = 0  # the last result event read into them
+        self._ended: list[Result | None] | None = None  # the matches' results read with them
         self._scored: _Picked | None = None  # every pick scored, kept while nothing it reads moves
         self._spread: pick_spread.Spread | None = (
             None  # every pick spread out, kept while they stand
@@ -523,15 +524,7 @@ class Claims:
             decided = champions(matches.values())
             found.champion = decided[0] if decided else None
         found.figures |= {len(found.players), len(matches), finished}
-        # Every result ever recorded, corrected ones too: "Correction: 2-0, not 1-0". The
-        # log only grows: the results since the last look are read, added to those before.
-        for item in self.pool.events_of(ResultRecorded, after_id=self._results_seen):
-            said = " ".join(
-                s for s in (item.event.full_time, item.event.extra_time, item.event.penalties) if s
-            )
-            for a, b in SCORE.findall(f"{said} {item.event.previous or ''}"):
-                self._results |= {(int(a), int(b)), (int(b), int(a))}
-            self._results_seen = max(self._results_seen, item.id)
+        self._read_results(read)
         found.scores |= self._results
         table = self.pool.standings()
         if table and table[0].points > 0:
@@ -551,6 +544,24 @@ class Claims:
             if split is not None:  # hidden before kick-off, counted or not
                 found.shares[number] = split
         return found
+
+    def _read_results(self, read: list[Match]) -> None:
+        """Every result ever recorded, corrected ones too ("Correction: 2-0, not 1-0"):
+        the log only grows, so the results since the last look are read, added to those
+        before. A result recorded has its match read again, with a new result: while
+        every match's result is the one read last time, none was recorded since."""
+        ended = [m.result for m in read]
+        kept = self._ended
+        if kept is not None and len(ended) == len(kept) and not any(map(is_not, ended, kept)):
+            return
+        for item in self.pool.events_of(ResultRecorded, after_id=self._results_seen):
+            said = " ".join(
+                s for s in (item.event.full_time, item.event.extra_time, item.event.penalties) if s
+            )
+            for a, b in SCORE.findall(f"{said} {item.event.previous or ''}"):
+                self._results |= {(int(a), int(b)), (int(b), int(a))}
+            self._results_seen = max(self._results_seen, item.id)
+        self._ended = ended
 
     def _tallied(self, read: list[Match]) -> list[_Tally]:
         """What ``read``'s matches tell the records, added up by runs of ``TALLIED``: a

@@ -542,8 +542,11 @@ def test_records_kept_from_moment_to_moment_are_those_read_afresh(
     pool.fixtures.record_result(1, Result(Score(1, 0)))  # corrected: bia's exact, not ana's
     afresh()
     assert kept.records().called == {1: {"bia"}, 3: {"ana"}}
-    play(pool, clock, 4, "3-1")
+    play(pool, clock, 4, "4-4")
     afresh()
+    pool.fixtures.record_result(4, Result(Score(3, 1)))  # the feed's typo, corrected
+    afresh()
+    assert (4, 4) in kept.records().scores  # "Correction: 3-1, not 4-4" may be said
     assert kept.records().record["ana"] == [
         (1, 5, False),
         (2, 0, False),
