@@ -114,7 +114,8 @@ def _moved_on(
     for handle in {p.handle for p in (*gone, *came)}:
         picks = [p for p in mine[handle] if id(p) not in left]
         picks += [p for p in came if p.handle == handle]
-        mine[handle] = sorted(picks, key=lambda p: order[p.match_number])
+        # A pick spread whole may be of a match with no place (first, as ``_whole`` has it).
+        mine[handle] = sorted(picks, key=lambda p: order.get(p.match_number, ()))
     for prediction in gone:
         pair = (prediction.score.home, prediction.score.away)
         counts[pair] -= 1

@@ -75,3 +75,13 @@ def test_a_pick_gone_leaves_no_trace_of_its_score_or_its_picker() -> None:
     assert moved.moved == {1, 2}  # every pick moved a place
     assert (3, 2) not in moved.scores and (2, 3) not in moved.picked
     assert 1 not in moved.pickers and 1 not in moved.on and moved.mine["ana"] == []
+
+
+def test_a_pick_of_a_match_with_no_place_kept_from_the_whole_spread_stays_first() -> None:
+    """Found in review: it was sorted by a place it does not have, and raised."""
+    every = (Prediction("ana", 1, Score(1, 0)), Prediction("ana", 99, Score(2, 2)))
+    kept = spread(every, PLAYERS, ORDER, KEY)
+    more = (*every, Prediction("ana", 2, Score(0, 0)))
+    moved = spread(more, PLAYERS, ORDER, KEY, kept)
+    assert moved.moved == {2} and parts(moved) == parts(spread(more, PLAYERS, ORDER, KEY))
+    assert moved.mine["ana"][0].match_number == 99
