@@ -30,9 +30,9 @@ COUNTRY_MARK = re.compile(r"\s*\([A-Z]{3}\)$")  # a club cup's "SE Palmeiras (BR
 
 
 # A pattern that finds a set of spellings, and each spelling's team; and the spellings by
-# their first word, in the pattern's order (None when a spelling is not all ASCII or does
-# not begin with a word's letter: the pattern alone reads such a book).
-# The spellings by their first word, and a pattern finding only words that begin one.
+# their first word, in the pattern's order, with a pattern finding only the words that
+# begin one (None when a spelling is not all ASCII or does not begin with a word's letter:
+# the first pattern alone reads such a book).
 FirstWords = tuple[dict[str, list[str]], re.Pattern[str]]
 Finder = tuple[re.Pattern[str] | None, dict[str, str], FirstWords | None]
 WORD_RUN = re.compile(r"\w+")

@@ -475,9 +475,8 @@ class Claims:
         self._results_seen = 0  # the last result event read into them
         self._ended: list[Result | None] | None = None  # the matches' results read with them
         self._scored: _Picked | None = None  # every pick scored, kept while nothing it reads moves
-        self._spread: pick_spread.Spread | None = (
-            None  # every pick spread out, kept while they stand
-        )
+        # every pick spread out, moved on while the players and kick-offs stand
+        self._spread: pick_spread.Spread | None = None
         # match -> its picks, her handle and how they split, while its picks stay the same
         self._splits: dict[int, tuple[list[Prediction], str, _Split]] = {}
         # What a pick earns, by match: its result, and (home, away, joker) -> (points,
@@ -648,7 +647,7 @@ class Claims:
             said = tuple([p for p in spread.mine.get(handle, ()) if p.match_number in finished])
             known = before.get(handle)
             if known is not None and known[0] == said:
-                pass
+                pass  # their record as it was
             elif known is not None and said[: len(known[0])] == known[0]:
                 # The matches just finished come after those before (most results): the
                 # record before stands, with theirs added at its end.
