@@ -21,10 +21,9 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import asyncssh
-
 from bot.app.config import ModelConfig
 from bot.app.demo import run_demo
+from frontends.ssh.library import asyncssh
 from game.model import MatchStatus
 
 PORT = 2297

@@ -21,9 +21,8 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-import asyncssh
-
 from bench.ssh_sessions import percentiles, start
+from frontends.ssh.library import asyncssh
 from frontends.ssh.server import HOST_KEY_FILE, host_key
 from game.db.engine import open_database
 from game.openfootball import Fixture, Tournament

@@ -21,9 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import asyncssh
-
 from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.library import asyncssh
 from frontends.ssh.server import bound_port, start_server
 from game.db.engine import open_database
 from game.openfootball import parse_tournament

@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-import asyncssh
-
 from frontends.limits import Limits
 from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.library import asyncssh
 from frontends.ssh.server import HOST_KEY_FILE, bound_port, host_key, start_server
 from game.db.engine import open_database
 from game.model import Score

@@ -7,6 +7,7 @@ exceptions, so nothing a client sends can take the session down.
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 from collections.abc import Callable, Sequence
@@ -39,7 +40,7 @@ from game.render import (
 )
 from game.scoring import classify, scored_score
 from game.shares import shares_lines, shares_of
-from game.text import clean_line
+from game.text import clean_line, unaccented
 from game.words import Words
 
 RACE_PLAYERS = 5
@@ -163,11 +164,8 @@ def _number(text: str) -> int:
 
 
 def _score(words: Sequence[str]) -> Score:
-    """``2-1``, ``2:1``, ``2x1`` or ``2 1``."""
-    text = (
-        "-".join(words) if len(words) == 2 and all(w.isdigit() for w in words) else " ".join(words)
-    )
-    return Score.parse(text)
+    """The score in the words after a match's number, as ``Score.parse`` reads it."""
+    return Score.parse(" ".join(words))
 
 
 def _json_flag(args: list[str]) -> tuple[bool, list[str]]:
@@ -216,9 +214,22 @@ class Commands:
         if not line:
             return Reply()
         name, *args = line.split()
-        spec = BY_NAME.get(name.lower())
+        spec = command_named(name)
         if spec is None or (spec.admin and not caller.is_admin):
-            if line.startswith("@") or chat_fallback:
+            if line.startswith("@"):
+                return self._chat(caller, line, limits)
+            meant = mistyped(name, args, caller.is_admin)
+            if meant is not None:  # to its author alone: a typo is nobody else's business
+                return Reply(
+                    self.words(
+                        "unknown command {name!r}: did you mean {command}? (to chat: say {line})",
+                        name=name,
+                        command=meant,
+                        line=line,
+                    ),
+                    error=True,
+                )
+            if chat_fallback:
                 return self._chat(caller, line, limits)
             return Reply(self.words("unknown command {name!r}; try help", name=name), error=True)
         if spec.handler is Commands.say:
@@ -324,7 +335,7 @@ class Commands:
         return Reply("\n".join(lines))
 
     def bet(self, call: Call) -> Reply:
-        if len(call.args) not in (2, 3):
+        if not 2 <= len(call.args) <= 4:  # 5 2-1, 5 2 1, 5 2 - 1
             raise CommandError("say which match and what score")
         number, score = _number(call.args[0]), _score(call.args[1:])
         match, placed = self.pool.predictions.place(call.caller.handle, number, score)
@@ -848,3 +859,31 @@ SPECS: tuple[Spec, ...] = (
     Spec(("players", "jogadores"), "players", "who plays", Commands.players, admin=True),
 )
 BY_NAME = {name: spec for spec in SPECS for name in spec.names}
+# Typed as people type them: any case, accents or none ("bônus", "Classificação").
+FOLDED = {unaccented(name): spec for name, spec in BY_NAME.items()}
+# A first word this close to a command's name (difflib's ratio: "bett", "matchs",
+# "standigns" are 0.86 to 0.92) is a typo when what follows reads as the command's
+# arguments; ordinary chat words sit below it ("best" and "bet" are 0.86 too, hence
+# the arguments).
+TYPO_RATIO = 0.8
+ARGUMENT_WORDS = frozenset(
+    unaccented(word)
+    for group in (SIDES, AFTER, ROUND_WORDS, DAY_WORDS, REMIND_STATES, KIND_WORDS, OFF_WORDS)
+    for word in group
+) | {"all", "--json", "discord"}
+
+
+def command_named(name: str) -> Spec | None:
+    """The command a first word names, folded as ``FOLDED`` is."""
+    return FOLDED.get(unaccented(name.lower()))
+
+
+def mistyped(name: str, args: Sequence[str], is_admin: bool) -> str | None:
+    """The command a line that names none most likely meant, or None for chat: its first
+    word close to a command's name, and nothing after it but what commands take."""
+    if not all(any(c.isdigit() for c in arg) or unaccented(arg.lower()) in ARGUMENT_WORDS
+               for arg in args):  # fmt: skip
+        return None
+    names = [name for name, spec in FOLDED.items() if is_admin or not spec.admin]
+    close = difflib.get_close_matches(unaccented(name.lower()), names, n=1, cutoff=TYPO_RATIO)
+    return close[0] if close else None  # in the language typed: "palpiet" meant palpite

@@ -4,6 +4,7 @@ results feed says about a match before the pool decides what to do with it."""
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -13,6 +14,11 @@ from game.errors import UserError
 from game.text import clean_line
 
 MAX_GOALS = 99
+# Two counts of goals and what people put between them: hyphen, the dashes and minus
+# sign autocorrect makes of it, a colon, an x (or a times sign), or only spaces.
+SCORE_FORM = re.compile(
+    r"(?P<home>\d{1,3})\s*(?:[-\u2010-\u2015\u2212:xX\u00d7]|\s)\s*(?P<away>\d{1,3})"
+)
 
 
 class InvalidScore(UserError, ValueError):
@@ -35,18 +41,12 @@ class Score:
 
     @classmethod
     def parse(cls, text: str) -> Score:
-        """Read ``2-1`` (also ``2:1`` or ``2 x 1``, as people type them)."""
-        cleaned = text.strip().lower()
-        for separator in ("-", ":", "x"):
-            if separator in cleaned:
-                left, _, right = cleaned.partition(separator)
-                break
-        else:
+        """Read ``2-1`` as people type it: ``2 - 1``, ``2x1``, ``2 x 1`` (a Brazilian's),
+        ``2:1``, ``2\u20131`` (the en dash autocorrect makes), ``2 1``."""
+        found = SCORE_FORM.fullmatch(text.strip())
+        if found is None:
             raise InvalidScore("not a score: {text!r} (write it like 2-1)", text=text)
-        try:
-            return cls(int(left.strip()), int(right.strip()))
-        except ValueError:
-            raise InvalidScore("not a score: {text!r} (write it like 2-1)", text=text) from None
+        return cls(int(found["home"]), int(found["away"]))
 
     @property
     def outcome(self) -> int:

@@ -67,15 +67,26 @@ def shares_of(match: Match, picks: Iterable[Prediction], now: datetime) -> Share
 
 
 def whole_percentages(counts: Sequence[float]) -> list[int]:
-    """``counts`` as whole percentages summing to 100: the largest remainders get the
-    points rounding lost (5/2/2 of 9 is 56/22/22, not 55/22/22). All 0 when the total is."""
+    """``counts`` as whole percentages: the largest remainders get the points rounding
+    lost (5/2/2 of 9 is 56/22/22, not 55/22/22), and equal counts always show equal
+    shares, so a point is handed to all of a tie or to none of it: 3/2/2 of 7 is
+    43/28/28 (99: no 29 for one of two equal counts), 1/1/1 is 33/33/33. The sum is
+    100 but where a tie stands on the point. All 0 when the total is."""
     total = sum(counts)
     if total <= 0:
         return [0] * len(counts)
     exact = [count * 100 / total for count in counts]
     whole = [int(share) for share in exact]
-    for index in sorted(range(len(exact)), key=lambda i: whole[i] - exact[i])[: 100 - sum(whole)]:
-        whole[index] += 1
+    left = 100 - sum(whole)
+    ties: dict[float, list[int]] = {}
+    for index in sorted(range(len(exact)), key=lambda i: whole[i] - exact[i]):
+        ties.setdefault(counts[index], []).append(index)
+    for tied in ties.values():  # largest remainder first, as sorted
+        if len(tied) > left:
+            break
+        for index in tied:
+            whole[index] += 1
+        left -= len(tied)
     return whole
 
 

@@ -12,8 +12,7 @@ from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-import asyncssh
-
+from frontends.ssh.library import asyncssh
 from game.db.engine import open_database
 from game.openfootball import parse_tournament
 from game.pool import Pool
@@ -54,12 +53,13 @@ async def serving(
     env: dict[str, str] | None = None,
     open_files: int | None = None,
     log: Path | None = None,
+    before: list[str] | None = None,
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """The server process on the pool at ``url`` (its host key in ``data``) and the port
     it listens on; killed at the end if still running. ``open_files``: its limit of open
     files (RLIMIT_NOFILE), lowered as a small server's would be. ``log``: a file for its
     log (stderr), kept apart from what it prints, so that no line of either is lost
-    (else the log comes on stdout too)."""
+    (else the log comes on stdout too). ``before``: gets what it printed before its banner."""
 
     def limit_files() -> None:
         if open_files is not None:
@@ -76,15 +76,25 @@ async def serving(
         )  # fmt: skip
     assert server.stdout is not None
     try:
-        async with asyncio.timeout(30):
-            banner = (await server.stdout.readline()).decode()
-        found = re.search(r":(\d+) ", banner)
-        assert found, banner
-        yield server, int(found.group(1))
+        yield server, await banner_port(server.stdout, before)
     finally:
         if server.returncode is None:
             server.kill()
             await server.wait()
+
+
+# How ``serve`` says it is ready: read by its form, wherever it comes in the output.
+BANNER = re.compile(r"^BETanIA pool listening on \S+:(\d+) ")
+
+
+async def banner_port(stdout: asyncio.StreamReader, before: list[str] | None = None) -> int:
+    """The port in the server's banner; the lines printed before it go to ``before``."""
+    async with asyncio.timeout(30):
+        while not (found := BANNER.match(line := (await stdout.readline()).decode())):
+            assert line, f"the server ended before its banner, after: {before}"
+            if before is not None:
+                before.append(line)
+    return int(found.group(1))
 
 
 async def line_with(stream: asyncio.StreamReader, needle: str, timeout: float = 30.0) -> str:

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import asyncssh
 import pytest
 
 from bot.agent.gateway import remembering
 from frontends.ssh.frontend import Frontend, ServerConfig
+from frontends.ssh.library import asyncssh
 from frontends.ssh.server import bound_port, start_server
 from game.db.engine import open_database
 from game.openfootball import Tournament

@@ -35,6 +35,46 @@ def test_forgiving_aliases_and_score_spellings(tournament_pool: Pool) -> None:
     assert commands.run(ANA, "bet 2 3:1").text == "#2 Argentina v Mexico: you already have 3-1"
 
 
+def test_scores_as_people_write_them(tournament_pool: Pool) -> None:
+    """The hyphen, spaced or not; a Brazilian's x; the en dash autocorrect makes."""
+    commands = Commands(tournament_pool)
+    typed = ["2-1", "2 - 1", "2 x 1", "2x1", "2\u20131", "2:1", "2 1", "2 \u2014 1"]
+    replies = [commands.run(ANA, f"bet 2 {score}") for score in typed]
+    assert [reply.error for reply in replies] == [False] * len(typed)
+    assert [str(p.score) for p in tournament_pool.predictions_of("ana")] == ["2-1"]
+    for wrong in ["2 - - 1", "2-", "two-one", "2-1-0"]:
+        reply = commands.run(ANA, f"bet 2 {wrong}")
+        assert reply.error and "2-1" in reply.text, wrong
+
+
+def test_a_mistyped_command_is_told_to_its_author_alone(tournament_pool: Pool) -> None:
+    commands = Commands(tournament_pool)
+    asked = {
+        line: commands.run(ANA, line)
+        for line in ["bett 2 1-0", "matchs", "standigns", "palpiet 2 2x1", "remid off"]
+    }
+    assert asked["bett 2 1-0"].text == (
+        "unknown command 'bett': did you mean bet? (to chat: say bett 2 1-0)"
+    )
+    assert "did you mean palpite?" in asked["palpiet 2 2x1"].text  # in the language typed
+    assert all(reply.error and "did you mean" in reply.text for reply in asked.values())
+    # Chat that merely starts like a command still goes to everyone.
+    for chat in ["best game ever", "bet on brazil tonight?", "oi gente", "matchs are boring lol"]:
+        commands.run(ANA, chat)
+    said = [e.event.text for e in tournament_pool.events(kinds=("chat",))]
+    assert said == ["best game ever", "oi gente", "matchs are boring lol"]
+    assert tournament_pool.predictions_of("ana") == []
+
+
+def test_commands_in_portuguese_with_or_without_accents(tournament_pool: Pool) -> None:
+    commands = Commands(tournament_pool)
+    assert commands.run(ANA, "bônus campeão Brasil").text == "your champion pick: Brazil"
+    assert commands.run(ANA, "BONUS campeao brasil").text == "your champion pick is already Brazil"
+    assert not commands.run(ANA, "Classificação").error
+    assert not commands.run(ANA, "CLASSIFICACAO").error
+    assert tournament_pool.events(kinds=("chat",)) == []
+
+
 def test_admin_commands_are_for_admins(tournament_pool: Pool, clock: FakeClock) -> None:
     commands = Commands(tournament_pool)
     clock.now = tournament_pool.match(1).kickoff

@@ -9,9 +9,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-import asyncssh
-
 from bot.agent.gateway import remembering
+from frontends.ssh.library import asyncssh
 from game.db.engine import open_database
 from game.history import PoolHistory
 from game.model import Score

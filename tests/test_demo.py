@@ -1,16 +1,20 @@
 """The demo, headless: a few matches on a very fast clock, watched over SSH."""
 
 import asyncio
+import os
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
-import asyncssh
-
 from bot.app.config import ModelConfig
 from bot.app.demo import Demo, run_demo
+from frontends.ssh.library import asyncssh
+from game.db.engine import open_database
 from game.events import PickReminder
 from game.pool import Pool
 from memory import diary
+from tests.serve_process import line_with
 from tests.ssh_pool import printed, read_until
 
 
@@ -150,3 +154,56 @@ def test_the_demo_plays_a_short_league_three_matches_at_a_time(tmp_path: Path) -
         r.event.text for r in pool.events(kinds=("remark",)) if "That's the season" in r.event.text
     ]
     assert wrap and f"{champion} are champions" in wrap[0]
+
+
+def test_a_second_demo_that_cannot_start_leaves_the_running_one_whole(tmp_path: Path) -> None:
+    """Started beside a running demo (its data dir, or only its port), the second one
+    fails before touching a file: it used to remove demo.db first, and the running
+    demo went on writing to deleted files."""
+
+    async def scenario() -> None:
+        first = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.app.cli", "demo", "--port", "0", "--provider", "offline",
+            "--data-dir", str(tmp_path / "first"),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        assert first.stdout is not None
+        try:
+            port = (await line_with(first.stdout, "join the pool")).split()[5]
+            database = tmp_path / "first" / "demo.db"
+            before = database.stat()
+            tries = {
+                "same data dir": ["--port", "0", "--data-dir", str(tmp_path / "first")],
+                "same port": ["--port", port, "--data-dir", str(tmp_path / "second")],
+            }
+            for options in tries.values():
+                second = subprocess.run(
+                    [sys.executable, "-m", "bot.app.cli", "demo", "--league", *options],
+                    capture_output=True, text=True, timeout=60,
+                )  # fmt: skip
+                assert second.returncode == 1, second.stderr
+                assert second.stderr.count("\n") == 1, second.stderr  # one line, no traceback
+                (said,) = second.stderr.splitlines()
+                assert said.startswith("betania: error: "), said
+                after = database.stat()
+                assert (after.st_ino, after.st_nlink) == (before.st_ino, 1)
+            assert not (tmp_path / "second" / "demo.db").exists()
+            # and the first demo still plays: it answers a newcomer over SSH
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            async with asyncssh.connect(
+                "127.0.0.1", int(port), username="zeca", client_keys=[key],
+                known_hosts=None, agent_path=None,
+            ) as connection:  # fmt: skip
+                process = await connection.create_process()
+                await read_until(process.stdout, "Welcome to the pool, zeca!", timeout=20)
+                process.stdin.write("quit\n")
+        finally:
+            first.kill()
+            await first.wait()
+        # the first demo's database, as it was left: it holds the newcomer it registered
+        reopened = Pool(open_database(f"sqlite:///{tmp_path / 'first' / 'demo.db'}"))
+        assert reopened.player("zeca") is not None
+        reopened.engine.dispose()
+
+    asyncio.run(scenario())

@@ -8,13 +8,13 @@ import pty
 import unicodedata
 from pathlib import Path
 
-import asyncssh
 import pytest
 from sqlalchemy import update
 
 from bot.agent.gateway import remembering
 from frontends.limits import Limits
 from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.library import asyncssh
 from game.db.schema import matches
 from game.feeds.football_data import parse_matches
 from game.model import Score

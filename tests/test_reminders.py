@@ -12,7 +12,6 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import asyncssh
 import pytest
 from sqlalchemy import text
 
@@ -25,6 +24,7 @@ from frontends.discord.messages import CONTENT_LIMIT
 from frontends.discord.poster import WebhookPoster, reminder_messages
 from frontends.notices import Notices
 from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.library import asyncssh
 from game.db.engine import open_database
 from game.events import PickReminder, RemarkPosted, RemindersSet
 from game.model import Match, MatchStatus, Score

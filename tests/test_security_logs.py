@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-import asyncssh
 import httpx
 from aiohttp import web
 from sqlalchemy.engine import make_url
@@ -31,6 +30,7 @@ from sqlalchemy.engine import make_url
 from bot.app.cli import build_parser
 from bot.app.redaction import RedactingFormatter, Redactor
 from bot.app.settings import LOG_FORMAT, Settings
+from frontends.ssh.library import asyncssh
 from frontends.web import start_web
 from game.db.engine import open_database
 from game.pool import Pool

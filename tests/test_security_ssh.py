@@ -23,12 +23,12 @@ from functools import partial
 from pathlib import Path
 from typing import cast
 
-import asyncssh
 import pytest
 
 from bot.app.cli import main
 from frontends.limits import Doorway, Limits
 from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.library import asyncssh
 from frontends.ssh.server import PoolSSHServer, host_key
 from tests.ssh_pool import ServedPool, join_at_the_prompt, read_until, served_pool
 

@@ -49,3 +49,17 @@ def test_a_signal_stops_serve_cleanly(
         pool.engine.dispose()
 
     asyncio.run(scenario())
+
+
+def test_serve_says_nothing_before_its_banner(tmp_path: Path, database_url: str) -> None:
+    """What a newcomer sees first, its log and warnings merged in as on a terminal: the
+    pool's banner. A new cryptography made asyncssh print ten DSA warnings there."""
+    prepare_pool(database_url, FUTURE_CUP, "ana")
+    before: list[str] = []
+
+    async def scenario() -> None:
+        async with serving(tmp_path / "data", database_url, before=before):
+            pass
+
+    asyncio.run(scenario())
+    assert before == []

@@ -6,6 +6,7 @@ true."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from dataclasses import replace
 from datetime import timedelta
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.agent.providers.offline import OfflineModel
 from frontends.scoreboard.live import Scoreboard
@@ -75,9 +78,14 @@ def test_equal_counts_are_listed_in_score_order() -> None:
     assert told.percentages == (60, 20, 20)
 
 
-def test_percentages_always_add_up_to_a_hundred() -> None:
+def test_percentages_add_up_to_a_hundred_and_equal_counts_show_equal_shares() -> None:
     assert whole_percentages((5, 2, 2)) == [56, 22, 22]
-    assert whole_percentages((1, 1, 1)) == [34, 33, 33]
+    assert whole_percentages((2, 5, 2)) == [22, 56, 22]
+    # "Brazil 3 (43%), draw 2 (29%), Japan 2 (28%)": one of two equal counts got the point
+    assert whole_percentages((3, 2, 2)) == [43, 28, 28]
+    assert whole_percentages((1, 1, 1)) == [33, 33, 33]
+    assert whole_percentages((1, 1, 0)) == [50, 50, 0]
+    assert whole_percentages((1, 2, 3)) == [17, 33, 50]
     assert whole_percentages((0, 0, 0)) == [0, 0, 0]
     assert shares([]).percentages == (0, 0, 0)
 
@@ -304,3 +312,19 @@ def test_her_offline_kick_off_line_tells_the_split_truly(
     grounds = contract.grounds(persona("BETanIA", language), call.prompt)
     for line in told:
         assert contract.check(line, "remark", grounds, number) is None, line
+
+
+@given(st.lists(st.integers(0, 40), min_size=3, max_size=3))
+def test_shares_of_any_counts_are_fair_and_near_a_hundred(counts: list[int]) -> None:
+    shown = whole_percentages(counts)
+    if sum(counts) == 0:
+        assert shown == [0, 0, 0]
+        return
+    assert 100 - len(counts) < sum(shown) <= 100
+    for one, other in itertools.combinations(range(3), 2):
+        if counts[one] == counts[other]:
+            assert shown[one] == shown[other]
+        elif counts[one] > counts[other]:
+            assert shown[one] >= shown[other]
+    exact = [count * 100 / sum(counts) for count in counts]
+    assert all(abs(s - e) < 1 for s, e in zip(shown, exact, strict=True))

@@ -9,12 +9,12 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-import asyncssh
 import pytest
 from sqlalchemy import event
 
 from frontends.limits import Limits
 from frontends.ssh.frontend import ServerConfig
+from frontends.ssh.library import asyncssh
 from frontends.ssh.server import HOST_KEY_FILE
 from tests.ssh_pool import (
     answering,

@@ -15,9 +15,9 @@ import sysconfig
 import venv
 from pathlib import Path
 
-import asyncssh
 import httpx
 
+from frontends.ssh.library import asyncssh
 from tests.ssh_pool import read_until
 
 PROJECT = Path(__file__).resolve().parents[1]

@@ -667,6 +667,7 @@ def cmd_demo(args: argparse.Namespace) -> None:
                 addressee=settings.addressee,
                 opened=open_http,
                 league=args.league,
+                other_ports=[args.http_port] if args.http_port else [],
             )
             try:
                 await running.acceptor.wait_closed()

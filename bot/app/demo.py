@@ -13,7 +13,7 @@ import asyncio
 import heapq
 import itertools
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -31,12 +31,20 @@ from bot.app.demo_cup import (
     play,
     winner,
 )
-from bot.app.lifecycle import Running, commentator_for, in_worker, open_server
+from bot.app.lifecycle import (
+    Running,
+    StartError,
+    check_free,
+    commentator_for,
+    in_worker,
+    open_server,
+)
 from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
 from frontends.hub import Notice
 from frontends.ssh.frontend import ServerConfig
 from game.addressing import Addressee
 from game.db.engine import open_database, private_directory
+from game.db.leader import exclusive_lock
 from game.model import MatchStatus, Result, Score, knockout_round
 from game.openfootball import Fixture, Tournament
 from game.pool import Pool
@@ -44,6 +52,7 @@ from game.reminders import DEFAULT_LEAD
 from game.rules import RuleViolation
 
 DEMO_DATABASE = "demo.db"
+DEMO_LOCK = "demo.lock"  # held while a demo runs on its data dir
 TOURNAMENT = "BETanIA Demo Cup"
 LEAGUE = "BETanIA Demo League"
 HOUSE_PLAYERS = ("ana", "bruno", "carla", "diego", "elis")
@@ -267,11 +276,26 @@ async def run_demo(
     addressee: Addressee | None = None,
     opened: Callable[[Running], Awaitable[None]] | None = None,
     league: bool = False,
+    other_ports: Sequence[int] = (),
 ) -> tuple[Demo, Running]:
     """The demo pool served and played to the end (or ``stop_after`` matches);
-    ``opened`` runs once the SSH server listens, before the first match."""
+    ``opened`` runs once the SSH server listens, before the first match.
+
+    The demo starts over, but only once it is sure to start: another demo on the same
+    data dir (its lock) or a port taken (``port``, ``other_ports``) stops it before it
+    removes a file, so a running demo never goes on writing to deleted ones."""
     directory = private_directory(data_dir)
     database = directory / DEMO_DATABASE
+    holds = exclusive_lock(directory / DEMO_LOCK)
+    if holds is None:
+        raise StartError(
+            f"a demo is already running on {directory}: stop it first, or use --data-dir"
+        )
+    try:
+        check_free(host, [port, *other_ports])
+    except StartError:
+        holds.close()
+        raise
     for leftover in (
         database,
         directory / f"{DEMO_DATABASE}-wal",
@@ -296,6 +320,7 @@ async def run_demo(
             language=config.language,
         ),
     )
+    running.holds = holds
     teams = len(CLUBS) if league else 16
     every = SPACING.total_seconds() / speed
     say(

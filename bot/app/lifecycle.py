@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, timedelta, tzinfo
 from pathlib import Path
-
-import asyncssh
+from typing import IO
 
 from bot.agent.commentator import Commentator, Policy
 from bot.agent.gateway import remembering
@@ -31,6 +31,7 @@ from frontends.discord.signature import SeenSignatures, Verifier
 from frontends.notices import Notices
 from frontends.scoreboard.live import Scoreboard
 from frontends.ssh.frontend import Frontend, ServerConfig
+from frontends.ssh.library import asyncssh
 from frontends.ssh.server import bound_port, start_server
 from frontends.web import DiscordEndpoint, WebServer, start_web, web_app
 from game.addressing import Addressee
@@ -78,6 +79,7 @@ def commentator_for(
 class Running:
     acceptor: asyncssh.SSHAcceptor
     frontend: Frontend
+    holds: IO[str] | None = None  # a lock on the data dir, let go at close (the demo's)
 
     @property
     def port(self) -> int:
@@ -91,15 +93,31 @@ class Running:
         await self.frontend.close()
         self.acceptor.close()
         await self.acceptor.wait_closed()
+        if self.holds is not None:
+            self.holds.close()
+
+
+def cannot_listen(host: str, port: int, error: OSError) -> StartError:
+    return StartError(f"cannot listen on {host}:{port}: {error.strerror or error}")
+
+
+def check_free(host: str, ports: Sequence[int]) -> None:
+    """Each port can be listened on now, or the StartError that listening would raise:
+    asked before a command touches a file, so that failing to listen changes nothing.
+    Port 0 is always free (the system picks one)."""
+    for port in ports:
+        if port:
+            try:
+                socket.create_server((host, port)).close()
+            except OSError as error:
+                raise cannot_listen(host, port, error) from None
 
 
 async def open_server(pool: Pool, data_dir: Path, config: ServerConfig) -> Running:
     try:
         acceptor, frontend = await start_server(pool, data_dir, config)
     except OSError as error:
-        raise StartError(
-            f"cannot listen on {config.host}:{config.port}: {error.strerror or error}"
-        ) from None
+        raise cannot_listen(config.host, config.port, error) from None
     return Running(acceptor, frontend)
 
 

@@ -138,6 +138,11 @@ class Settings:
         handler = logging.StreamHandler()
         handler.setFormatter(RedactingFormatter(LOG_FORMAT, redact))
         logging.basicConfig(level=self.log_level, handlers=[handler])
+        # A dependency's warnings (deprecations, mostly) speak to its developers, not to
+        # who runs a pool: they go to the log, shown at DEBUG only, never before the banner.
+        logging.captureWarnings(True)
+        shown = logging.WARNING if self.log_level == "DEBUG" else logging.ERROR
+        logging.getLogger("py.warnings").setLevel(shown)
         return redact
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import contextlib
 import re
 
-import asyncssh
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from frontends.limits import Limits
+from frontends.ssh.library import asyncssh
 from game.text import clean_block
 
 BARE_NEWLINE = re.compile(r"(?<!\r)\n")

@@ -10,9 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import asyncssh
-
 from frontends.ssh.frontend import Frontend, ServerConfig
+from frontends.ssh.library import asyncssh
 from frontends.ssh.session import PoolSession
 from game.db.engine import private_directory
 from game.errors import UserError

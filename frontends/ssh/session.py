@@ -14,8 +14,6 @@ import itertools
 from collections.abc import Callable
 from typing import cast
 
-import asyncssh
-
 from frontends.commands import Caller
 from frontends.limits import ConnectionLimits
 from frontends.ssh.channel import SessionChannel
@@ -24,6 +22,7 @@ from frontends.ssh.exec_mode import run_command
 from frontends.ssh.frontend import Frontend
 from frontends.ssh.idle import IdleWatch
 from frontends.ssh.incoming import Incoming
+from frontends.ssh.library import asyncssh
 from frontends.ssh.notices import SessionNotices
 from frontends.ssh.prompt import Terminal
 from frontends.ssh.registration import Registration

@@ -18,7 +18,7 @@ import fcntl
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import Engine
 
@@ -47,7 +47,7 @@ class Leadership:
         if self.engine.dialect.name == "postgresql":
             self._held = self._take_postgresql()
         else:
-            self._held = self._take_file(self._lock_path())
+            self._held = exclusive_lock(self._lock_path())
         return self._held is not None
 
     def release(self) -> None:
@@ -81,12 +81,14 @@ class Leadership:
             raise RuntimeError("a pool in memory has one process: it needs no leader")
         return Path(database).with_name(Path(database).name + ".leader")
 
-    @staticmethod
-    def _take_file(path: Path) -> Any:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(descriptor)
-            return None
-        return os.fdopen(descriptor, "r+")
+
+def exclusive_lock(path: Path) -> IO[str] | None:
+    """An exclusive ``flock`` on ``path`` (made if missing), held while the returned file
+    is open and gone with the process, kill -9 included; None while another holds it."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        return None
+    return os.fdopen(descriptor, "r+")
