@@ -484,8 +484,9 @@ class Commands:
             title, key = words.day(day), {"day": day.isoformat()}
         if as_json:
             rows = [row.as_dict() for row in found.rows]
-            return Reply(json.dumps({**key, "winners": found.winners, "rows": rows}))
-        return Reply(day_text(title, found.rows, found.winners, words))
+            told = {"winners": found.winners, "leaders": found.leaders, "left": found.left}
+            return Reply(json.dumps({**key, **told, "rows": rows}))
+        return Reply(day_text(title, found.rows, found.leaders, found.left, words))
 
     def league(self, call: Call) -> Reply:
         after = self._after(call.args, "league")

@@ -57,13 +57,24 @@ def _standings_text(rows: tuple[StandingRow, ...], words: Words) -> str:
 
 
 def day_text(
-    title: str, rows: Sequence[StandingRow], winners: Sequence[str], words: Words | None = None
+    title: str,
+    rows: Sequence[StandingRow],
+    leaders: Sequence[str],
+    left: int = 0,
+    words: Words | None = None,
 ) -> str:
-    """A day's or a round's table (``Pool.day_table``) under who won it: the points
-    scored on its matches, jokers included, and nothing from the bonus picks."""
+    """A day's or a round's table (``Pool.day_table``) under who won it, or who leads
+    it while ``left`` of its matches are still to finish: the points scored on its
+    matches, jokers included, and nothing from the bonus picks."""
     words = words or Words()
-    if winners:
-        won = words("{title}: won by {players}", title=title, players=", ".join(winners))
+    players = ", ".join(leaders)
+    if leaders and left:
+        won = words(
+            "{title}: led by {players}, {left} match(es) to finish",
+            title=title, players=players, left=left,
+        )  # fmt: skip
+    elif leaders:
+        won = words("{title}: won by {players}", title=title, players=players)
     else:
         won = words("{title}: nobody has scored yet", title=title)
     shown = table(

@@ -122,13 +122,16 @@ def compute_standings(
     bonus: Mapping[str, int] | None = None,
     days: Mapping[int, date] | None = None,
     days_first: bool = False,
+    in_play: Collection[int] = (),
 ) -> list[StandingRow]:
     """Standings from predictions and results; ``counted`` limits them to those matches
     (``played_by`` gives the matches of the table as it stood after one).
 
     ``jokers``: (player, match) pairs whose pick counts twice. ``bonus``: each
     player's bonus points (``bonus_points``). ``days``: each match's day
-    (``game.matchdays.day_of``), to count the days each player won.
+    (``game.matchdays.day_of``), to count the days each player won: a day is won
+    only once it is over, every match on it counted with its result; ``in_play``:
+    the matches whose result is a running score, which keep their day open.
     """
     totals = {handle: [0, 0, 0, 0, 0] for handle in players}
     on_day: dict[date, dict[str, int]] = defaultdict(dict)
@@ -149,9 +152,16 @@ def compute_standings(
         if days is not None:
             day = on_day[days[number]]
             day[prediction.handle] = day.get(prediction.handle, 0) + points + doubled
+    unfinished = {
+        days[number]
+        for number in days or {}
+        if number not in results
+        or number in in_play
+        or (counted is not None and number not in counted)
+    }
     won: dict[str, int] = defaultdict(int)
-    for scores in on_day.values():
-        for handle in winners(scores):
+    for day, scores in on_day.items():
+        for handle in winners(scores) if day not in unfinished else ():
             won[handle] += 1
     bonus = bonus or {}
     return assign_ranks(

@@ -1,11 +1,13 @@
 """The SQL standings and the plain-Python rule must agree on every input."""
 
-from datetime import UTC, date, datetime
+import json
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from frontends.commands import Caller, Commands
 from game.db.engine import open_database
 from game.matchdays import DAYS_FIRST
 from game.model import Goal, Prediction, Result, Score
@@ -13,7 +15,7 @@ from game.pool import Pool
 from game.rules import RuleViolation
 from game.scoring import PRESETS, ScoreBasis
 from game.standings import compute_standings
-from tests.conftest import FakeClock, small_tournament
+from tests.conftest import FakeClock, play, small_tournament, the_2022_cup_to_come
 
 HANDLES = ["ana", "bia", "caio", "duda"]
 goals = st.integers(0, 4)
@@ -169,7 +171,7 @@ def test_the_live_table_counts_the_match_in_play_as_if_it_ended_now(
     rule = PRESETS[preset_name]
     days = pool.match_days()
     assert pool.standings(live=True) == compute_standings(
-        HANDLES, predictions, finished, rule, basis, days=days
+        HANDLES, predictions, finished, rule, basis, days=days, in_play={4}
     )
     assert pool.standings() == compute_standings(
         HANDLES, predictions, played, rule, basis, days=days
@@ -233,3 +235,30 @@ def test_days_won_break_a_tie_on_points_before_exact_hits_when_the_pool_says_so(
     assert pool.day_table(date(2026, 6, 11))[1].winners == ["ana"]
     with pytest.raises(RuleViolation, match="unknown tie-break"):
         pool.set_tiebreak("coin toss")
+
+
+def test_a_day_is_won_only_once_its_last_match_is_over(pool: Pool, clock: FakeClock) -> None:
+    """21 Nov 2022 in Qatar: England 6-2 Iran, Senegal 0-2 Netherlands, USA 1-1 Wales.
+    bia calls the first exactly and leads the day; caio calls the other two and wins
+    it. The table gave bia "days won 1" after the day's first match."""
+    the_2022_cup_to_come(pool, clock, timedelta(hours=1))
+    for handle, number, pick in [("bia", 2, "6-2"), ("caio", 3, "0-2"), ("caio", 4, "1-1")]:
+        pool.predictions.place(handle, number, Score.parse(pick))
+    commands, ana = Commands(pool), Caller("ana")
+    play(pool, clock, 2, "6-2")
+    days = {row.player: row.days for row in pool.standings()}
+    assert days == {"ana": 0, "bia": 0, "caio": 0}
+    told = commands.run(ana, "standings day 2022-11-21").text
+    assert told.startswith("21 Nov: led by bia, 2 match(es) to finish")
+    day = json.loads(commands.run(ana, "standings day 2022-11-21 --json").text)
+    assert (day["winners"], day["leaders"], day["left"]) == ([], ["bia"], 2)
+    play(pool, clock, 3, "0-2")
+    pool.fixtures.kick_off(4)  # in play: its day is not over, in the live table either
+    rows, in_play = pool.live_table()
+    assert in_play and {row.player: row.days for row in rows} == days
+    clock.now += timedelta(minutes=115)
+    pool.fixtures.record_result(4, Result(Score(1, 1)))
+    assert {row.player: row.days for row in pool.standings()} == {"ana": 0, "bia": 0, "caio": 1}
+    assert pool.standings(up_to_match=3) == pool.standings(before_match=4)
+    assert all(row.days == 0 for row in pool.standings(up_to_match=3))
+    assert commands.run(ana, "standings day 2022-11-21").text.startswith("21 Nov: won by caio")

@@ -28,6 +28,7 @@ from sqlalchemy import (
     cast,
     func,
     literal,
+    or_,
     select,
     true,
 )
@@ -534,6 +535,7 @@ def _standings_query(
     daily = (
         select(
             earning.c.player_id,
+            earning.c.day,
             earning.c.packed,
             joker_day.label("joker"),
             day_points.label("points"),
@@ -547,7 +549,18 @@ def _standings_query(
         )
         .subquery()
     )
-    won = case((and_(daily.c.points == daily.c.top, daily.c.top > 0), 1), else_=0)
+    # A day is won once it is over: none of its matches unfinished or left uncounted
+    # (a live match's day is open, and the day of a table after match N that goes on
+    # past N). One small read of the matches, the same for every row.
+    unfinished: ColumnElement[bool] = matches.c.status != MatchStatus.FINISHED.value
+    if bounded:
+        left_out = matches.c.number.not_in(bindparam("counted", expanding=True))
+        unfinished = or_(unfinished, left_out)
+    open_days = select(match_day()).where(unfinished)
+    won = case(
+        (and_(daily.c.points == daily.c.top, daily.c.top > 0, daily.c.day.not_in(open_days)), 1),
+        else_=0,
+    )
     per_player_days = (
         select(
             daily.c.player_id,

@@ -73,12 +73,19 @@ __all__ = [
 
 
 class DayTable(NamedTuple):
-    """The points scored on one day's or one round's finished matches, and its winners
-    (everyone level at the top; nobody while no one has scored)."""
+    """The points scored on one day's or one round's finished matches, who leads it
+    (everyone level at the top; nobody while no one has scored), and whether it is
+    over: every one of its matches finished."""
 
     rows: list[StandingRow]
     matches: list[Match]
-    winners: list[str]
+    leaders: list[str]
+    left: int  # its matches not yet finished
+
+    @property
+    def winners(self) -> list[str]:
+        """Who won it: its leaders once it is over, nobody before."""
+        return self.leaders if not self.left else []
 
 
 class LiveTable(NamedTuple):
@@ -380,8 +387,10 @@ class Pool:
             for m in (views.match(connection, n, with_goals=False) for n in sorted(numbers))
             if m is not None and m.status is MatchStatus.FINISHED
         ]
-        won = matchdays.winners({row.player: row.points for row in rows})
-        return DayTable(rows, sorted(played, key=Match.time_order), won)
+        leaders = matchdays.winners({row.player: row.points for row in rows})
+        return DayTable(
+            rows, sorted(played, key=Match.time_order), leaders, len(numbers) - len(played)
+        )
 
     def race(self, top: int) -> dict[str, list[int]]:
         """Points after each finished match, in the order played, of the ``top`` players now."""
