@@ -1,4 +1,5 @@
-"""What a hostile player costs the pool: a 1 MB paste, a resize storm, an exec chat flood.
+"""What a hostile client costs the pool: a 1 MB paste, a resize storm, an exec chat flood,
+keys typed with Backspace (a stranger at the invite, a player), bare line ends.
 
     python -m bench.hostile_input [--storm-seconds 10] [--storm-rate 5000]
 
@@ -87,10 +88,10 @@ class Bench:
         self.server.stdin.write(b"mark\n")
         return json.loads(await self.server.stdout.readline())
 
-    def connect(self, handle: str) -> asyncssh.connection._ACMWrapper:
+    def connect(self, handle: str, **options: object) -> asyncssh.connection._ACMWrapper:
         return asyncssh.connect(
             "127.0.0.1", self.port, username=handle, client_keys=[self.keys[handle]],
-            known_hosts=None, agent_path=None,
+            known_hosts=None, agent_path=None, **options,
         )  # fmt: skip
 
     async def standings_latency(self) -> float:
@@ -147,6 +148,44 @@ async def flood(bench: Bench, seconds: float) -> str:
     return f"{accepted} chat lines accepted, {refused} refused, one connection, {seconds:g} s"
 
 
+# What the door's second attacker sent: compression on, as the server offers it.
+COMPRESSED = ["zlib@openssh.com", "zlib"]
+
+
+async def erase_typing(bench: Bench, seconds: float, as_player: bool) -> str:
+    """A key at "Invite code:" (or a player at the prompt) typing "a" and Backspace:
+    50 writes of 1,000 keys, 18 bytes each once compressed."""
+    handle = "eve" if as_player else "stranger"
+    key = bench.keys["eve"] if as_player else asyncssh.generate_private_key("ssh-ed25519")
+    async with asyncssh.connect(
+        "127.0.0.1", bench.port, username=handle, client_keys=[key], known_hosts=None,
+        agent_path=None, compression_algs=COMPRESSED,
+    ) as connection:  # fmt: skip
+        process = await connection.create_process(term_type="xterm", term_size=(80, 24))
+        await process.stdout.readuntil("eve>" if as_player else "Invite code:")
+        for _ in range(50):
+            process.stdin.write("a\x7f" * 500)
+        await asyncio.sleep(seconds)
+        process.close()
+    return f"50 writes of 1,000 keys, {'a player' if as_player else 'a stranger'}"
+
+
+async def newline_flood(bench: Bench, seconds: float, sessions: int = 3) -> str:
+    """Sessions without a PTY, compressed, sending nothing but line ends."""
+
+    async def one() -> None:
+        async with bench.connect("eve", compression_algs=COMPRESSED) as connection:
+            process = await connection.create_process()
+            await process.stdout.readuntil("Type help")
+            for _ in range(15):
+                process.stdin.write("\n" * 1_000_000)
+            await asyncio.sleep(seconds)
+            process.close()
+
+    await asyncio.gather(*(one() for _ in range(sessions)))
+    return f"{sessions} sessions, 15 MB of line ends each"
+
+
 async def attack(bench: Bench, name: str, run, baseline: float) -> dict[str, object]:
     before = await bench.mark()
     stop = asyncio.Event()
@@ -164,6 +203,7 @@ async def attack(bench: Bench, name: str, run, baseline: float) -> dict[str, obj
         "standings_samples": len(samples),
         "standings_p50_ratio": round(statistics.median(samples) / baseline, 2),
         "standings_max_ratio": round(max(samples) / baseline, 2),
+        "login_and_standings_max_ms": round(max(samples) * 1000),
     }
 
 
@@ -202,6 +242,21 @@ async def main(args: argparse.Namespace) -> None:
                 baseline,
             ),
             await attack(bench, "exec chat flood", flood(bench, args.storm_seconds), baseline),
+            await attack(
+                bench,
+                "a stranger typing a + Backspace at the invite",
+                erase_typing(bench, args.storm_seconds, as_player=False),
+                baseline,
+            ),
+            await attack(
+                bench,
+                "a player typing a + Backspace",
+                erase_typing(bench, args.storm_seconds, as_player=True),
+                baseline,
+            ),
+            await attack(
+                bench, "bare line ends, no PTY", newline_flood(bench, args.storm_seconds), baseline
+            ),
         ]
         for result in results:
             print(json.dumps(result))

@@ -206,13 +206,17 @@ class Commands:
         The SSH server calls this on its event loop and runs the job in a worker
         thread, so a database that waits stalls nobody else.
         """
+        if not clean_line(line):  # an empty line costs nothing and says nothing
+            return Reply()
         if limits is not None:
             refused = limits.check_line(line)
+            if refused and refused.repeated and chat_fallback:
+                # At the prompt, told once per run of refusals: a flood of lines is not
+                # answered line by line (exec mode's one command is always told).
+                return Reply(error=True)
             if refused:
                 return Reply(self.words.error(refused), error=True)
         line = clean_line(line)
-        if not line:
-            return Reply()
         name, *args = line.split()
         spec = command_named(name)
         if spec is None or (spec.admin and not caller.is_admin):

@@ -52,6 +52,19 @@ class Limits:
     unauthenticated_total: int = 100
     unauthenticated_per_address: int = 50
     input_backlog: int = 20  # finished lines waiting to be read; more at once are dropped
+    # What one connection's input may cost, before a login and after, over all its
+    # channels; past either budget the server stops reading it (the client's SSH window
+    # fills and it waits: nothing is lost) until the budget has refilled. Characters are
+    # counted as they arrive, after compression is undone: 18 bytes of zlib carried 1,000
+    # characters of "a" and Backspace. A key the prompt handles alone costs it about
+    # 0.3 ms, so 100 a second (burst 300) is at most 3% of the event loop a connection,
+    # and still four times the fastest typist and three times a held key's repeat; a
+    # paste is one key. Characters are cheap (a paste past the line limit is cut in one
+    # slice): 1 MB a second, the megabyte paste at once.
+    input_chars_per_second: float = 1_000_000.0
+    input_chars_burst: int = 1_100_000
+    input_keys_per_second: float = 100.0
+    input_keys_burst: int = 300
     resize_interval: float = 0.1  # the screen is redrawn at most this often on resizes
     # The screen size a client may claim is a 32-bit number; prompt_toolkit draws into a
     # buffer as wide as the claim (5 million columns took the server from 158 MB to
@@ -86,7 +99,11 @@ class TokenBucket:
 
 
 class LimitReached(UserError):
-    """An action past one of a player's limits; the message says which and what to do."""
+    """An action past one of a player's limits; the message says which and what to do.
+    ``repeated``: the same limit refused the action before this one, and nothing has
+    passed it since: a session that was told once need not be told again."""
+
+    repeated: bool = False
 
 
 @dataclass
@@ -100,6 +117,7 @@ class ConnectionLimits:
     clock: Callable[[], float] = time.monotonic
     commands: TokenBucket = field(init=False)
     chat: TokenBucket = field(init=False)
+    _refusing: bool = False  # the last line was refused for the command budget
 
     def __post_init__(self) -> None:
         self.commands = TokenBucket(
@@ -115,10 +133,13 @@ class ConnectionLimits:
                 "line too long: at most {length} characters", length=self.limits.line_length
             )
         if not self.commands.take():
-            return LimitReached(
+            refused = LimitReached(
                 "too many commands: at most {rate:g} a second; wait a moment",
                 rate=self.limits.commands_per_second,
             )
+            refused.repeated, self._refusing = self._refusing, True
+            return refused
+        self._refusing = False
         return None
 
     def check_chat(self) -> LimitReached | None:

@@ -153,15 +153,15 @@ def compute_standings(
             day = on_day[days[number]]
             day[prediction.handle] = day.get(prediction.handle, 0) + points + doubled
     unfinished = {
-        days[number]
-        for number in days or {}
+        played
+        for number, played in (days or {}).items()
         if number not in results
         or number in in_play
         or (counted is not None and number not in counted)
     }
     won: dict[str, int] = defaultdict(int)
-    for day, scores in on_day.items():
-        for handle in winners(scores) if day not in unfinished else ():
+    for played, scores in on_day.items():
+        for handle in winners(scores) if played not in unfinished else ():
             won[handle] += 1
     bonus = bonus or {}
     return assign_ranks(

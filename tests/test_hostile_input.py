@@ -139,7 +139,7 @@ def test_line_mode_keeps_no_more_than_a_line_before_its_newline(tmp_path: Path) 
             async with served.connect("eve") as connection:
                 process = await connection.create_process()  # no PTY: plain lines
                 await read_until(process.stdout, "Type help")
-                for _ in range(16):
+                for _ in range(3):  # read at 1 MB a second (``Limits.input_chars_*``)
                     process.stdin.write("y" * 1_000_000)
                 await process.stdin.drain()
                 assert "eve" in await standings_answer(served, "eve")

@@ -14,6 +14,7 @@ are bounded; a player still gets in within a second with all of that held open.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import resource
 import time
@@ -759,3 +760,71 @@ def test_ssh_a_host_key_made_under_umask_000_is_private_with_its_new_parents(
     modes = [p.stat().st_mode & 0o777 for p in (tmp_path / "keys", path.parent, path)]
     assert modes == [0o700, 0o700, 0o600]
     assert host_key(path).public_data == made.public_data  # kept, read again
+
+
+def test_ssh_a_strangers_typing_at_the_invite_costs_no_more_than_its_budget(
+    tmp_path: Path,
+) -> None:
+    """Door, second round: with a fresh key at "Invite code:", "a" and Backspace sent
+    compressed (1,000 keys in 18 bytes) stalled SSH, HTTP and Discord for 9.7 s. The
+    keys now reach the prompt at the connection's budget, the rest waiting unread, and
+    a player logs in and reads the table meanwhile; nothing typed is lost."""
+    limits = Limits(input_keys_per_second=1000.0, input_keys_burst=300)
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path, ServerConfig(port=0, limits=limits)) as served:
+            served.player("ana")
+            async with asyncssh.connect(
+                "127.0.0.1", served.port, username="stranger", client_keys=[served.new_key()],
+                known_hosts=None, agent_path=None, compression_algs=["zlib@openssh.com"],
+            ) as connection:  # fmt: skip
+                process = await connection.create_process(term_type="xterm", term_size=(80, 24))
+                await read_until(process.stdout, "Invite code:")
+                loop = asyncio.get_running_loop()
+                started = loop.time()
+                process.stdin.write("a\x7f" * 1000 + "nope\r")
+                assert (await served.run("ana", "standings")).exit_status == 0
+                await read_until(process.stdout, "Handle (Enter for", timeout=20)
+                took = loop.time() - started
+        # 2,005 keys, 300 at once, then 1,000 a second: not read faster than that
+        assert took >= 0.9 * (2005 - 300) / 1000
+
+    asyncio.run(scenario())
+
+
+def test_ssh_bare_line_ends_without_a_terminal_cost_what_their_characters_do(
+    tmp_path: Path,
+) -> None:
+    """Three sessions without a PTY, compressed, sending only line ends (43.5 MB in 22 s
+    made another player's standings take 5.8 s): dropped past the backlog in bulk, no
+    reply to an empty line, and nothing said again and again."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("eve")
+            served.player("ana")
+
+            async def flood() -> int:
+                async with asyncssh.connect(
+                    "127.0.0.1", served.port, username="eve", client_keys=[served.keys["eve"]],
+                    known_hosts=None, agent_path=None, compression_algs=["zlib@openssh.com"],
+                ) as connection:  # fmt: skip
+                    process = await connection.create_process()
+                    await read_until(process.stdout, "Type help")
+                    for _ in range(4):
+                        process.stdin.write("\n" * 1_000_000)
+                    process.stdin.write("x\n" * 5_000)  # lines past the command budget
+                    heard = ""
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(3):
+                            while True:
+                                heard += await process.stdout.read(65536)
+                    return heard.count("too many commands")
+
+            flooding = asyncio.gather(*(flood() for _ in range(3)))
+            await asyncio.sleep(0.5)
+            assert "ana" in (await served.run("ana", "standings")).stdout
+            told = await flooding
+        assert all(count <= 2 for count in told), told  # said once a run of refusals
+
+    asyncio.run(scenario())

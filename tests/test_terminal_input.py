@@ -1,7 +1,11 @@
 """The input gate and the channel input, driven directly with what terminals send."""
 
+import asyncio
+
 from prompt_toolkit.keys import Keys
 
+from frontends.limits import Limits
+from frontends.ssh.metering import InputMeter, MeteredInput
 from frontends.ssh.terminal import ChannelInput, InputGate
 
 
@@ -65,3 +69,99 @@ def test_a_sequence_split_across_packets_is_still_one_key() -> None:
         "c",
         "d",
     ]
+
+
+def test_an_erase_gives_back_only_what_it_erases() -> None:
+    """ "a" and Backspace, 500 times in one packet, used to give back two characters
+    of room per erase before the characters were counted: the line never filled."""
+    gate = InputGate(line_length=10, backlog=10)
+    assert gate.admit("abc\x7f\x7f\x7f\x7f\x7fdef") == ("abc\x7f\x7f\x7fdef", False)
+    assert gate.typed == 3  # the erases past the start of the line were dropped
+    gate = InputGate(line_length=10, backlog=10)
+    passed, _ = gate.admit("a\x7f" * 500 + "b" * 20)
+    assert passed == "a\x7f" * 500 + "b" * 11 and gate.typed == 11
+    # After Home, an erase takes back nothing the gate counted: the line stays full.
+    gate = InputGate(line_length=10, backlog=10)
+    passed, _ = gate.admit("abcdefghij\x1b[H" + "\x7f" * 20 + "xyz")
+    assert passed == "abcdefghij\x1b[H" + "\x7f" * 20 + "x" and gate.typed == 11
+
+
+def test_a_flood_of_bare_line_ends_past_the_backlog_is_dropped_whole() -> None:
+    gate = InputGate(line_length=100, backlog=3)
+    assert gate.admit("\n" * 100_000) == ("\r\r\r", True)
+    assert (gate.waiting, gate.skipping, gate.full) == (3, False, True)
+    assert gate.admit("half a line") == ("", False)
+    assert gate.skipping  # its end is dropped with it, even once a line is read
+    gate.line_read()
+    assert gate.admit(" ends here\rnext\r") == ("next\r", False)
+
+
+class Channel:
+    """A channel's reading, as asyncssh's pause_reading and resume_reading turn it."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.pauses = 0
+
+    def pause_reading(self) -> None:
+        self.paused, self.pauses = True, self.pauses + 1
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+
+def test_keys_pass_at_the_connections_budget_and_none_is_lost() -> None:
+    """1,000 keys in one packet reach the prompt 300 at once, then 100 a second; the
+    channel is not read meanwhile, and everything arrives in order."""
+    limits = Limits(input_keys_per_second=100.0, input_keys_burst=300)
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        meter = InputMeter(limits, clock=loop.time)
+        delivered: list[tuple[float, str]] = []
+        started = loop.time()
+
+        def deliver(text: str) -> str:
+            delivered.append((loop.time() - started, text))
+            return text
+
+        channel, flood = Channel(), "a\x7f" * 500
+        metered = MeteredInput(meter, deliver, lambda: True)
+        metered.receive(channel, flood)
+        assert channel.paused and "".join(t for _, t in delivered) == flood[:300]
+        ended: list[float] = []
+        metered.end(lambda: ended.append(loop.time() - started))
+        async with asyncio.timeout(15):
+            while not ended:
+                await asyncio.sleep(0.05)
+        assert "".join(t for _, t in delivered) == flood and not channel.paused
+        assert 6.5 <= ended[0] <= 9  # (1,000 - 300) keys at 100 a second
+        for at, _ in delivered[1:]:  # never ahead of the budget
+            assert sum(len(t) for a, t in delivered if a <= at) <= 300 + 100 * at + 1
+        assert meter.let_through == 1000
+
+    asyncio.run(scenario())
+
+
+def test_a_paste_is_one_key_and_what_the_gate_drops_is_not_charged() -> None:
+    limits = Limits(input_keys_per_second=10.0, input_keys_burst=20)
+
+    async def scenario() -> None:
+        meter = InputMeter(limits, clock=asyncio.get_running_loop().time)
+        gate = InputGate(line_length=1000, backlog=3)
+        passed: list[str] = []
+
+        def deliver(text: str) -> str:
+            kept, _ = gate.admit(text)
+            passed.append(kept)
+            return kept
+
+        channel = Channel()
+        metered = MeteredInput(meter, deliver, lambda: not gate.full)
+        metered.receive(channel, "say " + "x" * 100_000)  # a paste: one key
+        metered.receive(channel, "\r" + "spam spam\r" * 10_000)  # lines past the backlog
+        assert not channel.paused and metered.waiting == ""
+        assert "".join(passed) == "say " + "x" * 997 + "\r" + "spam spam\r" * 2
+        assert meter.let_through == 6  # the paste, its Enter, two lines of two keys each
+
+    asyncio.run(scenario())

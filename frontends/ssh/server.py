@@ -12,6 +12,7 @@ from pathlib import Path
 
 from frontends.ssh.frontend import Frontend, ServerConfig
 from frontends.ssh.library import asyncssh
+from frontends.ssh.metering import InputMeter
 from frontends.ssh.session import PoolSession
 from game.db.engine import private_directory
 from game.errors import UserError
@@ -95,6 +96,7 @@ class PoolSSHServer(asyncssh.SSHServer):
         self._newcomer = False  # counted among the newcomers
         self._deadline: asyncio.TimerHandle | None = None
         self._sessions: list[PoolSession] = []
+        self.meter = InputMeter(frontend.config.limits)  # what its input may cost, all channels
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -224,7 +226,13 @@ class PoolSSHServer(asyncssh.SSHServer):
                 refused = self.frontend.too_many_sessions(len(self._sessions))
                 raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE, refused)
         session = PoolSession(
-            self.frontend, self.handle, self.username, self.newcomer_key, self.joined, known
+            self.frontend,
+            self.handle,
+            self.username,
+            self.newcomer_key,
+            self.joined,
+            known,
+            self.meter,
         )
         if self.handle is None:
             self._sessions.append(session)  # to be told if the deadline passes

@@ -23,6 +23,7 @@ from frontends.ssh.frontend import Frontend
 from frontends.ssh.idle import IdleWatch
 from frontends.ssh.incoming import Incoming
 from frontends.ssh.library import asyncssh
+from frontends.ssh.metering import InputMeter, MeteredInput
 from frontends.ssh.notices import SessionNotices
 from frontends.ssh.prompt import Terminal
 from frontends.ssh.registration import Registration
@@ -46,8 +47,16 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         newcomer_key: str | None,
         joined: Callable[[str], str | None],
         known: Player | None = None,
+        meter: InputMeter | None = None,
     ) -> None:
         self.frontend = frontend
+        # Keys cost a prompt (with a PTY); lines are the commands' budget, and what a
+        # full gate drops is dropped whole, for the cost of its characters.
+        self.metered = MeteredInput(
+            meter or InputMeter(frontend.config.limits),
+            self._let_through,
+            lambda: self.incoming.keys is not None and not self.incoming.gate.full,
+        )
         self.handle = handle
         self.known = known  # the player as the login just read them, if it did
         self.reading: asyncio.Future[Player | None] | None = None  # else: being read
@@ -101,6 +110,12 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         self.task = asyncio.get_running_loop().create_task(self._main())
 
     def data_received(self, data: str, _datatype: object) -> None:
+        if self.channel.chan is not None:
+            self.metered.receive(self.channel.chan, data)
+
+    def _let_through(self, data: str) -> str:
+        """What the connection's input budget let through (``metering``), to the gate;
+        returns what passed it."""
         self.incoming.settle(self.terminal.app_session if self.terminal else None)
         passed, dropping = self.incoming.gate.admit(data)
         if dropping:
@@ -111,9 +126,10 @@ class PoolSession(asyncssh.SSHServerSession[str]):
                 )
             )
         self.incoming.feed(passed)
+        return passed
 
     def eof_received(self) -> bool:
-        self.incoming.end()
+        self.metered.end(self.incoming.end)
         return True  # keep the channel open for the reply: the client only closed its input
 
     def terminal_size_changed(self, *_size: object) -> None:
@@ -122,6 +138,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
 
     def connection_lost(self, _exc: Exception | None) -> None:
         self.ended = True
+        self.metered.close()
         self.frontend.leave(self)
         self.incoming.close()
         if self.task is not None and not self.task.done():

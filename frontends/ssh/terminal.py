@@ -28,12 +28,15 @@ from prompt_toolkit.keys import Keys
 # for that mode, and a client that sends them anyway gets its paste read as typing.
 PASTE_MARKERS = re.compile(r"\x1b\[20[01]~")
 LINE_PIECE = re.compile(r"([^\r\n]*)(\r\n|\r|\n)?")
-ERASE = ("\x7f", "\x08")
 # An escape sequence (a key such as an arrow), or plain characters, several in one
 # packet: a paste. Sequences match first, so a paste never starts inside one.
-TOKEN = re.compile(
-    r"(?P<escape>\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^\[O])?)|(?P<plain>[^\x00-\x1f\x7f-\x9f]{4,})"
-)
+ESCAPE = r"\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^\[O])?"
+PLAIN = r"[^\x00-\x1f\x7f-\x9f]"
+TOKEN = re.compile(rf"(?P<escape>{ESCAPE})|(?P<plain>{PLAIN}{{4,}})")
+# What a line being typed holds, in the order typed: the runs of plain characters that
+# lengthen it, the erases that may shorten it, and the other keys (arrows, Home,
+# control keys) after which an erase may no longer be at the line's end.
+EDIT = re.compile(rf"(?P<plain>{PLAIN}+)|(?P<erase>[\x7f\x08])|{ESCAPE}|.", re.DOTALL)
 # The end of a packet that stops inside an escape sequence (ESC, then no final byte yet).
 UNFINISHED_ESCAPE = re.compile(r"\x1b(?:[\[O][0-?]*[ -/]*)?$")
 ENTER = "\r"
@@ -50,6 +53,9 @@ class InputGate:
     line_length: int
     backlog: int
     typed: int = 0  # characters kept on the line being typed
+    # Of those, how many an erase can take back: the ones typed last, since the cursor
+    # last could have moved (an erase after Home or an arrow erases elsewhere, or nothing).
+    erasable: int = 0
     waiting: int = 0  # finished lines passed on and not yet read
     skipping: bool = False  # dropping the rest of this line: the backlog was full
     overflowed: bool = False  # lines were dropped since the backlog was last below full
@@ -64,11 +70,17 @@ class InputGate:
             self.after_cr = data.endswith("\r")
         began_dropping = False
         kept: list[str] = []
-        for text, end in self._pieces(data):
+        for found in LINE_PIECE.finditer(data):
+            text, end = found.group(1), found.group(2) or ""
+            if not (text or end):
+                continue
             if self.typed == 0 and not self.skipping and self.waiting >= self.backlog:
-                self.skipping = True
-                began_dropping = began_dropping or not self.overflowed
-                self.overflowed = True
+                # Full until a line is read, which no call in here does: the rest of
+                # ``data`` is dropped at once, not line by line (a flood of bare line
+                # ends costs what its characters do, not a turn of this loop each).
+                began_dropping, self.overflowed = not self.overflowed, True
+                self.skipping = not data.endswith(("\r", "\n"))  # the dropped line goes on
+                break
             if self.skipping:
                 if end:
                     self.skipping = False
@@ -76,9 +88,14 @@ class InputGate:
             kept.append(self._bounded(text))
             if end:
                 kept.append(ENTER)
-                self.typed = 0
+                self.typed = self.erasable = 0
                 self.waiting += 1
         return "".join(kept), began_dropping
+
+    @property
+    def full(self) -> bool:
+        """Whatever comes next is dropped until a line is read (no line is being typed)."""
+        return self.typed == 0 and self.waiting >= self.backlog
 
     def line_read(self) -> None:
         self.waiting = max(0, self.waiting - 1)
@@ -91,20 +108,31 @@ class InputGate:
         self.waiting, self.overflowed = 0, False
 
     def _bounded(self, text: str) -> str:
-        if not text.isprintable():
-            for erase in ERASE:  # editing keys give room back on the line
-                self.typed = max(0, self.typed - 2 * text.count(erase))
-        room = max(0, self.line_length + 1 - self.typed)
-        kept = text[:room]
-        self.typed += len(kept)
-        return kept
-
-    @staticmethod
-    def _pieces(data: str) -> Iterator[tuple[str, str]]:
-        for found in LINE_PIECE.finditer(data):
-            text, end = found.group(1), found.group(2) or ""
-            if text or end:
-                yield text, end
+        """What of ``text`` (no line end in it) the line has room for: one character past
+        the limit at most. An erase gives back only what it erases: one character, the
+        last one typed, and none after a key that may have moved the cursor; an erase
+        with nothing to take back is dropped (it would cost the prompt a key for nothing)."""
+        if text.isprintable():  # typing or a paste: no key but characters
+            kept = text[: max(0, self.line_length + 1 - self.typed)]
+            self.typed += len(kept)
+            self.erasable += len(kept)
+            return kept
+        kept_parts: list[str] = []
+        for found in EDIT.finditer(text):
+            if (plain := found["plain"]) is not None:
+                piece = plain[: max(0, self.line_length + 1 - self.typed)]
+                self.typed += len(piece)
+                self.erasable += len(piece)
+            elif found["erase"] is not None:
+                if not self.typed:
+                    continue
+                piece = found.group()
+                if self.erasable:
+                    self.typed, self.erasable = self.typed - 1, self.erasable - 1
+            else:
+                piece, self.erasable = found.group(), 0
+            kept_parts.append(piece)
+        return "".join(kept_parts)
 
 
 _input_ids = itertools.count(1)
