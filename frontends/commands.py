@@ -179,6 +179,8 @@ class Commands:
         self.pool = pool
         self.addressee = addressee or Addressee()
         self.words = words or Words()
+        # How a newcomer reaches this pool, once a server listens (``start_server``).
+        self.join = "ssh -p PORT HANDLE@HOST"
 
     def names(self, caller: Caller) -> list[str]:
         return [spec.names[0] for spec in SPECS if caller.is_admin or not spec.admin]
@@ -645,9 +647,10 @@ class Commands:
         code = self.pool.members.create_invite(call.caller.handle, uses, days)
         return Reply(
             self.words(
-                "invite code {code} ({uses} use(s)); newcomers run: ssh -p PORT HANDLE@HOST register {code}",
+                "invite code {code} ({uses} use(s)); newcomers run, the name they want as HANDLE: {join} register {code}",
                 code=code,
                 uses=uses,
+                join=self.join,
             )
         )
 

@@ -22,7 +22,14 @@ class Addressee:
     _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        pattern = re.compile(rf"^\s*@{re.escape(self.handle)}\b[\s,:]*", re.IGNORECASE)
+        # "@betania ..." anywhere it starts a line; her name without the @ only as people
+        # call someone: followed by a comma, a colon, ! or ?, or alone ("betania, who
+        # leads?", "BETanIA: oi"), not "betania is so smug today", which is about her.
+        names = "|".join(re.escape(name) for name in dict.fromkeys((self.handle, self.name)))
+        pattern = re.compile(
+            rf"^\s*(?:@{re.escape(self.handle)}\b[\s,:]*|(?:{names})\s*(?:[,:!?]+\s*|$))",
+            re.IGNORECASE,
+        )
         object.__setattr__(self, "_pattern", pattern)
 
     @property
@@ -30,6 +37,7 @@ class Addressee:
         return f"@{self.handle}"
 
     def message(self, text: str) -> str | None:
-        """What a line addressed to her (``@handle ...``) says to her, or None if it is not."""
+        """What a line addressed to her (``@handle ...``, or her name called: ``handle,
+        ...``) says to her, or None if it is not."""
         found = self._pattern.match(text)
         return None if found is None else text[found.end() :]

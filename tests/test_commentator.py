@@ -166,6 +166,27 @@ def test_how_am_i_doing(tournament_pool: Pool, clock: FakeClock) -> None:
     assert "bia" in answer and "10 points" in answer
 
 
+def test_her_name_called_without_the_at_is_a_mention(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "betania, who is leading?" went unanswered for want of an @; a line about her
+    is not addressed to her."""
+    commentator = her_in(tournament_pool)
+    tournament_pool.predictions.place("bia", 1, Score(2, 0))
+    play(tournament_pool, clock, 1, "2-0")
+    commentator.catch_up()
+    chat = [
+        tournament_pool.talk.chat("bia", "betania is awfully quiet today"),
+        tournament_pool.talk.chat("bia", "betania, how am I doing?"),
+        tournament_pool.talk.chat("ana", "BETanIA: how am I doing?"),
+    ]
+    commentator.catch_up()
+    said = [r.event for r in tournament_pool.events(kinds=("remark",))]
+    answered = {r.trigger: r for r in said if r.trigger in {line.id for line in chat}}
+    assert sorted(answered) == [chat[1].id, chat[2].id]
+    assert "10 points" in answered[chat[1].id].text
+
+
 def test_the_flood_caps_hold_over_a_match_with_many_goals(database_url: str) -> None:
     from bot.agent.providers.offline import OfflineModel
     from bot.app.replay import ReplayOptions, replay

@@ -1,8 +1,12 @@
+import asyncio
+from pathlib import Path
+
 import pytest
 
 from game.pool import Pool
 from game.rules import RuleViolation
 from tests.conftest import FakeClock
+from tests.ssh_pool import served_pool
 
 KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIInviteTestKey newcomer@laptop"
 
@@ -34,3 +38,22 @@ def test_registration_checks_the_handle_and_the_key(pool: Pool) -> None:
 def test_invites_within_bounds(pool: Pool, uses: int, days: int | None) -> None:
     with pytest.raises(RuleViolation, match="an invite"):
         pool.members.create_invite("admin", uses, days)
+
+
+def test_an_invite_made_in_the_pool_names_its_real_port_and_host(tmp_path: Path) -> None:
+    """`invite 5 7` printed "ssh -p PORT HANDLE@HOST register ...", placeholders left in."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana", admin=True)
+            made = (await served.run("ana", "invite 5 7")).stdout.strip()
+            code = made.split()[-1]
+            assert made == (
+                f"invite code {code} (5 use(s)); newcomers run, the name they want as HANDLE: "
+                f"ssh -p {served.port} HANDLE@localhost register {code}"
+            )
+            async with served.connect("dora", served.new_key()) as connection:
+                done = await connection.run(f"register {code}")
+            assert "welcome, dora!" in done.stdout
+
+    asyncio.run(scenario())

@@ -32,7 +32,7 @@ from frontends.notices import Notices
 from frontends.scoreboard.live import Scoreboard
 from frontends.ssh.frontend import Frontend, ServerConfig
 from frontends.ssh.library import asyncssh
-from frontends.ssh.server import bound_port, start_server
+from frontends.ssh.server import bound_port, join_command, start_server
 from frontends.web import DiscordEndpoint, WebServer, start_web, web_app
 from game.addressing import Addressee
 from game.errors import UserError
@@ -86,8 +86,7 @@ class Running:
         return bound_port(self.acceptor)
 
     def join_command(self, host: str) -> str:
-        shown = "localhost" if host in ("127.0.0.1", "::1", "0.0.0.0", "") else host
-        return f"ssh -p {self.port} HANDLE@{shown}"
+        return join_command(host, self.port)
 
     async def close(self) -> None:
         await self.frontend.close()

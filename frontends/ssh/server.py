@@ -7,6 +7,7 @@ import functools
 import gc
 import logging
 import os
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -259,6 +260,7 @@ async def start_server(
         backlog=config.limits.unauthenticated_total,
     )
     frontend.hub.start()
+    frontend.commands.join = join_command(config.host, bound_port(acceptor))
     return acceptor, frontend
 
 
@@ -270,6 +272,19 @@ def _settle_heap() -> None:
     every 300 sessions or so, and each session waited for it."""
     gc.collect()  # what is garbage already is freed, not kept for good
     gc.freeze()
+
+
+def join_command(host: str, port: int) -> str:
+    """What a newcomer types to join (HANDLE: the name they want): the address the
+    server listens on as players reach it (this machine's name when it listens on
+    every address, localhost on the loopback)."""
+    if host in ("127.0.0.1", "::1", "localhost"):
+        shown = "localhost"
+    elif host in ("0.0.0.0", "::", ""):
+        shown = socket.getfqdn()
+    else:
+        shown = host
+    return f"ssh -p {port} HANDLE@{shown}"
 
 
 def bound_port(acceptor: asyncssh.SSHAcceptor) -> int:
