@@ -122,9 +122,24 @@ def read_text(
         raise SourceError(f"{location}: {getattr(error, 'strerror', None) or error}") from None
 
 
+# The World Cups that ship with the package (game/data, openfootball's files, CC0).
+SHIPPED_CUPS = re.compile(r"(?:worldcup-)?(?P<year>2018|2022|2026)(?:\.json)?")
+
+
+def shipped(location: str) -> Path | None:
+    """The packaged file a name such as ``2026`` or ``worldcup-2022.json`` stands for,
+    when no file of that name is here: ``betania replay 2026`` runs as written."""
+    found = SHIPPED_CUPS.fullmatch(location)
+    if found is None or Path(location).exists():
+        return None
+    return Path(__file__).resolve().parent / "data" / f"worldcup-{found['year']}.json"
+
+
 def read_json(
     location: str, transport: httpx.BaseTransport | None = None, limits: SourceLimits = LIMITS
 ) -> Any:
+    """The JSON document at ``location``: a URL, a file, or a World Cup shipped (``shipped``)."""
+    location = str(shipped(location) or location)
     return parse_json(read_text(location, transport, limits), location, limits)
 
 

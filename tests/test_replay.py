@@ -25,6 +25,23 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+def test_the_readmes_replay_runs_as_written_and_shows_her_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A World Cup ships with the package: `betania replay 2018` from any directory (the
+    README named worldcup-2026.json, a file only tests/data held), and --show prints
+    what she said, in order, after the summary."""
+    monkeypatch.chdir(tmp_path)  # nothing called 2018 here
+    assert main(["replay", "2018", "--players", "3", "--show", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("64 matches, 4 players, in ")  # three, and her
+    shown = [line for line in out if line.startswith("[")]
+    assert shown[0].startswith("[14 Jun 15:00] BETanIA: Kick-off: #1 Russia v Saudi Arabia")
+    assert len(shown) > 64 and all(": " in line for line in shown)
+    (tmp_path / "2026").write_text("{}")  # a file of that name is read, not the shipped cup
+    assert main(["replay", "2026", "--data-dir", str(tmp_path)]) == 1
+
+
 def test_a_replay_with_players_and_chat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     chat = tmp_path / "chat.jsonl"
     chat.write_text(

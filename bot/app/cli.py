@@ -333,6 +333,10 @@ def cmd_replay(args: argparse.Namespace) -> None:
     )
     progress.close()
     print(json.dumps(report.as_dict(), ensure_ascii=False) if args.json else summary(report))
+    if args.show:
+        from bot.app.replay import transcript
+
+        print(transcript(report.pool, settings_of(args).addressee.name))
 
 
 def memory_store(args: argparse.Namespace) -> MemoryStore:
@@ -892,6 +896,9 @@ def build_parser() -> Parser:
     sub.add_argument("--seed", type=int, default=0)
     sub.add_argument("--resume-at", type=int, metavar="N", help="memory only after match #N")
     sub.add_argument("--json", action="store_true")
+    sub.add_argument(
+        "--show", action="store_true", help="then every line she and the players wrote, in order"
+    )
     add_model_options(sub)
 
     sub = add(

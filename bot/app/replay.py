@@ -32,11 +32,13 @@ from game import bracket
 from game.bets_csv import BetRow, BetsFileError, read_bets
 from game.db.engine import open_database
 from game.errors import UserError
+from game.events import ChatPosted, RemarkPosted
 from game.openfootball import Tournament
 from game.pool import BetsReport, Pool
 from game.pool.fixtures import numbering
 from game.pool.predictions import Refused, line_number
 from game.sources import read_text
+from game.text import clean_line
 from memory import diary, facts
 from memory.context import Context
 from memory.keeper import MemoryConfig, MemoryKeeper
@@ -405,3 +407,15 @@ def summary(report: ReplayReport) -> str:
             *(report.sheet.lines() if report.sheet else []),
         ]
     )
+
+
+def transcript(pool: Pool, her_name: str) -> str:
+    """The replay's chat as the pool showed it: her lines and the players', dated by the
+    tournament's clock, made inert for a terminal like every line shown."""
+    lines = []
+    for item in pool.events(kinds=("chat", "remark")):
+        event = item.event
+        assert isinstance(event, ChatPosted | RemarkPosted)
+        who = her_name if isinstance(event, RemarkPosted) else event.player
+        lines.append(f"[{item.at:%d %b %H:%M}] {who}: {clean_line(event.text)}")
+    return "\n".join(lines)
