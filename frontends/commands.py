@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from sqlalchemy.exc import OperationalError
 
@@ -24,7 +24,7 @@ from game.addressing import Addressee
 from game.bonus import CHAMPION, NAME_LONGEST, SCORER
 from game.db.engine import is_locked
 from game.errors import UserError
-from game.model import Goal, Match, MatchStatus, Player, Score
+from game.model import Goal, Match, MatchStatus, Player, Score, tally
 from game.pool import Pool
 from game.pool.extras import bonus_open
 from game.render import (
@@ -42,6 +42,7 @@ from game.scoring import classify, scored_score
 from game.shares import shares_lines, shares_of
 from game.text import clean_line, unaccented
 from game.words import Words
+from game.zones import time_zone
 
 RACE_PLAYERS = 5
 UPCOMING_SHOWN = 10
@@ -55,6 +56,7 @@ REMIND_STATES = {"on": True, "off": False, "ligar": True, "desligar": False}
 KIND_WORDS = {"champion": CHAMPION, "campeao": CHAMPION, "campeão": CHAMPION,
               "scorer": SCORER, "artilheiro": SCORER}  # fmt: skip
 OFF_WORDS = ("off", "remove", "tirar", "remover")
+FORCE_WORDS = ("force", "forcar")  # forçar, unaccented
 log = logging.getLogger("betania.ssh")
 
 
@@ -526,12 +528,11 @@ class Commands:
     def tz(self, call: Call) -> Reply:
         if not call.args:
             return Reply(self.words("your time zone is {zone}", zone=call.caller.zone))
-        try:
-            zone = ZoneInfo(call.args[0])
-        except (ZoneInfoNotFoundError, ValueError):
+        zone = time_zone(call.args[0])
+        if zone is None:
             raise CommandError(
                 "unknown time zone {zone!r}, like America/Sao_Paulo", zone=call.args[0]
-            ) from None
+            )
         self.pool.members.set_time_zone(call.caller.handle, zone.key)
         return Reply(self.words("times now shown in {zone}", zone=zone.key), zone=zone.key)
 
@@ -607,11 +608,22 @@ class Commands:
         number, full_time = _number(call.args[0]), Score.parse(call.args[1])
         extra: dict[str, Score] = {}
         rest = call.args[2:]
+        forced = bool(rest) and unaccented(rest[-1].lower()) in FORCE_WORDS
+        rest = rest[:-1] if forced else rest
         while rest:
             if len(rest) < 2 or rest[0] not in ("aet", "pens"):
                 raise CommandError("unexpected {word!r}", word=rest[0])
             extra[rest[0]] = Score.parse(rest[1])
             rest = rest[2:]
+        ended = extra.get("aet") or full_time
+        goals = self.pool.match(number).goals
+        if goals and tally(goals) != ended and not forced:
+            # The goals a session lists and the score it shows must not disagree: the
+            # admin mends one of them, or says the result stands as typed.
+            raise UserError(
+                "the goals recorded make it {goals}, not {score}: record the missing goal first (goal {n} home|away MINUTE), or type result {n} {typed} force",
+                goals=tally(goals), score=ended, n=number, typed=" ".join(call.args[1:]),
+            )  # fmt: skip
         result = self.pool.fixtures.record_score(
             number, full_time, extra.get("aet"), extra.get("pens")
         )
@@ -834,7 +846,7 @@ SPECS: tuple[Spec, ...] = (
     Spec(("quit", "exit", "q", "bye", "sair"), "quit", "leave", Commands.quit),
     Spec(
         ("result", "resultado"),
-        "result N 2-1 [aet 3-2] [pens 4-2]",
+        "result N 2-1 [aet 3-2] [pens 4-2] [force]",
         "enter a final score",
         Commands.result,
         writes=True,

@@ -84,13 +84,38 @@ def test_admin_commands_are_for_admins(tournament_pool: Pool, clock: FakeClock) 
         commands.run(ADMIN, "goal 1 away 90+3 Mitrović").text
         == "goal recorded in #1 Brazil v Serbia, 90+3'"
     )
-    reply = commands.run(ADMIN, "result 1 1-1 aet 2-2 pens 4-3")
+    reply = commands.run(ADMIN, "result 1 1-1 aet 2-2 pens 4-3 force")  # one goal of four
     assert reply.text == "#1 Brazil v Serbia: 1-1 (aet 2-2) (pens 4-3)"
     assert commands.run(ADMIN, "result 1 1-1 pens").error
     assert (
         "kickoff N" in commands.run(ADMIN, "help").text
         and "kickoff N" not in commands.run(ANA, "help").text
     )
+
+
+def test_a_result_that_disagrees_with_its_goals_asks_first(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """goal 1 home 12, goal 1 away 30, result 1 2x1 was taken silently, and match 1
+    then showed 2-1 with two goals listed."""
+    commands = Commands(tournament_pool)
+    clock.now = tournament_pool.match(1).kickoff
+    commands.run(ADMIN, "goal 1 home 12")
+    commands.run(ADMIN, "goal 1 away 30")
+    asked = commands.run(ADMIN, "result 1 2x1")
+    assert asked.error and asked.text == (
+        "the goals recorded make it 1-1, not 2-1: record the missing goal first"
+        " (goal 1 home|away MINUTE), or type result 1 2x1 force"
+    )
+    assert tournament_pool.match(1).result is None
+    assert commands.run(ADMIN, "goal 1 home 80").text.startswith("goal recorded")
+    assert commands.run(ADMIN, "result 1 2-1").text == "#1 Brazil v Serbia: 2-1"
+    # said to stand as typed, it stands; and a result with no goals recorded asks nothing
+    clock.now = tournament_pool.match(2).kickoff
+    commands.run(ADMIN, "goal 2 away 5")
+    assert commands.run(ADMIN, "result 2 0-0 force").text == "#2 Argentina v Mexico: 0-0"
+    clock.now = tournament_pool.match(3).kickoff
+    assert commands.run(ADMIN, "result 3 1-1").text == "#3 Japan v Spain: 1-1"
 
 
 def test_a_goal_entered_before_the_kickoff_time_starts_the_match_and_closes_its_bets(
@@ -131,7 +156,7 @@ def test_a_portuguese_pool_answers_in_portuguese(tournament_pool: Pool, clock: F
     assert commands.run(Caller("bia"), "palpites").text == "Nenhum palpite ainda: palpite N 2-1"
     headers = commands.run(ANA, "palpites").text.splitlines()[0].split()
     assert headers == ["#", "jogo", "palpite", "resultado", "pts"]
-    reply = commands.run(ADMIN, "resultado 1 1-1 aet 2-2 pens 4-3")
+    reply = commands.run(ADMIN, "resultado 1 1-1 aet 2-2 pens 4-3 forçar")
     assert reply.text == "#1 Brazil v Serbia: 1-1 (prorrogação 2-2) (pênaltis 4-3)"
 
 
@@ -167,6 +192,11 @@ def test_time_zones_are_per_player(tournament_pool: Pool) -> None:
     assert commands.run(ANA, "tz America/Sao_Paulo").text == "times now shown in America/Sao_Paulo"
     assert tournament_pool.player("ana").time_zone == "America/Sao_Paulo"
     assert commands.run(ANA, "tz Mars/Olympus").error
+    # a folder of the zone database, a path: one line each, no traceback, nothing changed
+    for folder in ["America", "Etc", "../../etc/passwd", "/etc/localtime"]:
+        reply = commands.run(ANA, f"tz {folder}")
+        assert reply.error and reply.text.startswith(f"unknown time zone {folder!r}"), folder
+    assert tournament_pool.player("ana").time_zone == "America/Sao_Paulo"
 
 
 def test_token_buckets_refill_with_time() -> None:

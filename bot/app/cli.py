@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from bot.agent.providers.registry import AUTO, PROVIDERS, auto_help, provider_choices
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
@@ -29,6 +29,7 @@ from game.model import InvalidScore, Score
 from game.reminders import DEFAULT_LEAD
 from game.scoring import PRESETS, ScoreBasis
 from game.words import LANGUAGES
+from game.zones import time_zone
 
 # Only what the parser needs is imported here. Each command imports what it uses when it
 # runs (the database engine, the commentator, asyncssh, aiohttp, a provider's SDK): every
@@ -82,12 +83,10 @@ def port(text: str) -> int:
 
 
 def zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise argparse.ArgumentTypeError(
-            f"unknown time zone {name!r} (like America/Sao_Paulo)"
-        ) from None
+    found = time_zone(name)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"unknown time zone {name!r} (like America/Sao_Paulo)")
+    return found
 
 
 def score(text: str) -> Score:

@@ -326,7 +326,7 @@ async def run_demo(
     say(
         f"{demo.name}: {teams} teams, {len(pool.matches())} matches, a kick-off every {every:.0f} s"
     )
-    say(f"join the pool: {running.join_command(host).replace('HANDLE', 'you')}")
+    say(f"join the pool: {running.join_command(host).replace('HANDLE', 'zeca')}")
     say(f"commentator: {commentator.gateway.model.name}")
     say(f"first kick-off: {demo.next_kickoff()}: join now and bet on it")
     running.frontend.hub.subscribe(CONSOLE, lambda notice: console_line(notice, demo, say))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import signal
 import socket
 from collections.abc import Callable, Sequence
@@ -97,7 +98,8 @@ class Running:
 
 
 def cannot_listen(host: str, port: int, error: OSError) -> StartError:
-    return StartError(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    why = os.strerror(error.errno) if error.errno else str(error)  # no wrapper's wording
+    return StartError(f"cannot listen on {host}:{port}: {why}")
 
 
 def check_free(host: str, ports: Sequence[int]) -> None:
