@@ -23,8 +23,15 @@ class PredictionLocked(RuleViolation):
 
 
 def check_handle(handle: str) -> str:
-    """Handles are SSH user names: short, lowercase, no spaces."""
+    """Handles are SSH user names: short, lowercase, no spaces. A refusal suggests the
+    nearest handle that would do ("josé" -> "jose", "Ana Paula" -> "ana-paula")."""
     if not HANDLE_PATTERN.fullmatch(handle):
+        suggested = _handle_like(handle)
+        if HANDLE_PATTERN.fullmatch(suggested) and suggested not in (handle, "p"):
+            raise RuleViolation(
+                "bad handle {handle!r}: use 1-32 lowercase letters, digits, '.', '_' or '-', starting with a letter; {suggested!r} would do",
+                handle=handle, suggested=suggested,
+            )  # fmt: skip
         raise RuleViolation(
             "bad handle {handle!r}: use 1-32 lowercase letters, digits, '.', '_' or '-', starting with a letter",
             handle=handle,
@@ -55,8 +62,13 @@ def check_made_in_time(match: Match, placed_at: datetime | None, now: datetime) 
 
 def handle_from_name(name: str) -> str:
     """A handle for someone known only by name, as in a spreadsheet: "Ana Paula" -> "ana-paula"."""
+    return check_handle(_handle_like(name))
+
+
+def _handle_like(name: str) -> str:
+    """``name`` made into the shape of a handle, unchecked."""
     ascii_name = unaccented(name).encode("ascii", "ignore").decode()
     handle = re.sub(r"[^a-z0-9_.-]+", "-", ascii_name.lower()).strip("-.")
     if not handle or not handle[0].isalpha():
         handle = f"p-{handle}".rstrip("-")
-    return check_handle(handle[:32].rstrip("-."))
+    return handle[:32].rstrip("-.")

@@ -57,3 +57,22 @@ def test_an_invite_made_in_the_pool_names_its_real_port_and_host(tmp_path: Path)
             assert "welcome, dora!" in done.stdout
 
     asyncio.run(scenario())
+
+
+def test_a_refused_handle_is_told_one_that_would_do(tmp_path: Path) -> None:
+    """`ssh josé@...` was refused with the rule alone."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana", admin=True)
+            code = (await served.run("ana", "invite 2")).stdout.split()[-1]
+            key = served.new_key()
+            async with served.connect("josé", key) as connection:
+                refused = await connection.run(f"register {code}")
+            assert refused.exit_status == 1
+            assert refused.stderr.strip().endswith("starting with a letter; 'jose' would do")
+            async with served.connect("jose", key) as connection:
+                done = await connection.run(f"register {code}")
+            assert "welcome, jose!" in done.stdout
+
+    asyncio.run(scenario())
