@@ -8,7 +8,7 @@ import pytest
 
 from game.db.engine import open_database
 from game.pool import Pool
-from tests.serve_process import FUTURE_CUP, connect, prepare_pool, serving
+from tests.serve_process import FUTURE_CUP, connect, line_with, prepare_pool, serving
 from tests.ssh_pool import read_until
 
 
@@ -63,3 +63,16 @@ def test_serve_says_nothing_before_its_banner(tmp_path: Path, database_url: str)
 
     asyncio.run(scenario())
     assert before == []
+
+
+def test_serve_on_a_pool_with_no_fixtures_says_so(tmp_path: Path, database_url: str) -> None:
+    """It started without a word, and players found nothing to bet on."""
+    prepare_pool(database_url, {"name": "Empty", "matches": []}, "ana")
+
+    async def scenario() -> str:
+        async with serving(tmp_path / "data", database_url) as (server, _port):
+            assert server.stdout is not None
+            return await line_with(server.stdout, "fixtures")
+
+    said = asyncio.run(scenario())
+    assert said.startswith("no fixtures yet: players can join, but there is nothing to bet on")

@@ -547,6 +547,11 @@ async def serve(
         print(f"results from: {results.source.name}, every {every:g} s")
     for line in companion_lines(companion, config.host):
         print(line)
+    if not pool.matches():
+        print(
+            "no fixtures yet: players can join, but there is nothing to bet on until an admin "
+            "runs betania fixtures import URL_OR_FILE (2026 for the World Cup shipped)"
+        )
     leading = asyncio.get_running_loop().create_task(
         take_the_lead(leadership, scheduler, lambda: companion.start_posting(running.frontend))
     )
