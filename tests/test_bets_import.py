@@ -34,6 +34,45 @@ def test_a_spreadsheet_brings_a_pool_over(tournament_pool: Pool, clock: FakeCloc
     assert tournament_pool.predictions.import_bets(rows).unchanged == 3  # idempotent
 
 
+def test_a_brazilian_sheet_with_portuguese_names_and_day_first_dates(
+    tournament_pool: Pool, clock: FakeClock, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "Brasil;Sérvia" on 11/06/2026, as a Brazilian office's sheet writes it, was "no
+    fixture Brasil v Sérvia", and 13/06/2026 "no fixture" with no word on the format."""
+    clock.now = datetime(2026, 6, 1, tzinfo=UTC)
+    sheet = tmp_path / "bolao.csv"
+    sheet.write_text(
+        "player;date;team1;team2;score1;score2;placed_at\n"
+        "ana;11/06/2026;Brasil;Sérvia;2;0;2026-06-01T10:00:00Z\n"
+        "bia;12/06/2026;argentina;méxico;1;1;2026-06-01T10:00:00Z\n"
+        "caio;13.06.26;Japão;Espanha;0;2;2026-06-01T10:00:00Z\n",
+        encoding="utf-8",
+    )
+    url = str(tournament_pool.engine.url.render_as_string(hide_password=False))
+    assert main(["bets", "import", str(sheet), "--db", url]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("3 rows: 3 picks placed") and "dates read as day/month/year" in said
+    picked = {p.handle: (p.match_number, str(p.score)) for h in ("ana", "bia", "caio")
+              for p in tournament_pool.predictions_of(h)}  # fmt: skip
+    assert picked == {"ana": (1, "2-0"), "bia": (2, "1-1"), "caio": (3, "0-2")}
+
+
+@pytest.mark.parametrize(
+    ("dates", "problem"),
+    [
+        (["06/13/2026", "13/06/2026"], "dates written both day first and month first"),
+        (["31/02/2026"], "line 2: not a date: '31/02/2026' (read as day/month/year)"),
+        (["next week"], "line 2: not a date: 'next week'"),
+    ],
+)
+def test_a_date_that_cannot_be_read_is_named_with_its_format(
+    dates: list[str], problem: str
+) -> None:
+    with pytest.raises(BetsFileError) as caught:
+        parse_bets(HEADER + "".join(f"ana,{d},Brazil,Serbia,1,0,\n" for d in dates))
+    assert caught.value.problems[0].startswith(problem)
+
+
 def test_a_pick_without_a_time_imported_before_kick_off_is_placed_just_before_it(
     tournament_pool: Pool,
 ) -> None:

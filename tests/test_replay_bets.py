@@ -211,7 +211,7 @@ def test_rows_bad_in_themselves_are_named_and_the_rest_kept(database_url: str) -
         "player,date,team1,team2,score1,score2,placed_at\n"
         "Zé,2026-06-11,Brazil,Japan,0,1,\n"
         "Zé,2026-06-11,Argentina,Portugal,3,x,\n"  # a score mistyped
-        "Zé,2026-06-11,Brasil,Japan,1,0,\n"  # a team mistyped
+        "Zé,2026-06-11,Brazill,Japan,1,0,\n"  # a team mistyped ("Brasil" is Brazil)
         "Ana,2026-06-11,Argentina,Portugal,3,3,2026-06-30T00:00:00Z\n"  # after its kick-off
         "Ana,2026-06-11,Brazil,Japan,2,2,\n"
     )
@@ -219,7 +219,7 @@ def test_rows_bad_in_themselves_are_named_and_the_rest_kept(database_url: str) -
     assert report.sheet is not None
     assert (report.sheet.rows, report.sheet.placed) == (5, 2)
     assert [line.split(":")[0] for line in report.sheet.problems] == ["line 3", "line 4", "line 5"]
-    assert report.sheet.problems[1] == "line 4: no fixture Brasil v Japan on 2026-06-11"
+    assert report.sheet.problems[1] == "line 4: no fixture Brazill v Japan on 2026-06-11"
     assert report.sheet.problems[2].startswith("line 5: Ana: placed_at 2026-06-30T00:00:00+00:00")
     standings = table(report.as_dict()["standings"])
     assert (standings["ze"], standings["ana"]) == (10, 0)  # 0-1 exact; 2-2 a miss

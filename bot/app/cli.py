@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 from bot.agent.providers.registry import AUTO, PROVIDERS, auto_help, provider_choices
 from bot.app.settings import LOG_LEVELS, DiscordSettings, Settings
-from game.bets_csv import read_bets
+from game.bets_csv import dates_read_as, read_bets
 from game.errors import FileProblems, UserError
 from game.matchdays import TIEBREAKS
 from game.model import InvalidScore, Score
@@ -151,13 +151,16 @@ def cmd_fixtures_import(args: argparse.Namespace) -> None:
 def cmd_bets_import(args: argparse.Namespace) -> None:
     from game.sources import read_text
 
-    rows, unread = read_bets(read_text(args.file))
+    text = read_text(args.file)
+    rows, unread = read_bets(text)
     report = open_pool(args).predictions.import_bets(rows, unread)
     print(
         f"{len(rows)} rows: {report.placed} picks placed, {report.changed} changed, "
         f"{report.unchanged} already there, {len(report.refused)} refused; "
         f"{len(report.players_created)} new players"
     )
+    if order := dates_read_as(text):
+        print(f"dates read as {order}")
     for line in report.folded_lines() + report.changes:
         print(line)
     if report.refused:

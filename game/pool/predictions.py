@@ -32,6 +32,7 @@ from game.pool.members import insert_player
 from game.pool.work import UnitOfWork, require_match, require_player_id, write_setting
 from game.rules import PredictionLocked, RuleViolation
 from game.scoring import ScoreBasis, preset
+from game.teams import TeamBook
 from game.text import clean_line
 
 # A spreadsheet pick without a time is recorded as placed this long before kick-off.
@@ -183,18 +184,15 @@ class Predictions:
         of the file is imported.
         """
 
+        book = TeamBook.standard()  # "Brasil;Marrocos" is Brazil v Morocco
+
         def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> BetsReport:
             report = BetsReport()
             problems: list[str] = list(unread)
             resolved: list[tuple[BetRow, int]] = []
+            on_days = _fixtures_on(connection, {row.date for row in rows})
             for row in rows:
-                number = connection.execute(
-                    select(matches.c.number).where(
-                        matches.c.local_date == row.date,
-                        matches.c.team1 == row.team1,
-                        matches.c.team2 == row.team2,
-                    )
-                ).scalar()
+                number = on_days.get((row.date, book.key(row.team1), book.key(row.team2)))
                 if number is None:
                     problems.append(
                         f"line {row.line}: no fixture {row.team1} v {row.team2} on {row.date}"
@@ -356,3 +354,15 @@ _UPDATE_PICK = (
     )
     .values(home=bindparam("new_home"), away=bindparam("new_away"), placed_at=bindparam("new_at"))
 )
+
+
+def _fixtures_on(connection: Connection, days: set[str]) -> dict[tuple[str, str, str], int]:
+    """The matches played on ``days``, by (day, home, away) in the team book's key form,
+    so that a row may name its teams in any spelling the book knows."""
+    book = TeamBook.standard()
+    rows = connection.execute(
+        select(matches.c.number, matches.c.local_date, matches.c.team1, matches.c.team2).where(
+            matches.c.local_date.in_(days)
+        )
+    )
+    return {(row.local_date, book.key(row.team1), book.key(row.team2)): row.number for row in rows}
