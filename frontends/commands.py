@@ -29,6 +29,7 @@ from game.pool import Pool
 from game.pool.extras import bonus_open
 from game.render import (
     day_text,
+    groups_text,
     in_play_line,
     league_text,
     match_json,
@@ -497,12 +498,26 @@ class Commands:
         return Reply(day_text(title, found.rows, found.leaders, found.left, words))
 
     def league(self, call: Call) -> Reply:
-        after = self._after(call.args, "league")
+        args = [a for a in call.args if a.lower() not in ("group", "grupo")]  # "grupo A"
+        asked = args.pop(0) if args and args[0] not in AFTER else None  # a group: A
+        after = self._after(args, "league")
         matches = self.pool.matches()
         if after is not None:
             last = self.pool.match(after, with_goals=False)
             matches = [m for m in matches if m.time_order() <= last.time_order()]
-        return Reply(league_text(league.league_table(matches), self.words))
+        groups = league.group_tables(matches)
+        if not groups:  # a league: one table
+            if asked is not None:
+                raise CommandError("this pool has no groups: league [after round N]")
+            return Reply(league_text(league.league_table(matches), self.words))
+        if asked is not None:
+            named = {group.split()[-1].lower(): group for group in groups}
+            if asked.lower() not in named:
+                raise CommandError(
+                    "no group {group!r}: {groups}", group=asked, groups=" ".join(named).upper()
+                )
+            groups = {named[asked.lower()]: groups[named[asked.lower()]]}
+        return Reply(groups_text(groups, self.words))
 
     def _after(self, args: list[str], command: str) -> int | None:
         """``after N`` (a match) or ``after round N`` / ``após rodada N`` (the round's last
@@ -780,9 +795,9 @@ SPECS: tuple[Spec, ...] = (
         ),
     ),
     Spec(
-        ("league", "liga", "classificacao", "classificação"),
-        "league [after round N]",
-        "the teams' own table, from the results",
+        ("league", "liga", "classificacao", "classificação", "groups", "grupos"),
+        "league [GROUP] [after round N]",
+        "the teams' own table, from the results; a cup's group tables",
         Commands.league,
     ),
     Spec(

@@ -59,9 +59,10 @@ def in_round(matches: Iterable[Match], number: int) -> list[Match]:
     return sorted((m for m in matches if round_of(m) == number), key=Match.time_order)
 
 
-def league_table(matches: Iterable[Match]) -> list[TeamRow]:
-    """Every team of the rounds played so far, best first; level teams share a rank."""
-    tally: dict[str, list[int]] = {}  # team -> won, drawn, lost, scored, conceded
+def league_table(matches: Iterable[Match], teams: Iterable[str] = ()) -> list[TeamRow]:
+    """Every team of the rounds played so far, best first; level teams share a rank.
+    ``teams``: listed even before they play (a cup's group, its four from the start)."""
+    tally: dict[str, list[int]] = {team: [0, 0, 0, 0, 0] for team in teams}
     for match in matches:
         if match.result is None or match.is_knockout:
             continue
@@ -81,6 +82,19 @@ def league_table(matches: Iterable[Match]) -> list[TeamRow]:
         level = ranked and _order(ranked[-1])[:3] == _order(row)[:3]
         ranked.append(replace(row, rank=ranked[-1].rank if level else position))
     return ranked
+
+
+def group_tables(matches: Iterable[Match]) -> dict[str, list[TeamRow]]:
+    """A cup's group stage, one table per group (by its name, in order), every team of
+    the group in it from the start; nothing for a league, whose matches have no group."""
+    groups: dict[str, list[Match]] = {}
+    for match in matches:
+        if match.group and not match.is_knockout:
+            groups.setdefault(match.group, []).append(match)
+    return {
+        group: league_table(played, dict.fromkeys(t for m in played for t in (m.team1, m.team2)))
+        for group, played in sorted(groups.items())
+    }
 
 
 def _order(row: TeamRow) -> tuple[int, int, int, str]:

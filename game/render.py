@@ -100,6 +100,14 @@ def league_text(rows: Sequence[TeamRow], words: Words | None = None) -> str:
     )
 
 
+def groups_text(tables: Mapping[str, Sequence[TeamRow]], words: Words | None = None) -> str:
+    """A cup's group tables, each under its group's name in the pool's language."""
+    words = words or Words()
+    return "\n\n".join(
+        f"{words.stage(group)}\n{league_text(rows, words)}" for group, rows in tables.items()
+    )
+
+
 def in_play_line(in_play: Sequence[Match], words: Words | None = None) -> str:
     """Above a provisional table: which matches it counts at their running score."""
     words = words or Words()

@@ -12,7 +12,7 @@ from game.events import GoalScored, MatchKickedOff
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.words import Words
-from tests.conftest import FakeClock, play
+from tests.conftest import FakeClock, play, the_2022_cup_to_come
 
 ANA = Caller("ana")
 ADMIN = Caller("caio", is_admin=True)
@@ -239,6 +239,25 @@ def test_tab_completes_commands_and_match_numbers() -> None:
     assert complete("bet 1") == ["12", "13"]
     assert complete("match ") == ["7", "12", "13"]
     assert complete("standings ") == []
+
+
+def test_a_cup_has_a_table_per_group_in_both_languages(pool: Pool, clock: FakeClock) -> None:
+    """`league` in the 16-team cup was one 16-row table of every team."""
+    the_2022_cup_to_come(pool, clock, timedelta(hours=1))
+    play(pool, clock, 1, "0-2")  # Qatar v Ecuador, Group A
+    play(pool, clock, 2, "6-2")  # England v Iran, Group B
+    commands = Commands(pool)
+    tables = commands.run(ANA, "league").text.split("\n\n")
+    assert len(tables) == 8
+    group_a = tables[0].splitlines()
+    assert group_a[0] == "Group A" and len(group_a) == 3 + 4  # title, header, rule, four
+    assert group_a[3].split()[:3] == ["1", "Ecuador", "1"] and group_a[-1].split()[1] == "Qatar"
+    assert {row.split()[1] for row in group_a[3:]} == {"Ecuador", "Netherlands", "Senegal", "Qatar"}
+    assert commands.run(ANA, "league B").text.splitlines()[0] == "Group B"
+    assert commands.run(ANA, "groups b").text == commands.run(ANA, "league B").text
+    assert commands.run(ANA, "league Z").error
+    portuguese = Commands(pool, words=Words("pt"))
+    assert portuguese.run(ANA, "grupos grupo A").text.splitlines()[0] == "Grupo A"
 
 
 def test_a_league_table_and_the_standings_after_a_round(pool: Pool, clock: FakeClock) -> None:
