@@ -39,6 +39,7 @@ from game.render import (
     standings_table,
     table,
 )
+from game.rules import RuleViolation
 from game.scoring import classify, scored_score
 from game.shares import shares_lines, shares_of
 from game.text import clean_line, unaccented
@@ -635,7 +636,7 @@ class Commands:
         if goals and tally(goals) != ended and not forced:
             # The goals a session lists and the score it shows must not disagree: the
             # admin mends one of them, or says the result stands as typed.
-            raise UserError(
+            raise RuleViolation(
                 "the goals recorded make it {goals}, not {score}: record the missing goal first (goal {n} home|away MINUTE), or type result {n} {typed} force",
                 goals=tally(goals), score=ended, n=number, typed=" ".join(call.args[1:]),
             )  # fmt: skip

@@ -13,8 +13,8 @@ from bot.agent.requests import Storyline
 from frontends.commands import Caller, Commands
 from frontends.hub import Hub
 from game.addressing import Addressee
-from game.events import RemarkPosted
-from game.model import Match, MatchStatus, Result, Score
+from game.events import GoalScored, RemarkPosted
+from game.model import Goal, Match, MatchStatus, Result, Score
 from game.openfootball import Tournament
 from game.pool import Pool
 from game.rules import PredictionLocked
@@ -22,6 +22,7 @@ from memory import facts
 from memory.claims import Claims
 from memory.keeper import MemoryConfig
 from memory.usage import recorded
+from prompts import voice
 from tests.conftest import FakeClock, ScriptedModel, fixture, her_in, play, small_tournament
 
 
@@ -185,6 +186,51 @@ def test_her_name_called_without_the_at_is_a_mention(
     answered = {r.trigger: r for r in said if r.trigger in {line.id for line in chat}}
     assert sorted(answered) == [chat[1].id, chat[2].id]
     assert "10 points" in answered[chat[1].id].text
+
+
+def _section_of(line: str, language: str = "en", prefix: str = "goal") -> str:
+    """The voice section (one starting with ``prefix``) whose template wrote ``line``."""
+    for section, templates in voice(language).items():
+        if not section.startswith(prefix):
+            continue
+        for template in templates:
+            fixed = re.split(r"\$\w+", Template(template).template)
+            pattern = "(?s)" + ".*?".join(re.escape(part) for part in fixed)
+            if re.fullmatch(pattern, line):
+                return section
+    raise AssertionError(f"no section writes {line!r}")
+
+
+def test_each_goal_line_says_only_what_the_goal_did(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "Picks are crumbling" came after goals that ended no pick, and "Exact scores?
+    Not one left standing" twice in a row: each now only where its words are true.
+    She speaks on a first goal, a late one, or one that ends the last exact pick."""
+    commentator = her_in(tournament_pool)
+    picks = {1: ("0-0", "1-0", "2-0"), 2: ("0-0", "1-0"), 3: ("0-0",)}
+    for number, scores in picks.items():
+        for handle, pick in zip(("ana", "bia", "caio"), scores, strict=False):
+            tournament_pool.predictions.place(handle, number, Score.parse(pick))
+    told: dict[int, list[str]] = {}
+    for number in picks:
+        match = tournament_pool.match(number)
+        clock.now = match.kickoff
+        tournament_pool.fixtures.kick_off(number)
+        for minute in (10, 86):  # the first goal, and a late one
+            clock.now = match.kickoff + timedelta(minutes=minute)
+            tournament_pool.fixtures.record_goal(number, Goal("home", minute))
+            commentator.catch_up()
+            goal = tournament_pool.events_of(GoalScored)[-1]
+            said = [r.event for r in tournament_pool.events_of(RemarkPosted)]
+            told.setdefault(number, []).extend(
+                _section_of(r.text) for r in said if r.trigger == goal.id
+            )
+    assert told == {
+        1: ["goal.killed", "goal.killed"],  # 1-0 ends ana's 0-0, 2-0 bia's 1-0; caio lives
+        2: ["goal.killed", "goal.nobody_alive"],  # 2-0 ends bia's, the last one
+        3: ["goal.nobody_alive", "goal.none_left"],  # nothing was left to end
+    }
 
 
 def test_the_flood_caps_hold_over_a_match_with_many_goals(database_url: str) -> None:

@@ -390,15 +390,17 @@ class Commentator:
             (p.handle for p in picks if _still_possible(p.score, now)),
             key=lambda h: shuffled_key(item.id, h),
         )
-        killed_the_last = not alive and any(
-            _still_possible(p.score, _before(now, event.side)) for p in picks
+        before = _before(now, event.side)
+        killed = any(
+            _still_possible(p.score, before) and not _still_possible(p.score, now) for p in picks
         )
+        killed_the_last = not alive and killed
         first, late = now.home + now.away == 1, event.minute >= LATE_MINUTE
         if not picks or not (first or late or killed_the_last):
             return  # the score moved, but nothing changed for the pool
         team = match.team1 if event.side == "home" else match.team2
         label = f"#{match.number} {match.team1} v {match.team2}"
-        request = GoalMoment(team, label, str(now), tuple(alive))
+        request = GoalMoment(team, label, str(now), tuple(alive), killed)
         self.speak(
             item,
             request,

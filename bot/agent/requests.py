@@ -121,6 +121,7 @@ class GoalMoment(Remark):
     match: str
     score: str
     alive: tuple[str, ...]  # players whose pick can still come true
+    killed: bool = False  # this goal ended picks that could come true until it
 
 
 @dataclass(frozen=True)

@@ -359,12 +359,16 @@ class OfflineModel:
         )
 
     def _goal(self, request: GoalMoment, variant: Variant) -> str:
+        """Each section's words true of this goal: "crumbling" and "kills every exact
+        pick" only for a goal that ended picks, "not one left" only for the last ones."""
         rng = self._remark_rng(request, variant)
         team, match, score = request.team, request.match, request.score
         if not request.alive:
-            return self.say("goal.nobody_alive", rng, team=team, match=match, score=score)
+            section = "goal.nobody_alive" if request.killed else "goal.none_left"
+            return self.say(section, rng, team=team, match=match, score=score)
         alive = self.names(request.alive, 3)
-        return self.say("goal", rng, team=team, match=match, score=score, alive=alive)
+        section = "goal.killed" if request.killed else "goal"
+        return self.say(section, rng, team=team, match=match, score=score, alive=alive)
 
     def _leader(self, request: NewLeader, variant: Variant) -> str:
         return self.say(
@@ -490,7 +494,16 @@ class OfflineModel:
         if blanks:
             chosen = [p for p in request.who if p in blanks] or blanks[-2:]
             who = self.names(chosen, 2)
-            return self.say("final.blanks", rng, many=len(chosen) > 1, match=match, who=who)
+            # "Brave" only of picks few made: each one's outcome picked by at most a
+            # quarter of the pool.
+            outcomes = [p.pick.outcome for p in story.picks]
+            rare = all(
+                outcomes.count(p.pick.outcome) * 4 <= len(outcomes)
+                for p in story.picks
+                if p.player in chosen
+            )
+            section = "final.blanks.brave" if rare else "final.blanks"
+            return self.say(section, rng, many=len(chosen) > 1, match=match, who=who)
         return self.say("final.all_scored", rng, match=match)
 
     def _storyline(self, told: Storyline, rng: random.Random) -> str:
