@@ -21,7 +21,7 @@ from pathlib import Path
 
 from bot.agent.providers.offline import OfflineModel
 from bot.app.replay import ReplayOptions, read_chat, replay
-from bot.app.voice import measure
+from bot.app.voice import measure, stock_lines, stock_use
 from game.events import RemarkPosted
 from game.openfootball import parse_tournament
 from game.sources import read_json
@@ -54,6 +54,14 @@ def main() -> None:
         report = replay(options, Path(directory) / "replay.db", model)
         pool = report.pool
         print("\n".join(measure(report.keeper.store).lines()))
+        use = stock_use(pool.events_of(RemarkPosted), args.language)
+        print(
+            f"stock lines: {sum(use.said.values())} said, {len(use.said)} of "
+            f"{len(stock_lines(args.language))} used; said again the same day: "
+            f"{use.twice_a_day}; to the same player within 72 h: {use.twice_to_one}"
+        )
+        for template, count in use.said.most_common():
+            print(f"  {count:>4}  {template}")
         remarks = pool.events_of(RemarkPosted)
         print("\nsample of her lines:")
         for remark in random.Random(args.seed).sample(remarks, 12):

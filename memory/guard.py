@@ -86,7 +86,10 @@ def _naming(spelling: str) -> re.Pattern[str]:
 @dataclass(frozen=True)
 class RepetitionGuard:
     threshold: float = 0.75  # a ratio of matching characters; 1.0 is the same line
-    window: timedelta = timedelta(hours=72)
+    window: timedelta = timedelta(hours=72)  # about the same players
+    # About anyone or no one: a stock line is said once a match day ("Exact scores? Not
+    # one left standing." came twice in a row, "Picks are crumbling." 11 times in 31).
+    day: timedelta = timedelta(hours=20)
 
     def recent(
         self, remarks: Iterable[LoggedEvent[Event]], about: Iterable[str], now: datetime
@@ -109,8 +112,15 @@ class RepetitionGuard:
         now: datetime,
         masks: Collection[str] = (),
     ) -> LoggedEvent[RemarkPosted] | None:
-        """The earlier remark about the same players whose wording ``text`` repeats."""
-        for item in self.recent(remarks, about, now):
+        """The earlier remark whose wording ``text`` repeats: about the same players
+        within ``window``, or any of the last ``day``."""
+        remarks = list(remarks)
+        today = [
+            cast(LoggedEvent[RemarkPosted], item)
+            for item in remarks
+            if isinstance(item.event, RemarkPosted) and now - item.at <= self.day
+        ]
+        for item in [*self.recent(remarks, about, now), *today]:
             if similar(text, item.event.text, self.threshold, masks):
                 return item
         return None

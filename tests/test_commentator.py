@@ -9,7 +9,7 @@ from bot.agent import storylines
 from bot.agent.commentator import DIGEST, Policy
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
-from bot.agent.requests import Storyline
+from bot.agent.requests import NewLeader, Storyline
 from frontends.commands import Caller, Commands
 from frontends.hub import Hub
 from game.addressing import Addressee
@@ -646,7 +646,13 @@ def test_a_models_whistle_line_that_leaves_the_new_leader_out_is_followed_by_one
 ) -> None:
     """A model is given the lead change as a note, not made to say it: when its line on the
     result names nobody, the new leader still gets a line of their own."""
-    model = ScriptedModel(remark=lambda call: "What a finish to Argentina 1-1 Mexico tonight!")
+    model = ScriptedModel(
+        remark=lambda call: (
+            "bia goes top, 5 points clear of ana."
+            if isinstance(call.request, NewLeader)
+            else "What a finish to Argentina 1-1 Mexico tonight!"
+        )
+    )
     commentator = her_in(tournament_pool, model)
     for number, (ana, bia) in enumerate([("1-0", "0-1"), ("0-3", "1-1")], 1):
         tournament_pool.predictions.place("ana", number, Score.parse(ana))

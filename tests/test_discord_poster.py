@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Awaitable, Callable
 
 import pytest
 from sqlalchemy import insert, select
 
-from frontends.discord.api import DiscordApi
+from frontends.discord.api import DiscordApi, DiscordError
 from frontends.discord.messages import escape, split
 from frontends.discord.poster import WebhookPoster
 from frontends.notices import Notices
@@ -209,6 +210,64 @@ def test_an_outage_delays_posts_loses_none_and_a_restart_doubles_none(
         assert contents(discord) == ["BETanIA: before the outage"] + [
             f"BETanIA: during {n}" for n in range(3)
         ]
+
+    with_discord(scenario)
+
+
+def test_a_discord_nobody_answers_is_said_as_such_and_the_console_hears_of_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """With the API unreachable, `discord commands` said "Discord answered 503" though
+    nothing answered, and a poster retried in silence while its cursor stood still."""
+
+    async def scenario() -> None:
+        now = [0.0]
+
+        async def sleep(seconds: float) -> None:
+            now[0] += seconds
+
+        closed = socket.socket()
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused
+        port = closed.getsockname()[1]
+        api = DiscordApi(f"http://127.0.0.1:{port}/api/v10", sleep=sleep, clock=lambda: now[0])
+        try:
+            with pytest.raises(DiscordError) as caught:
+                await api.request("GET", "applications/1/commands")
+        finally:
+            await api.close()
+            closed.close()
+        said = str(caught.value)
+        assert (
+            said.startswith("Discord could not be reached: ConnectError") and "answered" not in said
+        )
+        assert said.endswith("s)") and "gave up after" in said and caught.value.status is None
+        warned = [r.getMessage() for r in caplog.records if r.name == "betania.discord"]
+        assert len(warned) == 1 and warned[0].startswith("Discord is not answering (ConnectError")
+
+    asyncio.run(scenario())
+
+
+def test_an_outage_is_told_on_the_console_once_and_its_end_too(
+    tournament_pool: Pool, caplog: pytest.LogCaptureFixture
+) -> None:
+    pool = tournament_pool
+
+    async def scenario(discord: FakeDiscord, api: DiscordApi) -> None:
+        poster = poster_for(pool, discord, api)
+        await poster.catch_up()
+        discord.down_with = 502
+        running = asyncio.get_running_loop().create_task(poster.run())
+        pool.talk.remark("betania", "in the outage", trigger=1)
+        poster.wake()
+        await until(lambda: discord.requests >= 3)
+        discord.down_with = None
+        await until(lambda: len(discord.posts) == 1)
+        await poster.stop()
+        await running
+        told = [r.getMessage() for r in caplog.records if r.name == "betania.discord"]
+        assert len(told) == 2
+        assert told[0].startswith("Discord is not answering (it answered 502)")
+        assert told[1].startswith("Discord answers again, after")
 
     with_discord(scenario)
 

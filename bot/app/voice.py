@@ -4,20 +4,25 @@ Lines to her answered / asked; remarks aimed at a player that repeat a wording
 said about them within 72 hours of tournament time (names, teams and numbers
 masked); players whose facts she used outside the acknowledgement / players who
 told her facts; texts the output contract refused, by rule; distinct wordings per 100
-remarks. ``bench/voice_report.py`` prints them for a full replay, and the tests
-hold a full replay to them in both languages.
+remarks; and how often each stock line of the offline voice was said, and said
+again too soon (``stock_use``). ``bench/voice_report.py`` prints them for a full
+replay, and the tests hold a full replay to them in both languages.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, datetime, timedelta
+from functools import cache
 
 from game.addressing import Addressee
 from game.events import ChatPosted, LoggedEvent, RemarkPosted
 from memory import facts, usage
 from memory.guard import RepetitionGuard, masked, similarity
 from memory.store import MemoryStore
+from prompts import voice
 
 REPEAT_WINDOW = timedelta(hours=72)
 
@@ -102,3 +107,57 @@ def _used(told: list[facts.Fact], remarks: list[LoggedEvent[RemarkPosted]]) -> s
         if any(r.event.trigger != source and facts.keeps(words, r.event.text) for r in remarks):
             used.add(fact.handle)
     return used
+
+
+# A voice line is a stock line when this many letters of it are fixed words, not
+# names or numbers filled in: "$label, $stage." is a frame, "Picks are crumbling" a line.
+STOCK_LETTERS = 15
+
+
+@dataclass(frozen=True)
+class StockLine:
+    section: str
+    template: str
+    pattern: re.Pattern[str]
+
+
+@cache
+def stock_lines(language: str) -> tuple[StockLine, ...]:
+    """Every stock line of the offline voice in ``language``, with a pattern that finds
+    it in a remark whatever was filled in."""
+    found = []
+    for section, templates in voice(language).items():
+        for template in templates:
+            fixed = re.split(r"\$\w+|\[[^\]|]*\|[^\]]*\]", template)
+            if sum(c.isalpha() for part in fixed for c in part) >= STOCK_LETTERS:
+                parts = (re.escape(part) for part in fixed)
+                found.append(StockLine(section, template, re.compile("(?s)" + ".+?".join(parts))))
+    return tuple(found)
+
+
+@dataclass
+class StockUse:
+    """How often each stock line was said, and how often one came back too soon."""
+
+    said: Counter[str] = field(default_factory=Counter)  # by template
+    twice_a_day: int = 0  # a stock line said again on the same day (UTC)
+    twice_to_one: int = 0  # said again within 72 hours in a remark about the same player
+
+
+def stock_use(remarks: list[LoggedEvent[RemarkPosted]], language: str) -> StockUse:
+    use = StockUse()
+    days: set[tuple[str, date]] = set()
+    last_to: dict[tuple[str, str], datetime] = {}
+    for item in remarks:
+        for line in stock_lines(language):
+            if not line.pattern.search(item.event.text):
+                continue
+            use.said[line.template] += 1
+            day = (line.template, item.at.date())
+            use.twice_a_day += day in days
+            days.add(day)
+            for player in item.event.about:
+                before = last_to.get((line.template, player))
+                use.twice_to_one += before is not None and item.at - before <= timedelta(hours=72)
+                last_to[(line.template, player)] = item.at
+    return use

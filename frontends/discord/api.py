@@ -11,6 +11,7 @@ outage delays posts, it loses none). Any other 4xx is Discord saying no: raised.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,14 +23,19 @@ from frontends.discord import DISCORD_API_URL
 DEFAULT_API_URL = DISCORD_API_URL
 FIRST_PAUSE = 0.5
 LONGEST_PAUSE = 60.0
+log = logging.getLogger("betania.discord")
 USER_AGENT = "DiscordBot (https://github.com/betania-pool/betania, 0.1)"
 
 
 class DiscordError(Exception):
-    """Discord refused a request (4xx other than 429), or gave up being reachable."""
+    """Discord refused a request (4xx other than 429), kept failing (5xx), or could not be
+    reached at all (``status`` None: nothing answered, so no status is claimed)."""
 
-    def __init__(self, status: int, text: str) -> None:
-        super().__init__(f"Discord answered {status}: {text[:200]}")
+    def __init__(self, status: int | None, text: str) -> None:
+        said = (
+            f"Discord answered {status}" if status is not None else "Discord could not be reached"
+        )
+        super().__init__(f"{said}: {text[:200]}")
         self.status = status
 
 
@@ -55,6 +61,7 @@ class DiscordApi:
         self.global_until = 0.0
         self.bucket_until: dict[str, float] = {}  # per route: when its bucket refills
         self.rate_limited = 0  # 429 answers met, for the curious and the benches
+        self.down_since: float | None = None  # when requests began to fail, while they do
 
     async def close(self) -> None:
         await self.client.aclose()
@@ -80,12 +87,13 @@ class DiscordApi:
         pause = FIRST_PAUSE
         while True:
             await self._wait_for(route)
+            status: int | None = None
             try:
                 response = await self.client.request(
                     method, url, json=body, params=params, headers=headers
                 )
             except httpx.TransportError as error:
-                failure = f"{type(error).__name__}: {error}"
+                failure = f"{type(error).__name__}: {error}".rstrip(": ")
             else:
                 self._note_bucket(route, response)
                 if response.status_code == 429:
@@ -93,14 +101,29 @@ class DiscordApi:
                     self._note_limited(route, response)
                     continue
                 if response.is_success:
+                    self._reached()
                     return response
                 if response.status_code < 500:
+                    self._reached()
                     raise DiscordError(response.status_code, response.text)
-                failure = f"{response.status_code}"
-            if patience is not None and self.clock() - started + pause > patience:
-                raise DiscordError(503, f"unreachable: {failure}")
+                status, failure = response.status_code, response.text[:200] or "a server error"
+            waited = self.clock() - started
+            if patience is not None and waited + pause > patience:
+                raise DiscordError(status, f"{failure} (gave up after {waited:.0f} s)")
+            self._failing(failure if status is None else f"it answered {status}", pause)
             await self.sleep(pause)
             pause = min(pause * 2, LONGEST_PAUSE)
+
+    def _failing(self, why: str, pause: float) -> None:
+        """Said once on the console as trouble starts: a request that waits is no secret."""
+        if self.down_since is None:
+            self.down_since = self.clock()
+            log.warning("Discord is not answering (%s): trying again, from every %g s", why, pause)
+
+    def _reached(self) -> None:
+        if self.down_since is not None:
+            log.warning("Discord answers again, after %.0f s", self.clock() - self.down_since)
+            self.down_since = None
 
     async def _wait_for(self, route: str) -> None:
         until = max(self.global_until, self.bucket_until.get(route, 0.0))
