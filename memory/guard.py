@@ -20,6 +20,7 @@ from typing import cast
 
 from game.events import Event, LoggedEvent, RemarkPosted
 from game.text import words_form
+from prompts import stock_lines_in
 
 
 def similarity(a: str, b: str, masks: Collection[str] = ()) -> float:
@@ -87,9 +88,11 @@ def _naming(spelling: str) -> re.Pattern[str]:
 class RepetitionGuard:
     threshold: float = 0.75  # a ratio of matching characters; 1.0 is the same line
     window: timedelta = timedelta(hours=72)  # about the same players
-    # About anyone or no one: a stock line is said once a match day ("Exact scores? Not
-    # one left standing." came twice in a row, "Picks are crumbling." 11 times in 31).
-    day: timedelta = timedelta(hours=20)
+    # About anyone or no one: a line is said once a match day, and so is a stock line of
+    # the offline voice (``prompts.stock_lines``), even inside a longer remark ("Picks
+    # are crumbling." came 11 times in 31 matches, "Exact scores? Not one left
+    # standing." twice in a row).
+    day: timedelta = timedelta(hours=24)
 
     def recent(
         self, remarks: Iterable[LoggedEvent[Event]], about: Iterable[str], now: datetime
@@ -120,6 +123,10 @@ class RepetitionGuard:
             for item in remarks
             if isinstance(item.event, RemarkPosted) and now - item.at <= self.day
         ]
+        said = stock_lines_in(text)  # a stock line anywhere in it, beside anything else
+        for item in today:
+            if said & stock_lines_in(item.event.text):
+                return item
         for item in [*self.recent(remarks, about, now), *today]:
             if similar(text, item.event.text, self.threshold, masks):
                 return item

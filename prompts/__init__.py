@@ -6,7 +6,9 @@ prefix of every model call is byte-identical from call to call.
 
 from __future__ import annotations
 
-from functools import cache
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from importlib import resources
 from string import Template
 
@@ -53,3 +55,43 @@ def sections(name: str) -> dict[str, tuple[str, ...]]:
         elif current is not None:
             current.append(line)
     return {section: tuple(lines) for section, lines in found.items()}
+
+
+# A voice line is a stock line when this many letters of it are fixed words, not
+# names or numbers filled in: "$label, $stage." is a frame, "Picks are crumbling" a line.
+STOCK_LETTERS = 15
+# Sections said on a schedule, once a day or a round: their frame comes back by design.
+SCHEDULED = ("digest", "round")
+VOICES = ("en", "pt")  # the voice files there are (``voice_<language>.txt``)
+
+
+@dataclass(frozen=True)
+class StockLine:
+    section: str
+    template: str
+    pattern: re.Pattern[str]  # finds the line in a text, whatever was filled in
+
+
+@cache
+def stock_lines(language: str) -> tuple[StockLine, ...]:
+    """Every stock line of the offline voice in ``language``."""
+    found = []
+    for section, templates in voice(language).items():
+        for template in templates:
+            fixed = re.split(r"\$\w+|\[[^\]|]*\|[^\]]*\]", template)
+            if sum(c.isalpha() for part in fixed for c in part) >= STOCK_LETTERS:
+                parts = (re.escape(part) for part in fixed)
+                found.append(StockLine(section, template, re.compile("(?s)" + ".+?".join(parts))))
+    return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def stock_lines_in(text: str) -> frozenset[str]:
+    """The stock lines (templates, of any language) ``text`` says, but the scheduled
+    ones: what a line must not say again too soon (``memory.guard``)."""
+    return frozenset(
+        line.template
+        for language in VOICES
+        for line in stock_lines(language)
+        if not line.section.startswith(SCHEDULED) and line.pattern.search(text)
+    )

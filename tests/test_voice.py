@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.app.replay import ReplayReport
-from bot.app.voice import measure
+from bot.app.voice import measure, stock_use
 from game.events import RemarkPosted
 
 
@@ -28,6 +28,11 @@ def test_a_whole_world_cup_in_her_voice(
     assert len(figures.tellers) >= 10 and figures.used == figures.tellers
     assert figures.refused_by_rule == {} and figures.replaced_offline == 0
     assert figures.wordings_per_100 > 30
+
+    # "Picks are crumbling." was said 70 times, and a stock line came back the same day 86
+    # times: now each stock line of her voice at most once a day.
+    use = stock_use(pool.events_of(RemarkPosted), language)
+    assert use.twice_a_day == 0 and len(use.said) >= 60
 
     remarks = [r.event.text for r in pool.events_of(RemarkPosted)]
     wrap_up = [r.event.text for r in pool.events_of(RemarkPosted) if r.event.topic == "wrap-up"]

@@ -11,18 +11,16 @@ replay, and the tests hold a full replay to them in both languages.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from functools import cache
 
 from game.addressing import Addressee
 from game.events import ChatPosted, LoggedEvent, RemarkPosted
 from memory import facts, usage
 from memory.guard import RepetitionGuard, masked, similarity
 from memory.store import MemoryStore
-from prompts import voice
+from prompts import stock_lines
 
 REPEAT_WINDOW = timedelta(hours=72)
 
@@ -107,32 +105,6 @@ def _used(told: list[facts.Fact], remarks: list[LoggedEvent[RemarkPosted]]) -> s
         if any(r.event.trigger != source and facts.keeps(words, r.event.text) for r in remarks):
             used.add(fact.handle)
     return used
-
-
-# A voice line is a stock line when this many letters of it are fixed words, not
-# names or numbers filled in: "$label, $stage." is a frame, "Picks are crumbling" a line.
-STOCK_LETTERS = 15
-
-
-@dataclass(frozen=True)
-class StockLine:
-    section: str
-    template: str
-    pattern: re.Pattern[str]
-
-
-@cache
-def stock_lines(language: str) -> tuple[StockLine, ...]:
-    """Every stock line of the offline voice in ``language``, with a pattern that finds
-    it in a remark whatever was filled in."""
-    found = []
-    for section, templates in voice(language).items():
-        for template in templates:
-            fixed = re.split(r"\$\w+|\[[^\]|]*\|[^\]]*\]", template)
-            if sum(c.isalpha() for part in fixed for c in part) >= STOCK_LETTERS:
-                parts = (re.escape(part) for part in fixed)
-                found.append(StockLine(section, template, re.compile("(?s)" + ".+?".join(parts))))
-    return tuple(found)
 
 
 @dataclass
