@@ -213,7 +213,7 @@ class ContextBuilder:
         self.pool = store.pool
         self.handle = handle
         self.zone = zone
-        self.guard = guard or RepetitionGuard()
+        self.guard = guard or RepetitionGuard(zone=zone)  # her days are the pool's
         self.persona = persona(name, language)
         # The stable layer as last told, by the state mark it was read at (with the zone
         # and persona it was told in): nothing in it moves but with the pool's state.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
 from typing import cast
@@ -88,11 +88,11 @@ def _naming(spelling: str) -> re.Pattern[str]:
 class RepetitionGuard:
     threshold: float = 0.75  # a ratio of matching characters; 1.0 is the same line
     window: timedelta = timedelta(hours=72)  # about the same players
-    # About anyone or no one: a line is said once a match day, and so is a stock line of
-    # the offline voice (``prompts.stock_lines``), even inside a longer remark ("Picks
+    # A stock line of the offline voice (``prompts.stock_lines``), about anyone or no one,
+    # is said once a match day (a day in ``zone``), even inside a longer remark ("Picks
     # are crumbling." came 11 times in 31 matches, "Exact scores? Not one left
     # standing." twice in a row).
-    day: timedelta = timedelta(hours=24)
+    zone: tzinfo = UTC
 
     def recent(
         self, remarks: Iterable[LoggedEvent[Event]], about: Iterable[str], now: datetime
@@ -116,18 +116,19 @@ class RepetitionGuard:
         masks: Collection[str] = (),
     ) -> LoggedEvent[RemarkPosted] | None:
         """The earlier remark whose wording ``text`` repeats: about the same players
-        within ``window``, or any of the last ``day``."""
+        within ``window``, or a stock line of it said earlier the same day."""
         remarks = list(remarks)
-        today = [
-            cast(LoggedEvent[RemarkPosted], item)
-            for item in remarks
-            if isinstance(item.event, RemarkPosted) and now - item.at <= self.day
-        ]
         said = stock_lines_in(text)  # a stock line anywhere in it, beside anything else
-        for item in today:
-            if said & stock_lines_in(item.event.text):
-                return item
-        for item in [*self.recent(remarks, about, now), *today]:
+        if said:
+            day = now.astimezone(self.zone).date()
+            for item in remarks:
+                if (
+                    isinstance(item.event, RemarkPosted)
+                    and item.at.astimezone(self.zone).date() == day
+                    and said & stock_lines_in(item.event.text)
+                ):
+                    return cast(LoggedEvent[RemarkPosted], item)
+        for item in self.recent(remarks, about, now):
             if similar(text, item.event.text, self.threshold, masks):
                 return item
         return None

@@ -71,6 +71,11 @@ class StockLine:
     template: str
     pattern: re.Pattern[str]  # finds the line in a text, whatever was filled in
 
+    @property
+    def scheduled(self) -> bool:
+        """A frame said on a schedule (a day's digest): it comes back by design."""
+        return self.section.startswith(SCHEDULED)
+
 
 @cache
 def stock_lines(language: str) -> tuple[StockLine, ...]:
@@ -93,5 +98,5 @@ def stock_lines_in(text: str) -> frozenset[str]:
         line.template
         for language in VOICES
         for line in stock_lines(language)
-        if not line.section.startswith(SCHEDULED) and line.pattern.search(text)
+        if not line.scheduled and line.pattern.search(text)
     )

@@ -488,13 +488,20 @@ class Commentator:
         """A league's round day at its last whistle: one remark about its matches."""
         zone = self.keeper.config.zone
         stories = tuple(match_story(self.pool, m, zone).without(self.her) for m in day)
-        leader = league_table(matches)[0].team
+        table = league_table(matches)
+        # A leader only when one club is alone at the top (six level clubs have none).
+        alone = len(table) == 1 or (len(table) > 1 and table[1].rank > table[0].rank)
+        leader = table[0].team if table and alone else None
         told = RoundDay(round_of(day[0]) or 0, stories, leader=leader)
         exact = list(dict.fromkeys(player for player, _ in told.exact()))
         about = exact[:2] or self._least_named(told.blank(), item.at)[:2]
         request = dataclasses.replace(told, who=tuple(about))
         event = "\n".join(story.as_text(live=False) for story in stories)
-        event += "\n" + phrase("moments", "round.leader", team=leader)
+        event += "\n" + (
+            phrase("moments", "round.leader", team=leader)
+            if leader
+            else phrase("moments", "round.level")
+        )
         instruction = render(
             "remark", about=", ".join(about) or phrase("moments", "round.about"), event=event
         )
@@ -541,8 +548,22 @@ class Commentator:
 
     def on_table_move(self, item: LoggedEvent[ResultRecorded]) -> None:
         number = item.event.match
-        before = {r.player: r for r in self.pool.standings(before_match=number)}
-        after = self.pool.standings(up_to_match=number)
+        # Matches that kicked off together end together: the table is told once, at the
+        # last of their whistles, from before the first to after all (three results in a
+        # minute named three leaders, each true for a table nobody saw).
+        match = self.pool.match(number, with_goals=False)
+        together = [m for m in self.pool.matches() if m.kickoff == match.kickoff]
+        numbers = {m.number for m in together}
+        whistles = [
+            r.id
+            for r in self.pool.events_of(ResultRecorded)
+            if r.event.match in numbers and r.event.previous is None
+        ]
+        if len(whistles) < len(together) or max(whistles) != item.id:
+            return  # not the last of their whistles: that one tells the table (a catch-up too)
+        first, last = min(together, key=Match.time_order), max(together, key=Match.time_order)
+        before = {r.player: r for r in self.pool.standings(before_match=first.number)}
+        after = self.pool.standings(up_to_match=last.number)
         if not after or after[0].points == 0:
             return
         leader = after[0]

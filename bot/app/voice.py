@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from game.addressing import Addressee
 from game.events import ChatPosted, LoggedEvent, RemarkPosted
@@ -112,11 +112,15 @@ class StockUse:
     """How often each stock line was said, and how often one came back too soon."""
 
     said: Counter[str] = field(default_factory=Counter)  # by template
-    twice_a_day: int = 0  # a stock line said again on the same day (UTC)
-    twice_to_one: int = 0  # said again within 72 hours in a remark about the same player
+    # Said again too soon (the scheduled frames apart): on the same day (in ``zone``),
+    # or within 72 hours in a remark about the same player.
+    twice_a_day: int = 0
+    twice_to_one: int = 0
 
 
-def stock_use(remarks: list[LoggedEvent[RemarkPosted]], language: str) -> StockUse:
+def stock_use(
+    remarks: list[LoggedEvent[RemarkPosted]], language: str, zone: tzinfo = UTC
+) -> StockUse:
     use = StockUse()
     days: set[tuple[str, date]] = set()
     last_to: dict[tuple[str, str], datetime] = {}
@@ -125,7 +129,9 @@ def stock_use(remarks: list[LoggedEvent[RemarkPosted]], language: str) -> StockU
             if not line.pattern.search(item.event.text):
                 continue
             use.said[line.template] += 1
-            day = (line.template, item.at.date())
+            if line.scheduled:  # once a day or a round by design, not a repeat
+                continue
+            day = (line.template, item.at.astimezone(zone).date())
             use.twice_a_day += day in days
             days.add(day)
             for player in item.event.about:

@@ -519,19 +519,26 @@ class OfflineModel:
     def _round_day(self, request: RoundDay, variant: Variant) -> str:
         """A league's round day in one line: an exact call, else a round of blanks."""
         rng = self._remark_rng(request, variant)
-        told: dict[str, object] = {"round": request.round, "leader": request.leader or "-"}
+        told: dict[str, object] = {"round": request.round}
+        # The league's top, said apart, and only when one club is alone there.
+        if request.leader:
+            top = self.say("round.top", rng, leader=request.leader)
+        else:
+            top = self.say("round.level", rng)
         exact = request.exact()
         if exact:
             first = next((s for p, s in exact if p in request.who), exact[0][1])
             callers = [p for p, s in exact if s is first]
             who = self.names(callers, 2)
             match = self._told(first)
-            return self.say("round.exact", rng, many=len(callers) > 1, who=who, match=match, **told)
+            line = self.say("round.exact", rng, many=len(callers) > 1, who=who, match=match, **told)
+            return f"{line} {top}"
         blank = [p for p in request.who if p in request.blank()] or request.blank()[:2]
         if blank:
             who, n = self.names(blank, 2), len(request.stories)
-            return self.say("round.blanks", rng, many=len(blank) > 1, who=who, n=n, **told)
-        return self.say("round.all_scored", rng, False, **told)
+            line = self.say("round.blanks", rng, many=len(blank) > 1, who=who, n=n, **told)
+            return f"{line} {top}"
+        return f"{self.say('round.all_scored', rng, False, **told)} {top}"
 
     def _answer_rng(self, variant: Variant) -> random.Random:
         # The same first phrasing for a question however often it is tried, and each
