@@ -666,6 +666,42 @@ def test_a_models_whistle_line_that_leaves_the_new_leader_out_is_followed_by_one
     assert [r.topic for r in after] == ["", "table"]  # the whistle's line, then the table's
 
 
+def test_matches_ending_together_get_one_line_about_the_table(pool: Pool, clock: FakeClock) -> None:
+    """Three results in one minute named three leaders in turn, each true of a table no
+    screen showed; now the table is told once, after the last whistle, as it stands."""
+    start = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
+    teams = [("Brazil", "Serbia"), ("Argentina", "Mexico"), ("Japan", "Spain")]
+    pool.fixtures.import_tournament(
+        Tournament("Cup", tuple(fixture(f"m{i}", a, b, start) for i, (a, b) in enumerate(teams)))
+    )
+    for handle in ("ana", "bia", "caio"):
+        pool.members.add(handle)
+    commentator = her_in(pool)
+    exact = {"ana": 1, "bia": 2, "caio": 3}  # each calls one match exactly, the others miss
+    for handle, mine in exact.items():
+        for number in (1, 2, 3):
+            pool.predictions.place(handle, number, Score(1, 0) if number == mine else Score(0, 5))
+    clock.now = start
+    for number in (1, 2, 3):
+        pool.fixtures.kick_off(number)
+    commentator.catch_up()
+    clock.now = start + timedelta(minutes=115)
+    pool.fixtures.record_result(1, Result(Score(1, 0)))
+    pool.fixtures.record_result(2, Result(Score(1, 0)))
+    pool.fixtures.record_result(3, Result(Score(2, 0)))  # caio 7: alone on top
+    commentator.catch_up()
+    results = {r.id for r in pool.events(kinds=("result",))}
+    said = [
+        r.event
+        for r in pool.events_of(RemarkPosted)
+        if r.event.trigger in results and r.event.topic != "wrap-up"  # the cup ends here
+    ]
+    # ana, then bia, then caio would each have "led" after their own match; the three
+    # together leave ana and bia level: nobody is told as the new leader.
+    assert not [r.text for r in said if "top" in r.text or "lead" in r.text.lower()]
+    assert [r.topic for r in said if r.topic == "table"] == []
+
+
 def test_a_round_s_kick_offs_at_one_minute_are_one_line(pool: Pool, clock: FakeClock) -> None:
     start = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
     teams = [("Brazil", "Serbia"), ("Argentina", "Mexico"), ("Japan", "Spain")]

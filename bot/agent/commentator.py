@@ -430,6 +430,8 @@ class Commentator:
         about = [p for p in candidates if p != self.her][:2]
         aside = self._aside(about, match)
         told = storylines.for_result(self.pool, match, about, self.her)
+        if told is not None and told.kind in TOP_STORIES and not self._last_whistle(item):
+            told = None  # the top of a table no screen shows: the last whistle tells it
         exact = [p for p in about if p in story.exact()]
         recalled = storylines.recall(self.pool, match, exact, self.keeper.config.zone)
         # The goals and the live lines are in the context's working memory: not twice.
@@ -551,16 +553,9 @@ class Commentator:
         # Matches that kicked off together end together: the table is told once, at the
         # last of their whistles, from before the first to after all (three results in a
         # minute named three leaders, each true for a table nobody saw).
-        match = self.pool.match(number, with_goals=False)
-        together = [m for m in self.pool.matches() if m.kickoff == match.kickoff]
-        numbers = {m.number for m in together}
-        whistles = [
-            r.id
-            for r in self.pool.events_of(ResultRecorded)
-            if r.event.match in numbers and r.event.previous is None
-        ]
-        if len(whistles) < len(together) or max(whistles) != item.id:
-            return  # not the last of their whistles: that one tells the table (a catch-up too)
+        if not self._last_whistle(item):
+            return  # another whistle of the moment tells the table (on a catch-up too)
+        together = self._together(self.pool.match(number, with_goals=False))
         first, last = min(together, key=Match.time_order), max(together, key=Match.time_order)
         before = {r.player: r for r in self.pool.standings(before_match=first.number)}
         after = self.pool.standings(up_to_match=last.number)
@@ -604,6 +599,22 @@ class Commentator:
                     topic=TABLE,
                 )
                 return
+
+    def _together(self, match: Match) -> list[Match]:
+        """The matches that kicked off with ``match`` (itself included)."""
+        return [m for m in self.pool.matches() if m.kickoff == match.kickoff]
+
+    def _last_whistle(self, item: LoggedEvent[ResultRecorded]) -> bool:
+        """Whether ``item`` is the last result recorded of the matches that kicked off
+        together with its match, all of them finished: the moment the table they make
+        together is the one every screen shows."""
+        numbers = {m.number for m in self._together(self.pool.match(item.event.match))}
+        whistles = [
+            r.id
+            for r in self.pool.events_of(ResultRecorded)
+            if r.event.match in numbers and r.event.previous is None
+        ]
+        return len(whistles) == len(numbers) and max(whistles) == item.id
 
     def welcome(self, item: LoggedEvent[PlayerJoined]) -> RemarkPosted | None:
         """A newcomer who joined over SSH gets a word, and the state of the pool."""
