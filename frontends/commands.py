@@ -21,7 +21,7 @@ from frontends import picks as extras
 from frontends.limits import ConnectionLimits
 from game import jokers, league
 from game.addressing import Addressee
-from game.bonus import CHAMPION, NAME_LONGEST, SCORER
+from game.bonus import CHAMPION, NAME_LONGEST, SCORER, ended, scorers_of, settle
 from game.db.engine import is_locked
 from game.errors import UserError
 from game.model import Goal, Match, MatchStatus, Player, Score, tally
@@ -407,8 +407,19 @@ class Commands:
                 desk.settings(),
                 call.caller.zone,
                 self.words,
+                self._bonus_end(matches),
             )
         )
+
+    def _bonus_end(self, matches: list[Match]) -> extras.BonusEnd | None:
+        """Who won the bonuses, once every match is over; the points from the table."""
+        if not ended(matches):
+            return None
+        settled = settle(matches)
+        written = scorers_of(matches)
+        top = sorted({written.get(key, key) for key in settled.top})
+        earned = {row.player: row.bonus for row in self.pool.standings()}
+        return extras.BonusEnd(settled.champion, tuple(top), earned)
 
     def mybets(self, call: Call) -> Reply:
         as_json, _ = _json_flag(call.args)

@@ -7,7 +7,8 @@ this turns what the pool did into the lines a player reads, and into JSON.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -99,9 +100,11 @@ def bonus_listing(
     settings: ExtrasSettings,
     zone: ZoneInfo,
     words: Words,
+    settled: BonusEnd | None = None,
 ) -> str:
     """The bonus picks a player may see: their own before the first kick-off, with how
-    many others are hidden; everyone's after it."""
+    many others are hidden; everyone's after it; and once the tournament is over
+    (``settled``), the champion, the top scorers and what each pick earned."""
     by_player: dict[str, dict[str, str]] = {}
     for pick in picks:
         by_player.setdefault(pick.handle, {})[pick.kind] = pick.value
@@ -111,14 +114,29 @@ def bonus_listing(
         scorer=settings.scorer_points,
     )
     lines = []
+    if settled is not None:
+        lines.append(
+            words(
+                "the tournament is over: champion {champion}; top scorer {scorers}",
+                champion=settled.champion or "-",
+                scorers=", ".join(settled.scorers) or "-",
+            )
+        )
     if by_player:
+        header = ["player", "champion", "top scorer", *(["pts"] if settled else [])]
         lines.append(
             table(
-                words.each("player", "champion", "top scorer"),
+                words.each(*header),
                 [
-                    (handle, kinds.get(bonus.CHAMPION, "-"), kinds.get(bonus.SCORER, "-"))
+                    (
+                        handle,
+                        kinds.get(bonus.CHAMPION, "-"),
+                        kinds.get(bonus.SCORER, "-"),
+                        *([settled.earned.get(handle, 0)] if settled else []),
+                    )
                     for handle, kinds in sorted(by_player.items())
                 ],
+                right=(3,) if settled else (),
             )
         )
     else:
@@ -133,6 +151,16 @@ def bonus_listing(
         )
     lines.append(points)
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class BonusEnd:
+    """The bonus picks settled: the champion, the top scorers as the goals name them,
+    and each player's bonus points."""
+
+    champion: str | None
+    scorers: tuple[str, ...]
+    earned: Mapping[str, int]
 
 
 def bonus_json(picks: Iterable[BonusPick], shown_all: bool, settings: ExtrasSettings) -> str:

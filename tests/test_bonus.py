@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.agent.predictor import outlook
 from frontends.commands import Caller, Commands
 from frontends.discord.slash import line_for, options_of
 from game.addressing import Addressee
@@ -36,8 +37,9 @@ from game.model import Goal, Match, MatchStatus
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
+from game.squads import SquadRow
 from game.words import Words
-from tests.conftest import TEST_DATA, FakeClock, the_2022_cup_to_come
+from tests.conftest import TEST_DATA, FakeClock, her_in, the_2022_cup_to_come
 
 QATAR = ZoneInfo("Asia/Qatar")
 ANA, BIA = Caller("ana"), Caller("bia")
@@ -303,3 +305,42 @@ def test_discords_bonus_and_joker_are_the_same_lines(cup_pool: Pool) -> None:
     joker = line_for("joker", options_of("joker", [{"name": "match", "value": 7}]), her)
     assert commands.run(ANA, joker).text.startswith("joker on #7 ")
     assert line_for("bonus", options_of("bonus", []), her) == "bonus"
+
+
+def test_after_the_final_bonus_says_who_won_the_bonuses(cup_pool: Pool, clock: FakeClock) -> None:
+    """After the final, `bonus` listed the picks as before: not the champion, the top
+    scorer, nor what each pick earned."""
+    commands, pt = Commands(cup_pool), Commands(cup_pool, words=Words("pt"))
+    commands.run(ANA, "bonus champion Argentina")
+    commands.run(ANA, "bonus scorer Mbappé")
+    commands.run(BIA, "bonus champion France")
+    commands.run(BIA, "bonus scorer Messi")
+    before = commands.run(ANA, "bonus").text
+    assert "the tournament is over" not in before
+    played = parse_tournament(read_json(str(TEST_DATA / "worldcup-2022.json")), QATAR)
+    cup_pool.fixtures.import_tournament(played)
+    clock.now = cup_pool.matches()[-1].kickoff + timedelta(days=1)
+    told = commands.run(ANA, "bonus").text.splitlines()
+    assert told[0] == "the tournament is over: champion Argentina; top scorer Kylian Mbappé"
+    rows = {line.split()[0]: line.split() for line in told[3:] if line.split()[0] in ("ana", "bia")}
+    assert rows["ana"][-1] == "30" and rows["bia"][-1] == "0"  # 20 + 10; France lost the final
+    assert pt.run(ANA, "bonus").text.startswith("o torneio acabou: campeão Argentina")
+
+
+def test_she_makes_her_bonus_picks_while_they_are_open(cup_pool: Pool, clock: FakeClock) -> None:
+    """She bet on every match and never on the champion or the top scorer."""
+    commentator = her_in(cup_pool)
+    commentator.turn()
+    mine = {p.kind: p.value for p in cup_pool.extras.bonus_picks("betania")}
+    ratings = outlook(cup_pool.matches()).ratings
+    teams = teams_of(cup_pool.matches())
+    assert mine == {CHAMPION: max(teams, key=lambda t: (ratings.of(t), t))}  # no squads: no scorer
+    cup_pool.extras.import_squads(
+        [SquadRow(2, mine[CHAMPION], "First Listed"), SquadRow(3, mine[CHAMPION], "Second")]
+    )
+    commentator.turn()
+    assert {p.kind: p.value for p in cup_pool.extras.bonus_picks("betania")} == {
+        CHAMPION: mine[CHAMPION], SCORER: "First Listed"
+    }  # fmt: skip
+    clock.now = cup_pool.match(1).kickoff  # closed at the first kick-off, like anyone's
+    assert commentator.pick_bonus() == []

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.app.config import ModelConfig
-from bot.app.demo import Demo, run_demo
+from bot.app.demo import HOUSE_PLAYERS, Demo, run_demo
 from frontends.ssh.library import asyncssh
 from game.db.engine import open_database
 from game.events import PickReminder
@@ -77,6 +77,9 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
     assert {e.covers[0] for e in entries} >= {m.number for m in finished[:4]}
     assert [p.match_number for p in pool.predictions_of("zeca")] == [5]
     assert pool.predictions_of("betania")  # she bets too
+    # and the house players name a champion and a scorer of it, as keen players do
+    house = {p.handle for p in pool.extras.bonus_picks() if p.handle in HOUSE_PLAYERS}
+    assert house == set(HOUSE_PLAYERS) and len(pool.extras.bonus_picks("ana")) == 2
     remarks = pool.events(kinds=("remark",))
     assert any(r.event.match == 1 for r in remarks)
     # reminded before kick-offs as a served pool is: who joined, never the house players

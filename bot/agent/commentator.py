@@ -37,7 +37,7 @@ from bot.agent.requests import (
     Storyline,
     Welcome,
 )
-from game import matchdays
+from game import bonus, matchdays
 from game.events import (
     ChatPosted,
     Event,
@@ -52,6 +52,7 @@ from game.events import (
 from game.following import Handlers
 from game.league import is_league, league_table, round_day, round_of
 from game.model import Match, MatchStatus, Score
+from game.pool.extras import bonus_open
 from game.rules import PredictionLocked
 from game.shares import Shares, shares_of
 from game.teams import is_placeholder
@@ -148,6 +149,7 @@ class Commentator:
         and once the digest hour has come in the pool's time zone, the day's digest.
         Read at one state of the pool (``Pool.pinned``) but for her own writes."""
         with self.pool.pinned():
+            self.pick_bonus()
             self.predict_upcoming()
             self.catch_up()
             day = self.digest_due()
@@ -685,6 +687,28 @@ class Commentator:
             return suggestion
         self.gateway.settle(asked, f"picked {pick}")
         return pick
+
+    def pick_bonus(self) -> list[str]:
+        """Her bonus picks while they are open, like anyone's: the champion her ratings
+        rate highest of the tournament's teams, and the top scorer the first listed
+        player of that team's squad, when squads are listed (she knows no names else)."""
+        matches = self.pool.matches()
+        if not matches or not bonus_open(matches, self.pool.clock()):
+            return []
+        desk = self.pool.extras
+        held = {p.kind for p in desk.bonus_picks(self.her)}
+        teams = sorted(t for t in bonus.teams_of(matches) if not is_placeholder(t))
+        ratings = self.outlook().ratings
+        favourite = max(teams, key=lambda t: (ratings.of(t), t), default=None)
+        placed = []
+        if favourite is not None and bonus.CHAMPION not in held:
+            desk.bonus(self.her, bonus.CHAMPION, favourite)
+            placed.append(bonus.CHAMPION)
+        squad = desk.squads().get(favourite or "", ())
+        if squad and bonus.SCORER not in held:
+            desk.bonus(self.her, bonus.SCORER, squad[0])
+            placed.append(bonus.SCORER)
+        return placed
 
     def predict_upcoming(self) -> list[int]:
         """Her picks for every match kicking off within ``picks_ahead`` she has not picked yet."""

@@ -24,6 +24,8 @@ from bot.agent.commentator import Commentator
 from bot.app.config import ModelConfig
 from bot.app.demo_cup import (
     CLUBS,
+    SQUADS,
+    TEAMS,
     group_fixtures,
     group_table,
     knockout_fixtures,
@@ -43,6 +45,7 @@ from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle,
 from frontends.hub import Notice
 from frontends.ssh.frontend import ServerConfig
 from game.addressing import Addressee
+from game.bonus import CHAMPION, SCORER
 from game.db.engine import open_database, private_directory
 from game.db.leader import exclusive_lock
 from game.model import MatchStatus, Result, Score, knockout_round
@@ -134,11 +137,21 @@ class Demo:
         self.pool.fixtures.import_tournament(
             Tournament(self.name, (*opening, *self.knockouts.values()))
         )
+        strengths = CLUBS if self.league else {t: s for g in TEAMS.values() for t, s in g.items()}
         for handle in HOUSE_PLAYERS:
             self.pool.members.add(handle, handle.capitalize(), via="demo")
             # They pick on cue (``PICKS_BEFORE``), after the reminder: it is for those
             # who joined, as it is for a real pool's players.
             self.pool.members.set_reminders(handle, False)
+            # Their bonus picks at once, as a keen player's: a champion drawn by the
+            # teams' strengths, and one of its players as the top scorer.
+            rng = random.Random(f"{self.seed}:bonus:{handle}")
+            champion = rng.choices(list(strengths), weights=list(strengths.values()))[0]
+            try:
+                self.pool.extras.bonus(handle, CHAMPION, champion)
+                self.pool.extras.bonus(handle, SCORER, rng.choice(SQUADS[champion]))
+            except RuleViolation:
+                continue  # a clock so fast the first kick-off came first: no bonus picks
         for fixture in opening:
             self.schedule(fixture)
 
