@@ -2,13 +2,15 @@
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
 
 from bot.app.config import ModelConfig
-from bot.app.demo import HOUSE_PLAYERS, Demo, run_demo
+from bot.app.demo import HOUSE_PLAYERS, Demo, house_lines, run_demo
+from bot.app.simulation import Deck
 from frontends.ssh.library import asyncssh
 from game.db.engine import open_database
 from game.events import PickReminder
@@ -210,3 +212,15 @@ def test_a_second_demo_that_cannot_start_leaves_the_running_one_whole(tmp_path: 
         reopened.engine.dispose()
 
     asyncio.run(scenario())
+
+
+def test_the_house_players_chat_in_the_pools_language_each_line_once() -> None:
+    """In a Portuguese pool they chatted in English, and "who called Brazil?" came four
+    times in one demo (in a league of clubs, too)."""
+    english, portuguese = house_lines("en"), house_lines("pt")
+    assert len(portuguese) == len(english) and not set(portuguese) & set(english)
+    assert not [line for line in english + portuguese if "Brazil" in line or "Brasil" in line]
+    deck = Deck(portuguese, random.Random(7))
+    drawn = [deck.draw() for _ in range(3 * len(portuguese))]
+    for start in range(0, len(drawn), len(portuguese)):
+        assert sorted(drawn[start : start + len(portuguese)]) == sorted(portuguese)

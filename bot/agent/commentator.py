@@ -564,7 +564,9 @@ class Commentator:
         if not after or after[0].points == 0:
             return
         leader = after[0]
-        previous_leader = next((r.player for r in before.values() if r.rank == 1), None)
+        # "Ahead of X" only of a leader there was: alone at the top, with points.
+        tops = [r for r in before.values() if r.rank == 1 and r.points > 0]
+        previous_leader = tops[0].player if len(tops) == 1 else None
         # One remark per moment: what the final whistle's remark told is not told again.
         leads, named = self._whistle_told(item)
         if (

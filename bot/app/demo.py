@@ -41,7 +41,13 @@ from bot.app.lifecycle import (
     in_worker,
     open_server,
 )
-from bot.app.simulation import AcceleratedClock, SimulatedBettor, final_whistle, goal_time
+from bot.app.simulation import (
+    AcceleratedClock,
+    Deck,
+    SimulatedBettor,
+    final_whistle,
+    goal_time,
+)
 from frontends.hub import Notice
 from frontends.ssh.frontend import ServerConfig
 from game.addressing import Addressee
@@ -74,8 +80,10 @@ def default_speed(match_seconds: float = 60.0) -> float:
     return SIMULATED_MATCH.total_seconds() / match_seconds
 
 
-def house_lines() -> list[str]:
-    text = resources.files("game").joinpath("sample", "house_chat.txt").read_text(encoding="utf-8")
+def house_lines(language: str = "en") -> list[str]:
+    """What the house players say, in the pool's language (game/sample/house_chat*.txt)."""
+    name = "house_chat.txt" if language == "en" else f"house_chat_{language}.txt"
+    text = resources.files("game").joinpath("sample", name).read_text(encoding="utf-8")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -111,7 +119,7 @@ class Demo:
         self.clock = clock
         self.commentator = commentator
         self.rng = random.Random(seed)
-        self.lines = house_lines()
+        self.lines = Deck(house_lines(commentator.keeper.config.language), self.rng)
         self.bettors = [SimulatedBettor.make(handle, seed) for handle in HOUSE_PLAYERS]
         self.seed = seed
         self.steps: list[Step] = []
@@ -180,7 +188,7 @@ class Demo:
                 partial(self.pool.fixtures.record_goal, number, goal),
             )
             if self.rng.random() < CHAT_CHANCE:
-                talker, line = self.rng.choice(HOUSE_PLAYERS), self.rng.choice(self.lines)
+                talker, line = self.rng.choice(HOUSE_PLAYERS), self.lines.draw()
                 self.add(
                     goal_time(fixture.kickoff, goal) + timedelta(minutes=1),
                     partial(self.pool.talk.chat, talker, line),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -109,3 +109,17 @@ def final_whistle(kickoff: datetime, result: Result | None, goals: Iterable[Goal
     usual = kickoff + HALF_TIME + timedelta(minutes=played + 8 + shootout)
     last = max((goal_time(kickoff, goal) for goal in goals), default=kickoff)
     return max(usual, last + timedelta(minutes=2))
+
+
+class Deck:
+    """Lines drawn like cards: none comes again until every one has come once, then the
+    deck is shuffled anew ("who called Brazil?" came four times in one demo)."""
+
+    def __init__(self, lines: Sequence[str], rng: random.Random) -> None:
+        self.lines, self.rng = list(lines), rng
+        self.left: list[str] = []
+
+    def draw(self) -> str:
+        if not self.left:
+            self.left = self.rng.sample(self.lines, len(self.lines))
+        return self.left.pop()
