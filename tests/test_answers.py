@@ -489,6 +489,21 @@ def test_whom_a_player_supports_now_is_their_team_fact_or_not_known(
 
 
 @pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("pt", "@betania quem cravou o Brasil?"),  # "no finished match with o Brasil in it"
+        ("pt", "@betania quem cravou a Sérvia?"),
+        ("en", "@betania who called Brasil?"),
+    ],
+)
+def test_who_called_a_team_named_in_portuguese_or_with_its_article(
+    played: Pool, language: str, line: str
+) -> None:
+    told = ask(pool_voice(played, language), "bia", line)
+    assert "#1 Brazil 2-0 Serbia" in told and "ana" in told, told
+
+
+@pytest.mark.parametrize(
     ("language", "line", "says"),
     [
         ("en", "@betania who has the most exact scores??", "bia and ana, with 1."),

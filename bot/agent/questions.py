@@ -13,6 +13,7 @@ it was logged: a fact to remember or forget, or the kinds of question it asks
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, date, tzinfo
 
@@ -62,6 +63,8 @@ FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how 
 # opening and the "N more besides" that follows them.
 FACTS_FIT = 170
 TEAMS = TeamBook.standard()
+# The article before a team's name: "quem cravou o Brasil?", "who called the Netherlands?"
+ARTICLE = re.compile(r"^(?:o|a|os|as|the)\s+", re.IGNORECASE)
 
 
 class Questions:
@@ -366,11 +369,14 @@ class Questions:
         return MatchTold(asker, story.label, True, tuple(story.exact()), story.scorer_summary())
 
     def _who_called(self, asker: str, team: str) -> WhoCalled:
-        wanted = team.lower()
+        # "o Brasil", "the Netherlands", "a Argentina": the team in any spelling the team
+        # book knows, after the article a Portuguese or English speaker puts before it.
+        wanted = ARTICLE.sub("", team.strip())
         finished = [
             m
             for m in self.pool.matches()
-            if m.status is MatchStatus.FINISHED and wanted in (m.team1.lower(), m.team2.lower())
+            if m.status is MatchStatus.FINISHED
+            and (TEAMS.same(m.team1, wanted) or TEAMS.same(m.team2, wanted))
         ]
         match = finished[-1] if finished else None
         if match is None or match.result is None:
