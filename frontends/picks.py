@@ -123,10 +123,14 @@ def bonus_listing(
             )
         )
     if by_player:
-        header = ["player", "champion", "top scorer", *(["pts"] if settled else [])]
+        header = (
+            words.each("player", "champion", "top scorer", "pts")
+            if settled
+            else words.each("player", "champion", "top scorer")
+        )
         lines.append(
             table(
-                words.each(*header),
+                header,
                 [
                     (
                         handle,
