@@ -513,11 +513,11 @@ class Commands:
         args = [a for a in call.args if a.lower() not in ("group", "grupo")]  # "grupo A"
         asked = args.pop(0) if args and args[0] not in AFTER else None  # a group: A
         after = self._after(args, "league")
-        matches = self.pool.matches()
+        every = matches = self.pool.matches()
         if after is not None:
             last = self.pool.match(after, with_goals=False)
             matches = [m for m in matches if m.time_order() <= last.time_order()]
-        groups = league.group_tables(matches)
+        groups = league.group_tables(every, matches)  # every team, the results up to then
         if not groups:  # a league: one table
             if asked is not None:
                 raise CommandError("this pool has no groups: league [after round N]")
@@ -910,8 +910,9 @@ BY_NAME = {name: spec for spec in SPECS for name in spec.names}
 FOLDED = {unaccented(name): spec for name, spec in BY_NAME.items()}
 # A first word this close to a command's name (difflib's ratio: "bett", "matchs",
 # "standigns" are 0.86 to 0.92) is a typo when what follows reads as the command's
-# arguments; ordinary chat words sit below it ("best" and "bet" are 0.86 too, hence
-# the arguments).
+# arguments, or when nothing follows. Chat that only starts like a command goes on
+# ("best game ever"); a one-word chat line this close ("best", "bets") is asked about,
+# to its author alone, with the `say` that posts it.
 TYPO_RATIO = 0.8
 ARGUMENT_WORDS = frozenset(
     unaccented(word)

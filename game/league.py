@@ -84,16 +84,23 @@ def league_table(matches: Iterable[Match], teams: Iterable[str] = ()) -> list[Te
     return ranked
 
 
-def group_tables(matches: Iterable[Match]) -> dict[str, list[TeamRow]]:
+def group_tables(
+    matches: Iterable[Match], counted: Iterable[Match] | None = None
+) -> dict[str, list[TeamRow]]:
     """A cup's group stage, one table per group (by its name, in order), every team of
-    the group in it from the start; nothing for a league, whose matches have no group."""
+    the group in it from the start; nothing for a league, whose matches have no group.
+    ``counted``: the matches whose results count (a table after match N), of ``matches``."""
     groups: dict[str, list[Match]] = {}
     for match in matches:
         if match.group and not match.is_knockout:
             groups.setdefault(match.group, []).append(match)
+    kept = None if counted is None else {m.number for m in counted}
     return {
-        group: league_table(played, dict.fromkeys(t for m in played for t in (m.team1, m.team2)))
-        for group, played in sorted(groups.items())
+        group: league_table(
+            [m for m in every if kept is None or m.number in kept],
+            dict.fromkeys(t for m in every for t in (m.team1, m.team2)),
+        )
+        for group, every in sorted(groups.items())
     }
 
 

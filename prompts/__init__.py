@@ -69,7 +69,18 @@ VOICES = ("en", "pt")  # the voice files there are (``voice_<language>.txt``)
 class StockLine:
     section: str
     template: str
-    pattern: re.Pattern[str]  # finds the line in a text, whatever was filled in
+    fixed: tuple[str, ...]  # its words between the places filled in, in order
+
+    def found_in(self, text: str) -> bool:
+        """Whether ``text`` says this line, whatever was filled in: its fixed words in
+        order (found one after the other, never a pattern that could backtrack)."""
+        at = 0
+        for part in self.fixed:
+            at = text.find(part, at)
+            if at < 0:
+                return False
+            at += len(part)
+        return True
 
     @property
     def scheduled(self) -> bool:
@@ -83,10 +94,9 @@ def stock_lines(language: str) -> tuple[StockLine, ...]:
     found = []
     for section, templates in voice(language).items():
         for template in templates:
-            fixed = re.split(r"\$\w+|\[[^\]|]*\|[^\]]*\]", template)
+            fixed = re.split(r"\$\{?\w+\}?|\[[^\]|]*\|[^\]]*\]", template)
             if sum(c.isalpha() for part in fixed for c in part) >= STOCK_LETTERS:
-                parts = (re.escape(part) for part in fixed)
-                found.append(StockLine(section, template, re.compile("(?s)" + ".+?".join(parts))))
+                found.append(StockLine(section, template, tuple(p for p in fixed if p)))
     return tuple(found)
 
 
@@ -98,5 +108,5 @@ def stock_lines_in(text: str) -> frozenset[str]:
         line.template
         for language in VOICES
         for line in stock_lines(language)
-        if not line.scheduled and line.pattern.search(text)
+        if not line.scheduled and line.found_in(text)
     )

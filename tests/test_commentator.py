@@ -688,7 +688,7 @@ def test_matches_ending_together_get_one_line_about_the_table(pool: Pool, clock:
     clock.now = start + timedelta(minutes=115)
     pool.fixtures.record_result(1, Result(Score(1, 0)))
     pool.fixtures.record_result(2, Result(Score(1, 0)))
-    pool.fixtures.record_result(3, Result(Score(2, 0)))  # caio 7: alone on top
+    pool.fixtures.record_result(3, Result(Score(2, 0)))  # caio's 1-0: 5, the outcome only
     commentator.catch_up()
     results = {r.id for r in pool.events(kinds=("result",))}
     said = [

@@ -74,14 +74,14 @@ def test_a_sequence_split_across_packets_is_still_one_key() -> None:
 def test_an_erase_gives_back_only_what_it_erases() -> None:
     """ "a" and Backspace, 500 times in one packet, used to give back two characters
     of room per erase before the characters were counted: the line never filled."""
-    gate = InputGate(line_length=10, backlog=10)
+    gate = InputGate(line_length=10, backlog=10, editing=True)
     assert gate.admit("abc\x7f\x7f\x7f\x7f\x7fdef") == ("abc\x7f\x7f\x7fdef", False)
     assert gate.typed == 3  # the erases past the start of the line were dropped
-    gate = InputGate(line_length=10, backlog=10)
+    gate = InputGate(line_length=10, backlog=10, editing=True)
     passed, _ = gate.admit("a\x7f" * 500 + "b" * 20)
     assert passed == "a\x7f" * 500 + "b" * 11 and gate.typed == 11
     # After Home, an erase takes back nothing the gate counted: the line stays full.
-    gate = InputGate(line_length=10, backlog=10)
+    gate = InputGate(line_length=10, backlog=10, editing=True)
     passed, _ = gate.admit("abcdefghij\x1b[H" + "\x7f" * 20 + "xyz")
     assert passed == "abcdefghij\x1b[H" + "\x7f" * 20 + "x" and gate.typed == 11
 
@@ -165,3 +165,21 @@ def test_a_paste_is_one_key_and_what_the_gate_drops_is_not_charged() -> None:
         assert meter.let_through == 6  # the paste, its Enter, two lines of two keys each
 
     asyncio.run(scenario())
+
+
+def test_control_characters_count_toward_the_line_at_a_prompt_and_without_one() -> None:
+    """A review found 100,000 control characters passing a full line: they did not count."""
+    for editing in (True, False):
+        gate = InputGate(line_length=10, backlog=10, editing=editing)
+        passed, _ = gate.admit("x" * 10 + "\x01\x85" * 50_000)
+        assert len(passed) == 11 and gate.typed == 11, editing
+    # Without a prompt nothing edits the line: an erase is one more character of it.
+    gate = InputGate(line_length=10, backlog=10)
+    passed, _ = gate.admit("a\x7f" * 500)
+    assert passed == ("a\x7f" * 500)[:11] and gate.typed == 11
+
+
+def test_a_full_line_stops_the_reading_of_the_rest_at_a_prompt() -> None:
+    gate = InputGate(line_length=10, backlog=10, editing=True)
+    passed, _ = gate.admit("y" * 10 + "\x1b[D" * 100_000 + "\x7f" * 10)
+    assert passed == "y" * 10 + "\x1b" and gate.typed == 11

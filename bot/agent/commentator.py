@@ -698,15 +698,17 @@ class Commentator:
         if not matches or not bonus_open(matches, self.pool.clock()):
             return []
         desk = self.pool.extras
-        held = {p.kind for p in desk.bonus_picks(self.her)}
+        held = {p.kind: p.value for p in desk.bonus_picks(self.her)}
         teams = sorted(t for t in bonus.teams_of(matches) if not is_placeholder(t))
         ratings = self.outlook().ratings
-        favourite = max(teams, key=lambda t: (ratings.of(t), t), default=None)
+        favourite = held.get(bonus.CHAMPION) or max(
+            teams, key=lambda t: (ratings.of(t), t), default=None
+        )
         placed = []
         if favourite is not None and bonus.CHAMPION not in held:
             desk.bonus(self.her, bonus.CHAMPION, favourite)
             placed.append(bonus.CHAMPION)
-        squad = desk.squads().get(favourite or "", ())
+        squad = desk.squads().get(favourite or "", ())  # of the champion she picked
         if squad and bonus.SCORER not in held:
             desk.bonus(self.her, bonus.SCORER, squad[0])
             placed.append(bonus.SCORER)

@@ -126,7 +126,7 @@ def stock_use(
     last_to: dict[tuple[str, str], datetime] = {}
     for item in remarks:
         for line in stock_lines(language):
-            if not line.pattern.search(item.event.text):
+            if not line.found_in(item.event.text):
                 continue
             use.said[line.template] += 1
             if line.scheduled:  # once a day or a round by design, not a repeat

@@ -21,6 +21,7 @@ class Incoming:
     def use_keys(self) -> ChannelInput:
         """A PTY was asked for: from now on what passes is keys for prompt_toolkit."""
         self.keys = ChannelInput()
+        self.gate.editing = True
         return self.keys
 
     def feed(self, passed: str) -> None:

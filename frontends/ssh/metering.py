@@ -81,14 +81,14 @@ class InputMeter:
         characters, ``RESUME_AT`` keys) or the whole text fits: a budget spent down
         must not be handed out a character at a time as it trickles back."""
         most = min(len(text), math.floor(self.chars.available()))
-        if most < min(len(text), AT_ONCE):
+        if most < min(len(text), AT_ONCE, self.chars.burst):
             return 0, 0
         keys = 0
         if counts_keys:
             allowed, end = math.floor(self.keys.available()), 0
             for found in KEY.finditer(text, 0, most):
                 if keys == allowed:
-                    if allowed < RESUME_AT:
+                    if allowed < min(RESUME_AT, self.keys.burst):
                         return 0, 0
                     break
                 keys, end = keys + 1, found.end()

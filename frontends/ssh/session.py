@@ -53,9 +53,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         # Keys cost a prompt (with a PTY); lines are the commands' budget, and what a
         # full gate drops is dropped whole, for the cost of its characters.
         self.metered = MeteredInput(
-            meter or InputMeter(frontend.config.limits),
-            self._let_through,
-            lambda: self.incoming.keys is not None and not self.incoming.gate.full,
+            meter or InputMeter(frontend.config.limits), self._let_through, self._counts_keys
         )
         self.handle = handle
         self.known = known  # the player as the login just read them, if it did
@@ -113,10 +111,15 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         if self.channel.chan is not None:
             self.metered.receive(self.channel.chan, data)
 
+    def _counts_keys(self) -> bool:
+        """Whether what passes next reaches a prompt, key by key: with a PTY, unless the
+        gate is full (read at rest, as the gate will read it: ``Incoming.settle``)."""
+        self.incoming.settle(self.terminal.app_session if self.terminal else None)
+        return self.incoming.keys is not None and not self.incoming.gate.full
+
     def _let_through(self, data: str) -> str:
         """What the connection's input budget let through (``metering``), to the gate;
-        returns what passed it."""
-        self.incoming.settle(self.terminal.app_session if self.terminal else None)
+        returns what passed it (the gate was settled as ``_counts_keys`` read it)."""
         passed, dropping = self.incoming.gate.admit(data)
         if dropping:
             self.tell(

@@ -56,6 +56,8 @@ class InputGate:
     # Of those, how many an erase can take back: the ones typed last, since the cursor
     # last could have moved (an erase after Home or an arrow erases elsewhere, or nothing).
     erasable: int = 0
+    # A prompt reads the keys (a PTY); without one, lines are taken as sent.
+    editing: bool = False
     waiting: int = 0  # finished lines passed on and not yet read
     skipping: bool = False  # dropping the rest of this line: the backlog was full
     overflowed: bool = False  # lines were dropped since the backlog was last below full
@@ -109,28 +111,31 @@ class InputGate:
 
     def _bounded(self, text: str) -> str:
         """What of ``text`` (no line end in it) the line has room for: one character past
-        the limit at most. An erase gives back only what it erases: one character, the
-        last one typed, and none after a key that may have moved the cursor; an erase
-        with nothing to take back is dropped (it would cost the prompt a key for nothing)."""
-        if text.isprintable():  # typing or a paste: no key but characters
+        the limit at most, every character counted, keys and control characters too.
+        At a prompt (``editing``) an erase gives back only what it erases: one character,
+        the last one typed, and none after a key that may have moved the cursor; an erase
+        with nothing to take back is dropped (it would cost the prompt a key for nothing).
+        Without one, nothing edits the line: an erase is a character like any other."""
+        if text.isprintable() or not self.editing:  # characters only: cut in one slice
             kept = text[: max(0, self.line_length + 1 - self.typed)]
             self.typed += len(kept)
-            self.erasable += len(kept)
+            self.erasable += len(kept) if self.editing else 0
             return kept
         kept_parts: list[str] = []
         for found in EDIT.finditer(text):
-            if (plain := found["plain"]) is not None:
-                piece = plain[: max(0, self.line_length + 1 - self.typed)]
-                self.typed += len(piece)
-                self.erasable += len(piece)
-            elif found["erase"] is not None:
+            if self.typed > self.line_length and not self.erasable:
+                break  # full, and no erase can give room back: the rest goes unread
+            if found["erase"] is not None:
                 if not self.typed:
                     continue
                 piece = found.group()
                 if self.erasable:
                     self.typed, self.erasable = self.typed - 1, self.erasable - 1
             else:
-                piece, self.erasable = found.group(), 0
+                piece = found.group()[: max(0, self.line_length + 1 - self.typed)]
+                self.typed += len(piece)
+                # Typing lengthens the line at its end; any other key may move the cursor.
+                self.erasable = self.erasable + len(piece) if found["plain"] else 0
             kept_parts.append(piece)
         return "".join(kept_parts)
 
