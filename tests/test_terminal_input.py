@@ -181,5 +181,5 @@ def test_control_characters_count_toward_the_line_at_a_prompt_and_without_one() 
 
 def test_a_full_line_stops_the_reading_of_the_rest_at_a_prompt() -> None:
     gate = InputGate(line_length=10, backlog=10, editing=True)
-    passed, _ = gate.admit("y" * 10 + "\x1b[D" * 100_000 + "\x7f" * 10)
-    assert passed == "y" * 10 + "\x1b" and gate.typed == 11
+    passed, _ = gate.admit("y" * 11 + "\x1b[D" + "\x01" * 100_000 + "\x7f" * 10)
+    assert passed == "y" * 11 + "\x1b[D" and gate.typed == 11  # a key is never cut

@@ -36,7 +36,7 @@ TOKEN = re.compile(rf"(?P<escape>{ESCAPE})|(?P<plain>{PLAIN}{{4,}})")
 # What a line being typed holds, in the order typed: the runs of plain characters that
 # lengthen it, the erases that may shorten it, and the other keys (arrows, Home,
 # control keys) after which an erase may no longer be at the line's end.
-EDIT = re.compile(rf"(?P<plain>{PLAIN}+)|(?P<erase>[\x7f\x08])|{ESCAPE}|.", re.DOTALL)
+EDIT = re.compile(rf"(?P<plain>{PLAIN}+)|(?P<erase>[\x7f\x08])|(?P<key>{ESCAPE})|.", re.DOTALL)
 # The end of a packet that stops inside an escape sequence (ESC, then no final byte yet).
 UNFINISHED_ESCAPE = re.compile(r"\x1b(?:[\[O][0-?]*[ -/]*)?$")
 ENTER = "\r"
@@ -131,10 +131,15 @@ class InputGate:
                 piece = found.group()
                 if self.erasable:
                     self.typed, self.erasable = self.typed - 1, self.erasable - 1
+            elif found["key"] is not None:
+                # A key (an arrow, Home): whole, never cut, and no character of the line;
+                # but the cursor may have moved.
+                piece, self.erasable = found.group(), 0
             else:
+                # Typing lengthens the line; a lone control character may be taken in
+                # as text too, so it counts, and it may move the cursor (Ctrl-A).
                 piece = found.group()[: max(0, self.line_length + 1 - self.typed)]
                 self.typed += len(piece)
-                # Typing lengthens the line at its end; any other key may move the cursor.
                 self.erasable = self.erasable + len(piece) if found["plain"] else 0
             kept_parts.append(piece)
         return "".join(kept_parts)
