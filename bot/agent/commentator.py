@@ -325,8 +325,7 @@ class Commentator:
         """One line per kick-off moment: a round's matches starting together are one
         moment, told once their last kick-off is in, about the match where she stands
         furthest from the crowd."""
-        started = self.pool.match(item.event.match, with_goals=False)
-        together = [m for m in self.pool.matches() if m.kickoff == started.kickoff]
+        together = self._together(self.pool.match(item.event.match, with_goals=False))
         if any(m.status is MatchStatus.SCHEDULED for m in together):
             return  # the rest of the moment is still to start: its last kick-off tells it
         kicked = [

@@ -190,7 +190,7 @@ class Predictions:
             report = BetsReport()
             problems: list[str] = list(unread)
             resolved: list[tuple[BetRow, int]] = []
-            on_days = _fixtures_on(connection, {row.date for row in rows})
+            on_days = _fixtures_on(connection, {row.date for row in rows}, book)
             for row in rows:
                 number = on_days.get((row.date, book.key(row.team1), book.key(row.team2)))
                 if number is None:
@@ -356,10 +356,11 @@ _UPDATE_PICK = (
 )
 
 
-def _fixtures_on(connection: Connection, days: set[str]) -> dict[tuple[str, str, str], int]:
+def _fixtures_on(
+    connection: Connection, days: set[str], book: TeamBook
+) -> dict[tuple[str, str, str], int]:
     """The matches played on ``days``, by (day, home, away) in the team book's key form,
     so that a row may name its teams in any spelling the book knows."""
-    book = TeamBook.standard()
     rows = connection.execute(
         select(matches.c.number, matches.c.local_date, matches.c.team1, matches.c.team2).where(
             matches.c.local_date.in_(days)
