@@ -76,7 +76,8 @@ class Limits:
 
 @dataclass
 class TokenBucket:
-    """``rate`` tokens a second up to ``burst``; each action takes one."""
+    """``rate`` tokens a second up to ``burst``; each action takes one (``take``), or
+    a measure of input as many as it costs (``ssh.metering``)."""
 
     rate: float
     burst: float
@@ -88,14 +89,22 @@ class TokenBucket:
         self.tokens = self.burst
         self.stamp = self.clock()
 
-    def take(self) -> bool:
+    def available(self) -> float:
+        """The tokens there are now, refilled since the last look."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens < 1:
+        return self.tokens
+
+    def take(self) -> bool:
+        if self.available() < 1:
             return False
         self.tokens -= 1
         return True
+
+    def seconds_until(self, tokens: float) -> float:
+        """How long until ``tokens`` are there (at most a full bucket's worth)."""
+        return max(0.0, (min(tokens, self.burst) - self.available()) / self.rate)
 
 
 class LimitReached(UserError):

@@ -666,9 +666,8 @@ def test_a_models_whistle_line_that_leaves_the_new_leader_out_is_followed_by_one
     assert [r.topic for r in after] == ["", "table"]  # the whistle's line, then the table's
 
 
-def test_matches_ending_together_get_one_line_about_the_table(pool: Pool, clock: FakeClock) -> None:
-    """Three results in one minute named three leaders in turn, each true of a table no
-    screen showed; now the table is told once, after the last whistle, as it stands."""
+def three_at_once(pool: Pool) -> datetime:
+    """Three matches kicking off together, and ana, bia and caio; their kick-off."""
     start = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
     teams = [("Brazil", "Serbia"), ("Argentina", "Mexico"), ("Japan", "Spain")]
     pool.fixtures.import_tournament(
@@ -676,6 +675,13 @@ def test_matches_ending_together_get_one_line_about_the_table(pool: Pool, clock:
     )
     for handle in ("ana", "bia", "caio"):
         pool.members.add(handle)
+    return start
+
+
+def test_matches_ending_together_get_one_line_about_the_table(pool: Pool, clock: FakeClock) -> None:
+    """Three results in one minute named three leaders in turn, each true of a table no
+    screen showed; now the table is told once, after the last whistle, as it stands."""
+    start = three_at_once(pool)
     commentator = her_in(pool)
     exact = {"ana": 1, "bia": 2, "caio": 3}  # each calls one match exactly, the others miss
     for handle, mine in exact.items():
@@ -703,13 +709,7 @@ def test_matches_ending_together_get_one_line_about_the_table(pool: Pool, clock:
 
 
 def test_a_round_s_kick_offs_at_one_minute_are_one_line(pool: Pool, clock: FakeClock) -> None:
-    start = datetime(2026, 6, 11, 18, 0, tzinfo=UTC)
-    teams = [("Brazil", "Serbia"), ("Argentina", "Mexico"), ("Japan", "Spain")]
-    pool.fixtures.import_tournament(
-        Tournament("Cup", tuple(fixture(f"m{i}", a, b, start) for i, (a, b) in enumerate(teams)))
-    )
-    for handle in ("ana", "bia", "caio"):
-        pool.members.add(handle)
+    start = three_at_once(pool)
     commentator = her_in(pool)
     for number in (1, 2, 3):
         pool.predictions.place("betania", number, Score(1, 0))

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from frontends.limits import Limits
+from frontends.limits import Limits, TokenBucket
 from frontends.ssh.terminal import PLAIN
 
 # One key as the prompt takes it: a run of plain characters (a paste) or any other
@@ -37,42 +37,21 @@ class Readable(Protocol):
 
 
 @dataclass
-class Allowance:
-    """``rate`` units a second up to ``burst``."""
-
-    rate: float
-    burst: float
-    clock: Callable[[], float] = time.monotonic
-    balance: float = field(init=False)
-    stamp: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.balance, self.stamp = self.burst, self.clock()
-
-    def available(self) -> float:
-        now = self.clock()
-        self.balance = min(self.burst, self.balance + (now - self.stamp) * self.rate)
-        self.stamp = now
-        return self.balance
-
-    def seconds_until(self, units: float) -> float:
-        return max(0.0, (min(units, self.burst) - self.available()) / self.rate)
-
-
-@dataclass
 class InputMeter:
     """One connection's input budget (``Limits.input_*``), shared by its channels."""
 
     limits: Limits
     clock: Callable[[], float] = time.monotonic
-    chars: Allowance = field(init=False)
-    keys: Allowance = field(init=False)
+    chars: TokenBucket = field(init=False)
+    keys: TokenBucket = field(init=False)
     let_through: int = 0  # keys that reached the prompt, for whoever watches (tests, benches)
 
     def __post_init__(self) -> None:
         limits = self.limits
-        self.chars = Allowance(limits.input_chars_per_second, limits.input_chars_burst, self.clock)
-        self.keys = Allowance(limits.input_keys_per_second, limits.input_keys_burst, self.clock)
+        self.chars = TokenBucket(
+            limits.input_chars_per_second, limits.input_chars_burst, self.clock
+        )
+        self.keys = TokenBucket(limits.input_keys_per_second, limits.input_keys_burst, self.clock)
 
     def share(self, text: str, counts_keys: bool) -> tuple[int, int]:
         """How much of ``text`` may pass now (a length; 0: none) and the keys it holds,
@@ -93,13 +72,13 @@ class InputMeter:
                     break
                 keys, end = keys + 1, found.end()
             most = end
-        self.chars.balance -= most
-        self.keys.balance -= keys
+        self.chars.tokens -= most
+        self.keys.tokens -= keys
         return most, keys
 
     def refund(self, keys: int) -> None:
         """Keys taken for text the gate then dropped: they never reach the prompt."""
-        self.keys.balance += keys
+        self.keys.tokens += keys
 
     def seconds_until_more(self, counts_keys: bool) -> float:
         wait = self.chars.seconds_until(AT_ONCE)
