@@ -493,7 +493,7 @@ class Commentator:
         stories = tuple(match_story(self.pool, m, zone).without(self.her) for m in day)
         table = league_table(matches)
         # A leader only when one club is alone at the top (six level clubs have none).
-        alone = len(table) == 1 or (len(table) > 1 and table[1].rank > table[0].rank)
+        alone = len(table) < 2 or table[1].rank > table[0].rank
         leader = table[0].team if table and alone else None
         told = RoundDay(round_of(day[0]) or 0, stories, leader=leader)
         exact = list(dict.fromkeys(player for player, _ in told.exact()))
@@ -698,11 +698,13 @@ class Commentator:
             return []
         desk = self.pool.extras
         held = {p.kind: p.value for p in desk.bonus_picks(self.her)}
-        teams = sorted(t for t in bonus.teams_of(matches) if not is_placeholder(t))
-        ratings = self.outlook().ratings
-        favourite = held.get(bonus.CHAMPION) or max(
-            teams, key=lambda t: (ratings.of(t), t), default=None
-        )
+        if bonus.SCORER in held:
+            return []  # both made (a scorer follows her champion): no ratings read per turn
+        favourite = held.get(bonus.CHAMPION)
+        if favourite is None:
+            teams = sorted(t for t in bonus.teams_of(matches) if not is_placeholder(t))
+            ratings = self.outlook().ratings
+            favourite = max(teams, key=lambda t: (ratings.of(t), t), default=None)
         placed = []
         if favourite is not None and bonus.CHAMPION not in held:
             desk.bonus(self.her, bonus.CHAMPION, favourite)

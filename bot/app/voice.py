@@ -136,6 +136,6 @@ def stock_use(
             days.add(day)
             for player in item.event.about:
                 before = last_to.get((line.template, player))
-                use.twice_to_one += before is not None and item.at - before <= timedelta(hours=72)
+                use.twice_to_one += before is not None and item.at - before <= REPEAT_WINDOW
                 last_to[(line.template, player)] = item.at
     return use
