@@ -13,6 +13,20 @@ from dataclasses import dataclass, field
 
 DEFAULT_HANDLE = "betania"
 DEFAULT_NAME = "BETanIA"
+# What opens a line before her name: "oi betania", "hey @betania", "bom dia betania".
+GREETING = (
+    r"(?:hi|hey|hello|hiya|yo|ok|okay|so|oi|ola|olá|ei|ô|o|ow|e a[ií]|eai|bom dia|boa tarde"
+    r"|boa noite|fala|salve|opa|ah|oh)"
+)
+# What follows her name when a line is about her, not to her: "betania is so smug today",
+# "betania tá quieta hoje", "betania acha que ...".
+ABOUT_HER = (
+    r"is|was|has|had|does|did|will|would|can|could|should|might|must|seems|just|really"
+    r"|always|never|knows|thinks|says|said|got|gets|keeps|picked|picks|bet|leads|loves|hates"
+    r"|and|or|e|ou|é|era|foi|tá|ta|está|esta|estava|tem|tinha|vai|ia|sabe|acha|disse|falou"
+    r"|fala|não|nao|nunca|sempre|só|também|tambem|ainda|já|ja|apostou|cravou|errou|acertou"
+    r"|ganhou|perdeu|lidera|adora|odeia|com|de|do|da|'s|’s"
+)
 
 
 @dataclass(frozen=True)
@@ -20,17 +34,27 @@ class Addressee:
     handle: str = DEFAULT_HANDLE
     name: str = DEFAULT_NAME  # how her lines are signed: her display name in the pool
     _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _later: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # "@betania ..." anywhere it starts a line; her name without the @ only as people
-        # call someone: followed by a comma, a colon, ! or ?, or alone ("betania, who
-        # leads?", "BETanIA: oi"), not "betania is so smug today", which is about her.
-        names = "|".join(re.escape(name) for name in dict.fromkeys((self.handle, self.name)))
+        # "@betania ..." at the start (after a greeting: "oi @betania"); her name without
+        # the @ as people call someone: followed by a comma, a colon, ! or ?, alone, or
+        # before what they say to her ("betania quem tá ganhando?", "betaniaaa cravei?"),
+        # but not before a verb about her: "betania is so smug today" is about her.
+        names = "|".join(
+            re.escape(name) + f"(?:{re.escape(name[-1])})*"
+            for name in dict.fromkeys((self.handle, self.name))
+        )
         pattern = re.compile(
-            rf"^\s*(?:@{re.escape(self.handle)}\b[\s,:]*|(?:{names})\s*(?:[,:!?]+\s*|$))",
+            rf"^\s*(?:{GREETING}[\s,!]+)?"
+            rf"(?:@{re.escape(self.handle)}\b[\s,:!]*|(?:{names})(?:\s*(?:[,:!?]+\s*|$)"
+            rf"|\s+(?!(?:{ABOUT_HER})\b)))",
             re.IGNORECASE,
         )
         object.__setattr__(self, "_pattern", pattern)
+        # "@betania" later in the line: "quem ta ganhando @betania?", "e aí @betania, ..."
+        later = re.compile(rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*", re.IGNORECASE)
+        object.__setattr__(self, "_later", later)
 
     @property
     def mention(self) -> str:
@@ -40,4 +64,10 @@ class Addressee:
         """What a line addressed to her (``@handle ...``, or her name called: ``handle,
         ...``) says to her, or None if it is not."""
         found = self._pattern.match(text)
-        return None if found is None else text[found.end() :]
+        if found is not None:
+            return text[found.end() :]
+        later = self._later.search(text)
+        if later is None:
+            return None
+        said = f"{text[: later.start()].rstrip()} {text[later.end() :]}"
+        return re.sub(r"\s+(?=[?!.,]|$)", "", said).strip()

@@ -69,11 +69,13 @@ class FactShelf:
             player = item.event.player
 
             def withdraw(connection: Connection) -> None:
-                facts.withdraw(connection, player, said.what, today, source)
+                facts.withdraw(connection, player, said.what, today, source, said.everything)
 
             return withdraw
+        change: Remember | None = None
         if isinstance(said, Remember):
             learned = [] if said.told.kept is None else [said.told.kept]
+            change = said
         elif read_free_chat and self.learn_from_chat and isinstance(said, Chat):
             learned = self._facts_in_chat(item, today, final)
         else:
@@ -87,8 +89,19 @@ class FactShelf:
                 if same is not None:  # a duplicate merges at once, whatever the count
                     facts.confirm(connection, same, today)
                     continue
+                updated = None
+                if change is not None and change.change:
+                    updated = facts.updated_by(connection, fact.handle, fact.text, change.replaces)
                 facts.add(
-                    connection, fact.handle, fact.text, today, source, item.at, fact.expires_on
+                    connection,
+                    fact.handle,
+                    fact.text,
+                    today,
+                    source,
+                    item.at,
+                    fact.expires_on,
+                    private=change is not None and change.private,
+                    replaces=updated,
                 )
 
         return write if learned else None

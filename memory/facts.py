@@ -67,6 +67,7 @@ class Fact:
     withdrawn_by: str | None = None  # the log line that did ("log:123")
     subject: str | None = None  # what it is about, when a rule knows ("team:club", "home")
     replaced_on: date | None = None  # the day a newer fact on its subject replaced it
+    private: bool = False  # told as a secret or of a sensitive kind: its owner's alone
 
     def held_on(self, day: date) -> bool:
         """Whether the fact was true as far as she knew on ``day``: told by then, not yet
@@ -110,6 +111,7 @@ def _fact(row: Row[Any]) -> Fact:
         row.withdrawn_by,
         row.subject,
         row.replaced_on,
+        row.private,
     )
 
 
@@ -123,11 +125,17 @@ def add(
     expires_on: date | None = None,
     covers: tuple[int, ...] = (),
     confirmed_on: date | None = None,
+    private: bool = False,
+    replaces: Fact | None = None,
 ) -> int:
     """Stores a fact. A fact told on a subject the player had another fact on ("ana
     supports Argentina now" after "ana supports Brazil") replaces it as of ``learned_on``:
-    the old one leaves every prompt and answer, and stays stored with its dates."""
+    the old one leaves every prompt and answer, and stays stored with its dates; so does
+    ``replaces``, the fact a change of mind updates ("full vegan now"). A fact replacing
+    a private one stays private."""
     about = None if covers else subject(text, handle)
+    if replaces is not None and replaces.private:
+        private = True
     result = connection.execute(
         insert(player_facts).values(
             handle=handle,
@@ -138,10 +146,17 @@ def add(
             expires_on=expires_on,
             covers=list(covers),
             subject=about,
+            private=private,
             created_at=now,
         )
     )
     new_id = int(result.inserted_primary_key[0])  # type: ignore[index]  # one key, never None
+    if replaces is not None:
+        connection.execute(
+            update(player_facts)
+            .where(player_facts.c.id == replaces.id, player_facts.c.superseded_by.is_(None))
+            .values(superseded_by=new_id, replaced_on=learned_on)
+        )
     if about is not None:
         connection.execute(
             update(player_facts)
@@ -190,6 +205,11 @@ SUBJECT_LEAD = (
     "agora atualmente recentemente finalmente já ja hoje"
 )
 KEPT_SUBJECTS = (
+    (
+        "diet",
+        r"\b(?:vegan\w*|vegetarian\w*|pescatarian\w*|pescetarian\w*|carn[ií]vor\w*|plant[- ]based"
+        r"|(?:doesn'?t|don'?t|does not|do not|n[aã]o) (?:eat|come|como) (?:meat|carne|fish|peixe))\b",
+    ),
     ("cat", r"\b(?:cat|gat[oa])\b.*\b(?:called|named|chama)\b"),
     (
         "dog",
@@ -211,6 +231,12 @@ def _cues() -> dict[str, str]:
 
 CUES = _cues()
 LEAD = r"(?:(?:" + "|".join(SUBJECT_LEAD.split()) + r")\s+){0,2}"
+# What a move is to when it is no home: "moved to day shifts", "mudou pro turno da noite".
+NOT_A_PLACE = re.compile(
+    r"\s+(?:the\s+|a\s+|o\s+|a\s+)?(?:day|night|morning|late|early|weekend)?\s*"
+    r"(?:shifts?|team|department|squad|role|position|turno|setor|time|equipe|cargo|plant[aã]o)\b",
+    re.IGNORECASE,
+)
 # Who owns what follows the name: "the brother of ana", "o irmão de ana" is not ana.
 OWNED = re.compile(r"\b(?:of|de|do|da|dos|das)\s*$", re.IGNORECASE)
 
@@ -221,7 +247,7 @@ def subject(text: str, handle: str | None = None) -> str | None:
     who = r"(?:^|\b" + re.escape(handle) + r"\s+)" if handle else r"(?:^|\b)"
     for name, cues in CUES.items():
         for found in re.finditer(who + LEAD + r"(?:" + cues + r")\b", text, re.IGNORECASE):
-            if OWNED.search(text, 0, found.start()):
+            if OWNED.search(text, 0, found.start()) or NOT_A_PLACE.match(text, found.end()):
                 continue
             if name == "team":
                 book = TeamBook.standard()
@@ -287,22 +313,65 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
     return whole or found
 
 
-def withdraw(connection: Connection, handle: str, what: str, on: date, source: str) -> list[Fact]:
+def withdraw(
+    connection: Connection,
+    handle: str,
+    what: str,
+    on: date,
+    source: str,
+    everything: bool = False,
+) -> list[Fact]:
     """The one current fact ``what`` names, withdrawn: out of every prompt. When it names
-    several, none is: she asks which (an ambiguous "forget" must not take two).
+    several, none is: she asks which (an ambiguous "forget" must not take two). ``what``
+    empty ("forget that", "esquece isso") is the fact the player told her last;
+    ``everything``, every current fact of theirs.
 
     Withdrawn facts stay stored, with ``source``, the log line that withdrew them; the
     line itself stays in the log.
     """
-    found = named(connection, handle, what)
-    if len(found) != 1:
+    held = current(connection, handle)
+    if everything:
+        found = held
+    elif not what:
+        found = sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
+    else:
+        found = named(connection, handle, what)
+    if not found or (what and len(found) != 1):
         return []
     connection.execute(
         update(player_facts)
-        .where(player_facts.c.id == found[0].id)
+        .where(player_facts.c.id.in_([f.id for f in found]))
         .values(withdrawn_on=on, withdrawn_by=source)
     )
     return found
+
+
+def updated_by(connection: Connection, handle: str, text: str, named_as: str | None) -> Fact | None:
+    """The current fact of ``handle``'s that a change of mind told as ``text`` updates: the
+    one ``named_as`` names ("scratch what I said about paris"), else the newest that shares
+    a word of what it is about ("full vegan now" after "vegetarian" is the diet's subject,
+    which ``add`` replaces by itself; "day shifts" after "night shifts"). None: a new fact."""
+    if named_as:
+        found = named(connection, handle, named_as)
+        return found[0] if len(found) == 1 else None
+    if subject(text, handle) is not None:
+        return None  # ``add`` replaces the fact on its subject
+    stems = {w[:5] for w in content_words(text, (handle,))} - CHANGE_WORDS
+    sharing = [f for f in current(connection, handle) if stems & _stems(f.text) - CHANGE_WORDS]
+    return max(sharing, key=lambda f: (f.last_told, f.id), default=None)
+
+
+# Words of a change of mind, not of what changed: "now", "anymore", "agora".
+CHANGE_WORDS = frozenset(
+    w[:5]
+    for w in "now anymore longer instead actually agora mais more update atualiza".split()  # noqa: SIM905
+)
+
+
+def made_by(connection: Connection, source: str) -> list[Fact]:
+    """The facts the log line ``source`` stored."""
+    query = select(player_facts).where(player_facts.c.source == source)
+    return [_fact(row) for row in connection.execute(query.order_by(player_facts.c.id))]
 
 
 def withdrawn_by(connection: Connection, source: str) -> list[Fact]:
@@ -336,13 +405,18 @@ def replaced(connection: Connection, fact: Fact) -> Fact | None:
 # -- what fits a prompt or a question ----------------------------------------
 
 
-def for_prompt(connection: Connection, handle: str, today: date) -> list[Fact]:
+def for_prompt(
+    connection: Connection, handle: str, today: date, private: bool = False
+) -> list[Fact]:
     """The facts she may use and tell: current, not expired, and none claiming a standing
-    in the pool (one stored before ``claims_standing`` refused them stays, untold)."""
+    in the pool (one stored before ``claims_standing`` refused them stays, untold). A
+    private fact only with ``private``: when she answers its owner."""
     return [
         fact
         for fact in current(connection, handle)
-        if not fact.expired(today) and not claims_standing(fact.text)
+        if not fact.expired(today)
+        and not claims_standing(fact.text)
+        and (private or not fact.private)
     ]
 
 

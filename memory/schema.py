@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 from game.db.schema import UTCDateTime
@@ -62,6 +63,8 @@ player_facts = Table(
     # fact on the same subject replaced it (``superseded_by`` names that fact).
     Column("subject", String(50)),
     Column("replaced_on", Date),
+    # Told as a secret or of a sensitive kind (m0009): said back to its owner alone.
+    Column("private", Boolean, nullable=False, server_default=false()),
     Column("created_at", UTCDateTime(), nullable=False),
 )
 

@@ -60,6 +60,14 @@ POOL = re.compile(
     r"|th(?:is|e) (?:group|chat|table)"
     r"|(?:este|esse|nesse|neste|deste|desse|o|no|do) (?:grupo|chat)|a tabela|na tabela|da tabela)\b"
 )
+# Another pool than this one: a past year's, a first one, another group's ("I lost my
+# first bolão in 2014 by one point"): the teller's own history, not a claim here.
+OTHER_POOL = re.compile(
+    r"\b(?:(?:my|meu|our|nosso) (?:first|primeiro|old|antigo|last|ultimo)|another|other|outro"
+    r"|last year'?s|previous|antigo|old) (?:pools?|bolao|bolaozinho|sweepstakes?)\b"
+    r"|\b(?:pools?|bolao|bolaozinho)\b[^,.;:!?]*\b(?:in|em|of|de|do|da|back in) (?:19|20)\d\d\b"
+    r"|\b(?:in|em) (?:19|20)\d\d\b[^,.;:!?]*\b(?:pools?|bolao)\b"
+)
 # A role placed elsewhere, in the same clause: "an admin at my company", "líder da minha
 # banda", "I work as a system administrator".
 ELSEWHERE = re.compile(
@@ -99,7 +107,7 @@ def claims_standing(fact: str) -> bool:
     by a place or an object of its own, "I moderate a book club") is the teller's own
     life, kept; so is a word in another sense ("points of interest")."""
     said = OTHER_SENSE.sub("-", " ".join(folded(fact).split()))
-    beside_the_pool = POOL.search(said) is not None
+    beside_the_pool = POOL.search(said) is not None and OTHER_POOL.search(said) is None
     if beside_the_pool and BESIDE_POOL.search(said):
         return True
     for found in STANDING.finditer(said):

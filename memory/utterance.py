@@ -30,20 +30,112 @@ REMEMBER = re.compile(
     r"(?P<fact>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
-FORGET = re.compile(
-    r"^(?:forget\b[\s,:]*(?:that\s+|about\s+)?"
-    r"|esque[cç][ae](?:-se)?\b[\s,:]*(?:(?:de\s+)?que\s+|d[oa]s?\s+|[oa]s?\s+)?)(?P<fact>.+)$",
-    re.IGNORECASE | re.DOTALL,
+# How people tell something without "remember", read on the line lowercased and without
+# accents (``plain_line``): an opener before the fact ...
+TELL_OPENER = re.compile(
+    r"^(?:(?:ah|oh|ok|okay|so|hey|hi|and|e|ei|oi|olha|entao|tipo|alias|ps|p\.s\.)\b[\s,:!.]*)*"
+    r"(?:fyi|btw|b\.t\.w\.?|by the way|just so you know|jsyk|for the record|for your info\w*"
+    r"|not that you care(?:\W+but)?|not that (?:it|anyone) cares(?:\W+but)?|heads up|fun fact"
+    r"|note(?: that)?|take note(?: that| of this)?|(?:quick |small )?update|news|new info"
+    r"|pra constar|para constar|pra registro|para registro|so (?:pra|para) constar"
+    r"|anota(?: ai)?(?: que| q)?|so (?:pra|para) (?:voce|vc|tu|ce) saber|fica sabendo(?: que| q)?"
+    r"|a proposito|alias|novidade|curiosidade|(?:pra|para) (?:sua|tua) informacao"
+    r"|sabia que|sabia q|registra(?: ai)?(?: que| q)?)\b[\s,:;.!-]*"
 )
-
-
-@dataclass(frozen=True)
-class Heard:
-    """A fact as read from a chat line, before it is stored."""
-
-    handle: str
-    text: str
-    expires_on: date | None
+# ... or a first person saying what lasts: where they live, work, whom they support, what
+# they are, have, do or stopped doing ("I'm a nurse", "moro em Campinas", "não como carne").
+FIRST_PERSON = re.compile(
+    r"^(?:i\s+|eu\s+(?!nao\b|pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
+    r"|danco|entrei|sai|passei))?(?:(?:also|just|now|still|finally|recently|actually|tambem|agora|ja"
+    r"|acabei de|finalmente|ainda)\s+)*"
+    r"(?:i (?:live|work|support|root for|cheer for|follow|play|run|speak|study|teach|coach"
+    r"|train|own|have|had|got|collect|ride|drive|use|moved|switched|started|quit|stopped"
+    r"|signed up|joined|became|grew up|was born|don'?t (?:eat|drink|live|work|support|play|run)"
+    r"|no longer|can'?t (?:eat|drink))\b"
+    r"|i(?:'m| am|m) (?:a|an|from|now|no longer|not|vegan|vegetarian|pescatarian|allergic"
+    r"|lactose|gluten|married|engaged|single|divorced|pregnant|retired|moving|training|learning"
+    r"|studying|doing|going to (?:move|run|do|start)|based|living|working|on (?:holiday|vacation"
+    r"|leave)|off|back|into|in (?:love|a band|a choir)|a fan|left[- ]handed)\b"
+    r"|i(?:'ve| have|ve) (?:got|been|moved|switched|started|joined|signed|quit|stopped|become"
+    r"|adopted|two|three|a|an)\b"
+    r"|my \w+(?: \w+){0,3} (?:is|are|was|were|just|lives|works|has)\b"
+    r"|(?:nao )?(?:sou|moro|trabalho|torco|tenho|jogo|corro|falo|estudo|faco|treino|nasci"
+    r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vou (?:me mudar"
+    r"|correr|fazer|comecar|casar))\b"
+    # words that are as often something else ("como tá o jogo?", "canto", "uso") only
+    # after "eu" or "não": "eu como carne", "não bebo"
+    r"|(?:eu|nao|eu nao) (?:pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
+    r"|danco|entrei|sai|passei)\b"
+    r"|(?:to|tou|estou|tava|estava) (?:morando|trabalhando|treinando|estudando|aprendendo"
+    r"|fazendo|de ferias|de licenca|gravida|noiv[oa]|namorando|solteir[oa]|casad[oa])\b"
+    r"|(?:meu|minha|meus|minhas) \w+(?: \w+){0,3} (?:e|sao|era|eram|se chama|chama|mora|tem)\b)"
+)
+# What makes a told fact a change of mind: it replaces the one it updates.
+CHANGE_OPENER = re.compile(
+    r"^(?:(?:ah|oh|ok|okay|so|hey|e|ei|oi|olha)\W+)*(?:actually|scratch that|correction"
+    r"|change of plans?|na verdade|corrigindo|correcao|mudanca de planos?"
+    r"|atualiza(?:ndo|cao)?(?: ai)?)\b[\s,:;.!-]*"
+)
+CHANGE = re.compile(
+    r"\b(?:anymore|no longer|not any more|now|instead|switched|moved|back to|these days"
+    r"|agora|mudei|me mudei|virei|voltei|troquei|passei a|nao \w+(?: \w+)? mais|em vez|ao inves"
+    r"|atualiza(?: ai)?)\b"
+)
+# Taking a fact back: "forget ...", "pls delete that", "esquece isso", "apaga o que eu
+# disse do meu cachorro", "pode esquecer". What follows names the fact.
+FORGET = re.compile(
+    r"^(?:(?:please|pls|plz|ok|okay|hey|so|and|also|e|ei|oi|por favor|pfv|pf|can you|could you"
+    r"|would you|you can|pode|podia|poderia|voce pode|vc pode|da pra|tem como)\W+)*"
+    r"(?:forget|delete|drop|erase|remove|scratch|disregard|unlearn|wipe|esquec[ae](?:r|-se)?"
+    r"|esqueca|apag(?:a|ue|ar)|delet(?:a|e|ar)|remov(?:a|e|er)|tir(?:a|e|ar)"
+    r"|desconsider(?:a|e|ar)|ignor(?:a|e|ar))\b(?P<what>.*)$",
+    re.DOTALL,
+)
+# The words before what a take-back names: "what I told you about", "o que eu falei do".
+FORGET_LEAD = re.compile(
+    r"^(?:\W+|(?:about|that|this|it|the fact that|what i (?:told|said|mentioned)(?: to)?(?: you)?"
+    r"|what i said|everything i (?:told|said)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
+    r"|isso|isto|aquilo|que|q|de|do|da|dos|das|sobre|o que eu (?:te )?(?:disse|falei|contei)"
+    r"|o q eu (?:te )?(?:disse|falei|contei)|aquilo que eu (?:te )?(?:disse|falei|contei)"
+    r"|o que (?:te )?(?:disse|falei|contei)|(?:o|a) (?:info|informacao|fato) (?:de|do|da|sobre)|the|o|a|os|as)(?=\W|$))\s*"
+)
+EVERYTHING = re.compile(r"^(?:everything|all of it|all|tudo|td)\b")
+# A fact told to be kept between the two of them, or a take-back that only hides it.
+SECRET = re.compile(
+    r"\b(?:between (?:us|you and me)|just between|(?:don'?t|do not|pls don'?t|never) (?:tell"
+    r"|mention|share|spread|repeat|bring (?:it|that|this) up)|keep (?:it|this|that)? ?"
+    r"(?:private|secret|quiet|to yourself|between)|(?:it'?s|is) a secret|secretly|off the record"
+    r"|rather keep (?:it|that|this) private|entre nos|segredo|sigilo|confidencial"
+    r"|nao (?:conta|conte|fala|fale|espalha|espalhe|comenta|comente|repete|repita)\b"
+    r"|ninguem (?:sabe|pode saber)|so (?:pra|para) (?:vc|voce|ti)\b(?! saber))"
+)
+# Kinds of fact that are private however they are told: health, home address, a
+# relationship's trouble, a job hunt behind the boss's back.
+SENSITIVE = re.compile(
+    r"\b(?:diagnos\w*|surgery|cancer|tumou?r|chemo|therapy|therapist|depress\w*|anxiety"
+    r"|pregnan\w*|miscarriage|rehab|hospital\w*|my address|street|avenue|apartment \d+|apt \d+"
+    r"|divorc\w*|separat\w*|breakup|broke up|cheating|affair|job hunt\w*|looking for (?:a )?"
+    r"(?:new )?job|job interview\w*|interviewing|quit my job|resign\w*|cirurgia|quimio\w*"
+    r"|terapia|terapeuta|depressao|ansiedade|gravid\w*|internad\w*|meu endereco|rua \w+"
+    r"|avenida|ap(?:to)? \d+|divorci\w*|separad\w*|separacao|terminei|termin(?:amos|ou comigo)"
+    r"|traicao|procurando (?:um )?(?:novo )?emprego|entrevista de emprego|curriculo"
+    r"|pedir demissao|pedi demissao)\b"
+)
+# Where a line's clauses part: a sentence's end, or a comma before a question
+# ("moro em Campinas, quem tá ganhando?").
+CLAUSES = re.compile(
+    r"(?<=[.!?])\s+|\s*[;\n]\s*|,\s*(?=(?:quem|who|what|whats|qual|quais|como|how|where|onde"
+    r"|quant\w*|when|quando|e (?:vc|voce|tu)|and you|do you|can you|sera|will|is it)\b)",
+    re.IGNORECASE,
+)
+# What closes a telling without telling anything: "atualiza aí", "thanks", "ok?".
+CLOSER = re.compile(
+    r"(?:[,;.!]+\s*|\s+)(?:(?:atualiza|anota|registra|guarda|update|note|save)(?: a[ií]| that| it| this)?"
+    r"|ok|okay|pls|please|thanks|thx|ty|obrigad\w*|valeu|vlw|blz|beleza)[\s!.]*$",
+    re.IGNORECASE,
+)
+# A line whose words end in a question: asked, not told ("do I still live in Campinas?").
+ASKED = re.compile(r"\?\s*\W*$")
 
 
 def told_to_remember(text: str, listener: Addressee) -> str | None:
@@ -56,8 +148,43 @@ def told_to_remember(text: str, listener: Addressee) -> str | None:
 def told_to_forget(text: str, listener: Addressee) -> str | None:
     """What ``@handle forget (that) ...`` / ``esquece ...`` asks her to forget; None otherwise."""
     message = listener.message(text)
-    found = None if message is None else FORGET.match(message)
-    return None if found is None else found["fact"].strip().rstrip(".!")
+    said = None if message is None else read_forget(message)
+    return None if said is None else said.what
+
+
+def read_forget(message: str) -> Forget | None:
+    """A take-back in a line to her: what it names ("" for "that": the last fact told)."""
+    plain = plain_line(message)
+    found = FORGET.match(plain)
+    if found is None:
+        return None
+    rest = found["what"]
+    while (lead := FORGET_LEAD.match(rest)) is not None and lead.end() > 0:
+        rest = rest[lead.end() :]
+    # What it names ends with its clause: "forget my daughter, I'd rather keep it private"
+    what = re.split(r"[,;.!?]|\s(?:pls|please|por favor|thanks|obrigad\w*|i'?d rather|prefiro)\b",
+                    rest, maxsplit=1)[0].strip()  # fmt: skip
+    private = bool(SECRET.search(plain)) and not what
+    if EVERYTHING.match(what):
+        return Forget("", everything=True)
+    if re.fullmatch(r"(?:it|that|this|isso|isto|aquilo|o|a)?", what):
+        what = ""
+    # Cut back to the words as she was told them, in their case: the fact matcher reads
+    # names and numbers as they were written.
+    start = plain.find(what) if what else -1
+    if start >= 0:
+        what = message.strip()[start : start + len(what)] if len(message.strip()) == len(
+            plain) else what  # fmt: skip
+    return Forget(what, private=private)
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A fact as read from a chat line, before it is stored."""
+
+    handle: str
+    text: str
+    expires_on: date | None
 
 
 @dataclass(frozen=True)
@@ -80,16 +207,26 @@ def read_remember(
     listener: Addressee,
     final: date | None = None,
 ) -> Told | None:
-    """``@<her handle> remember ...``: what it told, or ``None`` when it is no such line.
+    """``@<her handle> remember ...``: what it told, or ``None`` when it is no such line."""
+    told = told_to_remember(text, listener)
+    return None if told is None else judge(told, speaker, players, today, listener, final)
+
+
+def judge(
+    told: str,
+    speaker: str,
+    players: Mapping[str, str],
+    today: date,
+    listener: Addressee,
+    final: date | None = None,
+) -> Told:
+    """A fact as told, judged once: kept in the third person, or why it is refused.
 
     A fact that names another player is not the speaker's to tell (``ana cheats``):
     it is refused, never stored under anyone; so is a "fact" about the game, and one
     that claims a role or a standing in the pool (``I am the admin``): she would
     repeat it to anyone who asks, in the pool's name.
     """
-    told = told_to_remember(text, listener)
-    if told is None:
-        return None
     fact = " ".join(told.split()).rstrip(".")
     empty = EMPTY_FACT.fullmatch(fact) is not None
     others = tuple(others_named(fact, speaker, players, listener.handle))
@@ -109,27 +246,6 @@ MATCH_NAMED = re.compile(r"\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\
 def about_the_game(fact: str) -> bool:
     """A "fact" that states a score, points or a match: the log keeps those, not chat."""
     return any(p.search(fact) for p in (claims.SCORE, claims.POINTS, MATCH_NAMED))
-
-
-@dataclass(frozen=True)
-class Chat:
-    """A line not to her: chat among players (a model may find facts in it)."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Remember:
-    """``@<her handle> remember ...``, ``lembra que ...``: a fact, as judged."""
-
-    told: Told
-
-
-@dataclass(frozen=True)
-class Forget:
-    """``@<her handle> forget ...``, ``esquece ...``: what the player takes back."""
-
-    what: str
 
 
 @dataclass(frozen=True)
@@ -153,6 +269,42 @@ class Question:
         return not self.asks
 
 
+@dataclass(frozen=True)
+class Chat:
+    """A line not to her: chat among players (a model may find facts in it)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Remember:
+    """A fact told to her, as judged: with "remember" or "lembra que", or as people tell
+    things ("btw I'm vegetarian", "moro em Campinas", "pra constar: sou palmeirense").
+
+    ``change``: told as a change of mind ("actually", "now", "not anymore", "mudei",
+    "agora"): it replaces the author's fact it updates, ``replaces`` when the line names
+    it ("scratch what I said about paris"). ``private``: told as a secret or of a
+    sensitive kind, kept for its owner's own questions. ``question``: what the rest of
+    the line asks her ("moro em Campinas, quem tá ganhando?")."""
+
+    told: Told
+    change: bool = False
+    replaces: str | None = None
+    private: bool = False
+    question: Question | None = None
+
+
+@dataclass(frozen=True)
+class Forget:
+    """What the player takes back ("forget ...", "esquece isso", "apaga o que eu disse
+    sobre ..."): ``what`` names it; "" is the last fact they told her, ``everything``
+    every one; ``private``: they only want it kept to themselves from now on."""
+
+    what: str
+    everything: bool = False
+    private: bool = False
+
+
 Utterance = Chat | Remember | Forget | Question
 
 
@@ -170,13 +322,70 @@ def read_line(
     message = listener.message(text)
     if message is None:
         return Chat(text)
-    told = read_remember(text, speaker, players, today, listener, final)
-    if told is not None:
-        return Remember(told)
-    forget = told_to_forget(text, listener)
-    if forget is not None:
-        return Forget(forget)
     words = message.strip()
-    named = tuple(h for h in named_in(words, players) if h != listener.handle)
-    asks = asks_in(words, speaker, players, listener.handle, today)
-    return Question(words, asks, named, asks_of_self(words))
+
+    def question(said: str) -> Question:
+        named = tuple(h for h in named_in(said, players) if h != listener.handle)
+        asks = asks_in(said, speaker, players, listener.handle, today)
+        return Question(said, asks, named, asks_of_self(said))
+
+    def judged(fact: str) -> Told:
+        return judge(fact, speaker, players, today, listener, final)
+
+    plain = plain_line(words)
+    secret = SECRET.search(plain) is not None or SENSITIVE.search(plain) is not None
+    forget = read_forget(words)
+    if forget is not None:
+        # "scratch what I said about paris, doing the london one instead": a change
+        rest = re.split(r"[,;.!?]", words, maxsplit=1)[1:]
+        then = telling(rest[0].strip()) if rest else None
+        if then is not None and (told := judged(then.fact)).kept is not None:
+            return Remember(told, change=True, replaces=forget.what or None, private=secret)
+        return forget
+    remembered = REMEMBER.match(words)
+    if remembered is not None:
+        told = judged(remembered["fact"])
+        change = CHANGE.search(plain) is not None or CHANGE_OPENER.match(plain) is not None
+        return Remember(told, change, private=secret)
+    said = telling(words)
+    if said is not None:
+        told = judged(said.fact)
+        if told.kept is not None or said.opened:
+            asked = question(said.asked) if said.asked else None
+            return Remember(told, said.change, private=secret, question=asked)
+    return question(words)
+
+
+@dataclass(frozen=True)
+class Telling:
+    """A line read as telling her something, before it is judged."""
+
+    fact: str  # the words that tell it, past any opener ("btw", "actually")
+    opened: bool  # said with an opener ("fyi", "pra constar"): meant as telling her
+    change: bool  # said as a change of mind
+    asked: str = ""  # what the rest of the line asks
+
+
+def telling(words: str) -> Telling | None:
+    """Whether ``words`` tell her a fact the way people do, without "remember": an opener
+    ("fyi", "btw", "pra constar", "anota aí") and a statement, or a first person saying
+    what lasts ("moro em Campinas", "I'm a nurse"); the clauses that ask are kept apart."""
+    clauses = [c for c in CLAUSES.split(words) if c.strip()]
+    stated = [c for c in clauses if not ASKED.search(c)]
+    asked = " ".join(c for c in clauses if ASKED.search(c))
+    if not stated:
+        return None
+    fact = " ".join(stated)
+    plain = plain_line(fact)
+    opened = False
+    change = CHANGE.search(plain) is not None
+    while (opener := TELL_OPENER.match(plain) or CHANGE_OPENER.match(plain)) and opener.end():
+        opened = opened or TELL_OPENER.match(plain) is not None
+        change = change or CHANGE_OPENER.match(plain) is not None
+        plain, fact = plain[opener.end() :], fact[opener.end() :]
+    fact = CLOSER.sub("", fact)
+    if not fact.strip(" ,.!:;-"):
+        return None
+    if not opened and FIRST_PERSON.match(plain) is None:
+        return None
+    return Telling(fact.strip(" ,:;-"), opened, change, asked)

@@ -55,7 +55,7 @@ from memory.naming import suggest
 from memory.person import second_person
 from memory.store import MemoryStore
 from memory.stories import match_story
-from memory.utterance import Chat, Forget, Question, Remember, Told, read_line, told_to_remember
+from memory.utterance import Chat, Forget, Question, Remember, read_line, told_to_remember
 
 CONTENDERS = 5  # the likeliest champions an answer about the cup names
 FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how many more
@@ -92,7 +92,10 @@ class Questions:
         today = self.pool.clock().astimezone(self.zone).date()
         said = read_line(text, asker, players, self.addressee, today)
         if isinstance(said, Remember):
-            return _remembered(asker, said.told)
+            if said.question is not None and said.told.kept is not None:
+                said = said.question  # stored as told; the line's question is answered
+            else:
+                return self._remembered(asker, said, line_id)
         if isinstance(said, Forget):
             return self._forgotten(asker, said.what, line_id)
         if isinstance(said, Chat):  # not to her: nothing she was asked
@@ -104,14 +107,31 @@ class Questions:
         return self._from_facts(asker, said, players) or self._not_known(asker, said)
 
     def _forgotten(self, asker: str, what: str, line_id: int) -> Forgotten:
-        """What the line ``line_id`` withdrew, or, when ``what`` named several facts and
-        none was withdrawn, those it named: she asks which."""
+        """How many facts the line ``line_id`` withdrew, or, when ``what`` named several
+        and none was withdrawn, how many it named: she asks which."""
         with self.store.read() as connection:
             gone = facts.withdrawn_by(connection, f"log:{line_id}")
-            which = [] if gone else facts.named(connection, asker, what)
+            which = [] if gone or not what else facts.named(connection, asker, what)
         if len(which) > 1:
-            return Forgotten(asker, tuple(self._told_back(f) for f in which), ambiguous=True)
-        return Forgotten(asker, tuple(self._told_back(fact) for fact in gone))
+            return Forgotten(asker, len(which), ambiguous=True)
+        return Forgotten(asker, len(gone))
+
+    def _remembered(self, asker: str, said: Remember, line_id: int) -> Answer:
+        """A fact told, answered as memory took it when the line was logged: stored
+        (replacing what), already known, or why not (another player's to tell, a standing
+        in the pool, nothing told)."""
+        told = said.told
+        if told.others:  # not stored: she says so, and does not repeat the claim
+            return NotYours(asker, ", ".join(told.others))
+        if told.kept is None:
+            return NotAFact(asker, standing=told.standing, empty=told.empty)
+        with self.store.read() as connection:
+            made = facts.made_by(connection, f"log:{line_id}")
+            was = facts.replaced(connection, made[0]) if made else None
+        if not made:
+            return Remembered(asker, told.words, already=True, private=said.private)
+        private = said.private or made[0].private
+        return Remembered(asker, told.words, was.text if was else "", private=private)
 
     def _answer(
         self, asker: str, said: Question, ask: kinds.Ask, players: dict[str, str], today: date
@@ -438,16 +458,6 @@ class Questions:
     def _dated(self, fact: facts.Fact) -> str:
         """A fact as an answer lists it: "[14 Jun] ana supports Argentina now"."""
         return f"[{self.words.day(fact.learned_on)}] {fact.text}"
-
-
-def _remembered(asker: str, told: Told) -> Answer:
-    """A ``remember`` line, answered as her memory judged it when the line was logged:
-    kept, or why not (another player's to tell, a standing in the pool, nothing told)."""
-    if told.others:  # not stored: she says so, and does not repeat the claim
-        return NotYours(asker, ", ".join(told.others))
-    if told.kept is None:
-        return NotAFact(asker, standing=told.standing, empty=told.empty)
-    return Remembered(asker, told.words)
 
 
 def _names_team(text: str, match: Match) -> bool:

@@ -288,7 +288,23 @@ class UnknownName(Answer):
 
 @dataclass(frozen=True)
 class Remembered(Answer):
+    """What memory did with a fact told: stored (``fact``, as told), replacing ``replaced``
+    (as stored), or already in her notes (``already``); ``private``: kept to its owner,
+    so her answer in the open chat does not repeat it."""
+
     fact: str
+    replaced: str = ""
+    already: bool = False
+    private: bool = False
+
+    def notes(self) -> str:
+        if self.private:
+            return note("remembered.private")
+        if self.already:
+            return note("remembered.already", fact=self.fact)
+        if self.replaced:
+            return note("remembered.replaced", fact=self.fact, old=self.replaced)
+        return note("remembered", fact=self.fact)
 
 
 @dataclass(frozen=True)
@@ -313,13 +329,17 @@ class NotAFact(Answer):
 
 @dataclass(frozen=True)
 class Forgotten(Answer):
-    facts: tuple[str, ...]  # what was withdrawn, in the player's own person; () if nothing
-    ambiguous: bool = False  # ``facts`` are the several it named: nothing was withdrawn
+    """How many facts a take-back withdrew (``count``), or, ``ambiguous``, how many it named
+    when it named several and withdrew none. Never what they said: a withdrawn fact is
+    not said again, not even to confirm it is gone, in the pool's open chat."""
+
+    count: int
+    ambiguous: bool = False
 
     def notes(self) -> str:
         if self.ambiguous:
-            return note("forgotten.ambiguous", facts="; ".join(self.facts))
-        return note("forgotten", facts="; ".join(self.facts) or note("word.nothing_matched"))
+            return note("forgotten.ambiguous", count=self.count)
+        return note("forgotten", count=self.count) if self.count else note("forgotten.none")
 
 
 @dataclass(frozen=True)

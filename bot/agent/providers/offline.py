@@ -607,8 +607,14 @@ class OfflineModel:
 
     def _remembered(self, request: Remembered, variant: Variant) -> str:
         rng = self._answer_rng(variant)
+        if request.private:  # said in the open chat: not repeated
+            return self.say("answer.remembered_private", rng, who=request.who)
         # Told back in the second person: "Noted, ana: you speak Japanese."
         told = second_person(request.fact)
+        if request.already:
+            return self.say("answer.remembered_already", rng, who=request.who, fact=told)
+        if request.replaced:
+            return self.say("answer.remembered_changed", rng, who=request.who, fact=told)
         return self.say("answer.remembered", rng, who=request.who, fact=told)
 
     def _wrap_up(self, request: WrapUp, _variant: Variant) -> str:
@@ -651,10 +657,11 @@ class OfflineModel:
 
     def _forgotten(self, request: Forgotten, variant: Variant) -> str:
         rng = self._answer_rng(variant)
-        if not request.facts:
+        if not request.count:
             return self.say("answer.forgot_nothing", rng, who=request.who)
         section = "answer.forget_which" if request.ambiguous else "answer.forgotten"
-        return self.say(section, rng, who=request.who, facts="; ".join(request.facts))
+        return self.say(section, rng, who=request.who, count=request.count,
+                        many=request.count > 1)  # fmt: skip
 
     def _leading(self, request: Leading, variant: Variant) -> str:
         rng = self._answer_rng(variant)
