@@ -23,8 +23,8 @@ GREETING = (
 ABOUT_HER = (
     r"is|was|has|had|does|did|will|would|can|could|should|might|must|seems|just|really"
     r"|always|never|knows|thinks|says|said|got|gets|keeps|picked|picks|bet|leads|loves|hates"
-    r"|and|or|e|ou|é|era|foi|tá|ta|está|esta|estava|tem|tinha|vai|ia|sabe|acha|disse|falou"
-    r"|fala|não|nao|nunca|sempre|só|também|tambem|ainda|já|ja|apostou|cravou|errou|acertou"
+    r"|and|or|é|era|foi|tá|ta|está|esta|estava|tinha|ia|disse|falou"
+    r"|nunca|sempre|só|também|tambem|ainda|já|ja|apostou|cravou|errou|acertou"
     r"|ganhou|perdeu|lidera|adora|odeia|com|de|do|da|'s|’s"
 )
 

@@ -298,19 +298,26 @@ def stored(connection: Connection) -> list[Fact]:
 
 
 def named(connection: Connection, handle: str, what: str) -> list[Fact]:
-    """The player's current facts that ``what`` names ("that I run Gentoo", "o gato"):
-    those that keep two thirds of its words, told in the third person, and every name
-    and number in it (the test merges pass, ``keeps``)."""
-    wanted = third_person(what, handle)
-    names = (handle,)
-    words = {w[:5] for w in content_words(wanted, names)}
-    if not words:
+    """The player's current facts that ``what`` names ("that I run Gentoo", "o gato",
+    "morar em sumare", "the pregnancy thing"): those holding two thirds of its words,
+    told in the third person, a word counting when its first four letters are a word's
+    of the fact, accents aside ("pregnancy", "pregnant"; "sumare", "Sumaré")."""
+    wanted = _word_stems(third_person(what, handle), handle)
+    if not wanted:
         return []
-    found = [f for f in current(connection, handle) if keeps(wanted, f.text, names)]
+
+    def shared(fact: Fact) -> int:
+        return len(wanted & _word_stems(fact.text, handle))
+
+    found = [f for f in current(connection, handle) if shared(f) * 3 >= len(wanted) * 2]
     # Those holding every word named win: "forget that I run Gentoo on my laptop" names
     # the laptop fact, not "ana runs Gentoo" beside it.
-    whole = [f for f in found if words <= {w[:5] for w in content_words(f.text, names)}]
+    whole = [f for f in found if shared(f) == len(wanted)]
     return whole or found
+
+
+def _word_stems(text: str, handle: str) -> set[str]:
+    return {w[:4] for w in content_words(unaccented(text), (handle,))}
 
 
 def withdraw(

@@ -182,7 +182,10 @@ def _pt_third(word: str, opening: bool) -> str | None:
         for first, third in PT_PRETERITE:
             if lower.endswith(first):
                 return lower[: -len(first)] + third
-    if opening and lower.endswith("o") and not lower.endswith(("ado", "ido", "ão")):
+    # "-ano", "-ino", "-eiro" open a clause as adjectives and nouns, not verbs:
+    # "corinthiano sofredor", "janeiro"
+    nominal = ("ado", "ido", "ão", "ano", "ino", "eiro")
+    if opening and lower.endswith("o") and not lower.endswith(nominal):
         return lower[:-1] + "a"
     if opening and lower.endswith(("ava", "ia")):
         return lower  # the imperfect: "jogava", "morava" are the same for everyone

@@ -11,7 +11,7 @@ she answers a line as her memory took it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -30,38 +30,55 @@ REMEMBER = re.compile(
     r"(?P<fact>.+)$",
     re.IGNORECASE | re.DOTALL,
 )
-# How people tell something without "remember", read on the line lowercased and without
-# accents (``plain_line``): an opener before the fact ...
-TELL_OPENER = re.compile(
-    r"^(?:(?:ah|oh|ok|okay|so|hey|hi|and|e|ei|oi|olha|entao|tipo|alias|ps|p\.s\.)\b[\s,:!.]*)*"
-    r"(?:fyi|btw|b\.t\.w\.?|by the way|just so you know|jsyk|for the record|for your info\w*"
-    r"|not that you care(?:\W+but)?|not that (?:it|anyone) cares(?:\W+but)?|heads up|fun fact"
+# What opens a clause before what it tells: a greeting or a conjunction ("oi!", "e",
+# "also"), an opener (``open``), a change's (``change``), a secret's ("entre nós:").
+LEAD_IN = re.compile(
+    r"^(?:(?:ah|oh|ok|okay|so|hey|hi|hello|and|also|e|ei|oi|ola|opa|olha|entao|tipo|tb|tbm"
+    r"|tambem|ps|p\.s\.|bom dia|boa tarde|boa noite|kkk+|haha\w*|lol)\b[\s,:!.]*"
+    r"|(?P<open>fyi|btw|b\.t\.w\.?|by the way|just so you know|jsyk|for the record"
+    r"|for your info\w*|not that (?:you|it|anyone) cares?(?:\W+but)?|heads up|fun fact"
     r"|note(?: that)?|take note(?: that| of this)?|(?:quick |small )?update|news|new info"
+    r"|introducing myself|quick intro|about me|(?:me )?apresentando(?: \w+)?|sobre mim"
     r"|pra constar|para constar|pra registro|para registro|so (?:pra|para) constar"
     r"|anota(?: ai)?(?: que| q)?|so (?:pra|para) (?:voce|vc|tu|ce) saber|fica sabendo(?: que| q)?"
     r"|a proposito|alias|novidade|curiosidade|(?:pra|para) (?:sua|tua) informacao"
-    r"|sabia que|sabia q|registra(?: ai)?(?: que| q)?)\b[\s,:;.!-]*"
+    r"|pra atualizar|para atualizar|sabia que|sabia q|registra(?: ai)?(?: que| q)?"
+    r"|(?:just |so |aqui |ca )?between (?:us|you and me)|(?:so |aqui |ca )?entre nos"
+    r"|in confidence|confidentially|off the record|(?:e )?segredo)"
+    r"|(?P<change>actually|scratch that|correction|change of plans?|na verdade|corrigindo"
+    r"|correcao|mudanca de planos?|atualiza(?:ndo|cao)?(?: ai)?))\b[\s,:;.!-]*"
+)
+# An opener said later in the line: "corinthiano sofredor aqui, só pra constar".
+OPENER_WITHIN = re.compile(
+    r"\b(?:fyi|btw|by the way|for the record|just so you know|pra constar|para constar"
+    r"|so (?:pra|para) (?:voce|vc) saber)\b"
 )
 # ... or a first person saying what lasts: where they live, work, whom they support, what
 # they are, have, do or stopped doing ("I'm a nurse", "moro em Campinas", "não como carne").
 FIRST_PERSON = re.compile(
-    r"^(?:i\s+|eu\s+(?!nao\b|pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
+    r"^(?:(?:em|in|next|this|no|na|nesse|neste|esse|este|semana que vem|ano que vem"
+    r"|mes que vem|amanha|tomorrow|hoje|today|ontem|yesterday|last|finally|finalmente|agora"
+    r"|now)\s+(?:\w+\s+)?)?(?:i\s+|eu\s+(?!nao\b|pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
     r"|danco|entrei|sai|passei))?(?:(?:also|just|now|still|finally|recently|actually|tambem|agora|ja"
     r"|acabei de|finalmente|ainda)\s+)*"
     r"(?:i (?:live|work|support|root for|cheer for|follow|play|run|speak|study|teach|coach"
     r"|train|own|have|had|got|collect|ride|drive|use|moved|switched|started|quit|stopped"
-    r"|signed up|joined|became|grew up|was born|don'?t (?:eat|drink|live|work|support|play|run)"
+    r"|signed up|joined|became|grew up|was born|sold|gave up|'m going to|am going to"
+    r"|(?:'m|am) (?:flying|heading|travell?ing) to|don'?t (?:eat|drink|live|work|support|play|run)"
     r"|no longer|can'?t (?:eat|drink))\b"
     r"|i(?:'m| am|m) (?:a|an|from|now|no longer|not|vegan|vegetarian|pescatarian|allergic"
     r"|lactose|gluten|married|engaged|single|divorced|pregnant|retired|moving|training|learning"
     r"|studying|doing|going to (?:move|run|do|start)|based|living|working|on (?:holiday|vacation"
     r"|leave)|off|back|into|in (?:love|a band|a choir)|a fan|left[- ]handed)\b"
+    r"|we(?:'re| are|re) (?:in|moving|going|living|based|expecting)"
+    r"|we (?:\w+ )?(?:moved|live|got|have|bought|adopted)"
     r"|i(?:'ve| have|ve) (?:got|been|moved|switched|started|joined|signed|quit|stopped|become"
     r"|adopted|two|three|a|an)\b"
     r"|my \w+(?: \w+){0,3} (?:is|are|was|were|just|lives|works|has)\b"
     r"|(?:nao )?(?:sou|moro|trabalho|torco|tenho|jogo|corro|falo|estudo|faco|treino|nasci"
-    r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vou (?:me mudar"
-    r"|correr|fazer|comecar|casar))\b"
+    r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
+    r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|pra|para|viajar|morar)"
+    r"|vamos (?:pra|para|morar|nos mudar)|(?:to|tou|estou|tô) (?:na|no|com|em) \w+)\b"
     # words that are as often something else ("como tá o jogo?", "canto", "uso") only
     # after "eu" or "não": "eu como carne", "não bebo"
     r"|(?:eu|nao|eu nao) (?:pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
@@ -71,15 +88,10 @@ FIRST_PERSON = re.compile(
     r"|(?:meu|minha|meus|minhas) \w+(?: \w+){0,3} (?:e|sao|era|eram|se chama|chama|mora|tem)\b)"
 )
 # What makes a told fact a change of mind: it replaces the one it updates.
-CHANGE_OPENER = re.compile(
-    r"^(?:(?:ah|oh|ok|okay|so|hey|e|ei|oi|olha)\W+)*(?:actually|scratch that|correction"
-    r"|change of plans?|na verdade|corrigindo|correcao|mudanca de planos?"
-    r"|atualiza(?:ndo|cao)?(?: ai)?)\b[\s,:;.!-]*"
-)
 CHANGE = re.compile(
     r"\b(?:anymore|no longer|not any more|now|instead|switched|moved|back to|these days"
     r"|agora|mudei|me mudei|virei|voltei|troquei|passei a|nao \w+(?: \w+)? mais|em vez|ao inves"
-    r"|atualiza(?: ai)?)\b"
+    r"|atualiza(?: ai)?|cancel\w*|called off|gave up|desisti\w*|not going|nao vou mais)\b"
 )
 # Taking a fact back: "forget ...", "pls delete that", "esquece isso", "apaga o que eu
 # disse do meu cachorro", "pode esquecer". What follows names the fact.
@@ -93,13 +105,25 @@ FORGET = re.compile(
 )
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
-    r"^(?:\W+|(?:about|that|this|it|the fact that|what i (?:told|said|mentioned)(?: to)?(?: you)?"
+    r"^(?:\W+|(?:about|that|this|it|the fact that|the|thing|stuff|bit|part|lance|parte"
+    r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
+    r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
     r"|what i said|everything i (?:told|said)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
     r"|isso|isto|aquilo|que|q|de|do|da|dos|das|sobre|o que eu (?:te )?(?:disse|falei|contei)"
     r"|o q eu (?:te )?(?:disse|falei|contei)|aquilo que eu (?:te )?(?:disse|falei|contei)"
     r"|o que (?:te )?(?:disse|falei|contei)|(?:o|a) (?:info|informacao|fato) (?:de|do|da|sobre)|the|o|a|os|as)(?=\W|$))\s*"
 )
-EVERYTHING = re.compile(r"^(?:everything|all of it|all|tudo|td)\b")
+EVERYTHING = re.compile(r"(?:everything|all of it|all|tudo|td)(?: (?:about me|sobre mim|de mim))?")
+# A take-back closing its clause: "aquele lance da entrevista esquece", "forget it".
+FORGET_CLOSING = re.compile(
+    r"\b(?:(?:pode|please|pls|can you) )?(?:esquece|esqueca|apaga|forget it|forget that"
+    r"|delete (?:it|that)|scratch that|drop it)\b(?=\s*(?:[,.;!]|$))"
+)
+# What trails the thing a take-back names: "from your memory", "das suas notas", "too".
+FORGET_TRAIL = re.compile(
+    r"\s*\b(?:from (?:your|ur) (?:memory|notes|list)|das (?:suas|tuas) notas|da (?:sua|tua)"
+    r" memoria|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz)\b.*$"
+)
 # A fact told to be kept between the two of them, or a take-back that only hides it.
 SECRET = re.compile(
     r"\b(?:between (?:us|you and me)|just between|(?:don'?t|do not|pls don'?t|never) (?:tell"
@@ -107,7 +131,8 @@ SECRET = re.compile(
     r"(?:private|secret|quiet|to yourself|between)|(?:it'?s|is) a secret|secretly|off the record"
     r"|rather keep (?:it|that|this) private|entre nos|segredo|sigilo|confidencial"
     r"|nao (?:conta|conte|fala|fale|espalha|espalhe|comenta|comente|repete|repita)\b"
-    r"|ninguem (?:sabe|pode saber)|so (?:pra|para) (?:vc|voce|ti)\b(?! saber))"
+    r"|ninguem (?:sabe|pode saber)|so (?:pra|para) (?:vc|voce|ti)\b(?! saber)"
+    r"|(?:nao precisa|no need to) (?:espalhar|contar|falar|comentar|tell|share|spread|mention))"
 )
 # Kinds of fact that are private however they are told: health, home address, a
 # relationship's trouble, a job hunt behind the boss's back.
@@ -124,7 +149,7 @@ SENSITIVE = re.compile(
 # Where a line's clauses part: a sentence's end, or a comma before a question
 # ("moro em Campinas, quem tá ganhando?").
 CLAUSES = re.compile(
-    r"(?<=[.!?])\s+|\s*[;\n]\s*|,\s*(?=(?:quem|who|what|whats|qual|quais|como|how|where|onde"
+    r"(?<=[.!?])\s+|\s*[;\n]\s*|(?<=\w):\s+|,\s*(?=(?:quem|who|what|whats|qual|quais|como|how|where|onde"
     r"|quant\w*|when|quando|e (?:vc|voce|tu)|and you|do you|can you|sera|will|is it)\b)",
     re.IGNORECASE,
 )
@@ -153,29 +178,52 @@ def told_to_forget(text: str, listener: Addressee) -> str | None:
 
 
 def read_forget(message: str) -> Forget | None:
-    """A take-back in a line to her: what it names ("" for "that": the last fact told)."""
-    plain = plain_line(message)
-    found = FORGET.match(plain)
-    if found is None:
-        return None
-    rest = found["what"]
+    """A take-back in a line to her: what it names ("" for "that": the last fact told).
+
+    Read in any clause of the line, opening it ("actually pls delete the pregnancy
+    thing") or closing it ("aquele lance da entrevista esquece"); a take-back with
+    nothing after it names what the clause before it named ("sabe aquilo das minhas
+    filhas? esquece por favor")."""
+    clauses = [c for c in CLAUSES.split(message) if c and c.strip()]
+    for at, clause in enumerate(clauses):
+        plain = plain_line(clause)
+        while (lead := LEAD_IN.match(plain)) and lead.end():
+            plain = plain[lead.end() :]
+        found = FORGET.match(plain)
+        if found is not None:
+            what = _named_thing(found["what"])
+        elif (closing := FORGET_CLOSING.search(plain)) is not None:
+            what = _named_thing(plain[: closing.start()])
+        else:
+            continue
+        said = clause
+        if what == "" and at > 0:
+            said = clauses[at - 1]
+            what = _named_thing(plain_line(said))
+        if EVERYTHING.fullmatch(what):
+            return Forget("", everything=True)
+        return Forget(_as_said(said, what))
+    return None
+
+
+def _as_said(clause: str, plain: str) -> str:
+    """``plain`` (read lowercased, without accents) in ``clause`` as it was written: names
+    keep their capitals and accents."""
+    at = plain_line(clause).find(plain)
+    return clause[at : at + len(plain)] if plain and at >= 0 else plain
+
+
+def _named_thing(words: str) -> str:
+    """What a take-back names, past the words around it: "what I told you about my
+    daughter" is "my daughter", "a parte de vegetariana tb" is "vegetariana"."""
+    rest = words
     while (lead := FORGET_LEAD.match(rest)) is not None and lead.end() > 0:
         rest = rest[lead.end() :]
     # What it names ends with its clause: "forget my daughter, I'd rather keep it private"
     what = re.split(r"[,;.!?]|\s(?:pls|please|por favor|thanks|obrigad\w*|i'?d rather|prefiro)\b",
-                    rest, maxsplit=1)[0].strip()  # fmt: skip
-    private = bool(SECRET.search(plain)) and not what
-    if EVERYTHING.match(what):
-        return Forget("", everything=True)
-    if re.fullmatch(r"(?:it|that|this|isso|isto|aquilo|o|a)?", what):
-        what = ""
-    # Cut back to the words as she was told them, in their case: the fact matcher reads
-    # names and numbers as they were written.
-    start = plain.find(what) if what else -1
-    if start >= 0:
-        what = message.strip()[start : start + len(what)] if len(message.strip()) == len(
-            plain) else what  # fmt: skip
-    return Forget(what, private=private)
+                    rest, maxsplit=1)[0]  # fmt: skip
+    what = FORGET_TRAIL.sub("", what).strip()
+    return "" if re.fullmatch(r"(?:it|that|this|isso|isto|aquilo|o|a|tb|too)?", what) else what
 
 
 @dataclass(frozen=True)
@@ -329,6 +377,9 @@ def read_line(
         asks = asks_in(said, speaker, players, listener.handle, today)
         return Question(said, asks, named, asks_of_self(said))
 
+    def others(clause: str) -> bool:
+        return bool(others_named(clause, speaker, players, listener.handle))
+
     def judged(fact: str) -> Told:
         return judge(fact, speaker, players, today, listener, final)
 
@@ -338,16 +389,17 @@ def read_line(
     if forget is not None:
         # "scratch what I said about paris, doing the london one instead": a change
         rest = re.split(r"[,;.!?]", words, maxsplit=1)[1:]
-        then = telling(rest[0].strip()) if rest else None
+        then = telling(rest[0].strip(), others) if rest else None
         if then is not None and (told := judged(then.fact)).kept is not None:
             return Remember(told, change=True, replaces=forget.what or None, private=secret)
         return forget
     remembered = REMEMBER.match(words)
     if remembered is not None:
         told = judged(remembered["fact"])
-        change = CHANGE.search(plain) is not None or CHANGE_OPENER.match(plain) is not None
+        lead = LEAD_IN.match(plain)
+        change = CHANGE.search(plain) is not None or bool(lead and lead["change"])
         return Remember(told, change, private=secret)
-    said = telling(words)
+    said = telling(words, others)
     if said is not None:
         told = judged(said.fact)
         if told.kept is not None or said.opened:
@@ -366,26 +418,33 @@ class Telling:
     asked: str = ""  # what the rest of the line asks
 
 
-def telling(words: str) -> Telling | None:
+def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Telling | None:
     """Whether ``words`` tell her a fact the way people do, without "remember": an opener
-    ("fyi", "btw", "pra constar", "anota aí") and a statement, or a first person saying
-    what lasts ("moro em Campinas", "I'm a nurse"); the clauses that ask are kept apart."""
-    clauses = [c for c in CLAUSES.split(words) if c.strip()]
-    stated = [c for c in clauses if not ASKED.search(c)]
+    ("fyi", "btw", "pra constar", "anota aí", "entre nós") and a statement, or a first
+    person saying what lasts ("moro em Campinas", "I'm a nurse"). The clauses that ask
+    are kept apart; so are those ``others`` says name another player ("fabio, faz um pão
+    de alho pra mim"): said to them, not about the teller; and those that only ask for
+    secrecy ("keep it to yourself pls")."""
+    clauses = [c for c in CLAUSES.split(words) if c and c.strip()]
     asked = " ".join(c for c in clauses if ASKED.search(c))
-    if not stated:
+    kept: list[str] = []
+    opened = first_person = change = False
+    for clause in (c for c in clauses if not ASKED.search(c)):
+        plain = plain_line(clause)
+        change = change or CHANGE.search(plain) is not None
+        while (opener := LEAD_IN.match(plain)) and opener.end():
+            opened = opened or opener["open"] is not None
+            change = change or opener["change"] is not None
+            plain, clause = plain[opener.end() :], clause[opener.end() :]
+        hush = SECRET.search(plain)
+        if hush is not None:  # "... so keep it to yourself pls": what is told comes before
+            plain, clause = plain[: hush.start()], clause[: hush.start()]
+        clause = CLOSER.sub("", clause).strip(" ,:;-")
+        if not clause.strip(" .!") or others(clause):
+            continue
+        first_person = first_person or FIRST_PERSON.match(plain) is not None
+        kept.append(clause)
+    opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None
+    if not kept or not (opened or first_person):
         return None
-    fact = " ".join(stated)
-    plain = plain_line(fact)
-    opened = False
-    change = CHANGE.search(plain) is not None
-    while (opener := TELL_OPENER.match(plain) or CHANGE_OPENER.match(plain)) and opener.end():
-        opened = opened or TELL_OPENER.match(plain) is not None
-        change = change or CHANGE_OPENER.match(plain) is not None
-        plain, fact = plain[opener.end() :], fact[opener.end() :]
-    fact = CLOSER.sub("", fact)
-    if not fact.strip(" ,.!:;-"):
-        return None
-    if not opened and FIRST_PERSON.match(plain) is None:
-        return None
-    return Telling(fact.strip(" ,:;-"), opened, change, asked)
+    return Telling(" ".join(kept), opened, change, asked)
