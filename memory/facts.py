@@ -136,6 +136,11 @@ def add(
     about = None if covers else subject(text, handle)
     if replaces is not None and replaces.private:
         private = True
+    if not covers:
+        old = [replaces] if replaces is not None else []
+        if about is not None:
+            old += [f for f in current(connection, handle) if f.subject == about]
+        text = past_cut(text, old, handle)
     result = connection.execute(
         insert(player_facts).values(
             handle=handle,
@@ -205,6 +210,11 @@ SUBJECT_LEAD = (
     "agora atualmente recentemente finalmente já ja hoje"
 )
 KEPT_SUBJECTS = (
+    (
+        "home",
+        r"\b(?:(?:we|i) (?:\w+ )?moved|mudamos|nos mudamos|we'?re (?:now )?(?:living )?in)\b"
+        r"(?!.*\b(?:shifts?|turnos?|team|time|department)\b)",
+    ),
     (
         "diet",
         r"\b(?:vegan\w*|vegetarian\w*|pescatarian\w*|pescetarian\w*|carn[ií]vor\w*|plant[- ]based"
@@ -353,6 +363,37 @@ def withdraw(
     return found
 
 
+def past_cut(text: str, old: list[Fact], handle: str) -> str:
+    """``text`` without its clauses that say what ``old`` held is over ("ana moved to
+    Barão Geraldo, Valinhos is history", "viagem pra Buenos Aires cancelada"): the new
+    fact keeps the change, the old one stays in the old fact. Told whole when every
+    clause would go."""
+    if not old:
+        return text
+    said = {w[:5] for fact in old for w in content_words(unaccented(fact.text), (handle,))}
+    said -= CHANGE_WORDS
+
+    def over(clause: str) -> bool:
+        plain = unaccented(clause).lower()
+        words = {w[:5] for w in content_words(plain, (handle,))}
+        return PAST.search(plain) is not None and bool(words & said)
+
+    clauses = re.split(r"(?<=[,.;!])\s+", text)
+    kept = [c for c in clauses if not over(c)]
+    if not kept or len(kept) == len(clauses):
+        return text
+    new = " ".join(kept).strip(" ,;")
+    return new if re.search(rf"\b{re.escape(handle)}\b", new) else f"{handle}: {new}"
+
+
+# What says a thing held is over: "ficou no passado", "cancelada", "sold", "no longer".
+PAST = re.compile(
+    r"\b(?:ficou (?:no passado|pra tras)|cancel\w*|desisti\w*|vend(?:i|eu)|sold|gave up"
+    r"|no longer|not anymore|anymore|nao \w+ mais|instead of|em vez d\w*|ao inves d\w*"
+    r"|left|sai(?:u)? d\w*|deix(?:ei|ou)|larg(?:uei|ou)|quit|dropped|used to|history)\b"
+)
+
+
 def updated_by(connection: Connection, handle: str, text: str, named_as: str | None) -> Fact | None:
     """The current fact of ``handle``'s that a change of mind told as ``text`` updates: the
     one ``named_as`` names ("scratch what I said about paris"), else the newest that shares
@@ -361,11 +402,22 @@ def updated_by(connection: Connection, handle: str, text: str, named_as: str | N
     if named_as:
         found = named(connection, handle, named_as)
         return found[0] if len(found) == 1 else None
-    if subject(text, handle) is not None:
-        return None  # ``add`` replaces the fact on its subject
-    stems = {w[:5] for w in content_words(text, (handle,))} - CHANGE_WORDS
-    sharing = [f for f in current(connection, handle) if stems & _stems(f.text) - CHANGE_WORDS]
+    held = current(connection, handle)
+    about = subject(text, handle)
+    if about is not None:
+        if any(f.subject == about for f in held):
+            return None  # ``add`` replaces the fact on its subject
+        # told on that subject before the cue could be read ("ana é a ana. mora em X")
+        sharing = [f for f in held if f.subject is None and about in subjects_within(f.text)]
+    else:
+        stems = {w[:5] for w in content_words(text, (handle,))} - CHANGE_WORDS
+        sharing = [f for f in held if stems & _stems(f.text) - CHANGE_WORDS]
     return max(sharing, key=lambda f: (f.last_told, f.id), default=None)
+
+
+def subjects_within(text: str) -> set[str]:
+    """The subjects whose cues ``text`` holds anywhere, whoever it says they are of."""
+    return {name for name, cues in CUES.items() if re.search(rf"\b(?:{cues})\b", text, re.I)}
 
 
 # Words of a change of mind, not of what changed: "now", "anymore", "agora".

@@ -105,7 +105,7 @@ FORGET = re.compile(
 )
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
-    r"^(?:\W+|(?:about|that|this|it|the fact that|the|thing|stuff|bit|part|lance|parte"
+    r"^(?:\W+|(?:about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parte"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
     r"|what i said|everything i (?:told|said)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
@@ -121,7 +121,7 @@ FORGET_CLOSING = re.compile(
 )
 # What trails the thing a take-back names: "from your memory", "das suas notas", "too".
 FORGET_TRAIL = re.compile(
-    r"\s*\b(?:from (?:your|ur) (?:memory|notes|list)|das (?:suas|tuas) notas|da (?:sua|tua)"
+    r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list)|das (?:suas|tuas) notas|da (?:sua|tua)"
     r" memoria|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.
@@ -283,7 +283,9 @@ def judge(
     if empty or others or game or standing:
         return Told(fact, None, others, game, standing, empty)
     # Stored in the third person ("ana speaks Japanese"); the line itself is the source.
-    return Told(fact, Heard(speaker, third_person(fact, speaker), expiry_in(fact, today, final)))
+    # Each sentence its own: "sou a ana. moro em Valinhos" is "ana mora em Valinhos" too.
+    stored = " ".join(third_person(c, speaker) for c in re.split(r"(?<=[.!?])\s+", fact))
+    return Told(fact, Heard(speaker, stored, expiry_in(fact, today, final)))
 
 
 # A "fact" that tells nothing: "remember that", "remember: ...", "lembra que isso".
