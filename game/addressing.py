@@ -25,7 +25,7 @@ ABOUT_HER = (
     r"|always|never|knows|thinks|says|said|got|gets|keeps|picked|picks|bet|leads|loves|hates"
     r"|and|or|é|era|foi|tá|ta|está|esta|estava|tinha|ia|disse|falou"
     r"|nunca|sempre|só|também|tambem|ainda|já|ja|apostou|cravou|errou|acertou"
-    r"|ganhou|perdeu|lidera|adora|odeia|com|de|do|da|'s|’s"
+    r"|ganhou|perdeu|lidera|adora|odeia|com|de|do|da|'s|\u2019s"
 )
 
 
@@ -48,12 +48,17 @@ class Addressee:
         pattern = re.compile(
             rf"^\s*(?:{GREETING}[\s,!]+)?"
             rf"(?:@{re.escape(self.handle)}\b[\s,:!]*|(?:{names})(?:\s*(?:[,:!?]+\s*|$)"
-            rf"|\s+(?!(?:{ABOUT_HER})\b)))",
+            rf"|\s+(?!(?:{ABOUT_HER})\b(?![^?]*\?))))",
             re.IGNORECASE,
         )
         object.__setattr__(self, "_pattern", pattern)
         # "@betania" later in the line: "quem ta ganhando @betania?", "e aí @betania, ..."
-        later = re.compile(rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*", re.IGNORECASE)
+        # ... or her name asked at the line's end: "quem passou, betania?"
+        later = re.compile(
+            rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*"
+            rf"|[,.!?\s]+(?:{names})\s*\?[?!.]*\s*$",
+            re.IGNORECASE,
+        )
         object.__setattr__(self, "_later", later)
 
     @property

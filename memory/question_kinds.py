@@ -55,7 +55,15 @@ CUP = re.compile(
 )
 MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
 LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
-WHO_CALLED = re.compile(r"(?:who called|quem cravou)\s+(?P<team>[\w .'-]+?)\s*\??$", CASELESS)
+# "who called Brazil?", "quem mais cravou o 2-1 além de mim?", "alguém cravou o placar da
+# final?", "who else got it exactly?": the match is the rest's team, score or "final",
+# else the last one played (read on the line without accents)
+WHO_CALLED = re.compile(
+    r"\b(?:who (?:else )?(?:called|nailed|got (?:it|that|the score)(?: exact\w*| spot on)?)"
+    r"|(?:quem|alguem|ninguem) (?:mais |ja |tb |tambem )?(?:cravou|acertou (?:o placar|em cheio))"
+    r"|(?:anyone|anybody) (?:call|called|nail|nailed|get it exact\w*))"
+    r"(?P<team>[^?!]*)"
+)
 KNOW_ABOUT = re.compile(
     r"(?:know|remember)\s+about\s+@?(?P<who>[\w.-]+)"
     r"|(?:sabe|lembra|lembre|conhece)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
@@ -79,6 +87,20 @@ SUPPORTS = re.compile(
 MOST_EXACT = re.compile(
     r"\b(?:most|more) (?:exact|exacts|scores? (?:called|right))"
     r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placares )?exatos\b"
+    r"|\bplacar(?:es)? exatos?\b.*\bmais\b|\bexact (?:scores? )?.*\bmost\b"
+)
+# The pool's table: "manda a classificação", "top 3", "quem tá na lanterna", "final
+# podium", "quem levou o bolão?", "who won the pool?" (read without accents)
+POOL_TABLE = re.compile(
+    r"\b(?:classificacao|standings|ranking|top ?\d|podium|podio|lanterna|last place"
+    r"|ultimo lugar|bottom|empatad\w*|tied|quem (?:levou|ganhou|venceu)(?: o bolao)?"
+    r"|who won(?: the pool)?|resultado (?:final )?do bolao|the table|a tabela|na tabela"
+    r"|placar do bolao|how(?:'s| is) the pool)\b"
+)
+# A match asked by its teams: "quem passou, inglaterra ou frança?", "how did Brazil do?"
+TEAMS_RESULT = re.compile(
+    r"\b(?:passou|ganhou|venceu|won|went through|result|resultado|placar|score|como foi"
+    r"|deu quanto|how did|how'?d)\b"
 )
 # "matches 1 to 4", "jogos 1 a 4", "games 3-7": a run of matches
 MATCH_RANGE = re.compile(
@@ -98,13 +120,16 @@ HELP = re.compile(
 # The asker speaking of themselves: "my", "I'm", "meu", "eu", "tô"
 ME = re.compile(r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz)\b")
 YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
-PICKED = re.compile(r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*)\b")
+PICKED = re.compile(
+    r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*|botei|went"
+    r"|(?:eu|i|me) (?:com|with) \d+ ?[x-] ?\d+)\b"
+)
 BEST_WORST = re.compile(
     r"\b(?P<side>best|worst|melhor|pior)\b.*\b(?:match|game|jogo|partida|pick|palpite)"
 )
 OWN_SCORE = re.compile(
-    r"\b(?:exact|exatos?|cravei|cravadas?|points?|pts|pontos?|rank\w*|position|place"
-    r"|posicao|lugar|colocacao)\b"
+    r"\b(?:exact|exatos?|cravadas?|points?|pts|pontos?|rank\w*|position|place"
+    r"|posicao|lugar|colocacao|total|terminei|fiquei|where am i|onde (?:eu )?(?:to|tou|estou))\b"
 )
 # "who is top of the league?", "quem lidera o campeonato?": the clubs' table, not the pool's
 TABLE_TOP = re.compile(
@@ -209,6 +234,16 @@ class MatchAsked:
 
 
 @dataclass(frozen=True)
+class PoolTable:
+    """The pool's table: its top, the asker's row, its bottom."""
+
+
+@dataclass(frozen=True)
+class TeamsMatchAsked:
+    """The last match of the teams the line names: its result, or when it kicks off."""
+
+
+@dataclass(frozen=True)
 class WhoCalledAsked:
     """Who called the exact score of ``team``'s last match."""
 
@@ -254,6 +289,8 @@ Ask = (
     | ScoreAtAsked
     | MatchAsked
     | WhoCalledAsked
+    | PoolTable
+    | TeamsMatchAsked
     | SupportedThen
     | KnownAbout
     | Supports
@@ -292,9 +329,13 @@ def asks_in(
         found.append(ScoreAtAsked(number, int(minute["n"] or minute["pt"])))
     if number is not None or LAST_MATCH.search(words):
         found.append(MatchAsked(number))
-    called = WHO_CALLED.search(words)
+    called = WHO_CALLED.search(plain)
     if called:
-        found.append(WhoCalledAsked(called["team"].strip()))
+        found.append(WhoCalledAsked(words[called.start("team") : called.end("team")].strip()))
+    if POOL_TABLE.search(plain):
+        found.append(PoolTable())
+    if number is None and TEAMS_RESULT.search(plain):
+        found.append(TeamsMatchAsked())
     then = SUPPORTED_THEN.search(words)
     day = day_in(words, today)
     if then and day is not None:

@@ -39,6 +39,7 @@ from bot.agent.requests import (
     Remembered,
     ScoreAt,
     Standing,
+    TableTold,
     TeamPlace,
     UnknownName,
     WhoCalled,
@@ -53,6 +54,7 @@ from memory import facts
 from memory import question_kinds as kinds
 from memory.naming import suggest
 from memory.person import second_person
+from memory.question_kinds import plain_line
 from memory.store import MemoryStore
 from memory.stories import match_story
 from memory.utterance import Chat, Forget, Question, Remember, read_line, told_to_remember
@@ -62,7 +64,12 @@ FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how 
 # Characters of facts an answer lists: her answer's limit (memory.contract's 280) less its
 # opening and the "N more besides" that follows them.
 FACTS_FIT = 170
+FACT_SHOWN = 60  # characters of one fact an answer lists: a long one is cut
+TABLE_TOP_ROWS = 5  # the table she tells: its top, the asker's row, its last
 TEAMS = TeamBook.standard()
+# A result said in a question ("o 2-1", "the 3x0"), and the final named.
+SCORE_SAID = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
+FINAL = re.compile(r"\b(?:final|finals|decisao)\b")
 # The article before a team's name: "quem cravou o Brasil?", "who called the Netherlands?"
 ARTICLE = re.compile(r"^(?:o|a|os|as|the)\s+", re.IGNORECASE)
 
@@ -170,6 +177,11 @@ class Questions:
                 return self._match(asker, number)
             case kinds.WhoCalledAsked(team):
                 return self._who_called(asker, team)
+            case kinds.PoolTable():
+                return self._pool_table(asker)
+            case kinds.TeamsMatchAsked():
+                match = self._named_match(said.plain)
+                return None if match is None else self._match(asker, match.number)
             case kinds.SupportedThen(who, day):
                 with self.store.read() as connection:
                     held = facts.held(connection, who, "team", day)
@@ -194,19 +206,7 @@ class Questions:
         if number is not None:
             match = next((m for m in matches if m.number == number), None)
         else:
-            teams = TEAMS.named_in(plain, {t for m in matches for t in (m.team1, m.team2)})
-            both = [m for m in matches if {m.team1, m.team2} <= teams]
-            either = [m for m in matches if teams & {m.team1, m.team2}]
-            now = self.pool.clock()
-            started = [m for m in both or either if m.has_started(now)]
-            ahead = [m for m in both or either if not m.has_started(now)]
-            match = (
-                max(started, key=Match.time_order)
-                if started
-                else min(ahead, key=Match.time_order)
-                if ahead
-                else None
-            )
+            match = self._named_match(plain) or self._last_started()
         if match is None:
             return None
         label = f"#{match.number} {match.team1} v {match.team2}"
@@ -224,6 +224,50 @@ class Questions:
             jokered = match.number in self.pool.extras.jokers_of(who)
             points = jokers.earned(points_for(pick, match.result, rule, basis), jokered)
         return PickOf(who, label, str(pick), points=points)
+
+    def _named_match(self, plain: str) -> Match | None:
+        """The match a line names without its number: by its teams (the last one started,
+        else the next), by a result said ("o 2-1", the last match that ended so), or
+        "the final"; None when it names none."""
+        matches = self.pool.matches()
+        now = self.pool.clock()
+        teams = TEAMS.named_in(plain, {t for m in matches for t in (m.team1, m.team2)})
+        both = [m for m in matches if {m.team1, m.team2} <= teams]
+        either = [m for m in matches if teams & {m.team1, m.team2}]
+        started = [m for m in both or either if m.has_started(now)]
+        ahead = [m for m in both or either if not m.has_started(now)]
+        if started:
+            return max(started, key=Match.time_order)
+        if ahead:
+            return min(ahead, key=Match.time_order)
+        _, basis = self.pool.scoring()
+        said = {f"{home}-{away}" for home, away in SCORE_SAID.findall(plain)}
+        ended = sorted(
+            (m for m in matches if m.result is not None and m.has_started(now)),
+            key=Match.time_order,
+        )
+        for match in reversed(ended):
+            assert match.result is not None  # ended
+            if said & {str(scored_score(match.result, basis)), str(match.result)}:
+                return match
+        if FINAL.search(plain) and matches:
+            return max(matches, key=Match.time_order)
+        return None
+
+    def _last_started(self) -> Match | None:
+        now = self.pool.clock()
+        started = [m for m in self.pool.matches() if m.has_started(now)]
+        return max(started, key=Match.time_order, default=None)
+
+    def _pool_table(self, asker: str) -> TableTold:
+        """The pool's table: its top five, the asker's row and its last, in rank order."""
+        table = self.pool.standings()
+        played = sum(1 for m in self.pool.matches() if m.result is not None)
+        shown = {r.player for r in table[:TABLE_TOP_ROWS]} | {asker}
+        if table:
+            shown.add(table[-1].player)
+        rows = tuple((r.rank, r.player, r.points) for r in table if r.player in shown)
+        return TableTold(asker, rows if played else (), played, len(table))
 
     def _points_over(self, asker: str, first: int, last: int) -> PointsOver:
         """The asker's points over matches ``first`` to ``last``, the finished ones."""
@@ -389,16 +433,23 @@ class Questions:
         return MatchTold(asker, story.label, True, tuple(story.exact()), story.scorer_summary())
 
     def _who_called(self, asker: str, team: str) -> WhoCalled:
-        # "o Brasil", "the Netherlands", "a Argentina": the team in any spelling the team
-        # book knows, after the article a Portuguese or English speaker puts before it.
+        """Who called the match ``team`` names (its team, "o Brasil", "the Netherlands";
+        a result, "o 2-1"; "the final"), or the last one played when it names none."""
         wanted = ARTICLE.sub("", team.strip())
-        finished = [
-            m
-            for m in self.pool.matches()
-            if m.status is MatchStatus.FINISHED
-            and (TEAMS.same(m.team1, wanted) or TEAMS.same(m.team2, wanted))
-        ]
-        match = finished[-1] if finished else None
+        finished = [m for m in self.pool.matches() if m.status is MatchStatus.FINISHED]
+        if wanted:
+            played = [
+                m for m in finished if TEAMS.same(m.team1, wanted) or TEAMS.same(m.team2, wanted)
+            ]
+            named = self._named_match(plain_line(wanted))
+            if played:
+                match: Match | None = played[-1]
+            elif named is not None and named.status is MatchStatus.FINISHED:
+                match = named
+            else:
+                match = None if TEAMS.named_in(wanted) else self._last_finished(finished)
+        else:
+            match = self._last_finished(finished)
         if match is None or match.result is None:
             return WhoCalled(asker, team, None)
         _, basis = self.pool.scoring()
@@ -410,6 +461,10 @@ class Questions:
         ]
         label = f"#{match.number} {match.team1} {match.result} {match.team2}"
         return WhoCalled(asker, team, label, tuple(exact))
+
+    @staticmethod
+    def _last_finished(finished: list[Match]) -> Match | None:
+        return max(finished, key=Match.time_order, default=None)
 
     def _from_facts(self, asker: str, said: Question, players: dict[str, str]) -> KnownFacts | None:
         """A question about what a player told her ("what is my cat called?", "where does
@@ -456,13 +511,24 @@ class Questions:
         )
 
     def _dated(self, fact: facts.Fact) -> str:
-        """A fact as an answer lists it: "[14 Jun] ana supports Argentina now"."""
-        return f"[{self.words.day(fact.learned_on)}] {fact.text}"
+        """A fact as an answer lists it: "[14 Jun] ana supports Argentina now", its first
+        clause when it is long (a whole chat line told her), so that several fit."""
+        return f"[{self.words.day(fact.learned_on)}] {_short(fact.text)}"
 
 
 def _names_team(text: str, match: Match) -> bool:
     lowered = text.lower()
     return match.team1.lower() in lowered or match.team2.lower() in lowered
+
+
+def _short(text: str) -> str:
+    """``text`` up to ``FACT_SHOWN`` characters: whole, or cut at a clause or a word."""
+    if len(text) <= FACT_SHOWN:
+        return text
+    cut = text[:FACT_SHOWN]
+    clause = max(cut.rfind(","), cut.rfind("."), cut.rfind(";"))
+    end = clause if clause > FACT_SHOWN // 2 else cut.rfind(" ")
+    return cut[: end if end > 0 else FACT_SHOWN].rstrip(" ,.;") + "…"
 
 
 def _fit(told: list[str]) -> tuple[str, ...]:

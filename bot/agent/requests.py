@@ -509,6 +509,28 @@ class NoSuchMatch(Answer):
 
 
 @dataclass(frozen=True)
+class TableTold(Answer):
+    """The pool's table after ``played`` matches: its top rows, the asker's, its last."""
+
+    rows: tuple[tuple[int, str, int], ...]  # (rank, player, points)
+    played: int
+    of: int  # players in the table
+
+    def listed(self) -> str:
+        """ "fabio 49, elis 43 … bruno 24 (7th)": a row after a gap says its rank."""
+        shown, last = [], 0
+        for rank, who, points in self.rows:
+            gap = rank > last + 1
+            shown.append(f"{'… ' if gap else ''}{who} {points}{f' (#{rank})' if gap else ''}")
+            last = rank
+        return ", ".join(shown)
+
+    def notes(self) -> str:
+        table = self.listed() or note("word.nobody")
+        return note("table", played=self.played, table=table, of=self.of)
+
+
+@dataclass(frozen=True)
 class MostExact(Answer):
     """Who has called the most exact scores so far, level ones together."""
 

@@ -52,6 +52,7 @@ from bot.agent.requests import (
     ScoreAt,
     Standing,
     Storyline,
+    TableTold,
     TeamPlace,
     UnknownName,
     Welcome,
@@ -139,6 +140,7 @@ class OfflineModel:
             PointsOver: self._points_over,
             NoSuchMatch: self._no_such_match,
             NotRead: self._not_read,
+            TableTold: self._table_told,
             PickOf: self._pick_of,
             BestWorst: self._best_worst,
             TeamPlace: self._team_place,
@@ -719,6 +721,14 @@ class OfflineModel:
 
     def _fallback(self, request: Fallback, _variant: Variant) -> str:
         return self.say("answer.fallback", mention=request.mention)
+
+    def _table_told(self, request: TableTold, variant: Variant) -> str:
+        if not request.rows:
+            return self.say("answer.table_empty", self._answer_rng(variant))
+        return self.say(
+            "answer.table", self._answer_rng(variant), played=request.played,
+            many=request.played != 1, table=request.listed(),
+        )  # fmt: skip
 
     def _not_known(self, request: NotKnown, variant: Variant) -> str:
         return self.say("answer.not_known", self._answer_rng(variant), who=request.who)
