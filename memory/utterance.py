@@ -145,6 +145,8 @@ SENSITIVE = re.compile(
     r"|avenida|ap(?:to)? \d+|divorci\w*|separad\w*|separacao|terminei|termin(?:amos|ou comigo)"
     r"|traicao|procurando (?:um )?(?:novo )?emprego|entrevista de emprego|curriculo"
     r"|pedir demissao|pedi demissao)\b"
+    # a phone number or an e-mail address
+    r"|\+?\d[\d ().-]{7,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+"
 )
 # Where a line's clauses part: a sentence's end, or a comma before a question
 # ("moro em Campinas, quem tá ganhando?").
@@ -156,7 +158,8 @@ CLAUSES = re.compile(
 # What closes a telling without telling anything: "atualiza aí", "thanks", "ok?".
 CLOSER = re.compile(
     r"(?:[,;.!]+\s*|\s+)(?:(?:atualiza|anota|registra|guarda|update|note|save)(?: a[ií]| that| it| this)?"
-    r"|ok|okay|pls|please|thanks|thx|ty|obrigad\w*|valeu|vlw|blz|beleza)[\s!.]*$",
+    r"|write (?:that|it|this) down|take note|ok|okay|pls|please|thanks|thx|ty|obrigad\w*"
+    r"|valeu|vlw|blz|beleza)[\s!.]*$",
     re.IGNORECASE,
 )
 # A line whose words end in a question: asked, not told ("do I still live in Campinas?").
@@ -430,7 +433,7 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
     clauses = [c for c in CLAUSES.split(words) if c and c.strip()]
     asked = " ".join(c for c in clauses if ASKED.search(c))
     kept: list[str] = []
-    opened = first_person = change = False
+    opened = first_person = change = to_others = False
     for clause in (c for c in clauses if not ASKED.search(c)):
         plain = plain_line(clause)
         change = change or CHANGE.search(plain) is not None
@@ -442,11 +445,17 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         if hush is not None:  # "... so keep it to yourself pls": what is told comes before
             plain, clause = plain[: hush.start()], clause[: hush.start()]
         clause = CLOSER.sub("", clause).strip(" ,:;-")
-        if not clause.strip(" .!") or others(clause):
+        if others(clause):
+            to_others = True
+            continue
+        if not clause.strip(" .!"):
             continue
         first_person = first_person or FIRST_PERSON.match(plain) is not None
         kept.append(clause)
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None
+    if to_others and not first_person:
+        # "for the record diego is a worse tipster than me": about another, all of it
+        return Telling(" ".join(c for c in clauses if not ASKED.search(c)), opened, change, asked)
     if not kept or not (opened or first_person):
         return None
     return Telling(" ".join(kept), opened, change, asked)

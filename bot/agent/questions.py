@@ -189,7 +189,7 @@ class Questions:
             case kinds.KnownAbout(name, who, everything):
                 if who is None:
                     return UnknownName(asker, name, tuple(suggest(name, players)))
-                return self._known(who, everything)
+                return self._known(who, everything, private=who == asker)
             case kinds.Supports(who):
                 with self.store.read() as connection:
                     teams = tuple(
@@ -472,7 +472,7 @@ class Questions:
         who = said.named[0] if said.named else asker
         today = self.pool.clock().astimezone(self.zone).date()
         with self.store.read() as connection:
-            current = facts.for_prompt(connection, who, today)
+            current = facts.for_prompt(connection, who, today, private=who == asker)
         names = (who, players.get(who) or "", self.addressee.handle, self.addressee.name)
         found = facts.asked_about(current, said.words, names)[:FACTS_ANSWERED]
         if not found:
@@ -480,14 +480,15 @@ class Questions:
         told = tuple(self._dated(f) for f in found)
         return KnownFacts(who, told, self.addressee.mention)
 
-    def _known(self, who: str, everything: bool = False) -> Answer:
+    def _known(self, who: str, everything: bool = False, private: bool = False) -> Answer:
         """What she remembers of ``who``: the newest handful, dated, as many as fit her
         answer, and how many more; ``everything``: the older ones the handful left out
         (every fact, when the handful is all), undated so that more of them fit."""
         today = self.pool.clock().astimezone(self.zone).date()
         with self.store.read() as connection:
             current = sorted(
-                facts.for_prompt(connection, who, today), key=lambda f: (f.last_told, f.id)
+                facts.for_prompt(connection, who, today, private),
+                key=lambda f: (f.last_told, f.id),
             )
             if everything:
                 older = current[:-FACTS_ANSWERED] or current
