@@ -157,6 +157,8 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "minutes": "60",
     # her day digest names the day's winner and the points they won it with: ana, 10
     "won_with": "10",
+    # the pool's table she tells when asked (issue 52): ana 10, bia 5
+    "table": "ana 10, bia 5",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
 FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more", "answer.pick_points")
