@@ -232,7 +232,14 @@ def grade_reply(line: Line, reply: str | None) -> bool:
 
 
 def promised(reply: str | None) -> bool:
-    return reply is not None and any(holds(reply, p) for p in bench_data()["promises"])
+    """Whether a reply says memory acted: it opens so ("Noted, ana", "Anotado") or says
+    so ("out of my notes"); "não tenho nada assim anotado" does not."""
+    if reply is None:
+        return False
+    opening = plain(reply).lstrip(" @")
+    return any(opening.startswith(o) for o in bench_data()["openings"]) or any(
+        holds(reply, p) for p in bench_data()["promises"]
+    )
 
 
 def grade(report: ReplayReport, lines: list[Line]) -> list[Graded]:
@@ -255,12 +262,12 @@ def grade(report: ReplayReport, lines: list[Line]) -> list[Graded]:
         log_id = said[found].id
         reply = next((p.event.text for p in posts if p.event.trigger == log_id), None)
         changed = changed_by(every, log_id)
+        if line.private:  # a secret kept to its owner changes a flag, not a fact's source
+            changed += [f for f in every if f.handle == line.player and f.private]
         stored = [f.text for f in every if f.source == f"log:{log_id}"]
         memory_ok = grade_memory(line, log_id, every)
         result = Graded(line, log_id, reply, memory_ok, grade_reply(line, reply), stored=stored)
         result.promise = promised(reply) and not changed and line.do != "nothing"
-        if line.do == "nothing" and promised(reply) and line.to_her and not changed:
-            result.promise = line.kind not in ("question", "banter") and promised(reply)
         graded.append(result)
     _leaks(graded, lines, posts, said)
     return graded

@@ -69,7 +69,10 @@ class FactShelf:
             player = item.event.player
 
             def withdraw(connection: Connection) -> None:
-                facts.withdraw(connection, player, said.what, today, source, said.everything)
+                if said.private:
+                    facts.keep_private(connection, player, said.what)
+                else:
+                    facts.withdraw(connection, player, said.what, today, source, said.everything)
 
             return withdraw
         change: Remember | None = None

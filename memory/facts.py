@@ -394,6 +394,19 @@ PAST = re.compile(
 )
 
 
+def keep_private(connection: Connection, handle: str, what: str) -> list[Fact]:
+    """The fact ``what`` names ("" the last one told) kept to its owner from now on."""
+    held = sorted(current(connection, handle), key=lambda f: (f.last_told, f.id))
+    found = named(connection, handle, what) if what else held[-1:]
+    found = found or held[-1:]
+    if len(found) != 1:
+        return []
+    connection.execute(
+        update(player_facts).where(player_facts.c.id == found[0].id).values(private=True)
+    )
+    return found
+
+
 def updated_by(connection: Connection, handle: str, text: str, named_as: str | None) -> Fact | None:
     """The current fact of ``handle``'s that a change of mind told as ``text`` updates: the
     one ``named_as`` names ("scratch what I said about paris"), else the newest that shares

@@ -355,7 +355,7 @@ class Forget:
 
     what: str
     everything: bool = False
-    private: bool = False
+    private: bool = False  # only kept to its owner from now on, not withdrawn
 
 
 Utterance = Chat | Remember | Forget | Question
@@ -404,6 +404,12 @@ def read_line(
         lead = LEAD_IN.match(plain)
         change = CHANGE.search(plain) is not None or bool(lead and lead["change"])
         return Remember(told, change, private=secret)
+    if SECRET.search(plain) is not None:
+        # "o lance da namorada fica só entre nós": what was told is kept private now
+        hush = re.split(SECRET.pattern, plain, maxsplit=1)[0]
+        named = _named_thing(hush)
+        if telling(words, others) is None:
+            return Forget(_as_said(words, named), private=True)
     said = telling(words, others)
     if said is not None:
         told = judged(said.fact)

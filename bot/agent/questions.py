@@ -104,6 +104,8 @@ class Questions:
             else:
                 return self._remembered(asker, said, line_id)
         if isinstance(said, Forget):
+            if said.private:  # kept, to its owner alone: she says so, not what it is
+                return Remembered(asker, "", private=True)
             return self._forgotten(asker, said.what, line_id)
         if isinstance(said, Chat):  # not to her: nothing she was asked
             return NotRead(asker, self.addressee.mention)
