@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from game.shares import Shares
 from game.standings import StandingRow
+from memory.quoting import quote_player_text
 from memory.requests import INTEGER, Request, note, object_schema, scored
 from memory.stories import MatchStory
 
@@ -300,11 +301,14 @@ class Remembered(Answer):
     def notes(self) -> str:
         if self.private:
             return note("remembered.private")
+        # what the player told is their text: quoted as data, like anywhere else
+        fact = quote_player_text(self.who, self.fact, about=self.who)
         if self.already:
-            return note("remembered.already", fact=self.fact)
+            return note("remembered.already", fact=fact)
         if self.replaced:
-            return note("remembered.replaced", fact=self.fact, old=self.replaced)
-        return note("remembered", fact=self.fact)
+            old = quote_player_text(self.who, self.replaced, about=self.who)
+            return note("remembered.replaced", fact=fact, old=old)
+        return note("remembered", fact=fact)
 
 
 @dataclass(frozen=True)
