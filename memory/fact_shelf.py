@@ -15,12 +15,13 @@ from sqlalchemy import Connection
 from game.addressing import Addressee
 from game.events import ChatPosted, LoggedEvent
 from game.pool import Pool
-from memory import facts, usage
+from memory import facts, hearing, usage
 from memory.asking import Asked, Asker, Unanswered
 from memory.context import ContextBuilder
 from memory.quoting import quote_player_text
-from memory.requests import FactExtraction, FactMerge
-from memory.store import MemoryStore
+from memory.requests import FactExtraction, FactMerge, LineReading
+from memory.spoken_dates import expiry_in
+from memory.store import MEMORY_STATE, MemoryStore
 from memory.utterance import Chat, Forget, Heard, Remember, read_line
 from prompts import render
 
@@ -38,6 +39,7 @@ class FactShelf:
         zone: tzinfo,
         threshold: int,
         learn_from_chat: bool = False,
+        model_hears: bool = False,
     ) -> None:
         self.pool = pool
         self.store = store
@@ -47,6 +49,7 @@ class FactShelf:
         self.zone = zone
         self.threshold = threshold  # merge a player's facts when more than this are current
         self.learn_from_chat = learn_from_chat  # ask the model for facts in free chat
+        self.model_hears = model_hears  # a model reads each line to her (memory.hearing)
 
     def _players(self) -> dict[str, str]:
         return self.pool.names()
@@ -62,6 +65,10 @@ class FactShelf:
         today = item.at.astimezone(self.zone).date()
         source = f"log:{item.id}"
         final = self._final_day()
+        if self.model_hears and self.listener.message(item.event.text) is not None:
+            heard = self._heard(item, today, final)
+            if heard is not None:
+                return heard
         said = read_line(
             item.event.text, item.event.player, self._players(), self.listener, today, final
         )
@@ -108,6 +115,48 @@ class FactShelf:
                 )
 
         return write if learned else None
+
+    def _heard(
+        self, item: LoggedEvent[ChatPosted], today: date, final: date | None
+    ) -> Write | None:
+        """The line read by the model (``memory.hearing``): what passes the rules is written
+        with the cursor's move, and the question kept for her answer; None when the model
+        gave no reading (the grammar reads the line then)."""
+        author, line = item.event.player, item.event.text
+        with self.store.read() as connection:
+            held = facts.current(connection, author)
+        listed = (
+            "\n".join(f"{f.id}: {quote_player_text(author, f.text, about=author)}" for f in held)
+            or "-"
+        )
+        prompt = render(
+            "hearing", author=author, facts=listed, line=quote_player_text(author, line)
+        )
+        request = LineReading(author, line, tuple((f.id, f.text) for f in held))
+        asked = None
+        try:
+            asked = self.asker.ask(self.contexts.dated(prompt), request, event_id=item.id,
+                                   fall_back=False)  # fmt: skip
+            reading = hearing.parse(asked.text)
+        except (Unanswered, hearing.HearingRejected) as error:
+            if asked is not None:
+                with self.store.write() as connection:
+                    usage.settle(connection, asked.call_id, f"refused: {error}; the rules read it")
+            return None
+        checked = hearing.check(reading, author, line, held, self._players(), self.listener.handle)
+        source, call_id = f"log:{item.id}", asked.call_id
+        expires = expiry_in(line, today, final)
+
+        def write(connection: Connection) -> None:
+            if not facts.has_source(connection, source):
+                hearing.apply(connection, author, checked, today, source, item.at, expires)
+            MEMORY_STATE.set(connection, f"heard:{item.id}", hearing.saved(reading.question))
+            outcome = f"heard: {len(checked.ops)} applied"
+            if checked.refused:
+                outcome += "; refused: " + "; ".join(checked.refused)
+            usage.settle(connection, call_id, outcome)
+
+        return write
 
     def _final_day(self) -> date | None:
         """The day of the tournament's last match, for "until the final"."""

@@ -394,6 +394,21 @@ PAST = re.compile(
 )
 
 
+def withdraw_ids(connection: Connection, ids: list[int], on: date, source: str) -> None:
+    """Those facts withdrawn by the log line ``source`` (a model named them by id)."""
+    connection.execute(
+        update(player_facts)
+        .where(player_facts.c.id.in_(ids), player_facts.c.withdrawn_on.is_(None))
+        .values(withdrawn_on=on, withdrawn_by=source)
+    )
+
+
+def make_private(connection: Connection, fact_id: int | None) -> None:
+    connection.execute(
+        update(player_facts).where(player_facts.c.id == fact_id).values(private=True)
+    )
+
+
 def keep_private(connection: Connection, handle: str, what: str) -> list[Fact]:
     """The fact ``what`` names ("" the last one told) kept to its owner from now on."""
     held = sorted(current(connection, handle), key=lambda f: (f.last_told, f.id))
@@ -401,9 +416,7 @@ def keep_private(connection: Connection, handle: str, what: str) -> list[Fact]:
     found = found or held[-1:]
     if len(found) != 1:
         return []
-    connection.execute(
-        update(player_facts).where(player_facts.c.id == found[0].id).values(private=True)
-    )
+    make_private(connection, found[0].id)
     return found
 
 

@@ -37,6 +37,7 @@ class MemoryConfig:
     budget: int = 1200  # tokens for one call's context
     zone: tzinfo = UTC
     learn_from_chat: bool = False  # ask the model for facts in free chat (a real model only)
+    model_hears: bool = False  # a model reads each line to her (memory.hearing), not the rules
     addressee: Addressee = field(default_factory=Addressee)  # who she is: lines to her, hers
     keep_calls: timedelta | None = None  # how long model calls are kept whole; None: always
     language: str = "en"  # the pool's: what she says, whoever asks in which language
@@ -94,6 +95,7 @@ class MemoryKeeper:
             config.zone,
             config.fact_threshold,
             config.learn_from_chat,
+            config.model_hears,
         )
         self._recovered = False
         # What each event in the log means to memory: the one place to add a kind.

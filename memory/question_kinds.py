@@ -320,10 +320,10 @@ def asks_in(
     if LEADING.search(words):
         found.append(LeadingAsked())
     if CHAMPION.search(plain):
-        found.append(_forecast(words, ""))
+        found.append(forecast_asked(words, ""))
     wins = FORECAST.search(words)
     if wins:
-        found.append(_forecast(words, wins["rest"] or wins["resto"] or ""))
+        found.append(forecast_asked(words, wins["rest"] or wins["resto"] or ""))
     minute = BEFORE_MINUTE.search(plain)
     if number is not None and minute:
         found.append(ScoreAtAsked(number, int(minute["n"] or minute["pt"])))
@@ -383,7 +383,8 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     return found
 
 
-def _forecast(words: str, rest: str) -> ForecastAsked:
+def forecast_asked(words: str, rest: str) -> ForecastAsked:
+    """Who wins what ``rest`` names (a match number, a team, the cup) in the line ``words``."""
     numbered = MATCH_NUMBER.search(rest)
     cup = bool(CUP.search(rest) or CUP.search(words))
     return ForecastAsked(rest, cup, int(numbered["n"]) if numbered else None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from memory.hearing import SCHEMA
 from memory.stories import MatchStory
 from prompts import phrase
 
@@ -111,3 +112,15 @@ class FactExtraction(Request):
     )
     author: str
     text: str
+
+
+@dataclass(frozen=True)
+class LineReading(Request):
+    """A line to her, read by a model into memory operations and a question
+    (``memory.hearing``); the author's current facts as (id, text)."""
+
+    task: ClassVar[str] = "hearing"
+    schema: ClassVar[dict[str, Any] | None] = SCHEMA
+    author: str
+    text: str
+    facts: tuple[tuple[int, str], ...]

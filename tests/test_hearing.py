@@ -5,17 +5,22 @@ The lines below are written as players type them (no accents, "vc", typos, two t
 in one line); the hearing bench (bench/hearing.py) grades a whole chat written by
 someone who never read the rules."""
 
+import json
 from datetime import date
 from pathlib import Path
 
 import pytest
 
 from bench import hearing
+from bot.agent.commentator import Commentator
 from bot.app.config import ModelConfig
 from game.addressing import Addressee
 from game.pool import Pool
 from memory import facts
+from memory.keeper import MemoryConfig
+from memory.usage import recorded
 from memory.utterance import Chat, Forget, Question, Remember, read_line
+from tests.conftest import ScriptedModel, her_in
 from tests.test_answers import ask, played, pool_voice  # noqa: F401  # the fixture too
 
 PLAYERS = {"ana": "Ana", "bia": "Bia Souza", "caio": "Caio", "betania": "BETanIA"}
@@ -165,3 +170,101 @@ def test_the_hearing_bench_holds_on_its_chat(tmp_path: Path) -> None:
     assert sum(g.promise for g in graded) == 0
     assert not [g.line.text for g in graded if g.line.do == "nothing" and not g.memory_ok]
     assert sum(g.right for g in graded if g.line.do or g.line.must) >= 60
+
+
+# -- with a model that hears: it reads the line, the code disposes -------------------
+
+
+def heard_by(pool: Pool, *readings: dict[str, object]) -> tuple[Commentator, ScriptedModel]:
+    """Her with a model whose readings of the lines to her are ``readings``, in order."""
+    queue = list(readings)
+    model = ScriptedModel(hearing=lambda _call: json.dumps(queue.pop(0)))
+    her = her_in(pool, model, MemoryConfig(model_hears=True))
+    return her, model
+
+
+def current_of(pool: Pool, handle: str) -> list[facts.Fact]:
+    with pool.engine.connect() as connection:
+        return facts.current(connection, handle)
+
+
+def test_a_model_reads_the_line_and_the_code_applies_what_keeps_the_rules(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+    her, model = heard_by(
+        pool,
+        {"memory": [{"op": "add", "id": None, "text": "ana lives in Campinas", "private": False}],
+         "question": None},
+        # the model invents beside what was said, and tells on bia: both refused
+        {"memory": [
+            {"op": "add", "id": None, "text": "ana is vegan", "private": False},
+            {"op": "add", "id": None, "text": "ana runs a marathon in Paris", "private": False},
+            {"op": "add", "id": None, "text": "bia cheats at cards", "private": False}],
+         "question": None},
+    )  # fmt: skip
+    pool.talk.chat("ana", "betania not that you care but I moved to Campinas")
+    her.catch_up()
+    pool.talk.chat("ana", "betania going full vegan, and bia cheats at cards lol")
+    her.catch_up()
+    assert [f.text for f in current_of(pool, "ana")] == ["ana lives in Campinas", "ana is vegan"]
+    assert current_of(pool, "bia") == []
+    reading = next(c for c in model.calls if c.task == "hearing")
+    assert "betania not that you care" in reading.prompt  # the line, quoted as player text
+    with pool.engine.connect() as connection:
+        outcomes = [c.outcome for c in recorded(connection) if c.task == "hearing"]
+    assert "refused: add 'ana runs a marathon in Paris': says what the line did not" in outcomes[1]
+    assert "names bia" in outcomes[1]
+
+
+def test_a_model_s_replace_and_withdraw_act_on_the_author_s_own_facts_only(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+    her, _ = heard_by(
+        pool,
+        {"memory": [{"op": "add", "id": None, "text": "ana works night shifts", "private": False}],
+         "question": None},
+        {"memory": [{"op": "add", "id": None, "text": "bia lives in Recife", "private": False}],
+         "question": None},
+        {"memory": [{"op": "replace", "id": 1, "text": "ana works day shifts", "private": False}],
+         "question": None},
+        # an id of bia's fact from ana's line: refused; ana's own withdrawn
+        {"memory": [{"op": "withdraw", "id": 2, "text": None, "private": False},
+                    {"op": "withdraw", "id": 3, "text": None, "private": False}],
+         "question": None},
+    )  # fmt: skip
+    for who, line in (
+        ("ana", "betania I work night shifts at the port"),
+        ("bia", "betania I live in Recife"),
+        ("ana", "betania update: I moved to day shifts this week"),
+        ("ana", "betania actually forget all that about my shifts"),
+    ):
+        pool.talk.chat(who, line)
+        her.catch_up()
+    assert current_of(pool, "ana") == []
+    assert [f.text for f in current_of(pool, "bia")] == ["bia lives in Recife"]
+    with pool.engine.connect() as connection:
+        day = next(f for f in facts.stored(connection) if f.text == "ana works day shifts")
+        night = next(f for f in facts.stored(connection) if f.text == "ana works night shifts")
+    assert night.superseded_by == day.id and night.replaced_on is not None  # its history kept
+    said = [e.event.text for e in pool.events(kinds=("remark",))]
+    assert not any("shift" in text for text in said[-1:])  # the withdrawal not repeated
+
+
+def test_a_model_s_question_is_answered_from_the_records(played: Pool) -> None:  # noqa: F811
+    her, _ = heard_by(
+        played,
+        {"memory": [], "question": {"kind": "table", "who": None, "match": None, "team": None,
+                                    "score": None}},
+    )  # fmt: skip
+    reply = ask(her, "caio", "betania quem ta na lanterna? fala q nao sou eu")
+    assert "bia 15, ana 10" in reply
+
+
+def test_an_answer_that_is_no_reading_leaves_the_line_to_the_rules(tournament_pool: Pool) -> None:
+    model = ScriptedModel(hearing=lambda _call: "Sure! Ana lives in Campinas.")
+    her = her_in(tournament_pool, model, MemoryConfig(model_hears=True))
+    tournament_pool.talk.chat("ana", "betania moro em Campinas")
+    her.catch_up()
+    assert [f.text for f in current_of(tournament_pool, "ana")] == ["ana mora em Campinas"]

@@ -50,12 +50,12 @@ from game.model import Match, MatchStatus
 from game.scoring import Tier, classify, points_for, scored_score
 from game.teams import TeamBook
 from game.words import Words
-from memory import facts
+from memory import facts, hearing
 from memory import question_kinds as kinds
 from memory.naming import suggest
 from memory.person import second_person
 from memory.question_kinds import plain_line
-from memory.store import MemoryStore
+from memory.store import MEMORY_STATE, MemoryStore
 from memory.stories import match_story
 from memory.utterance import Chat, Forget, Question, Remember, read_line, told_to_remember
 
@@ -97,6 +97,10 @@ class Questions:
         as her memory read it (``memory.utterance.read_line``)."""
         players = {p.handle: p.display_name for p in self.pool.players()}
         today = self.pool.clock().astimezone(self.zone).date()
+        with self.store.read() as connection:
+            heard = MEMORY_STATE.get(connection, f"heard:{line_id}")
+        if heard is not None:  # a model read the line when memory took it
+            return self._as_heard(asker, text, line_id, hearing.restored(heard), players, today)
         said = read_line(text, asker, players, self.addressee, today)
         if isinstance(said, Remember):
             if said.question is not None and said.told.kept is not None:
@@ -114,6 +118,40 @@ class Questions:
             if answer is not None:
                 return answer
         return self._from_facts(asker, said, players) or self._not_known(asker, said)
+
+    def _as_heard(
+        self,
+        asker: str,
+        text: str,
+        line_id: int,
+        asked: hearing.Asked | None,
+        players: dict[str, str],
+        today: date,
+    ) -> Answer:
+        """A line a model read: its question answered from the records, else what memory
+        did with it (stored, replaced, withdrawn), else her facts of the asker, else she
+        could not read it."""
+        words = (self.addressee.message(text) or "").strip()
+        if asked is not None:
+            asks = hearing.asks(asked, asker, players, self.addressee.handle)
+            named = tuple(h for h in (asked.who,) if h in players and h != self.addressee.handle)
+            said = Question(words, asks, named, asked.who in (None, asker))
+            for ask in asks:
+                answer = self._answer(asker, said, ask, players, today)
+                if answer is not None:
+                    return answer
+        source = f"log:{line_id}"
+        with self.store.read() as connection:
+            made = facts.made_by(connection, source)
+            gone = facts.withdrawn_by(connection, source)
+            was = facts.replaced(connection, made[0]) if made else None
+        if made:
+            fact = made[0]
+            return Remembered(asker, fact.text, was.text if was else "", private=fact.private)
+        if gone:
+            return Forgotten(asker, len(gone))
+        said = Question(words, (), (), True)
+        return self._from_facts(asker, said, players) or NotRead(asker, self.addressee.mention)
 
     def _forgotten(self, asker: str, what: str, line_id: int) -> Forgotten:
         """How many facts the line ``line_id`` withdrew, or, when ``what`` named several

@@ -728,6 +728,13 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
         "--searches-per-pick", type=int, default=3, help="web searches one pick may make"
     )
     sub.add_argument("--searches-per-day", type=int, default=20, help="web searches a day, at most")
+    sub.add_argument(
+        "--hearing",
+        choices=("auto", "model", "grammar"),
+        default="auto",
+        help="who reads a line to her: the model (one structured call), or her rules"
+        " (auto: the model for anthropic, the rules for any other provider)",
+    )
 
 
 def installed_version() -> str:

@@ -62,6 +62,7 @@ def commentator_for(
     model = make_model(config, meter.report)
     memory = MemoryConfig(
         learn_from_chat=config.chosen() != "offline",
+        model_hears=config.model_hears(),
         addressee=addressee or Addressee(),
         keep_calls=keep_calls,
         language=config.language,

@@ -333,7 +333,10 @@ def replay(
     meter = UsageMeter()
     if isinstance(model, ModelConfig):
         memory = replace(
-            memory, learn_from_chat=model.chosen() != "offline", language=model.language
+            memory,
+            learn_from_chat=model.chosen() != "offline",
+            model_hears=model.model_hears(),
+            language=model.language,
         )
         model = make_model(model, meter.report)
     samples: dict[int, ContextSample] = {}

@@ -177,6 +177,7 @@ def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
         web_search=bool(getattr(args, "web_search", False)),
         searches_per_pick=getattr(args, "searches_per_pick", 3),
         searches_per_day=getattr(args, "searches_per_day", 20),
+        hearing=getattr(args, "hearing", None) or ModelConfig.hearing,
     )
 
 

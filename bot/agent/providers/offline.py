@@ -63,7 +63,14 @@ from game.text import words_form
 from game.words import Words
 from memory.contract import limits
 from memory.person import second_person
-from memory.requests import DiaryFusion, FactExtraction, FactMerge, MatchEntry, Request
+from memory.requests import (
+    DiaryFusion,
+    FactExtraction,
+    FactMerge,
+    LineReading,
+    MatchEntry,
+    Request,
+)
 from memory.stories import MatchStory
 from prompts import voice
 
@@ -109,6 +116,7 @@ class OfflineModel:
             DiaryFusion: self._diary_fusion,
             FactMerge: self._fact_merge,
             FactExtraction: self._fact_extraction,
+            LineReading: self._line_reading,
             PickWanted: self._prediction,
             FinalWhistle: self._final_whistle,
             RoundDay: self._round_day,
@@ -812,6 +820,10 @@ class OfflineModel:
     def _prediction(self, request: PickWanted, _variant: Variant) -> str:
         """Her pick: the rating model's suggestion, as it stands."""
         return request.suggestion
+
+    def _line_reading(self, _request: LineReading, _variant: Variant) -> str:
+        """No reading: her rules read the line (``memory.utterance``), as with no model."""
+        return ""
 
     def _fact_extraction(self, _request: FactExtraction, _variant: Variant) -> str:
         """Rules do not read free chat for facts; only ``@<her handle> remember`` teaches them."""

@@ -45,6 +45,15 @@ class ModelConfig:
     web_search: bool = False  # her picks may search the web for team news (a server tool)
     searches_per_pick: int = 3
     searches_per_day: int = 20
+    # who reads a line to her: "model" (one structured call, memory.hearing), "grammar"
+    # (the rules), or "auto": the model for anthropic's, the rules for any other
+    hearing: str = AUTO
+
+    def model_hears(self) -> bool:
+        chosen = self.chosen()
+        if self.hearing == AUTO:
+            return chosen == AUTO_KEYED
+        return self.hearing == "model" and PROVIDERS[chosen].remote
 
     def slowness(self) -> float:
         """How much longer than the default 30 s a call may take: the breaker's cool-down

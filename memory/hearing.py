@@ -1,0 +1,302 @@
+"""A model's reading of a line to her: what it does to memory and what it asks, checked.
+
+With a model that hears (``MemoryConfig.model_hears``), each line addressed to her is
+read once, by one structured call: the model is shown the author's current facts with
+their ids and answers with memory operations (add a fact, replace fact N, withdraw
+fact N, keep fact N private) and, for a question, its kind and slots. The model
+proposes; this module disposes, by the rules the grammar's readings meet too:
+
+- only the author's own facts: an id must be one of theirs, current; a fact's text
+  names no other player, states no score, points or match, and claims no standing in
+  the pool;
+- a fact says what the line said (``facts.keeps``): two thirds of its words are the
+  line's, and every name and number in it is: a model's invention is refused;
+- a withdrawal is always honoured; a replacement keeps the old fact, pointing at the new.
+
+Each operation refused is named; what passes is written in the transaction that
+moves memory's cursor past the line (``FactShelf.write_for``). The question is kept
+(``MEMORY_STATE``, "heard:<line id>") for her answer, so the line is read once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from datetime import date
+from typing import Any
+
+from game.text import unaccented
+from memory import facts
+from memory.naming import others_named
+from memory.question_kinds import (
+    Ask,
+    Help,
+    KnownAbout,
+    LeadingAsked,
+    MatchAsked,
+    MostExactAsked,
+    OwnStanding,
+    PickAsked,
+    PoolTable,
+    TeamsMatchAsked,
+    WhoCalledAsked,
+    forecast_asked,
+)
+from memory.standing import claims_standing
+from memory.utterance import about_the_game
+
+OPS = ("add", "replace", "withdraw", "private")
+# What a question may ask, as the model names it; each is one kind the records answer.
+KINDS = (
+    "my_standing", "leader", "table", "pick", "match", "who_called", "most_exact",
+    "forecast", "facts_about", "help", "other",
+)  # fmt: skip
+
+
+class HearingRejected(ValueError):
+    """An answer that is no reading at all: the grammar reads the line instead."""
+
+
+@dataclass(frozen=True)
+class Op:
+    """One memory operation the model proposes."""
+
+    op: str
+    id: int | None = None
+    text: str = ""
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question as the model read it: its kind and slots."""
+
+    kind: str
+    who: str | None = None  # a player's handle, when it asks after one
+    match: int | None = None
+    team: str | None = None
+    score: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    ops: tuple[Op, ...]
+    question: Asked | None
+
+
+def _nullable(kind: str) -> dict[str, Any]:
+    return {"type": [kind, "null"]}
+
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "memory": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "op": {"type": "string", "enum": list(OPS)},
+                    "id": _nullable("integer"),
+                    "text": _nullable("string"),
+                    "private": {"type": "boolean"},
+                },
+                "required": ["op", "id", "text", "private"],
+                "additionalProperties": False,
+            },
+        },
+        "question": {
+            "anyOf": [
+                {"type": "null"},
+                {
+                    "type": "object",
+                    "properties": {
+                        "kind": {"type": "string", "enum": list(KINDS)},
+                        "who": _nullable("string"),
+                        "match": _nullable("integer"),
+                        "team": _nullable("string"),
+                        "score": _nullable("string"),
+                    },
+                    "required": ["kind", "who", "match", "team", "score"],
+                    "additionalProperties": False,
+                },
+            ]
+        },
+    },
+    "required": ["memory", "question"],
+    "additionalProperties": False,
+}
+
+
+def parse(answer: str) -> Reading:
+    """The model's JSON answer as a reading; ``HearingRejected`` says what is wrong."""
+    text = answer.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        raw: Any = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise HearingRejected(f"the answer is not JSON ({error.msg})") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("memory", []), list):
+        raise HearingRejected("the answer is not an object with a 'memory' list")
+    ops = []
+    for item in raw.get("memory") or []:
+        if not isinstance(item, dict) or item.get("op") not in OPS:
+            raise HearingRejected(f"not a memory operation: {item!r}")
+        number, said = item.get("id"), item.get("text")
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+            raise HearingRejected(f"an id that is no number: {item!r}")
+        ops.append(
+            Op(item["op"], number, " ".join(str(said or "").split()), item.get("private") is True)
+        )
+    question = raw.get("question")
+    asked = None
+    if isinstance(question, dict) and question.get("kind") in KINDS:
+        match = question.get("match")
+        asked = Asked(
+            question["kind"],
+            _text(question.get("who")),
+            match if isinstance(match, int) and not isinstance(match, bool) else None,
+            _text(question.get("team")),
+            _text(question.get("score")),
+        )
+    return Reading(tuple(ops), asked)
+
+
+def _text(value: object) -> str | None:
+    return " ".join(value.split()) or None if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The operations that pass, and each refused one with why."""
+
+    ops: tuple[Op, ...]
+    refused: tuple[str, ...]
+
+
+def check(
+    reading: Reading,
+    author: str,
+    line: str,
+    held: list[facts.Fact],
+    players: Mapping[str, str],
+    her: str,
+) -> Checked:
+    """The reading's operations that keep the rules (this module's docstring), in order."""
+    own = {fact.id: fact for fact in held if fact.handle == author}
+    kept: list[Op] = []
+    refused: list[str] = []
+    for op in reading.ops:
+        why = _refusal(op, author, line, own, players, her)
+        if why:
+            refused.append(f"{op.op} {op.id if op.id is not None else op.text!r}: {why}")
+        else:
+            kept.append(op)
+    return Checked(tuple(kept), tuple(refused))
+
+
+def _refusal(
+    op: Op,
+    author: str,
+    line: str,
+    own: Mapping[int, facts.Fact],
+    players: Mapping[str, str],
+    her: str,
+) -> str:
+    if op.op != "add" and op.id not in own:
+        return "no current fact of the author's has that id"
+    if op.op in ("withdraw", "private"):
+        return ""
+    if not op.text or len(op.text) > facts.MAX_FACT_LENGTH:
+        return "a fact needs a text of at most 200 characters"
+    named = others_named(op.text, author, players, her)
+    if named:
+        return f"names {', '.join(named)}: not the author's to tell"
+    if about_the_game(op.text):
+        return "a score, points or a match: the log keeps those"
+    if claims_standing(op.text):
+        return "a role or standing in the pool: the records say who is who"
+    if not said_in(op.text, line, (author, players.get(author) or "")):
+        return "says what the line did not"
+    return ""
+
+
+def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
+    """Whether a fact says what the line said, in other words if need be: every name and
+    number in it is the line's, and half its words are ("ana lives in Campinas" from
+    "moro em Campinas"; not "ana doesn't eat meat" from "sou vegetariana"). Accents aside."""
+    plain_text, plain_line = unaccented(text), unaccented(line)
+    line_words = facts.content_words(plain_line) | facts.objects(plain_line)
+    if not facts.objects(plain_text, names) <= line_words | {w.lower() for w in line_words}:
+        return False
+    words = facts.content_words(plain_text, names)
+    stems = {w[:5] for w in line_words}
+    return sum(1 for w in words if w[:5] in stems) * 2 >= len(words)
+
+
+def apply(
+    connection: Any,
+    author: str,
+    checked: Checked,
+    today: date,
+    source: str,
+    now: Any,
+    expires_on: date | None = None,
+) -> None:
+    """Write what passed: in the transaction that moves memory past the line."""
+    held = {fact.id: fact for fact in facts.current(connection, author)}
+    for op in checked.ops:
+        if op.op == "withdraw":
+            facts.withdraw_ids(connection, [op.id] if op.id is not None else [], today, source)
+        elif op.op == "private":
+            facts.make_private(connection, op.id)
+        else:
+            same = facts.same_as(connection, author, op.text)
+            if same is not None and op.op == "add":
+                facts.confirm(connection, same, today)
+                continue
+            replaced = held.get(op.id) if op.op == "replace" and op.id is not None else None
+            facts.add(
+                connection, author, op.text, today, source, now, expires_on,
+                private=op.private, replaces=replaced,
+            )  # fmt: skip
+
+
+def asks(asked: Asked, author: str, players: Mapping[str, str], her: str) -> tuple[Ask, ...]:
+    """The kinds of question the records answer, as the model read the line."""
+    who = asked.who if asked.who in players and asked.who != her else None
+    match asked.kind:
+        case "my_standing":
+            return (OwnStanding(),)
+        case "leader":
+            return (LeadingAsked(after=asked.match), LeadingAsked())
+        case "table":
+            return (PoolTable(),)
+        case "pick":
+            return (PickAsked(who or author, asked.match),)
+        case "match":
+            return (MatchAsked(asked.match),) if asked.match else (TeamsMatchAsked(),)
+        case "who_called":
+            return (WhoCalledAsked(asked.team or asked.score or ""),)
+        case "most_exact":
+            return (MostExactAsked(),)
+        case "forecast":
+            return (forecast_asked(asked.team or "", asked.team or ""),)
+        case "facts_about":
+            named = who or author
+            return (KnownAbout(named, named),)
+        case "help":
+            return (Help(),)
+    return ()
+
+
+def saved(asked: Asked | None) -> str:
+    """The question as kept for her answer (JSON; "null" for none)."""
+    return json.dumps(None if asked is None else asdict(asked))
+
+
+def restored(value: str | None) -> Asked | None:
+    raw = json.loads(value) if value else None
+    return Asked(**raw) if isinstance(raw, dict) else None
