@@ -45,7 +45,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.app.config import ModelConfig
+from bot.agent.providers.base import Model, ModelCall
+from bot.agent.providers.offline import OfflineModel
+from bot.app.config import ModelConfig, make_model
 from bot.app.replay import ChatLine, ReplayOptions, ReplayReport, replay
 from bot.app.simulation import SimulatedClock
 from game.events import ChatPosted, RemarkPosted
@@ -295,16 +297,43 @@ def _leaks(graded: list[Graded], lines: list[Line], posts: list[Any], said: list
 # -- running ----------------------------------------------------------------------
 
 
+class Hearer:
+    """A model for the lines to her only (her reading of them and her answers); the
+    offline voice for everything else: the figure is about hearing, and a strong model
+    played by hand answers a hundred calls, not a thousand."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.offline = OfflineModel(language="en")
+        self.name = model.name
+
+    def complete(self, call: ModelCall) -> str:
+        chosen = self.model if call.task in HEARD else self.offline
+        return chosen.complete(call)
+
+
+HEARD = ("hearing", "answer")
+
+
 def run(lines: list[Line], config: ModelConfig, database: Path, language: str) -> list[Graded]:
+    """The chat's lines replayed over the knock-outs with ``config``'s model (the offline
+    voice alone; or a model that hears, for the lines to her, beside the offline voice)."""
+    hears = config.chosen() != "offline"
     options = ReplayOptions(
         knockouts(),
         chat=[ChatLine(line.at, line.player, line.text) for line in lines],
         players=6,
         seed=1,
-        memory=MemoryConfig(language=language, learn_from_chat=config.provider != "offline"),
+        memory=MemoryConfig(language=language, model_hears=hears),
     )
     clock = SimulatedClock(min(f.kickoff for f in options.tournament.fixtures))
-    report = replay(options, database, config, clock=clock)
+    brain: Model | ModelConfig = config
+    if hears:
+        offline = OfflineModel(language=language)
+        hearer = Hearer(make_model(config, lambda *_: None))
+        hearer.offline = offline
+        brain = hearer
+    report = replay(options, database, brain, clock=clock)
     return grade(report, lines)
 
 

@@ -317,7 +317,7 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
         return []
 
     def shared(fact: Fact) -> int:
-        return len(wanted & _word_stems(fact.text, handle))
+        return len(wanted & (_word_stems(fact.text, handle) | _short_words(fact.text, handle)))
 
     found = [f for f in current(connection, handle) if shared(f) * 3 >= len(wanted) * 2]
     # Those holding every word named win: "forget that I run Gentoo on my laptop" names
@@ -327,7 +327,18 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
 
 
 def _word_stems(text: str, handle: str) -> set[str]:
-    return {w[:4] for w in content_words(unaccented(text), (handle,))}
+    """Its words' first four letters; its short words when it has no other ("my ex")."""
+    found = {w[:4] for w in content_words(unaccented(text), (handle,))}
+    return found or _short_words(text, handle)
+
+
+def _short_words(text: str, handle: str) -> set[str]:
+    words = re.findall(r"[^\W\d_]{2,}", unaccented(text).lower())
+    return {w for w in words if w != handle.lower() and w not in COMMON and w not in SHORT_COMMON}
+
+
+# Short words of either language no fact is named by ("my ex" names "ex").
+SHORT_COMMON = frozenset("my me is it to of in on at do da de o a as os um eu".split())  # noqa: SIM905
 
 
 def withdraw(

@@ -1,4 +1,4 @@
-"""Facts she no longer holds, kept out of every prompt by every path.
+"""Facts she no longer holds (or holds in confidence), kept out of every prompt by every path.
 
 A withdrawn fact, or one a newer fact on its subject replaced, stays stored (and the
 log stays as it was); what leaves is every sentence that still states it where a prompt
@@ -48,7 +48,7 @@ class RetiredFacts:
 
 def retired(connection: Connection) -> RetiredFacts:
     """Every withdrawn or replaced fact, and those a withdrawn merge stood for; none that
-    a current fact still says (told again since, it is held again)."""
+    a current fact still says (told again since, it is held again); and every private one."""
     stored = facts.stored(connection)
     current = [f for f in stored if f.superseded_by is None and f.withdrawn_on is None]
     withdrawn = {f.id for f in stored if f.withdrawn_on is not None}
@@ -66,4 +66,7 @@ def retired(connection: Connection) -> RetiredFacts:
             c.handle == f.handle and facts.keeps(f.text, c.text, (f.handle,)) for c in current
         )
     ]
-    return RetiredFacts(tuple(still))
+    # A private fact is held, and still no prompt quotes it: her reply to its owner said
+    # it in the open chat, and a remark about someone else must not say it again.
+    private = [f for f in current if f.private]
+    return RetiredFacts(tuple(still + private))

@@ -18,6 +18,7 @@ from game.addressing import Addressee
 from game.pool import Pool
 from memory import facts
 from memory.keeper import MemoryConfig
+from memory.retired import retired
 from memory.usage import recorded
 from memory.utterance import Chat, Forget, Question, Remember, read_line
 from tests.conftest import ScriptedModel, her_in
@@ -268,3 +269,14 @@ def test_an_answer_that_is_no_reading_leaves_the_line_to_the_rules(tournament_po
     tournament_pool.talk.chat("ana", "betania moro em Campinas")
     her.catch_up()
     assert [f.text for f in current_of(tournament_pool, "ana")] == ["ana mora em Campinas"]
+
+
+def test_a_take_back_of_a_short_word_and_a_secret_quoted_nowhere(played: Pool) -> None:  # noqa: F811
+    her = pool_voice(played)
+    ask(her, "bia", "betania btw my ex Callum got me into football")
+    ask(her, "bia", "betania actually forget the thing about my ex")
+    assert current_of(played, "bia") == []
+    ask(her, "ana", "betania entre nós: tô procurando emprego")
+    with played.engine.connect() as connection:
+        quiet = retired(connection)
+    assert quiet.masked("Good luck, ana: tá procurando emprego, I hear.", "(…)") is None
