@@ -69,7 +69,7 @@ class Op:
 
 
 @dataclass(frozen=True)
-class Asked:
+class HeardQuestion:
     """A question as the model read it: its kind and slots."""
 
     kind: str
@@ -82,7 +82,7 @@ class Asked:
 @dataclass(frozen=True)
 class Reading:
     ops: tuple[Op, ...]
-    question: Asked | None
+    question: HeardQuestion | None
 
 
 def _nullable(kind: str) -> dict[str, Any]:
@@ -154,7 +154,7 @@ def parse(answer: str) -> Reading:
     asked = None
     if isinstance(question, dict) and question.get("kind") in KINDS:
         match = question.get("match")
-        asked = Asked(
+        asked = HeardQuestion(
             question["kind"],
             _text(question.get("who")),
             match if isinstance(match, int) and not isinstance(match, bool) else None,
@@ -264,7 +264,7 @@ def apply(
             )  # fmt: skip
 
 
-def asks(asked: Asked, author: str, players: Mapping[str, str], her: str) -> tuple[Ask, ...]:
+def asks(asked: HeardQuestion, author: str, players: Mapping[str, str], her: str) -> tuple[Ask, ...]:
     """The kinds of question the records answer, as the model read the line."""
     who = asked.who if asked.who in players and asked.who != her else None
     match asked.kind:
@@ -292,11 +292,11 @@ def asks(asked: Asked, author: str, players: Mapping[str, str], her: str) -> tup
     return ()
 
 
-def saved(asked: Asked | None) -> str:
+def saved(asked: HeardQuestion | None) -> str:
     """The question as kept for her answer (JSON; "null" for none)."""
     return json.dumps(None if asked is None else asdict(asked))
 
 
-def restored(value: str | None) -> Asked | None:
+def restored(value: str | None) -> HeardQuestion | None:
     raw = json.loads(value) if value else None
-    return Asked(**raw) if isinstance(raw, dict) else None
+    return HeardQuestion(**raw) if isinstance(raw, dict) else None

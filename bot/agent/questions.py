@@ -124,7 +124,7 @@ class Questions:
         asker: str,
         text: str,
         line_id: int,
-        asked: hearing.Asked | None,
+        asked: hearing.HeardQuestion | None,
         players: dict[str, str],
         today: date,
     ) -> Answer:
