@@ -21,6 +21,7 @@ moves memory's cursor past the line (``FactShelf.write_for``). The question is k
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import date
@@ -224,16 +225,22 @@ def _refusal(
 
 
 def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
-    """Whether a fact says what the line said, in other words if need be: every name and
-    number in it is the line's, and half its words are ("ana lives in Campinas" from
-    "moro em Campinas"; not "ana doesn't eat meat" from "sou vegetariana"). Accents aside."""
-    plain_text, plain_line = unaccented(text), unaccented(line)
-    line_words = facts.content_words(plain_line) | facts.objects(plain_line)
-    if not facts.objects(plain_text, names) <= line_words | {w.lower() for w in line_words}:
+    """Whether a fact holds nothing the line did not say: every number in it is the
+    line's, and at least half the names it gives are (a word of the line starting with
+    the name's first four letters, accents and case aside: "cruzeirense" gives
+    "Cruzeiro", "novembro" "November"). Its other words may be the model's own: a
+    capable model tells "toco bateria numa banda" as "plays drums in a band", and a
+    word-for-word test refused such facts (18 of 62 readings in a held-out run). A
+    small model's invention ("a 16-year-old soccer player from Sydney" from "I keep
+    bees") names what the line never did."""
+    said = unaccented(line).lower()
+    numbers = set(re.findall(r"\d+", text))
+    if not numbers <= set(re.findall(r"\d+", said)):
         return False
-    words = facts.content_words(plain_text, names)
-    stems = {w[:5] for w in line_words}
-    return sum(1 for w in words if w[:5] in stems) * 2 >= len(words)
+    words = re.findall(r"[^\W\d_]+", said)
+    given = {n for n in facts.objects(unaccented(text), names) if not n.isdigit()}
+    found = sum(1 for name in given if any(w.startswith(name[:4]) for w in words))
+    return found * 2 >= len(given)
 
 
 def apply(
