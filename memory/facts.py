@@ -127,16 +127,18 @@ def add(
     confirmed_on: date | None = None,
     private: bool = False,
     replaces: Fact | None = None,
+    as_told: bool = False,
 ) -> int:
     """Stores a fact. A fact told on a subject the player had another fact on ("ana
     supports Argentina now" after "ana supports Brazil") replaces it as of ``learned_on``:
     the old one leaves every prompt and answer, and stays stored with its dates; so does
     ``replaces``, the fact a change of mind updates ("full vegan now"). A fact replacing
-    a private one stays private."""
+    a private one stays private. A fact read by rules loses the clauses that say the old
+    value is over (``past_cut``); one a model wrote (``as_told``) is stored as written."""
     about = None if covers else subject(text, handle)
     if replaces is not None and replaces.private:
         private = True
-    if not covers:
+    if not covers and not as_told:
         old = [replaces] if replaces is not None else []
         if about is not None:
             old += [f for f in current(connection, handle) if f.subject == about]

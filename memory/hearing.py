@@ -219,9 +219,19 @@ def _refusal(
         return "a score, points or a match: the log keeps those"
     if claims_standing(op.text):
         return "a role or standing in the pool: the records say who is who"
-    if not said_in(op.text, line, (author, players.get(author) or "")):
+    # a replacement may keep what the fact it replaces said ("the twins, not their names")
+    source = line if op.op == "add" or op.id is None else f"{line} {own[op.id].text}"
+    if not said_in(op.text, source, (author, players.get(author) or "")):
         return "says what the line did not"
     return ""
+
+
+MONTHS = r"(?:jan|feb|fev|mar|apr|abr|may|mai|jun|jul|aug|ago|sep|set|oct|out|nov|dec|dez)[a-z]*"
+DATED = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?: de)? {MONTHS}\b|\b{MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b",
+    re.IGNORECASE,
+)
 
 
 def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
@@ -234,7 +244,8 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     small model's invention ("a 16-year-old soccer player from Sydney" from "I keep
     bees") names what the line never did."""
     said = unaccented(line).lower()
-    numbers = set(re.findall(r"\d+", text))
+    # a day the model dated ("yesterday" as "05 Dec") is no number the line lacks
+    numbers = set(re.findall(r"\d+", DATED.sub(" ", text)))
     if not numbers <= set(re.findall(r"\d+", said)):
         return False
     words = re.findall(r"[^\W\d_]+", said)
@@ -267,11 +278,13 @@ def apply(
             replaced = held.get(op.id) if op.op == "replace" and op.id is not None else None
             facts.add(
                 connection, author, op.text, today, source, now, expires_on,
-                private=op.private, replaces=replaced,
+                private=op.private, replaces=replaced, as_told=True,
             )  # fmt: skip
 
 
-def asks(asked: HeardQuestion, author: str, players: Mapping[str, str], her: str) -> tuple[Ask, ...]:
+def asks(
+    asked: HeardQuestion, author: str, players: Mapping[str, str], her: str
+) -> tuple[Ask, ...]:
     """The kinds of question the records answer, as the model read the line."""
     who = asked.who if asked.who in players and asked.who != her else None
     match asked.kind:

@@ -17,6 +17,7 @@ from bot.app.config import ModelConfig
 from game.addressing import Addressee
 from game.pool import Pool
 from memory import facts
+from memory.hearing import said_in
 from memory.keeper import MemoryConfig
 from memory.retired import retired
 from memory.usage import recorded
@@ -280,3 +281,44 @@ def test_a_take_back_of_a_short_word_and_a_secret_quoted_nowhere(played: Pool) -
     with played.engine.connect() as connection:
         quiet = retired(connection)
     assert quiet.masked("Good luck, ana: tá procurando emprego, I hear.", "(…)") is None
+
+
+@pytest.mark.parametrize(
+    ("fact", "line", "kept"),
+    [
+        # a capable model's own words: kept (a word-for-word test refused these)
+        ("bruno plays drums in a rock band in BH called Servidor Caído",
+         "toco bateria numa banda de rock aqui em BH, o nome é Servidor Caído lol", True),
+        ("bruno is a Galo fan (\"Galo doente\"), no Cruzeiro talk",
+         "sou Galo doente, nem vem com papo de cruzeirense aqui", True),
+        ("ana moved to Nova Lima yesterday (05 Dec)", "a mudança pra Nova Lima foi ontem", True),
+        # what the line never named: refused, true or not (the code cannot tell a
+        # model's knowledge, "Galo" is Atlético Mineiro, from its invention)
+        ("bruno is an Atlético Mineiro fan", "pra constar sou Galo doente", False),
+        ("ana is a 16-year-old soccer player from Sydney", "I keep bees on my balcony", False),
+        ("ana lives in Paris", "moro em Campinas", False),
+    ],
+)  # fmt: skip
+def test_a_model_s_fact_may_use_its_own_words_but_not_names_the_line_never_gave(
+    fact: str, line: str, kept: bool
+) -> None:
+    assert said_in(fact, line, ("ana", "bruno")) is kept
+
+
+def test_a_model_s_replacement_is_stored_as_it_wrote_it(tournament_pool: Pool) -> None:
+    pool = tournament_pool
+    her, _ = heard_by(
+        pool,
+        {"memory": [{"op": "add", "id": None, "text": "ana has 4-year-old twins, Lia and Lua",
+                     "private": False}], "question": None},
+        # the names withdrawn, the twins kept: the 4 is the old fact's, not the line's
+        {"memory": [{"op": "replace", "id": 1, "text": "ana has 4-year-old twins, finally sleeping",
+                     "private": False}], "question": None},
+    )  # fmt: skip
+    pool.talk.chat("ana", "betania tenho gêmeas de 4 anos, Lia e Lua")
+    her.catch_up()
+    pool.talk.chat("ana", "betania esquece os nomes das gêmeas, só os nomes. finally sleeping tho")
+    her.catch_up()
+    assert [f.text for f in current_of(pool, "ana")] == [
+        "ana has 4-year-old twins, finally sleeping"
+    ]
