@@ -150,7 +150,9 @@ class FactShelf:
         def write(connection: Connection) -> None:
             if not facts.has_source(connection, source):
                 hearing.apply(connection, author, checked, today, source, item.at, expires)
-            MEMORY_STATE.set(connection, f"heard:{item.id}", hearing.saved(reading.question))
+            MEMORY_STATE.set(
+                connection, f"heard:{item.id}", hearing.saved(reading.question, checked)
+            )
             outcome = f"heard: {len(checked.ops)} applied"
             if checked.refused:
                 outcome += "; refused: " + "; ".join(checked.refused)

@@ -312,11 +312,23 @@ def asks(
     return ()
 
 
-def saved(asked: HeardQuestion | None) -> str:
-    """The question as kept for her answer (JSON; "null" for none)."""
-    return json.dumps(None if asked is None else asdict(asked))
+@dataclass(frozen=True)
+class Kept:
+    """What her answer needs of a reading once memory applied it: the question, and
+    whether a fact was only made private (nothing stored or withdrawn to tell of)."""
+
+    question: HeardQuestion | None
+    hushed: bool = False
 
 
-def restored(value: str | None) -> HeardQuestion | None:
-    raw = json.loads(value) if value else None
-    return HeardQuestion(**raw) if isinstance(raw, dict) else None
+def saved(asked: HeardQuestion | None, checked: Checked) -> str:
+    """The reading as kept for her answer (JSON)."""
+    hushed = any(op.op == "private" for op in checked.ops)
+    return json.dumps({"question": None if asked is None else asdict(asked), "hushed": hushed})
+
+
+def restored(value: str) -> Kept:
+    raw = json.loads(value)
+    question = raw.get("question") if isinstance(raw, dict) else None
+    asked = HeardQuestion(**question) if isinstance(question, dict) else None
+    return Kept(asked, bool(isinstance(raw, dict) and raw.get("hushed")))

@@ -322,3 +322,23 @@ def test_a_model_s_replacement_is_stored_as_it_wrote_it(tournament_pool: Pool) -
     assert [f.text for f in current_of(pool, "ana")] == [
         "ana has 4-year-old twins, finally sleeping"
     ]
+
+
+def test_a_model_s_hush_keeps_the_fact_and_her_reply_does_not_repeat_it(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+    her, _ = heard_by(
+        pool,
+        {"memory": [{"op": "add", "id": None, "text": "ana moved to Buritis", "private": False}],
+         "question": None},
+        {"memory": [{"op": "private", "id": 1, "text": None, "private": True}], "question": None},
+    )  # fmt: skip
+    pool.talk.chat("ana", "betania fyi moved to Buritis")
+    her.catch_up()
+    pool.talk.chat("ana", "betania o lance do Buritis fica só entre nós")
+    her.catch_up()
+    (fact,) = current_of(pool, "ana")
+    assert fact.private
+    reply = pool.events(kinds=("remark",))[-1].event.text
+    assert "Buritis" not in reply and reply.startswith(("Noted, ana", "Got it, ana"))

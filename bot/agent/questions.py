@@ -100,7 +100,10 @@ class Questions:
         with self.store.read() as connection:
             heard = MEMORY_STATE.get(connection, f"heard:{line_id}")
         if heard is not None:  # a model read the line when memory took it
-            return self._as_heard(asker, text, line_id, hearing.restored(heard), players, today)
+            kept = hearing.restored(heard)
+            if kept.hushed and kept.question is None:
+                return Remembered(asker, "", private=True)  # kept to its owner: not repeated
+            return self._as_heard(asker, text, line_id, kept.question, players, today)
         said = read_line(text, asker, players, self.addressee, today)
         if isinstance(said, Remember):
             if said.question is not None and said.told.kept is not None:
