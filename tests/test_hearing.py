@@ -17,12 +17,13 @@ from bot.app.config import ModelConfig
 from game.addressing import Addressee
 from game.pool import Pool
 from memory import facts
-from memory.hearing import said_in
+from memory.hearing import HearingRejected, check, said_in
+from memory.hearing import parse as parse_reading
 from memory.keeper import MemoryConfig
 from memory.retired import retired
 from memory.usage import recorded
 from memory.utterance import Chat, Forget, Question, Remember, read_line
-from tests.conftest import ScriptedModel, her_in
+from tests.conftest import TEST_DATA, ScriptedModel, her_in
 from tests.test_answers import ask, played, pool_voice  # noqa: F401  # the fixture too
 
 PLAYERS = {"ana": "Ana", "bia": "Bia Souza", "caio": "Caio", "betania": "BETanIA"}
@@ -342,3 +343,34 @@ def test_a_model_s_hush_keeps_the_fact_and_her_reply_does_not_repeat_it(
     assert fact.private
     reply = pool.events(kinds=("remark",))[-1].event.text
     assert "Buritis" not in reply and reply.startswith(("Noted, ana", "Got it, ana"))
+
+
+def test_a_strong_model_s_readings_of_a_held_out_chat_pass_the_gate_but_two() -> None:
+    """The readings a strong model (a helper session playing it) gave of the third
+    held-out chat (tests/data/hearing_model_readings.jsonl, live run 3): the gate lets
+    through every operation but two, both true facts it cannot check ("Galo" told as
+    "Atlético Mineiro", "réveillon" as "New Year's"): a name the line never gave. It
+    lets one wrong fact through: "ana works in the hospital's IT" read from a greeting to
+    the team ("bom diaaa TI do hospital"), which names nothing the line did not."""
+    players = {h: h for h in ("ana", "bruno", "carla", "diego", "elis", "fabio", "betania")}
+    refused, applied, unread = [], 0, 0
+    for raw in (TEST_DATA / "hearing_model_readings.jsonl").read_text("utf-8").splitlines():
+        call = json.loads(raw)
+        held = [
+            facts.Fact(i, call["author"], text, date(2022, 12, 3), "log:1")
+            for i, text in call["facts"]
+        ]
+        try:
+            reading = parse_reading(call["answer"])
+        except HearingRejected:
+            unread += 1  # the helper's three empty answers: the rules read those lines
+            continue
+        checked = check(reading, call["author"], call["line"], held, players, "betania")
+        applied += len(checked.ops)
+        refused += checked.refused
+    assert unread == 3
+    assert applied == 32
+    assert [r.split(":")[0] for r in refused] == [
+        "add 'bruno is a die-hard Galo (Atlético Mineiro) supporter, not cruzeirense'",
+        'add "bruno is going to Salvador for the réveillon (New Year\'s)"',
+    ]
