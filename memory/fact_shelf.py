@@ -20,7 +20,6 @@ from memory.asking import Asked, Asker, Unanswered
 from memory.context import ContextBuilder
 from memory.quoting import quote_player_text
 from memory.requests import FactExtraction, FactMerge, LineReading
-from memory.spoken_dates import expiry_in
 from memory.store import MEMORY_STATE, MemoryStore
 from memory.utterance import Chat, Forget, Heard, Remember, read_line
 from prompts import render
@@ -145,11 +144,10 @@ class FactShelf:
             return None
         checked = hearing.check(reading, author, line, held, self._players(), self.listener.handle)
         source, call_id = f"log:{item.id}", asked.call_id
-        expires = expiry_in(line, today, final)
 
         def write(connection: Connection) -> None:
             if not facts.has_source(connection, source):
-                hearing.apply(connection, author, checked, today, source, item.at, expires)
+                hearing.apply(connection, author, line, checked, today, source, item.at, final)
             MEMORY_STATE.set(
                 connection, f"heard:{item.id}", hearing.saved(reading.question, checked)
             )

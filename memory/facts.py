@@ -136,12 +136,12 @@ def add(
     a private one stays private. A fact read by rules loses the clauses that say the old
     value is over (``past_cut``); one a model wrote (``as_told``) is stored as written."""
     about = None if covers else subject(text, handle)
-    if replaces is not None and replaces.private:
-        private = True
+    old = [replaces] if replaces is not None else []
+    if about is not None:
+        old += [f for f in current(connection, handle) if f.subject == about]
+    if any(f.private for f in old):
+        private = True  # what replaces a secret is told in confidence too
     if not covers and not as_told:
-        old = [replaces] if replaces is not None else []
-        if about is not None:
-            old += [f for f in current(connection, handle) if f.subject == about]
         text = past_cut(text, old, handle)
     result = connection.execute(
         insert(player_facts).values(
@@ -407,30 +407,44 @@ PAST = re.compile(
 )
 
 
-def withdraw_ids(connection: Connection, ids: list[int], on: date, source: str) -> None:
-    """Those facts withdrawn by the log line ``source`` (a model named them by id)."""
+def withdraw_ids(
+    connection: Connection, handle: str, ids: list[int], on: date, source: str
+) -> None:
+    """``handle``'s facts of those ids withdrawn by the log line ``source`` (a model named
+    them by id; another player's id withdraws nothing)."""
     connection.execute(
         update(player_facts)
-        .where(player_facts.c.id.in_(ids), player_facts.c.withdrawn_on.is_(None))
+        .where(
+            player_facts.c.id.in_(ids),
+            player_facts.c.handle == handle,
+            player_facts.c.withdrawn_on.is_(None),
+        )
         .values(withdrawn_on=on, withdrawn_by=source)
     )
 
 
-def make_private(connection: Connection, fact_id: int | None) -> None:
+def make_private(connection: Connection, handle: str, fact_id: int | None) -> None:
+    """``handle``'s fact ``fact_id`` kept to its owner from now on."""
     connection.execute(
-        update(player_facts).where(player_facts.c.id == fact_id).values(private=True)
+        update(player_facts)
+        .where(player_facts.c.id == fact_id, player_facts.c.handle == handle)
+        .values(private=True)
     )
 
 
-def keep_private(connection: Connection, handle: str, what: str) -> list[Fact]:
-    """The fact ``what`` names ("" the last one told) kept to its owner from now on."""
+def hushed(connection: Connection, handle: str, what: str) -> Fact | None:
+    """The fact a plea for secrecy names ("o lance do Buritis fica entre nós"; "" the
+    last one told), if it names one alone."""
     held = sorted(current(connection, handle), key=lambda f: (f.last_told, f.id))
     found = named(connection, handle, what) if what else held[-1:]
-    found = found or held[-1:]
-    if len(found) != 1:
-        return []
-    make_private(connection, found[0].id)
-    return found
+    return found[0] if len(found) == 1 else None
+
+
+def keep_private(connection: Connection, handle: str, what: str) -> None:
+    """The fact ``what`` names kept to its owner from now on."""
+    fact = hushed(connection, handle, what)
+    if fact is not None:
+        make_private(connection, handle, fact.id)
 
 
 def updated_by(connection: Connection, handle: str, text: str, named_as: str | None) -> Fact | None:
@@ -478,15 +492,19 @@ def withdrawn_by(connection: Connection, source: str) -> list[Fact]:
     return [_fact(row) for row in connection.execute(query.order_by(player_facts.c.id))]
 
 
-def held(connection: Connection, handle: str, about: str, day: date) -> list[Fact]:
+def held(
+    connection: Connection, handle: str, about: str, day: date, private: bool = False
+) -> list[Fact]:
     """``handle``'s facts on a subject starting ``about`` ("team") as she knew them on
-    ``day``: told by then, not yet replaced, taken back or expired."""
+    ``day``: told by then, not yet replaced, taken back or expired; a private one only
+    with ``private`` (its owner asks)."""
     query = (
         select(player_facts)
         .where(player_facts.c.handle == handle, player_facts.c.subject.startswith(about))
         .order_by(player_facts.c.id)
     )
-    return [f for f in map(_fact, connection.execute(query)) if f.held_on(day)]
+    found = map(_fact, connection.execute(query))
+    return [f for f in found if f.held_on(day) and (private or not f.private)]
 
 
 def replaced(connection: Connection, fact: Fact) -> Fact | None:

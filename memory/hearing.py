@@ -44,8 +44,9 @@ from memory.question_kinds import (
     WhoCalledAsked,
     forecast_asked,
 )
+from memory.spoken_dates import expiry_in
 from memory.standing import claims_standing
-from memory.utterance import about_the_game
+from memory.utterance import about_the_game, told_in_confidence
 
 OPS = ("add", "replace", "withdraw", "private")
 # What a question may ask, as the model names it; each is one kind the records answer.
@@ -257,19 +258,26 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
 def apply(
     connection: Any,
     author: str,
+    line: str,
     checked: Checked,
     today: date,
     source: str,
     now: Any,
-    expires_on: date | None = None,
+    final: date | None = None,
 ) -> None:
-    """Write what passed: in the transaction that moves memory past the line."""
+    """Write what passed: in the transaction that moves memory past the line. A fact is
+    private when the model says so, or when the line tells it as a secret or of a
+    sensitive kind (the rules' reading of the line: a model that forgets it keeps none
+    of them public); each expires when its own words say (``final``: the last match's day)."""
+    secret = told_in_confidence(line)
     held = {fact.id: fact for fact in facts.current(connection, author)}
     for op in checked.ops:
         if op.op == "withdraw":
-            facts.withdraw_ids(connection, [op.id] if op.id is not None else [], today, source)
+            facts.withdraw_ids(
+                connection, author, [op.id] if op.id is not None else [], today, source
+            )
         elif op.op == "private":
-            facts.make_private(connection, op.id)
+            facts.make_private(connection, author, op.id)
         else:
             same = facts.same_as(connection, author, op.text)
             if same is not None and op.op == "add":
@@ -277,8 +285,9 @@ def apply(
                 continue
             replaced = held.get(op.id) if op.op == "replace" and op.id is not None else None
             facts.add(
-                connection, author, op.text, today, source, now, expires_on,
-                private=op.private, replaces=replaced, as_told=True,
+                connection, author, op.text, today, source, now,
+                expiry_in(op.text, today, final), private=op.private or secret,
+                replaces=replaced, as_told=True,
             )  # fmt: skip
 
 

@@ -331,7 +331,9 @@ def asks_in(
         found.append(MatchAsked(number))
     called = WHO_CALLED.search(plain)
     if called:
-        found.append(WhoCalledAsked(words[called.start("team") : called.end("team")].strip()))
+        # as written (its capitals), where the plain reading kept the letters' places
+        written = words if len(words) == len(plain) else plain
+        found.append(WhoCalledAsked(written[called.start("team") : called.end("team")].strip()))
     if POOL_TABLE.search(plain):
         found.append(PoolTable())
     if number is None and TEAMS_RESULT.search(plain):

@@ -105,7 +105,7 @@ FORGET = re.compile(
 )
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
-    r"^(?:\W+|(?:about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parte"
+    r"^(?:[^\w,;.!?]+|(?:about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parte"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
     r"|what i said|everything i (?:told|said)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
@@ -166,6 +166,13 @@ CLOSER = re.compile(
 ASKED = re.compile(r"\?\s*\W*$")
 
 
+def told_in_confidence(line: str) -> bool:
+    """Whether a line tells something as a secret ("entre nós", "keep it to yourself") or
+    of a sensitive kind (health, an address, a breakup, a job hunt, a phone number)."""
+    plain = plain_line(line)
+    return SECRET.search(plain) is not None or SENSITIVE.search(plain) is not None
+
+
 def told_to_remember(text: str, listener: Addressee) -> str | None:
     """The fact in ``@handle remember (that) ...`` / ``lembra que ...``, as told; None otherwise."""
     message = listener.message(text)
@@ -212,7 +219,10 @@ def read_forget(message: str) -> Forget | None:
 def _as_said(clause: str, plain: str) -> str:
     """``plain`` (read lowercased, without accents) in ``clause`` as it was written: names
     keep their capitals and accents."""
-    at = plain_line(clause).find(plain)
+    read = plain_line(clause)
+    if len(read) != len(clause):  # a ligature or a loose accent moved the letters
+        return plain
+    at = read.find(plain)
     return clause[at : at + len(plain)] if plain and at >= 0 else plain
 
 
@@ -389,7 +399,7 @@ def read_line(
         return judge(fact, speaker, players, today, listener, final)
 
     plain = plain_line(words)
-    secret = SECRET.search(plain) is not None or SENSITIVE.search(plain) is not None
+    secret = told_in_confidence(words)
     forget = read_forget(words)
     if forget is not None:
         # "scratch what I said about paris, doing the london one instead": a change
@@ -404,12 +414,14 @@ def read_line(
         lead = LEAD_IN.match(plain)
         change = CHANGE.search(plain) is not None or bool(lead and lead["change"])
         return Remember(told, change, private=secret)
-    if SECRET.search(plain) is not None:
-        # "o lance da namorada fica só entre nós": what was told is kept private now
-        hush = re.split(SECRET.pattern, plain, maxsplit=1)[0]
-        named = _named_thing(hush)
-        if telling(words, others) is None:
-            return Forget(_as_said(words, named), private=True)
+    if SECRET.search(plain) is not None and not ASKED.search(plain):
+        # "o lance da namorada fica só entre nós": what was told is kept private now; a
+        # question is no hush ("quem lidera? não fala que sou eu")
+        hush = SECRET.split(plain, maxsplit=1)[0]
+        if telling(words, others) is None and not asks_in(
+            words, speaker, players, listener.handle, today
+        ):
+            return Forget(_as_said(words, _named_thing(hush)), private=True)
     said = telling(words, others)
     if said is not None:
         told = judged(said.fact)
@@ -439,7 +451,7 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
     clauses = [c for c in CLAUSES.split(words) if c and c.strip()]
     asked = " ".join(c for c in clauses if ASKED.search(c))
     kept: list[str] = []
-    opened = first_person = change = to_others = False
+    opened = first_person = change = to_others = in_confidence = False
     for clause in (c for c in clauses if not ASKED.search(c)):
         plain = plain_line(clause)
         change = change or CHANGE.search(plain) is not None
@@ -447,9 +459,15 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
             opened = opened or opener["open"] is not None
             change = change or opener["change"] is not None
             plain, clause = plain[opener.end() :], clause[opener.end() :]
+        opened = opened or in_confidence  # "coisa séria e só entre nós: to tratando ansiedade"
         hush = SECRET.search(plain)
-        if hush is not None:  # "... so keep it to yourself pls": what is told comes before
+        if hush is not None:
+            in_confidence = True
+            # "I'm pregnant, so keep it to yourself": what is told comes before the plea;
+            # "o lance do Buritis fica entre nós" tells nothing new: it hides what was told
             plain, clause = plain[: hush.start()], clause[: hush.start()]
+            if not (opened or FIRST_PERSON.match(plain.strip())):
+                continue
         clause = CLOSER.sub("", clause).strip(" ,:;-")
         if others(clause):
             to_others = True

@@ -374,3 +374,53 @@ def test_a_strong_model_s_readings_of_a_held_out_chat_pass_the_gate_but_two() ->
         "add 'bruno is a die-hard Galo (Atlético Mineiro) supporter, not cruzeirense'",
         'add "bruno is going to Salvador for the réveillon (New Year\'s)"',
     ]
+
+
+def test_a_secret_team_stays_secret_through_every_question_and_its_replacement(
+    played: Pool,  # noqa: F811
+) -> None:
+    her = pool_voice(played)
+    ask(her, "bia", "betania between us, I support Argentina")
+    assert "Argentina" not in ask(her, "ana", "betania which team does bia support?")
+    ask(her, "bia", "betania I support Brazil now")
+    (now,) = current_of(played, "bia")
+    assert now.private  # what replaces a secret is told in confidence too
+    told = ask(her, "ana", "betania what do you know about bia?")
+    assert "Argentina" not in told and "Brazil" not in told
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "betania quem lidera? não fala que sou eu",
+        "betania don't tell me the score, who leads?",
+        "betania é segredo quem vai ganhar a copa?",
+    ],
+)
+def test_a_question_with_a_word_of_secrecy_is_a_question(line: str) -> None:
+    said = read(line)
+    assert isinstance(said, Question) and said.asks
+
+
+def test_a_model_that_forgets_a_secret_is_private_does_not_make_it_public(
+    tournament_pool: Pool,
+) -> None:
+    pool = tournament_pool
+    her, _ = heard_by(
+        pool,
+        {"memory": [{"op": "add", "id": None, "text": "ana is pregnant", "private": False}],
+         "question": None},
+    )  # fmt: skip
+    pool.talk.chat("ana", "betania between us: I'm pregnant")
+    her.catch_up()
+    (fact,) = current_of(pool, "ana")
+    assert fact.private
+
+
+def test_a_take_back_then_a_new_fact_in_one_line_replaces_the_last_one(
+    played: Pool,  # noqa: F811
+) -> None:
+    her = pool_voice(played)
+    ask(her, "ana", "betania moro em Recife")
+    ask(her, "ana", "betania esquece isso, moro em Campinas")
+    assert [f.text for f in current_of(played, "ana")] == ["ana mora em Campinas"]

@@ -112,7 +112,10 @@ class Questions:
                 return self._remembered(asker, said, line_id)
         if isinstance(said, Forget):
             if said.private:  # kept, to its owner alone: she says so, not what it is
-                return Remembered(asker, "", private=True)
+                with self.store.read() as connection:
+                    target = facts.hushed(connection, asker, said.what)
+                hushed = target is not None and target.private
+                return Remembered(asker, "", private=True) if hushed else Forgotten(asker, 0)
             return self._forgotten(asker, said.what, line_id)
         if isinstance(said, Chat):  # not to her: nothing she was asked
             return NotRead(asker, self.addressee.mention)
@@ -180,7 +183,7 @@ class Questions:
             was = facts.replaced(connection, made[0]) if made else None
         if not made:
             return Remembered(asker, told.words, already=True, private=said.private)
-        private = said.private or made[0].private
+        private = said.private or made[0].private  # a secret is not said back in the chat
         return Remembered(asker, told.words, was.text if was else "", private=private)
 
     def _answer(
@@ -227,7 +230,7 @@ class Questions:
                 return None if match is None else self._match(asker, match.number)
             case kinds.SupportedThen(who, day):
                 with self.store.read() as connection:
-                    held = facts.held(connection, who, "team", day)
+                    held = facts.held(connection, who, "team", day, private=who == asker)
                 return HeldThen(who, self.words.day(day), tuple(f.text for f in held))
             case kinds.KnownAbout(name, who, everything):
                 if who is None:
@@ -236,7 +239,8 @@ class Questions:
             case kinds.Supports(who):
                 with self.store.read() as connection:
                     teams = tuple(
-                        self._dated(f) for f in facts.held(connection, who, "team", today)
+                        self._dated(f)
+                        for f in facts.held(connection, who, "team", today, private=who == asker)
                     )
                 return KnownFacts(who, teams, self.addressee.mention) if teams else NotKnown(who)
         return None
@@ -544,7 +548,7 @@ class Questions:
         changed = tuple(
             (self.words.day(fact.learned_on), was.text)
             for fact in newest
-            if (was := before[fact.id]) is not None
+            if (was := before[fact.id]) is not None and (private or not was.private)
         )
         return KnownFacts(
             who,
