@@ -245,7 +245,7 @@ CUES = _cues()
 LEAD = r"(?:(?:" + "|".join(SUBJECT_LEAD.split()) + r")\s+){0,2}"
 # What a move is to when it is no home: "moved to day shifts", "mudou pro turno da noite".
 NOT_A_PLACE = re.compile(
-    r"\s+(?:the\s+|a\s+|o\s+|a\s+)?(?:day|night|morning|late|early|weekend)?\s*"
+    r"\s+(?:the\s+|a\s+|o\s+)?(?:day|night|morning|late|early|weekend)?\s*"
     r"(?:shifts?|team|department|squad|role|position|turno|setor|time|equipe|cargo|plant[aã]o)\b",
     re.IGNORECASE,
 )
@@ -633,11 +633,15 @@ def unlisted(raw: Any, key: str) -> Any:
     return raw
 
 
+def unfenced(answer: str) -> str:
+    """A model's JSON answer without the Markdown fence some models put round it."""
+    text = answer.strip()
+    return text.strip("`").removeprefix("json").strip() if text.startswith("```") else text
+
+
 def parse_merge(answer: str) -> list[MergedFact]:
     """The model's JSON answer, or a rejection saying what is wrong with it."""
-    text = answer.strip()
-    if text.startswith("```"):
-        text = text.strip("`").removeprefix("json").strip()
+    text = unfenced(answer)
     try:
         raw: Any = unlisted(json.loads(text), "merged")
     except json.JSONDecodeError as error:
@@ -681,7 +685,7 @@ def parse_extracted(
     invention) is dropped, not stored.
     """
     try:
-        raw = unlisted(json.loads(answer.strip().strip("`").removeprefix("json").strip()), "facts")
+        raw = unlisted(json.loads(unfenced(answer)), "facts")
     except json.JSONDecodeError:
         return []
     if not isinstance(raw, list):

@@ -133,11 +133,8 @@ SCHEMA: dict[str, Any] = {
 
 def parse(answer: str) -> Reading:
     """The model's JSON answer as a reading; ``HearingRejected`` says what is wrong."""
-    text = answer.strip()
-    if text.startswith("```"):
-        text = text.strip("`").removeprefix("json").strip()
     try:
-        raw: Any = json.loads(text)
+        raw: Any = json.loads(facts.unfenced(answer))
     except json.JSONDecodeError as error:
         raise HearingRejected(f"the answer is not JSON ({error.msg})") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("memory", []), list):

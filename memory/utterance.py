@@ -180,13 +180,6 @@ def told_to_remember(text: str, listener: Addressee) -> str | None:
     return None if found is None else found["fact"]
 
 
-def told_to_forget(text: str, listener: Addressee) -> str | None:
-    """What ``@handle forget (that) ...`` / ``esquece ...`` asks her to forget; None otherwise."""
-    message = listener.message(text)
-    said = None if message is None else read_forget(message)
-    return None if said is None else said.what
-
-
 def read_forget(message: str) -> Forget | None:
     """A take-back in a line to her: what it names ("" for "that": the last fact told).
 
