@@ -53,7 +53,8 @@ class Addressee:
         )
         object.__setattr__(self, "_pattern", pattern)
         # "@betania" later in the line: "quem ta ganhando @betania?", "e aí @betania, ..."
-        # ... or her name asked at the line's end: "quem passou, betania?"
+        # ... or her name asked at the line's end: "quem passou, betania?" (searched on a
+        # chat line, at most 500 characters: on 4,000 it takes a quarter of a second)
         later = re.compile(
             rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*"
             rf"|[,.!?\s]+(?:{names})\s*\?[?!.]*\s*$",
