@@ -424,3 +424,20 @@ def test_a_take_back_then_a_new_fact_in_one_line_replaces_the_last_one(
     ask(her, "ana", "betania moro em Recife")
     ask(her, "ana", "betania esquece isso, moro em Campinas")
     assert [f.text for f in current_of(played, "ana")] == ["ana mora em Campinas"]
+
+
+def test_what_she_remembers_of_a_player_who_changed_their_mind_fits_her_answer(
+    played: Pool,  # noqa: F811
+) -> None:
+    """Long lines told her, and two changes of mind: the whole answer is posted (its list
+    of what was held before took it past 280 characters, and nothing was posted)."""
+    her = pool_voice(played)
+    for line in (
+        "betania I live in Cambuí, like 5 mins from the office. perks 😎",
+        "betania fyi my favourite player is Saka, he's going to destroy Senegal today, mark my words",
+        "betania we finally moved last weekend btw, we're in Sousas now. bigger garden, longer commute",
+        "betania update: Bellingham is my favourite now, sorry Bukayo, that kid is something else",
+    ):
+        ask(her, "bia", line)
+    told = ask(her, "bia", "betania what do you remember about me? curious")
+    assert "Bellingham" in told and len(told) <= 280  # the newest first; "1 more besides"

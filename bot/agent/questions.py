@@ -65,6 +65,8 @@ FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how 
 # opening and the "N more besides" that follows them.
 FACTS_FIT = 170
 FACT_SHOWN = 60  # characters of one fact an answer lists: a long one is cut
+CHANGE_SHOWN = 40  # characters of what was held before a change, as an answer tells it
+CHANGE_WORDS = 40  # the words round it: "That one since 10 Dec; before that: ..."
 TABLE_TOP_ROWS = 5  # the table she tells: its top, the asker's row, its last
 TEAMS = TeamBook.standard()
 # A result said in a question ("o 2-1", "the 3x0"), and the final named.
@@ -542,19 +544,23 @@ class Questions:
                 told = _fit([f.text for f in older])
                 return KnownFacts(who, told, self.addressee.mention, len(older) - len(told))
             newest = list(reversed(current[-FACTS_ANSWERED:]))
-            fitting = len(_fit([self._dated(f) for f in newest]))
-            newest = sorted(newest[:fitting], key=lambda f: f.id)
             before = {f.id: facts.replaced(connection, f) for f in newest}
-        changed = tuple(
-            (self.words.day(fact.learned_on), was.text)
+        # A mind changed: the newest change, what was held before cut short; it takes its
+        # room from the facts listed, so that the whole answer fits.
+        changes = [
+            (fact.id, self.words.day(fact.learned_on), _short(was.text, CHANGE_SHOWN))
             for fact in newest
             if (was := before[fact.id]) is not None and (private or not was.private)
-        )
+        ][:1]
+        room = FACTS_FIT - sum(len(was) + CHANGE_WORDS for _, _, was in changes)
+        fitting = len(_fit([self._dated(f) for f in newest], room))
+        shown = sorted(newest[:fitting], key=lambda f: f.id)
+        changed = tuple((day, was) for i, day, was in changes if i in {f.id for f in shown})
         return KnownFacts(
             who,
-            tuple(self._dated(f) for f in newest),
+            tuple(self._dated(f) for f in shown),
             self.addressee.mention,
-            len(current) - len(newest),
+            len(current) - len(shown),
             changed,
         )
 
@@ -569,21 +575,21 @@ def _names_team(text: str, match: Match) -> bool:
     return match.team1.lower() in lowered or match.team2.lower() in lowered
 
 
-def _short(text: str) -> str:
-    """``text`` up to ``FACT_SHOWN`` characters: whole, or cut at a clause or a word."""
-    if len(text) <= FACT_SHOWN:
+def _short(text: str, limit: int = FACT_SHOWN) -> str:
+    """``text`` up to ``limit`` characters: whole, or cut at a clause or a word."""
+    if len(text) <= limit:
         return text
-    cut = text[:FACT_SHOWN]
+    cut = text[:limit]
     clause = max(cut.rfind(","), cut.rfind("."), cut.rfind(";"))
-    end = clause if clause > FACT_SHOWN // 2 else cut.rfind(" ")
-    return cut[: end if end > 0 else FACT_SHOWN].rstrip(" ,.;") + "…"
+    end = clause if clause > limit // 2 else cut.rfind(" ")
+    return cut[: end if end > 0 else limit].rstrip(" ,.;") + "…"
 
 
-def _fit(told: list[str]) -> tuple[str, ...]:
-    """The first of ``told`` that fit in her answer together (at least one)."""
+def _fit(told: list[str], room: int = FACTS_FIT) -> tuple[str, ...]:
+    """The first of ``told`` that fit in ``room`` characters together (at least one)."""
     fitting: list[str] = []
     for text in told:
-        if fitting and len("; ".join([*fitting, text])) > FACTS_FIT:
+        if fitting and len("; ".join([*fitting, text])) > room:
             break
         fitting.append(text)
     return tuple(fitting)
