@@ -193,10 +193,7 @@ def _current_at(every: list[facts.Fact], handle: str, log_id: int) -> list[facts
         if gone is not None and gone <= log_id:
             continue
         if fact.superseded_by is not None and made_by(by_id[fact.superseded_by]) <= log_id:
-            if fact.replaced_on is not None:
-                continue
-            # merged away: the merged fact stands for it (and holds its words)
-            continue
+            continue  # replaced, or merged away: the newer fact stands for it
         now.append(fact)
     return now
 
@@ -320,9 +317,9 @@ class Hearer:
     offline voice for everything else: the figure is about hearing, and a strong model
     played by hand answers a hundred calls, not a thousand."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, language: str) -> None:
         self.model = model
-        self.offline = OfflineModel(language="en")
+        self.offline = OfflineModel(language=language)
         self.name = model.name
 
     def complete(self, call: ModelCall) -> str:
@@ -347,10 +344,7 @@ def run(lines: list[Line], config: ModelConfig, database: Path, language: str) -
     clock = SimulatedClock(min(f.kickoff for f in options.tournament.fixtures))
     brain: Model | ModelConfig = config
     if hears:
-        offline = OfflineModel(language=language)
-        hearer = Hearer(make_model(config, lambda *_: None))
-        hearer.offline = offline
-        brain = hearer
+        brain = Hearer(make_model(config, lambda *_: None), language)
     report = replay(options, database, brain, clock=clock)
     return grade(report.pool, lines)
 

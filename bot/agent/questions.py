@@ -148,14 +148,11 @@ class Questions:
                 answer = self._answer(asker, said, ask, players, today)
                 if answer is not None:
                     return answer
-        source = f"log:{line_id}"
+        made, was = self._stored_by(line_id)
+        if made is not None:
+            return Remembered(asker, made.text, was.text if was else "", private=made.private)
         with self.store.read() as connection:
-            made = facts.made_by(connection, source)
-            gone = facts.withdrawn_by(connection, source)
-            was = facts.replaced(connection, made[0]) if made else None
-        if made:
-            fact = made[0]
-            return Remembered(asker, fact.text, was.text if was else "", private=fact.private)
+            gone = facts.withdrawn_by(connection, f"log:{line_id}")
         if gone:
             return Forgotten(asker, len(gone))
         said = Question(words, (), (), True)
@@ -180,13 +177,17 @@ class Questions:
             return NotYours(asker, ", ".join(told.others))
         if told.kept is None:
             return NotAFact(asker, standing=told.standing, empty=told.empty)
+        made, was = self._stored_by(line_id)
+        if made is None:
+            return Remembered(asker, told.words, already=True, private=said.private)
+        private = said.private or made.private  # a secret is not said back in the chat
+        return Remembered(asker, told.words, was.text if was else "", private=private)
+
+    def _stored_by(self, line_id: int) -> tuple[facts.Fact | None, facts.Fact | None]:
+        """The fact the line ``line_id`` stored, if any, and the one it replaced."""
         with self.store.read() as connection:
             made = facts.made_by(connection, f"log:{line_id}")
-            was = facts.replaced(connection, made[0]) if made else None
-        if not made:
-            return Remembered(asker, told.words, already=True, private=said.private)
-        private = said.private or made[0].private  # a secret is not said back in the chat
-        return Remembered(asker, told.words, was.text if was else "", private=private)
+            return (made[0], facts.replaced(connection, made[0])) if made else (None, None)
 
     def _answer(
         self, asker: str, said: Question, ask: kinds.Ask, players: dict[str, str], today: date
