@@ -39,7 +39,7 @@ import re
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,9 @@ CHAT = ROOT / "tests" / "data" / "hearing_chat.jsonl"
 FRESH = ROOT / "tests" / "data" / "hearing_chat_fresh.jsonl"
 DATA = Path(__file__).resolve().parent / "data" / "hearing.json"
 KNOCKOUTS = 16
+# The players pick the morning before (a chat asks "what did I bet on today's match?"
+# before lunch), not the 50 minutes before kick-off she picks in.
+PICKS_AHEAD = timedelta(hours=12)
 QATAR = ZoneInfo("Asia/Qatar")  # the file's times have no offset
 DOINGS = ("store", "replace", "withdraw", "nothing")
 
@@ -340,6 +343,7 @@ def run(lines: list[Line], config: ModelConfig, database: Path, language: str) -
         players=6,
         seed=1,
         memory=MemoryConfig(language=language, model_hears=hears),
+        picks_ahead=PICKS_AHEAD,
     )
     clock = SimulatedClock(min(f.kickoff for f in options.tournament.fixtures))
     brain: Model | ModelConfig = config
@@ -390,7 +394,9 @@ def scenario() -> str:
     """What a writer of a chat is told: the matches, the picks, the table after each."""
     with tempfile.TemporaryDirectory() as folder:
         config = ModelConfig(provider="offline", seed=1)
-        options = ReplayOptions(knockouts(), players=6, seed=1, memory=MemoryConfig())
+        options = ReplayOptions(
+            knockouts(), players=6, seed=1, memory=MemoryConfig(), picks_ahead=PICKS_AHEAD
+        )
         clock = SimulatedClock(min(f.kickoff for f in options.tournament.fixtures))
         report = replay(options, Path(folder) / "s.db", config, clock=clock)
         pool = report.pool

@@ -55,9 +55,14 @@ class Addressee:
         # "@betania" later in the line: "quem ta ganhando @betania?", "e aí @betania, ..."
         # ... or her name asked at the line's end: "quem passou, betania?" (searched on a
         # chat line, at most 500 characters: on 4,000 it takes a quarter of a second)
+        # ... or her name opening a later sentence: "TOMAAA. betania quem ta liderando??",
+        # "acabou o mundo 💀 betania quem se deu bem" (after a sentence's end or an emoji,
+        # and again not before a verb about her: "kkk betania is on fire").
         later = re.compile(
             rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*"
-            rf"|[,.!?\s]+(?:{names})\s*\?[?!.]*\s*$",
+            rf"|[,.!?\s]+(?:{names})\s*\?[?!.]*\s*$"
+            rf"|(?<=[^\w\s,;:'\"()-])\s+(?:{names})\b(?:\s*[,:!]+)?\s+"
+            rf"(?!(?:{ABOUT_HER})\b(?![^?]*\?))(?=\S)",
             re.IGNORECASE,
         )
         object.__setattr__(self, "_later", later)

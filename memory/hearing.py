@@ -32,6 +32,7 @@ from memory import facts
 from memory.naming import others_named
 from memory.question_kinds import (
     Ask,
+    GapAsked,
     Help,
     KnownAbout,
     LeadingAsked,
@@ -40,6 +41,7 @@ from memory.question_kinds import (
     OwnStanding,
     PickAsked,
     PoolTable,
+    ScoredOnAsked,
     TeamsMatchAsked,
     WhoCalledAsked,
     forecast_asked,
@@ -51,8 +53,8 @@ from memory.utterance import about_the_game, told_in_confidence
 OPS = ("add", "replace", "withdraw", "private")
 # What a question may ask, as the model names it; each is one kind the records answer.
 KINDS = (
-    "my_standing", "leader", "table", "pick", "match", "who_called", "most_exact",
-    "forecast", "facts_about", "help", "other",
+    "my_standing", "leader", "table", "gap", "pick", "match", "who_called", "scored",
+    "most_exact", "forecast", "facts_about", "help", "other",
 )  # fmt: skip
 
 
@@ -300,6 +302,11 @@ def asks(
             return (LeadingAsked(after=asked.match), LeadingAsked())
         case "table":
             return (PoolTable(),)
+        case "gap":
+            other = asked.who if asked.who in players else None
+            return (GapAsked(other, author),) if other and other != author else (OwnStanding(),)
+        case "scored":
+            return (ScoredOnAsked(asked.team or asked.score or ""),)
         case "pick":
             return (PickAsked(who or author, asked.match),)
         case "match":

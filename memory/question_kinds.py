@@ -53,7 +53,10 @@ CUP = re.compile(
     r"|brasileir[aã]o|champions?(?:hip)?|campe[aã]o)\b",
     CASELESS,
 )
-MATCH_NUMBER = re.compile(r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b", CASELESS)
+# "match 12", "#12", but not a score: "que jogo 4-1!!"
+MATCH_NUMBER = re.compile(
+    r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b(?!\s*[-x:]\s*\d)", CASELESS
+)
 LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
 # "who called Brazil?", "quem mais cravou o 2-1 além de mim?", "alguém cravou o placar da
 # final?", "who else got it exactly?": the match is the rest's team, score or "final",
@@ -86,16 +89,40 @@ SUPPORTS = re.compile(
 # "who called the most exact scores?", "quem cravou mais placares?"
 MOST_EXACT = re.compile(
     r"\b(?:most|more) (?:exact|exacts|scores? (?:called|right))"
-    r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placares )?exatos\b"
+    r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placar(?:es)? )?exatos?\b|\bmais cravad"
     r"|\bplacar(?:es)? exatos?\b.*\bmais\b|\bexact (?:scores? )?.*\bmost\b"
 )
 # The pool's table: "manda a classificação", "top 3", "quem tá na lanterna", "final
 # podium", "quem levou o bolão?", "who won the pool?" (read without accents)
 POOL_TABLE = re.compile(
     r"\b(?:classificacao|standings|ranking|top ?\d|podium|podio|lanterna|last place"
-    r"|ultimo lugar|bottom|empatad\w*|tied|quem (?:levou|ganhou|venceu)(?: o bolao)?"
+    r"|ultimo lugar|bottom|quem (?:levou|ganhou|venceu)(?: o bolao)?"
+    r"|(?:o|a) pi(?:or|ores) do bolao|worst in the pool|dead last"
+    r"|empatad\w*|tied|(?:quem|who)(?:'s| is| ta| esta| e)?\s+(?:em |in )?(?:primeiro|segundo|terceiro|quarto"
+    r"|quinto|sexto|penultimo|second|third|fourth|fifth|sixth|\d(?:o|st|nd|rd|th))(?: lugar| place)?"
     r"|who won(?: the pool)?|resultado (?:final )?do bolao|the table|a tabela|na tabela"
     r"|placar do bolao|how(?:'s| is) the pool)\b"
+)
+# Two players' totals set side by side: "quanto eu tô atrás do fabio?", "vc passou na minha
+# frente??", "who's got more points, me or you?", "o fabio ainda tá na frente?"
+GAP = re.compile(
+    r"\b(?:atras d|na (?:minha )?frente|a frente d|passou|ultrapass|empat(?:ou|ei|amos|ado|ada)"
+    r"|ahead of|behind|overtook|passed me|more points|mais pontos|tied with|level with"
+    r"|me or you|you or me|eu ou (?:vc|voce)|(?:vc|voce) ou eu|diferenca (?:pr|entre|d)|gap"
+    r"|how far (?:behind|ahead))"
+)
+# Who scored on a match: "quem pontuou nesse jogo?", "did anyone get points on Morocco Spain?"
+SCORED_ON = re.compile(
+    r"\b(?:quem|alguem|ninguem) (?:mais )?(?:pontuou|fez ponto|fez algum ponto|se deu bem"
+    r"|ganhou (?:algum )?ponto|levou ponto)"
+    r"|\b(?:who|anyone|anybody|did anyone|did anybody) (?:actually )?(?:get|got|score|scored"
+    r"|earn|earned|won) (?:any )?(?:points|pts)\b|\bwho did (?:well|ok|okay)\b"
+)
+# A player's points on one match: "how many did I get for morocco spain?", "quanto eu fiz
+# nesse?", "meu 1-1 deu quanto?": their pick and what it earned
+POINTS_ON = re.compile(
+    r"\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|i got|did i score"
+    r"|fiz|ganhei|levei|fez|ganhou|levou)\b(?!.*\b(?:total|geral|bolao|overall|so far|jogos|matches|games|partidas)\b)"
 )
 # A match asked by its teams: "quem passou, inglaterra ou frança?", "how did Brazil do?"
 TEAMS_RESULT = re.compile(
@@ -122,6 +149,7 @@ ME = re.compile(r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|f
 YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
 PICKED = re.compile(
     r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*|botei|went"
+    r"|go for|gone for"
     r"|(?:eu|i|me) (?:com|with) \d+ ?[x-] ?\d+)\b"
 )
 BEST_WORST = re.compile(
@@ -234,6 +262,21 @@ class MatchAsked:
 
 
 @dataclass(frozen=True)
+class GapAsked:
+    """Two players' totals side by side: ``first``'s and ``second``'s (handles; hers too)."""
+
+    first: str
+    second: str
+
+
+@dataclass(frozen=True)
+class ScoredOnAsked:
+    """Who scored points on the match ``team`` names (a team, a result), else the last one."""
+
+    team: str
+
+
+@dataclass(frozen=True)
 class PoolTable:
     """The pool's table: its top, the asker's row, its bottom."""
 
@@ -290,6 +333,8 @@ Ask = (
     | MatchAsked
     | WhoCalledAsked
     | PoolTable
+    | GapAsked
+    | ScoredOnAsked
     | TeamsMatchAsked
     | SupportedThen
     | KnownAbout
@@ -306,7 +351,9 @@ def asks_in(
     plain = plain_line(words)
     if HELP.search(plain):
         return (Help(),)
-    found: list[Ask] = [*_own_game(plain, asker, players, her)]
+    scored = SCORED_ON.search(plain)  # before a pick: "apostei 1-1, quem pontuou nesse?"
+    found: list[Ask] = [ScoredOnAsked(plain[scored.end() :])] if scored else []
+    found += _own_game(plain, asker, players, her)
     if TABLE_TOP.search(plain):
         found.append(TableTop())
     elif WHERE_IS.search(plain) and not FORECAST.search(words):
@@ -366,7 +413,15 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     matches, their best and worst match, their standing."""
     found: list[Ask] = []
     named = [h for h in named_in(plain, players) if h != her]
-    if PICKED.search(plain):
+    if GAP.search(plain):
+        you = [her] if YOU.search(plain) else []
+        mine = [asker] if ME.search(plain) or not you else []
+        pair = list(dict.fromkeys([h for h in named if h != asker] + you + mine))
+        if len(pair) == 1 and pair[0] != asker:
+            pair.append(asker)
+        if len(pair) >= 2:
+            found.append(GapAsked(pair[0], pair[1]))
+    if PICKED.search(plain) or POINTS_ON.search(plain):
         hers = YOU.search(plain) and not ME.search(plain)
         who = named[0] if named else her if hers else asker
         numbered = MATCH_NUMBER.search(plain)

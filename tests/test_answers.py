@@ -537,3 +537,38 @@ def test_a_score_before_a_minute_is_read_from_the_goals(
 ) -> None:
     told = ask(pool_voice(played, language), "ana", line)
     assert says in told and "2-0" not in told, told
+
+
+@pytest.mark.parametrize(
+    ("language", "asker", "line", "says"),
+    [
+        # her name opening a later sentence: the line is to her
+        ("en", "ana", "ugh. betania how far behind bia am I?", ("bia", "15", "10", "5 point")),
+        ("pt", "ana", "betania quanto eu to atras da bia?", ("bia", "15", "você 10")),
+        ("en", "ana", "@betania who's got more points, me or bia?", ("bia", "15", "10")),
+        ("en", "bia", "@betania am I ahead of ana?", ("You", "15", "10", "ana")),
+    ],
+)
+def test_two_totals_side_by_side(
+    played: Pool, language: str, asker: str, line: str, says: tuple[str, ...]
+) -> None:
+    told = ask(pool_voice(played, language), asker, line)
+    assert all(word in told for word in says), told
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "betania did anyone get points on Brazil Serbia?", "ana 10 (2-0) and bia 5 (1-0)"),
+        (
+            "pt",
+            "1-1 fácil. betania quem pontuou nesse jogo?",
+            "#2 Argentina 1-1 Mexico: pontuaram bia",
+        ),
+        # a pick said in the same line does not make it a question about that pick
+        ("pt", "eu apostei 2-0. betania quem se deu bem?", "pontuaram bia 10 (1-1)"),
+    ],
+)
+def test_who_scored_on_a_match(played: Pool, language: str, line: str, says: str) -> None:
+    told = ask(pool_voice(played, language), "bia", line)
+    assert says in told, told

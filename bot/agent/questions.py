@@ -24,6 +24,7 @@ from bot.agent.requests import (
     Fallback,
     Forecast,
     Forgotten,
+    Gap,
     HeldThen,
     KnownFacts,
     Leading,
@@ -38,6 +39,7 @@ from bot.agent.requests import (
     PointsOver,
     Remembered,
     ScoreAt,
+    ScoredOn,
     Standing,
     TableTold,
     TeamPlace,
@@ -65,6 +67,8 @@ FACTS_ANSWERED = 5  # "what do you remember about me?": the newest few, and how 
 # opening and the "N more besides" that follows them.
 FACTS_FIT = 170
 FACT_SHOWN = 60  # characters of one fact an answer lists: a long one is cut
+FACT_LEAST = 30  # ... and when several share the answer, cut no shorter than this
+DATE_WORDS = len("[14 Dec] ; ")  # what each listed fact adds round its text
 CHANGE_SHOWN = 40  # characters of what was held before a change, as an answer tells it
 CHANGE_WORDS = 40  # the words round it: "That one since 10 Dec; before that: ..."
 TABLE_TOP_ROWS = 5  # the table she tells: its top, the asker's row, its last
@@ -72,6 +76,8 @@ TEAMS = TeamBook.standard()
 # A result said in a question ("o 2-1", "the 3x0"), and the final named.
 SCORE_SAID = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
 FINAL = re.compile(r"\b(?:final|finals|decisao)\b")
+# The match for third place, as said and as a stage is named ("Match for third place")
+THIRD_PLACE = re.compile(r"\b(?:third|3rd|terceiro|3o|3º) (?:place|lugar)|\bbronze\b")
 # The article before a team's name: "quem cravou o Brasil?", "who called the Netherlands?"
 ARTICLE = re.compile(r"^(?:o|a|os|as|the)\s+", re.IGNORECASE)
 
@@ -228,6 +234,10 @@ class Questions:
                 return self._who_called(asker, team)
             case kinds.PoolTable():
                 return self._pool_table(asker)
+            case kinds.GapAsked(first, second):
+                return self._gap(asker, first, second)
+            case kinds.ScoredOnAsked(team):
+                return self._scored_on(asker, team)
             case kinds.TeamsMatchAsked():
                 match = self._named_match(said.plain)
                 return None if match is None else self._match(asker, match.number)
@@ -300,6 +310,8 @@ class Questions:
             assert match.result is not None  # ended
             if said & {str(scored_score(match.result, basis)), str(match.result)}:
                 return match
+        if THIRD_PLACE.search(plain):
+            return next((m for m in matches if THIRD_PLACE.search(plain_line(m.stage))), None)
         if FINAL.search(plain) and matches:
             return max(matches, key=Match.time_order)
         return None
@@ -314,8 +326,8 @@ class Questions:
         table = self.pool.standings()
         played = sum(1 for m in self.pool.matches() if m.result is not None)
         shown = {r.player for r in table[:TABLE_TOP_ROWS]} | {asker}
-        if table:
-            shown.add(table[-1].player)
+        if table:  # its last, and everyone level with it
+            shown |= {r.player for r in table if r.rank == table[-1].rank}
         rows = tuple((r.rank, r.player, r.points) for r in table if r.player in shown)
         return TableTold(asker, rows if played else (), played, len(table))
 
@@ -482,24 +494,49 @@ class Questions:
         story = match_story(self.pool, match, self.zone)
         return MatchTold(asker, story.label, True, tuple(story.exact()), story.scorer_summary())
 
-    def _who_called(self, asker: str, team: str) -> WhoCalled:
-        """Who called the match ``team`` names (its team, "o Brasil", "the Netherlands";
-        a result, "o 2-1"; "the final"), or the last one played when it names none."""
+    def _finished_named(self, team: str) -> Match | None:
+        """The finished match ``team`` names (its team, "o Brasil", "the Netherlands"; a
+        result, "o 2-1"; "the final"), or the last one played when it names none; None
+        when it names a team with no finished match."""
         wanted = ARTICLE.sub("", team.strip())
         finished = [m for m in self.pool.matches() if m.status is MatchStatus.FINISHED]
-        if wanted:
-            played = [
-                m for m in finished if TEAMS.same(m.team1, wanted) or TEAMS.same(m.team2, wanted)
-            ]
-            named = self._named_match(plain_line(wanted))
-            if played:
-                match: Match | None = played[-1]
-            elif named is not None and named.status is MatchStatus.FINISHED:
-                match = named
-            else:
-                match = None if TEAMS.named_in(wanted) else self._last_finished(finished)
-        else:
-            match = self._last_finished(finished)
+        if not wanted:
+            return self._last_finished(finished)
+        played = [m for m in finished if TEAMS.same(m.team1, wanted) or TEAMS.same(m.team2, wanted)]
+        named = self._named_match(plain_line(wanted))
+        if played:
+            return played[-1]
+        if named is not None and named.status is MatchStatus.FINISHED:
+            return named
+        return None if TEAMS.named_in(wanted) else self._last_finished(finished)
+
+    def _gap(self, asker: str, first: str, second: str) -> Gap | None:
+        """Two players' totals side by side; None when either is not in the table."""
+        points = {r.player: r.points for r in self.pool.standings()}
+        if first not in points or second not in points:
+            return None
+        return Gap(asker, (first, points[first]), (second, points[second]))
+
+    def _scored_on(self, asker: str, team: str) -> ScoredOn | None:
+        """Who scored points on the finished match ``team`` names, best first."""
+        match = self._finished_named(team)
+        if match is None or match.result is None:
+            named = any(m.status is MatchStatus.FINISHED for m in self.pool.matches())
+            return None if named else ScoredOn(asker, None)
+        rule, basis = self.pool.scoring()
+        scorers = []
+        for pick in self.pool.predictions_on(match.number):
+            jokered = match.number in self.pool.extras.jokers_of(pick.handle)
+            earned = jokers.earned(points_for(pick.score, match.result, rule, basis), jokered)
+            if earned > 0:
+                scorers.append((pick.handle, str(pick.score), earned))
+        scorers.sort(key=lambda row: -row[2])
+        label = f"#{match.number} {match.team1} {match.result} {match.team2}"
+        return ScoredOn(asker, label, tuple(scorers))
+
+    def _who_called(self, asker: str, team: str) -> WhoCalled:
+        """Who called the match ``team`` names, or the last one played when it names none."""
+        match = self._finished_named(team)
         if match is None or match.result is None:
             return WhoCalled(asker, team, None)
         _, basis = self.pool.scoring()
@@ -554,21 +591,23 @@ class Questions:
             if (was := before[fact.id]) is not None and (private or not was.private)
         ][:1]
         room = FACTS_FIT - sum(len(was) + CHANGE_WORDS for _, _, was in changes)
-        fitting = len(_fit([self._dated(f) for f in newest], room))
+        # the handful share the room: each cut shorter when there are more of them
+        each = max(FACT_LEAST, min(FACT_SHOWN, room // max(len(newest), 1) - DATE_WORDS))
+        fitting = len(_fit([self._dated(f, each) for f in newest], room))
         shown = sorted(newest[:fitting], key=lambda f: f.id)
         changed = tuple((day, was) for i, day, was in changes if i in {f.id for f in shown})
         return KnownFacts(
             who,
-            tuple(self._dated(f) for f in shown),
+            tuple(self._dated(f, each) for f in shown),
             self.addressee.mention,
             len(current) - len(shown),
             changed,
         )
 
-    def _dated(self, fact: facts.Fact) -> str:
+    def _dated(self, fact: facts.Fact, limit: int = FACT_SHOWN) -> str:
         """A fact as an answer lists it: "[14 Jun] ana supports Argentina now", its first
         clause when it is long (a whole chat line told her), so that several fit."""
-        return f"[{self.words.day(fact.learned_on)}] {_short(fact.text)}"
+        return f"[{self.words.day(fact.learned_on)}] {_short(fact.text, limit)}"
 
 
 def _names_team(text: str, match: Match) -> bool:

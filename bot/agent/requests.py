@@ -546,6 +546,34 @@ class MostExact(Answer):
 
 
 @dataclass(frozen=True)
+class Gap(Answer):
+    """Two players' totals side by side (``who`` asked; ``first`` and ``second`` compared)."""
+
+    first: tuple[str, int]  # (player, points)
+    second: tuple[str, int]
+
+    def notes(self) -> str:
+        (one, mine), (other, theirs) = self.first, self.second
+        return note(
+            "gap", first=one, mine=mine, second=other, theirs=theirs, gap=abs(mine - theirs)
+        )
+
+
+@dataclass(frozen=True)
+class ScoredOn(Answer):
+    """Who scored points on a finished match: (player, pick, points), best first."""
+
+    match: str | None  # "#7 Morocco 0-0 Spain"; None: no finished match the line names
+    scorers: tuple[tuple[str, str, int], ...] = ()
+
+    def notes(self) -> str:
+        if self.match is None:
+            return note("scored_on.none")
+        rows = ", ".join(f"{who} ({pick}) {points}" for who, pick, points in self.scorers)
+        return note("scored_on", match=self.match, scorers=rows or note("word.nobody"))
+
+
+@dataclass(frozen=True)
 class PointsOver(Answer):
     """``who``'s points over matches ``first`` to ``last`` (the finished ones they picked)."""
 

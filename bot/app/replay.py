@@ -67,6 +67,9 @@ class ReplayOptions:
     seed: int = 0
     resume_at: int | None = None
     memory: MemoryConfig = field(default_factory=MemoryConfig)
+    # How long before kick-off the simulated players pick; None: when she picks (her
+    # policy's ``picks_ahead``). A bench whose chat asks about picks in the morning sets it.
+    picks_ahead: timedelta | None = None
 
 
 @dataclass
@@ -222,7 +225,8 @@ def timeline(
 ) -> list[Action]:
     """Every action of the tournament, in the order it happens."""
     actions: list[Action] = []
-    lead = (commentator.policy if commentator else Policy()).picks_ahead  # when picks are in
+    hers = (commentator.policy if commentator else Policy()).picks_ahead
+    lead = options.picks_ahead or hers
 
     def add(at: datetime, run: Callable[[], object], result_of: int | None = None) -> None:
         actions.append(Action(at, len(actions), run, result_of))
@@ -237,6 +241,8 @@ def timeline(
             )
 
         add(fixture.kickoff - lead, picks)
+        if lead != hers:  # her turn comes after each action: one when she picks
+            add(fixture.kickoff - hers, lambda: None)
         add(fixture.kickoff, partial(pool.fixtures.kick_off, number))
         for goal in sorted(fixture.goals, key=lambda g: (g.minute, g.added)):
             add(

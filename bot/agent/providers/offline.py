@@ -30,6 +30,7 @@ from bot.agent.requests import (
     Forecast,
     Forgetful,
     Forgotten,
+    Gap,
     GoalMoment,
     HeldThen,
     KickOff,
@@ -50,6 +51,7 @@ from bot.agent.requests import (
     Remembered,
     RoundDay,
     ScoreAt,
+    ScoredOn,
     Standing,
     Storyline,
     TableTold,
@@ -145,6 +147,8 @@ class OfflineModel:
             NotKnown: self._not_known,
             ScoreAt: self._score_at,
             MostExact: self._most_exact,
+            Gap: self._gap,
+            ScoredOn: self._scored_on,
             PointsOver: self._points_over,
             NoSuchMatch: self._no_such_match,
             NotRead: self._not_read,
@@ -743,6 +747,33 @@ class OfflineModel:
 
     def _no_such_match(self, request: NoSuchMatch, _variant: Variant) -> str:
         return self.say("answer.no_such_match", number=request.number, count=request.count)
+
+    def _gap(self, request: Gap, variant: Variant) -> str:
+        (first, mine), (second, theirs) = request.first, request.second
+        if request.who not in (first, second):
+            gap = abs(mine - theirs)
+            return self.say(
+                "answer.gap_apart", many=gap != 1, who=first, mine=mine, other=second,
+                theirs=theirs, gap=gap,
+            )  # fmt: skip
+        if request.who == second:
+            (first, mine), (second, theirs) = request.second, request.first
+        side = "answer.gap_level" if mine == theirs else (
+            "answer.gap_ahead" if mine > theirs else "answer.gap_behind"
+        )  # fmt: skip
+        gap = abs(mine - theirs)
+        return self.say(
+            side, self._answer_rng(variant), many=gap != 1, other=second, mine=mine,
+            theirs=theirs, gap=gap,
+        )  # fmt: skip
+
+    def _scored_on(self, request: ScoredOn, _variant: Variant) -> str:
+        if request.match is None:
+            return self.say("answer.scored_on_none")
+        if not request.scorers:
+            return self.say("answer.scored_on_nobody", match=request.match)
+        scorers = [f"{who} {points} ({pick})" for who, pick, points in request.scorers]
+        return self.say("answer.scored_on", match=request.match, scorers=self.names(scorers, 6))
 
     def _most_exact(self, request: MostExact, _variant: Variant) -> str:
         if not request.exact:
