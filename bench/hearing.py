@@ -295,8 +295,10 @@ def grade(pool: Pool, lines: list[Line]) -> list[Graded]:
 
 def _leaks(graded: list[Graded], lines: list[Line], posts: list[Any], said: list[Any]) -> None:
     """Her posts after a line that say what it withdrew (by any path), or what it told
-    in private (unless the post answers its owner)."""
+    in private (unless the post answers its owner, or says back a word the line it
+    answers holds: bruno's own "namorada" is no leak of fabio's)."""
     author = {e.id: e.event.player for e in said}
+    asked = {e.id: e.event.text for e in said}
     for result in graded:
         line = result.line
         gone = line.old if line.do == "withdraw" else ()
@@ -307,7 +309,10 @@ def _leaks(graded: list[Graded], lines: list[Line], posts: list[Any], said: list
             if any(holds(text, w) for w in gone) or (
                 line.private
                 and author.get(post.event.trigger) != line.player
-                and any(holds(text, w) for w in line.private)
+                and any(
+                    holds(text, w) and not holds(asked.get(post.event.trigger, ""), w)
+                    for w in line.private
+                )
             ):
                 result.leaks.append(text)
 

@@ -16,8 +16,11 @@ DEFAULT_NAME = "BETanIA"
 # What opens a line before her name: "oi betania", "hey @betania", "bom dia betania".
 GREETING = (
     r"(?:hi|hey|hello|hiya|yo|ok|okay|so|oi|ola|olá|ei|ô|o|ow|e a[ií]|eai|bom dia|boa tarde"
-    r"|boa noite|fala|salve|opa|ah|oh)"
+    r"|boa noite|fala|salve|opa|ah|oh|ops|oops|pera|wait|also|and|e|btw|fyi|actually|hmm+"
+    r"|aliás|alias|seriously|anyway|enfim|então|entao|kkk+|haha\w*|lol)"
 )
+# ... of which these say the rest is told to her: "btw betania tenho um gato"
+TELLING = re.compile(r"\b(?:btw|fyi|actually|aliás|alias)\b", re.IGNORECASE)
 # What follows her name when a line is about her, not to her: "betania is so smug today",
 # "betania tá quieta hoje", "betania acha que ...".
 ABOUT_HER = (
@@ -46,8 +49,8 @@ class Addressee:
             for name in dict.fromkeys((self.handle, self.name))
         )
         pattern = re.compile(
-            rf"^\s*(?:{GREETING}[\s,!]+)?"
-            rf"(?:@{re.escape(self.handle)}\b[\s,:!]*|(?:{names})(?:\s*(?:[,:!?]+\s*|$)"
+            rf"^\s*(?P<greeting>(?:{GREETING}[\s,!.]+){{0,2}})"
+            rf"(?P<name>@{re.escape(self.handle)}\b[\s,:!]*|(?:{names})(?:\s*(?:[,:!?]+\s*|$)"
             rf"|\s+(?!(?:{ABOUT_HER})\b(?![^?]*\?))))",
             re.IGNORECASE,
         )
@@ -76,7 +79,9 @@ class Addressee:
         ...``) says to her, or None if it is not."""
         found = self._pattern.match(text)
         if found is not None:
-            return text[found.end() :]
+            # "btw betania ...": the opener before her name tells how the rest is meant
+            told = TELLING.search(found["greeting"])
+            return f"{told[0]} {text[found.end() :]}" if told else text[found.end() :]
         later = self._later.search(text)
         if later is None:
             return None

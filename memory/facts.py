@@ -321,11 +321,16 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
     def shared(fact: Fact) -> int:
         return len(wanted & (_word_stems(fact.text, handle) | _short_words(fact.text, handle)))
 
-    found = [f for f in current(connection, handle) if shared(f) * 3 >= len(wanted) * 2]
+    held = current(connection, handle)
+    found = [f for f in held if shared(f) * 3 >= len(wanted) * 2]
     # Those holding every word named win: "forget that I run Gentoo on my laptop" names
     # the laptop fact, not "ana runs Gentoo" beside it.
     whole = [f for f in found if shared(f) == len(wanted)]
-    return whole or found
+    if whole or found:
+        return whole or found
+    # "os nomes das gêmeas" of "tenho gêmeas, Lia e Lua": the one fact sharing any word
+    loose = [f for f in held if shared(f)]
+    return loose if len(loose) == 1 else []
 
 
 def _word_stems(text: str, handle: str) -> set[str]:
@@ -341,6 +346,10 @@ def _short_words(text: str, handle: str) -> set[str]:
 
 # Short words of either language no fact is named by ("my ex" names "ex").
 SHORT_COMMON = frozenset("my me is it to of in on at do da de o a as os um eu".split())  # noqa: SIM905
+
+
+# Where a take-back names two things: "o bar e o canto", "the bird and the pigeons"
+BOTH = re.compile(r"\s+(?:e|and|&)\s+|\s*,\s*", re.IGNORECASE)
 
 
 def withdraw(
@@ -366,7 +375,10 @@ def withdraw(
         found = sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
     else:
         found = named(connection, handle, what)
-    if not found or (what and len(found) != 1):
+        if len(found) != 1:  # "aquilo do bar e do canto": each thing named, one fact each
+            parts = [named(connection, handle, part) for part in BOTH.split(what)]
+            found = [f for part in parts if len(part) == 1 for f in part] if len(parts) > 1 else []
+    if not found or (what and len(found) != len({f.id for f in found})):
         return []
     connection.execute(
         update(player_facts)

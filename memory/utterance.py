@@ -46,7 +46,12 @@ LEAD_IN = re.compile(
     r"|(?:just |so |aqui |ca )?between (?:us|you and me)|(?:so |aqui |ca )?entre nos"
     r"|in confidence|confidentially|off the record|(?:e )?segredo)"
     r"|(?P<change>actually|scratch that|correction|change of plans?|na verdade|corrigindo"
-    r"|correcao|mudanca de planos?|atualiza(?:ndo|cao)?(?: ai)?))\b[\s,:;.!-]*"
+    r"|correcao|mudanca de planos?|atualiza(?:ndo|cao)?(?: importante)?(?: ai)?))\b[\s,:;.!-]*"
+    # a topic said before what is told: "hobby novo: ...", "xmas plan: ...", "random but true:"
+    r"|(?P<topic>(?:new |novo |nova )?(?:hobby|plans?|plano|news|novidade|vida nova|meta)"
+    r"(?: (?:novo|nova|new))?|(?:xmas|christmas|natal|reveillon|holiday"
+    r"|ferias|weekend|fds) (?:plans?|planos?)|random (?:but true|fact)|curiosidade"
+    r"|confession|confissao)(?::\s*|\s*$)"
 )
 # An opener said later in the line: "corinthiano sofredor aqui, só pra constar".
 OPENER_WITHIN = re.compile(
@@ -84,14 +89,29 @@ FIRST_PERSON = re.compile(
     r"|(?:eu|nao|eu nao) (?:pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
     r"|danco|entrei|sai|passei)\b"
     r"|(?:to|tou|estou|tava|estava) (?:morando|trabalhando|treinando|estudando|aprendendo"
-    r"|fazendo|de ferias|de licenca|gravida|noiv[oa]|namorando|solteir[oa]|casad[oa])\b"
+    r"|fazendo|de ferias|de licenca|gravida|noiv[oa]|namorando|solteir[oa]|casad[oa]|tendo"
+    r"|pensando em|planejando|tentando|tratando|tomando|fazendo|indo)\b"
+    # "we" in Portuguese: "adotamos uma gata", "eu e minha namorada vamos pra Salvador"
+    r"|(?:adotamos|compramos|mudamos|casamos|tivemos|ganhamos (?:um|uma)|montamos|abrimos"
+    r"|fechamos|viajamos|moramos|temos)\b"
+    r"|eu e (?:o |a |minha |meu |meus |minhas )?\w+(?: \w+)? (?:vamos|estamos|tamos|temos"
+    r"|moramos|fomos|somos|compramos|adotamos|casamos)\b"
+    r"|(?:toco|canto|danco|coleciono|pedalo|nado|pinto|escrevo|cozinho|adotei|comprei|comecei"
+    r"|ganhei (?:um|uma)|tive (?:um|uma)|fiz (?:uma cirurgia|um curso|tatuagem|uma tatuagem))\b"
+    r"|i(?:'m| am|m) (?:the one|terrified|scared|afraid|obsessed|addicted|originally|half"
+    r"|colou?r ?blind|diabetic|deaf|celiac|coeliac|intolerant|expecting|having|getting"
+    r"|thinking (?:of|about)|planning|trying to)\b"
+    r"|i (?:sing|dance|paint|write|cook|knit|climb|surf|swim|cycle|hike|brew|bake|keep"
+    r"|adopted|bought|got (?:a|an|my)|can'?t stand|hate|love)\b"
     r"|(?:meu|minha|meus|minhas) \w+(?: \w+){0,3} (?:e|sao|era|eram|se chama|chama|mora|tem)\b)"
 )
 # What makes a told fact a change of mind: it replaces the one it updates.
 CHANGE = re.compile(
     r"\b(?:anymore|no longer|not any more|now|instead|switched|moved|back to|these days"
     r"|agora|mudei|me mudei|virei|voltei|troquei|passei a|nao \w+(?: \w+)? mais|em vez|ao inves"
-    r"|atualiza(?: ai)?|cancel\w*|called off|gave up|desisti\w*|not going|nao vou mais)\b"
+    r"|atualiza(?: ai)?|atualizacao|cancel\w*|called off|gave up|desisti\w*|not going|nao vou mais"
+    r"|sai d[aeo]|fui (?:morar|pra)|after all|change of plans?|mudanca de planos?|mudei de ideia"
+    r"|is off|'s off|switched|left my|moved out|update)\b"
 )
 # Taking a fact back: "forget ...", "pls delete that", "esquece isso", "apaga o que eu
 # disse do meu cachorro", "pode esquecer". What follows names the fact.
@@ -155,7 +175,10 @@ SENSITIVE = re.compile(
 # ("moro em Campinas, quem tá ganhando?").
 CLAUSES = re.compile(
     r"(?<=[.!?])\s+|\s*[;\n]\s*|(?<=\w):\s+|,\s*(?=(?:quem|who|what|whats|qual|quais|como|how|where|onde"
-    r"|quant\w*|when|quando|e (?:vc|voce|tu)|and you|do you|can you|sera|will|is it)\b)",
+    r"|quant\w*|when|quando|e (?:vc|voce|tu)|and you|do you|can you|sera|will|is it)\b)"
+    # ... or a comma before what follows from it: "I'm allergic to peanuts, so give the
+    # paçoca to bruno" (what is said to another player is theirs)
+    r"|,\s*(?=(?:so|then|but|entao|ent[aã]o|mas|porque|pq|because)\b)",
     re.IGNORECASE,
 )
 # What closes a telling without telling anything: "atualiza aí", "thanks", "ok?".
@@ -165,8 +188,11 @@ CLOSER = re.compile(
     r"|valeu|vlw|blz|beleza)[\s!.]*$",
     re.IGNORECASE,
 )
+# A clause that stops before saying anything: "I'm not", "eu sou"
+UNFINISHED = re.compile(r"\b(?:not|nao|no|is|am|'m|im|sou|e|estou|to|i)\W*$")
 # A line whose words end in a question: asked, not told ("do I still live in Campinas?").
-ASKED = re.compile(r"\?\s*\W*$")
+# "meu favorito é o Vini Jr, ta?": a tag after a comma asks nothing
+ASKED = re.compile(r"(?<!, ta)(?<!, tá)(?<!, ne)(?<!, né)(?<!, ok)(?<!, right)(?<!, sabe)\?\s*\W*$")
 
 
 def told_in_confidence(line: str) -> bool:
@@ -452,7 +478,7 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         plain = plain_line(clause)
         change = change or CHANGE.search(plain) is not None
         while (opener := LEAD_IN.match(plain)) and opener.end():
-            opened = opened or opener["open"] is not None
+            opened = opened or opener["open"] is not None or opener["topic"] is not None
             change = change or opener["change"] is not None
             plain, clause = plain[opener.end() :], clause[opener.end() :]
         opened = opened or in_confidence  # "coisa séria e só entre nós: to tratando ansiedade"
@@ -465,6 +491,8 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
             if not (opened or FIRST_PERSON.match(plain.strip())):
                 continue
         clause = CLOSER.sub("", clause).strip(" ,:;-")
+        if UNFINISHED.search(plain_line(clause)):
+            continue  # "I'm not (ok)": nothing lasting left once its closer is cut
         if others(clause):
             to_others = True
             continue

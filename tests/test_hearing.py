@@ -69,11 +69,44 @@ def test_a_fact_told_as_people_tell_it_is_kept(line: str, fact: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "fact"),
+    [
+        # her name opening a later sentence, an opener before her name, a "we"
+        ("kkk. betania btw adotamos um cachorro, o Bolinha", "adotamos um cachorro, o Bolinha"),
+        ("betania meu time é o Bahia, ta?", "o time de ana é o Bahia, ta?"),  # a tag asks nothing
+        ("betania new hobby: pottery on saturdays", "pottery on saturdays"),
+        # what follows "so" is said to bia: hers, not ana's
+        (
+            "betania I'm allergic to shrimp, so don't let bia order the paella",
+            "ana is allergic to shrimp",
+        ),
+        ("betania to tendo aula de violão toda terça", "ana tá tendo aula de violão toda terça"),
+    ],
+)
+def test_a_fact_told_in_passing_is_kept(line: str, fact: str) -> None:
+    assert stored(line) == fact
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "betania I'm not ok",  # what is left once "ok" closes it says nothing that lasts
+        "betania plans for today: watch the game",
+        "betania sou o pior do bolão ne?",  # a question, "ne?" and all
+    ],
+)
+def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
+    said = read(line)
+    assert not isinstance(said, Remember) or said.told.kept is None, said
+
+
+@pytest.mark.parametrize(
     "line",
     [
         "betania is so smug today",  # about her, not to her
         "nice goal betania",
         "bia you're a terrible tipster lol",
+        "kkk. betania is on fire",
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -415,6 +448,22 @@ def test_a_model_that_forgets_a_secret_is_private_does_not_make_it_public(
     her.catch_up()
     (fact,) = current_of(pool, "ana")
     assert fact.private
+
+
+def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
+    played: Pool,  # noqa: F811
+) -> None:
+    her = pool_voice(played)
+    for line in (
+        "betania tenho gêmeas de 4 anos, Lia e Lua",
+        "betania toco violão num bar da Lapa",
+        "betania canto no coral da igreja",
+        "betania moro em Niterói",
+    ):
+        ask(her, "ana", line)
+    ask(her, "ana", "oops betania esquece os nomes das gêmeas, não curto nome de criança aqui")
+    ask(her, "ana", "betania apaga aquilo do violão e do coral")
+    assert [f.text for f in current_of(played, "ana")] == ["ana mora em Niterói"]
 
 
 def test_a_take_back_then_a_new_fact_in_one_line_replaces_the_last_one(
