@@ -21,8 +21,8 @@ from memory.context import ContextBuilder
 from memory.quoting import quote_player_text
 from memory.requests import FactExtraction, FactMerge, LineReading
 from memory.store import MEMORY_STATE, MemoryStore
-from memory.utterance import Chat, Forget, Heard, Remember, read_line
-from prompts import render
+from memory.utterance import Chat, Forget, Heard, Remember, may_tell, read_line
+from prompts import phrase, render
 
 Write = Callable[[Connection], None]
 
@@ -64,10 +64,14 @@ class FactShelf:
         today = item.at.astimezone(self.zone).date()
         source = f"log:{item.id}"
         final = self._final_day()
-        if self.model_hears and self.listener.message(item.event.text) is not None:
-            heard = self._heard(item, today, final)
+        to_her = self.listener.message(item.event.text) is not None
+        if self.model_hears and (to_her or may_tell(item.event.text)):
+            # a line to her, or one to the room that may tell something of its author
+            heard = self._heard(item, today, final, to_her)
             if heard is not None:
                 return heard
+            if not to_her:
+                return None  # the model read it and kept nothing; the rules add no guess
         said = read_line(
             item.event.text, item.event.player, self._players(), self.listener, today, final
         )
@@ -116,7 +120,7 @@ class FactShelf:
         return write if learned else None
 
     def _heard(
-        self, item: LoggedEvent[ChatPosted], today: date, final: date | None
+        self, item: LoggedEvent[ChatPosted], today: date, final: date | None, to_her: bool = True
     ) -> Write | None:
         """The line read by the model (``memory.hearing``): what passes the rules is written
         with the cursor's move, and the question kept for her answer; None when the model
@@ -128,9 +132,11 @@ class FactShelf:
             "\n".join(f"{f.id}: {quote_player_text(author, f.text, about=author)}" for f in held)
             or "-"
         )
+        where = phrase("moments", "hearing.to_her" if to_her else "hearing.to_the_room")
         prompt = render(
-            "hearing", author=author, facts=listed, line=quote_player_text(author, line)
-        )
+            "hearing", author=author, facts=listed, line=quote_player_text(author, line),
+            where=where,
+        )  # fmt: skip
         request = LineReading(author, line, tuple((f.id, f.text) for f in held))
         asked = None
         try:

@@ -318,8 +318,11 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
     if not wanted:
         return []
 
+    wanted = {SAME_THING.get(w, w) for w in wanted}
+
     def shared(fact: Fact) -> int:
-        return len(wanted & (_word_stems(fact.text, handle) | _short_words(fact.text, handle)))
+        own = _word_stems(fact.text, handle) | _short_words(fact.text, handle)
+        return len(wanted & {SAME_THING.get(w, w) for w in own})
 
     held = current(connection, handle)
     found = [f for f in held if shared(f) * 3 >= len(wanted) * 2]
@@ -331,6 +334,21 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
     # "os nomes das gêmeas" of "tenho gêmeas, Lia e Lua": the one fact sharing any word
     loose = [f for f in held if shared(f)]
     return loose if len(loose) == 1 else []
+
+
+# Words that name one thing in other words, by their first four letters: a take-back of
+# "meu bairro" names where they live ("mora no Batel"), "o nome" what something is called.
+SAME_THING = {
+    stem: thing
+    for thing, stems in (
+        ("home", "mora moro morar live livi bair neig addr ende rua stre casa home"),
+        ("name", "nome name call cham"),
+        ("club", "torc supp time team club"),
+        ("work", "trab work job emp"),
+        ("diet", "vega vege dieta diet carn meat"),
+    )
+    for stem in stems.split()
+}
 
 
 def _word_stems(text: str, handle: str) -> set[str]:

@@ -29,7 +29,8 @@ HOW_AM_I = re.compile(
 )
 LEADING = re.compile(
     r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning)|\bwho leads"
-    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera",
+    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera"
+    r"|\bna lideran[cç]a\b|\bin the lead\b",
     CASELESS,
 )
 # "who led after match 40?", "quem liderava depois do jogo 40?": the table as it stood then
@@ -90,6 +91,8 @@ SUPPORTS = re.compile(
 MOST_EXACT = re.compile(
     r"\b(?:most|more) (?:exact|exacts|scores? (?:called|right))"
     r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placar(?:es)? )?exatos?\b|\bmais cravad"
+    r"|\bhow many exact(?: scores?)? (?:so far|have been|were there)|\bquem (?:ja )?cravou (?:algum )?placar\b"
+    r"|\bquantos (?:placares )?exatos (?:ja )?(?:teve|tivemos|saiu|sairam|ate agora)"
     r"|\bplacar(?:es)? exatos?\b.*\bmais\b|\bexact (?:scores? )?.*\bmost\b"
 )
 # The pool's table: "manda a classificação", "top 3", "quem tá na lanterna", "final
@@ -98,7 +101,10 @@ POOL_TABLE = re.compile(
     r"\b(?:classificacao|standings|ranking|top ?\d|podium|podio|lanterna|last place"
     r"|ultimo lugar|bottom|quem (?:levou|ganhou|venceu)(?: o bolao)?"
     r"|(?:o|a) pi(?:or|ores) do bolao|worst in the pool|dead last"
-    r"|empatad\w*|tied|(?:quem|who)(?:'s| is| ta| esta| e)?\s+(?:em |in )?(?:primeiro|segundo|terceiro|quarto"
+    r"|who(?:'s| is) last|(?:quem|who|to|tou|estou|sou|am i|i'?m)(?:'s| is| ta| esta| e)?\s+"
+    r"(?:em |in )?(?:ultimo|last)\b"
+    r"|empatad\w*|tied|(?:quem|who|to|tou|estou|sou|am i|i'?m)(?:'s| is| ta| esta| e)?\s+"
+    r"(?:em |in )?(?:primeiro|segundo|terceiro|quarto"
     r"|quinto|sexto|penultimo|second|third|fourth|fifth|sixth|\d(?:o|st|nd|rd|th))(?: lugar| place)?"
     r"|who won(?: the pool)?|resultado (?:final )?do bolao|the table|a tabela|na tabela"
     r"|placar do bolao|how(?:'s| is) the pool)\b"
@@ -106,10 +112,26 @@ POOL_TABLE = re.compile(
 # Two players' totals set side by side: "quanto eu tô atrás do fabio?", "vc passou na minha
 # frente??", "who's got more points, me or you?", "o fabio ainda tá na frente?"
 GAP = re.compile(
-    r"\b(?:atras d|na (?:minha )?frente|a frente d|passou|ultrapass|empat(?:ou|ei|amos|ado|ada)"
-    r"|ahead of|behind|overtook|passed me|more points|mais pontos|tied with|level with"
-    r"|me or you|you or me|eu ou (?:vc|voce)|(?:vc|voce) ou eu|diferenca (?:pr|entre|d)|gap"
+    r"\b(?:atras d|na (?:minha |tua |sua )?frente|a frente d|passou|passar|ultrapass|alcanc\w*"
+    r"|empat(?:ou|ei|amos|ado|ada)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
+    r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
+    r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
     r"|how far (?:behind|ahead))"
+)
+# One side of a gap said by its place: "a diferença entre mim e o último", "the leader"
+GAP_LAST = re.compile(r"\b(?:o ultimo|a ultima|lanterna|last place|the last one|the bottom)\b")
+GAP_LEADER = re.compile(r"\b(?:o lider|a lider|the leader|o primeiro|a primeira)\b")
+LAST, LEADER = "@last", "@leader"  # the sides a GapAsked names by place
+# The asker's place asked: "qual minha posição?", "em que posição eu caí?"
+PLACE_ASKED = re.compile(r"\b(?:posicao|position|colocacao|lugar|place|rank)\b")
+# The pool's scoring asked: "quanto vale um placar exato?", "do penalties count?", "1x1 e
+# ganhei 7 pontos?? explica", "why didn't I get 10?"
+RULES = re.compile(
+    r"\b(?:quanto vale|vale quanto|how much is .{0,20}worth|what'?s .{0,20}worth|how many points"
+    r" (?:for|is|do you get)|scoring|pontuacao|(?:as |the )?(?:regras?|rules)\b"
+    r"|penaltis?|penalt(?:y|ies)|disputa de penaltis|prorrogacao|extra[- ]time)"
+    r"|\b(?:pq|por ?que|porque|why)\b.{0,40}\b(?:ganhei|get|got|fiz|levei|nao ganhei|didn'?t get)\b"
+    r"|\b(?:explica|explain)\b"
 )
 # Who scored on a match: "quem pontuou nesse jogo?", "did anyone get points on Morocco Spain?"
 SCORED_ON = re.compile(
@@ -270,6 +292,12 @@ class GapAsked:
 
 
 @dataclass(frozen=True)
+class RulesAsked:
+    """The pool's scoring: what an exact score, a goal difference and a winner are worth,
+    and which score counts (extra time, penalties)."""
+
+
+@dataclass(frozen=True)
 class ScoredOnAsked:
     """Who scored points on the match ``team`` names (a team, a result), else the last one."""
 
@@ -335,6 +363,7 @@ Ask = (
     | PoolTable
     | GapAsked
     | ScoredOnAsked
+    | RulesAsked
     | TeamsMatchAsked
     | SupportedThen
     | KnownAbout
@@ -383,6 +412,8 @@ def asks_in(
         found.append(WhoCalledAsked(written[called.start("team") : called.end("team")].strip()))
     if POOL_TABLE.search(plain):
         found.append(PoolTable())
+    if RULES.search(plain):
+        found.append(RulesAsked())
     if number is None and TEAMS_RESULT.search(plain):
         found.append(TeamsMatchAsked())
     then = SUPPORTED_THEN.search(words)
@@ -413,10 +444,11 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     matches, their best and worst match, their standing."""
     found: list[Ask] = []
     named = [h for h in named_in(plain, players) if h != her]
-    if GAP.search(plain):
+    if GAP.search(plain) and not PLACE_ASKED.search(plain):
         you = [her] if YOU.search(plain) else []
+        placed = [LAST] if GAP_LAST.search(plain) else [LEADER] if GAP_LEADER.search(plain) else []
         mine = [asker] if ME.search(plain) or not you else []
-        pair = list(dict.fromkeys([h for h in named if h != asker] + you + mine))
+        pair = list(dict.fromkeys([h for h in named if h != asker] + placed + you + mine))
         if len(pair) == 1 and pair[0] != asker:
             pair.append(asker)
         if len(pair) >= 2:
@@ -428,6 +460,8 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
         found.append(PickAsked(who, int(numbered["n"]) if numbered else None))
     if MOST_EXACT.search(plain):
         found.append(MostExactAsked())
+    if PLACE_ASKED.search(plain) and ME.search(plain) and not PICKED.search(plain):
+        found.append(OwnStanding())  # "em que posição eu caí? a carla me passou"
     if named or not ME.search(plain):
         return found
     run = MATCH_RANGE.search(plain)

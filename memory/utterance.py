@@ -141,8 +141,10 @@ FORGET_CLOSING = re.compile(
 )
 # What trails the thing a take-back names: "from your memory", "das suas notas", "too".
 FORGET_TRAIL = re.compile(
-    r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list)|das (?:suas|tuas) notas|da (?:sua|tua)"
-    r" memoria|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz)\b.*$"
+    r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list|head)|out of your head"
+    r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
+    r"|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
+    r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.
 SECRET = re.compile(
@@ -216,9 +218,13 @@ def read_forget(message: str) -> Forget | None:
     thing") or closing it ("aquele lance da entrevista esquece"); a take-back with
     nothing after it names what the clause before it named ("sabe aquilo das minhas
     filhas? esquece por favor")."""
+    # each clause's comma-parted pieces, in order: "desisti de Joinville, apaga essa
+    # história de entrevista" takes back in its second piece
     clauses = [c for c in CLAUSES.split(message) if c and c.strip()]
-    for at, clause in enumerate(clauses):
-        plain = plain_line(clause)
+    pieces = [(n, p) for n, c in enumerate(clauses) for p in re.split(r",\s*", c) if p.strip()]
+    parts = [p for _, p in pieces]
+    for at, (clause, part) in enumerate(pieces):
+        plain = plain_line(part)
         while (lead := LEAD_IN.match(plain)) and lead.end():
             plain = plain[lead.end() :]
         found = FORGET.match(plain)
@@ -228,13 +234,17 @@ def read_forget(message: str) -> Forget | None:
             what = _named_thing(plain[: closing.start()])
         else:
             continue
-        said = clause
+        said = part
         if what == "" and at > 0:
-            said = clauses[at - 1]
+            # what it names is what came before it: in its clause, else the clause before
+            before = [p for n, p in pieces[:at] if n == clause]
+            said = ", ".join(before) if before else clauses[clause - 1]
             what = _named_thing(plain_line(said))
+        spent = {part, *re.split(r",\s*", said)}
+        rest = ", ".join(p for p in parts if p not in spent and not ASKED.search(p))
         if EVERYTHING.fullmatch(what):
-            return Forget("", everything=True)
-        return Forget(_as_said(said, what))
+            return Forget("", everything=True, rest=rest)
+        return Forget(_as_said(said, what), rest=rest)
     return None
 
 
@@ -388,6 +398,7 @@ class Forget:
     what: str
     everything: bool = False
     private: bool = False  # only kept to its owner from now on, not withdrawn
+    rest: str = ""  # what the line tells besides: "esquece isso, moro em Campinas"
 
 
 Utterance = Chat | Remember | Forget | Question
@@ -406,7 +417,7 @@ def read_line(
     ``final``: the day of the last match, for "until the final"."""
     message = listener.message(text)
     if message is None:
-        return Chat(text)
+        return _overheard(text, speaker, players, listener, today, final) or Chat(text)
     words = message.strip()
 
     def question(said: str) -> Question:
@@ -425,10 +436,13 @@ def read_line(
     forget = read_forget(words)
     if forget is not None:
         # "scratch what I said about paris, doing the london one instead": a change
-        rest = re.split(r"[,;.!?]", words, maxsplit=1)[1:]
-        then = telling(rest[0].strip(), others) if rest else None
+        then = telling(forget.rest, others) if forget.rest else None
         if then is not None and (told := judged(then.fact)).kept is not None:
-            return Remember(told, change=True, replaces=forget.what or None, private=secret)
+            asking = " ".join(c for c in CLAUSES.split(words) if c and ASKED.search(c))
+            return Remember(
+                told, change=True, replaces=forget.what or None, private=secret,
+                question=question(asking) if asking else None,
+            )  # fmt: skip
         return forget
     remembered = REMEMBER.match(words)
     if remembered is not None:
@@ -451,6 +465,41 @@ def read_line(
             asked = question(said.asked) if said.asked else None
             return Remember(told, said.change, private=secret, question=asked)
     return question(words)
+
+
+def _overheard(
+    text: str,
+    speaker: str,
+    players: Mapping[str, str],
+    listener: Addressee,
+    today: date,
+    final: date | None,
+) -> Remember | None:
+    """A lasting fact its author tells the room, not her: "moro no Batel, pertinho do
+    escritório", "I live in Alfama". Only a first person saying what lasts, not an
+    opener alone, and nothing asked: she keeps it and answers nothing (it was not to her)."""
+    said = telling(
+        text, lambda clause: bool(others_named(clause, speaker, players, listener.handle))
+    )
+    if said is None or said.asked or not FIRST_PERSON.search(plain_line(said.fact)):
+        return None
+    told = judge(said.fact, speaker, players, today, listener, final)
+    if told.kept is None:
+        return None
+    return Remember(told, said.change, private=told_in_confidence(text))
+
+
+def may_tell(text: str) -> bool:
+    """Whether a line to the room may hold a fact about its author (a first person
+    speaking of themselves): the lines a model hearing the chat is asked to read."""
+    return ROOM_FIRST_PERSON.search(plain_line(text)) is not None
+
+
+# A first person in a line to the room: "I", "my", "we", "eu", "meu", "moro", "sou"...
+ROOM_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'?m|i'?ve|my|we|we'?re|our|eu|meu|minha|meus|minhas|moro|sou|tenho|nasci"
+    r"|to|tou|estou|vou|fui|mudei|larguei|comecei|adotei|nosso|nossa)\b"
+)
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
 @pytest.mark.parametrize(
     ("line", "says"),
     [
-        ("@betania how am I doing?", "2 of 4"),
+        ("@betania how am I doing?", "2nd of 4"),
         ("@betania como estou indo?", "10 points"),
         ("@betania who is leading?", "bia"),
         ("@betania quem está na frente?", "15 points"),
@@ -348,7 +348,7 @@ def test_a_pick_is_hidden_from_others_until_kick_off_but_not_from_its_player(
     ("language", "line", "says"),
     [
         ("en", "@betania how many exact scores do I have?", ("10 points", "1 exact")),
-        ("en", "@betania hw many points i got", ("2 of 4", "10 points")),
+        ("en", "@betania hw many points i got", ("2nd of 4", "10 points")),
         ("pt", "@betania quantos placares exatos eu cravei?", ("10 pontos", "1 ", "exat")),
         ("pt", "@betania qual minha posicao?", ("2º de 4",)),
         ("pt", "@betania quantos pontos eu tenho", ("10 pontos",)),
@@ -572,3 +572,23 @@ def test_two_totals_side_by_side(
 def test_who_scored_on_a_match(played: Pool, language: str, line: str, says: str) -> None:
     told = ask(pool_voice(played, language), "bia", line)
     assert says in told, told
+
+
+@pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("pt", "betania quanto vale um placar exato mesmo?", "Placar exato vale 10 pontos"),
+        ("en", "betania do penalties count in the pool?", "penalties don't"),
+        ("pt", "1x1 e ganhei 7?? betania explica", "saldo de gols certo 7"),
+    ],
+)
+def test_the_pool_s_scoring_asked_in_everyday_words(
+    played: Pool, language: str, line: str, says: str
+) -> None:
+    told = ask(pool_voice(played, language), "bia", line)
+    assert says in told, told
+
+
+def test_a_gap_to_the_last_place_is_read_from_the_table(played: Pool) -> None:
+    told = ask(pool_voice(played, "pt"), "bia", "betania qual a diferença entre mim e o último?")
+    assert "caio" in told and "15" in told, told  # caio is last, on 0

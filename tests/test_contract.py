@@ -160,10 +160,18 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     # the pool's table she tells when asked (issue 52): ana 10, bia 5
     "table": "ana 10, bia 5",
     # two totals side by side, and who scored on a match (issue 52): ana 10, bia 5
-    "mine": "10", "theirs": "5", "gap": "5",
+    "mine": "10", "theirs": "5", "gap": "5", "exact_points": "10", "difference": "7", "outcome": "5",
+    "basis": "The score after extra time counts; penalties don't.", "th": "st",
 }  # fmt: skip
 ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
-FRAGMENTS = ("word.", "fusion.best", "fusion.stage", "answer.facts_more", "answer.pick_points")
+FRAGMENTS = (
+    "word.",
+    "fusion.best",
+    "fusion.stage",
+    "answer.facts_more",
+    "answer.pick_points",
+    "answer.rules.",
+)
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])

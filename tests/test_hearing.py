@@ -144,7 +144,8 @@ def test_for_the_record_about_another_player_is_refused_whole() -> None:
     ],
 )
 def test_a_take_back_names_what_it_takes_back(line: str, what: str, everything: bool) -> None:
-    assert read(line) == Forget(what, everything=everything)
+    said = read(line)
+    assert isinstance(said, Forget) and (said.what, said.everything) == (what, everything), said
 
 
 def test_a_change_of_mind_is_read_as_one_and_a_secret_as_private() -> None:

@@ -38,6 +38,7 @@ from bot.agent.requests import (
     PickOf,
     PointsOver,
     Remembered,
+    RulesTold,
     ScoreAt,
     ScoredOn,
     Standing,
@@ -238,6 +239,9 @@ class Questions:
                 return self._gap(asker, first, second)
             case kinds.ScoredOnAsked(team):
                 return self._scored_on(asker, team)
+            case kinds.RulesAsked():
+                rule, basis = self.pool.scoring()
+                return RulesTold(asker, rule.exact, rule.difference, rule.outcome, str(basis))
             case kinds.TeamsMatchAsked():
                 match = self._named_match(said.plain)
                 return None if match is None else self._match(asker, match.number)
@@ -512,8 +516,11 @@ class Questions:
 
     def _gap(self, asker: str, first: str, second: str) -> Gap | None:
         """Two players' totals side by side; None when either is not in the table."""
-        points = {r.player: r.points for r in self.pool.standings()}
-        if first not in points or second not in points:
+        table = self.pool.standings()
+        points = {r.player: r.points for r in table}
+        placed = {kinds.LAST: table[-1].player, kinds.LEADER: table[0].player} if table else {}
+        first, second = placed.get(first, first), placed.get(second, second)
+        if first not in points or second not in points or first == second:
             return None
         return Gap(asker, (first, points[first]), (second, points[second]))
 

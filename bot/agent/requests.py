@@ -560,6 +560,22 @@ class Gap(Answer):
 
 
 @dataclass(frozen=True)
+class RulesTold(Answer):
+    """The pool's scoring rule, and which score of a match counts."""
+
+    exact: int
+    difference: int
+    outcome: int
+    basis: str  # a ScoreBasis value: "end-of-play" (after extra time, no penalties) or "90"
+
+    def notes(self) -> str:
+        return note(
+            "rules", exact=self.exact, difference=self.difference, outcome=self.outcome,
+            basis=note(f"rules.{self.basis}"),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
 class ScoredOn(Answer):
     """Who scored points on a finished match: (player, pick, points), best first."""
 

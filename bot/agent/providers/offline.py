@@ -50,6 +50,7 @@ from bot.agent.requests import (
     Remark,
     Remembered,
     RoundDay,
+    RulesTold,
     ScoreAt,
     ScoredOn,
     Standing,
@@ -148,6 +149,7 @@ class OfflineModel:
             ScoreAt: self._score_at,
             MostExact: self._most_exact,
             Gap: self._gap,
+            RulesTold: self._rules,
             ScoredOn: self._scored_on,
             PointsOver: self._points_over,
             NoSuchMatch: self._no_such_match,
@@ -575,6 +577,7 @@ class OfflineModel:
             rng,
             who=request.who,
             rank=row.rank,
+            th=self.say(f"word.ordinal.{_ordinal(row.rank)}"),
             of=request.of,
             points=row.points,
             exact=row.exact,
@@ -767,6 +770,12 @@ class OfflineModel:
             theirs=theirs, gap=gap,
         )  # fmt: skip
 
+    def _rules(self, request: RulesTold, _variant: Variant) -> str:
+        return self.say(
+            "answer.rules", exact_points=request.exact, difference=request.difference,
+            outcome=request.outcome, basis=self.say(f"answer.rules.{request.basis}"),
+        )  # fmt: skip
+
     def _scored_on(self, request: ScoredOn, _variant: Variant) -> str:
         if request.match is None:
             return self.say("answer.scored_on_none")
@@ -859,3 +868,11 @@ class OfflineModel:
     def _fact_extraction(self, _request: FactExtraction, _variant: Variant) -> str:
         """Rules do not read free chat for facts; only ``@<her handle> remember`` teaches them."""
         return "[]"
+
+
+def _ordinal(rank: int) -> str:
+    """Which ending a rank takes in English ("1st", "12th", "23rd"): its voice section's
+    name; a language with one ending ("3º") says the same for each."""
+    if rank % 100 in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
