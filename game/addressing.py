@@ -17,7 +17,7 @@ DEFAULT_NAME = "BETanIA"
 GREETING = (
     r"(?:hi|hey|hello|hiya|yo|ok|okay|so|oi|ola|olá|ei|ô|o|ow|e a[ií]|eai|bom dia|boa tarde"
     r"|boa noite|fala|salve|opa|ah|oh|ops|oops|pera|wait|also|and|e|btw|fyi|actually|hmm+"
-    r"|aliás|alias|seriously|anyway|enfim|então|entao|kkk+|haha\w*|lol)"
+    r"|aliás|alias|seriously|anyway|enfim|então|entao|kkk+|haha\w*|lol|ó)"
 )
 # ... of which these say the rest is told to her: "btw betania tenho um gato"
 TELLING = re.compile(r"\b(?:btw|fyi|actually|aliás|alias)\b", re.IGNORECASE)
@@ -44,9 +44,11 @@ class Addressee:
         # the @ as people call someone: followed by a comma, a colon, ! or ?, alone, or
         # before what they say to her ("betania quem tá ganhando?", "betaniaaa cravei?"),
         # but not before a verb about her: "betania is so smug today" is about her.
+        # her name as typed: any case, any accent ("Betânia"), its last letter held
+        # ("betaniaaa"), or its first four letters ("beta quanto eu fiz?")
+        called = (self.handle, self.name, *([self.handle[:4]] if len(self.handle) > 5 else []))
         names = "|".join(
-            re.escape(name) + f"(?:{re.escape(name[-1])})*"
-            for name in dict.fromkeys((self.handle, self.name))
+            _accented(name) + f"(?:{_accented(name[-1])})*" for name in dict.fromkeys(called)
         )
         pattern = re.compile(
             rf"^\s*(?P<greeting>(?:{GREETING}[\s,!.]+){{0,2}})"
@@ -87,3 +89,13 @@ class Addressee:
             return None
         said = f"{text[: later.start()].rstrip()} {text[later.end() :]}"
         return re.sub(r"\s+(?=[?!.,]|$)", "", said).strip()
+
+
+ACCENTED = {"a": "aáàâãä", "e": "eéèêë", "i": "iíìîï", "o": "oóòôõö", "u": "uúùûü", "c": "cç"}
+
+
+def _accented(name: str) -> str:
+    """A pattern of ``name`` with any accent on its letters: "betania" matches "Betânia"."""
+    return "".join(
+        f"[{ACCENTED[ch.lower()]}]" if ch.lower() in ACCENTED else re.escape(ch) for ch in name
+    )

@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -366,6 +366,30 @@ def _short_words(text: str, handle: str) -> set[str]:
 SHORT_COMMON = frozenset("my me is it to of in on at do da de o a as os um eu".split())  # noqa: SIM905
 
 
+# A take-back naming when it was told: "aquilo que eu te falei ontem", "what I said today"
+DAY_SAID = {"anteontem": 2, "ontem": 1, "yesterday": 1, "hoje": 0, "today": 0}
+
+
+def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
+    """The facts of the last line that told any on the day ``what`` names; [] if none."""
+    said = [
+        days
+        for word, days in DAY_SAID.items()
+        if re.search(rf"\b{word}\b", unaccented(what).lower())
+    ]
+    if not said:
+        return []
+    day = on - timedelta(days=said[0])
+    that_day = [f for f in held if f.learned_on == day]
+    last = max((f.source for f in that_day), key=_source_order, default=None)
+    return [f for f in that_day if f.source == last]
+
+
+def _source_order(source: str) -> int:
+    """ "log:41" -> 41: the order lines were logged in."""
+    return int(source.split(":")[-1]) if source.split(":")[-1].isdigit() else 0
+
+
 # Where a take-back names two things: "o bar e o canto", "the bird and the pigeons"
 BOTH = re.compile(r"\s+(?:e|and|&)\s+|\s*,\s*", re.IGNORECASE)
 
@@ -392,7 +416,7 @@ def withdraw(
     elif not what:
         found = sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
     else:
-        found = named(connection, handle, what)
+        found = named(connection, handle, what) or _told_on(held, what, on)
         if len(found) != 1:  # "aquilo do bar e do canto": each thing named, one fact each
             parts = [named(connection, handle, part) for part in BOTH.split(what)]
             found = [f for part in parts if len(part) == 1 for f in part] if len(parts) > 1 else []

@@ -30,7 +30,8 @@ HOW_AM_I = re.compile(
 LEADING = re.compile(
     r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning)|\bwho leads"
     r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera"
-    r"|\bna lideran[cç]a\b|\bin the lead\b",
+    r"|\bna lideran[cç]a\b|\bin the lead\b|\bquem (?:[eé] que )?vai (?:a|à) frente"
+    r"|\bquem (?:[eé] que )?manda(?: agora)? na tabela",
     CASELESS,
 )
 # "who led after match 40?", "quem liderava depois do jogo 40?": the table as it stood then
@@ -93,6 +94,7 @@ MOST_EXACT = re.compile(
     r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placar(?:es)? )?exatos?\b|\bmais cravad"
     r"|\bhow many exact(?: scores?)? (?:so far|have been|were there)|\bquem (?:ja )?cravou (?:algum )?placar\b"
     r"|\bquantos (?:placares )?exatos (?:ja )?(?:teve|tivemos|saiu|sairam|ate agora)"
+    r"|\b(?:quem|who)\b.{0,15}\b(?:acert\w+|got|has) (?:um |an? )?(?:resultado|placar|exact)\w* exat"
     r"|\bplacar(?:es)? exatos?\b.*\bmais\b|\bexact (?:scores? )?.*\bmost\b"
 )
 # The pool's table: "manda a classificação", "top 3", "quem tá na lanterna", "final
@@ -116,7 +118,7 @@ GAP = re.compile(
     r"|empat(?:ou|ei|amos|ado|ada)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
     r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
-    r"|how far (?:behind|ahead))"
+    r"|how far (?:behind|ahead|am i from|from)|de avanco|de vantagem|lead over|te levo)"
 )
 # One side of a gap said by its place: "a diferença entre mim e o último", "the leader"
 GAP_LAST = re.compile(r"\b(?:o ultimo|a ultima|lanterna|last place|the last one|the bottom)\b")
@@ -171,7 +173,7 @@ ME = re.compile(r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|f
 YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
 PICKED = re.compile(
     r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*|botei|went"
-    r"|go for|gone for"
+    r"|go for|gone for|botou|botaram|meteu|meteste|meti|mete"
     r"|(?:eu|i|me) (?:com|with) \d+ ?[x-] ?\d+)\b"
 )
 BEST_WORST = re.compile(
@@ -445,7 +447,7 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     found: list[Ask] = []
     named = [h for h in named_in(plain, players) if h != her]
     if GAP.search(plain) and not PLACE_ASKED.search(plain):
-        you = [her] if YOU.search(plain) else []
+        you = [her] if YOU.search(plain) or re.search(r"\bte\b", plain) else []  # "te levo"
         placed = [LAST] if GAP_LAST.search(plain) else [LEADER] if GAP_LEADER.search(plain) else []
         mine = [asker] if ME.search(plain) or not you else []
         pair = list(dict.fromkeys([h for h in named if h != asker] + placed + you + mine))

@@ -61,8 +61,8 @@ OPENER_WITHIN = re.compile(
 # ... or a first person saying what lasts: where they live, work, whom they support, what
 # they are, have, do or stopped doing ("I'm a nurse", "moro em Campinas", "não como carne").
 FIRST_PERSON = re.compile(
-    r"^(?:(?:em|in|next|this|no|na|nesse|neste|esse|este|semana que vem|ano que vem"
-    r"|mes que vem|amanha|tomorrow|hoje|today|ontem|yesterday|last|finally|finalmente|agora"
+    r"^(?:(?:em|in|next|this|no|na|nesse|neste|esse|este|semana que vem|ano que vem|a partir de"
+    r"|mes que vem|amanha|tomorrow|ontem|yesterday|last|finally|finalmente|agora"
     r"|now)\s+(?:\w+\s+)?)?(?:i\s+|eu\s+(?!nao\b|pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
     r"|danco|entrei|sai|passei))?(?:(?:also|just|now|still|finally|recently|actually|tambem|agora|ja"
     r"|acabei de|finalmente|ainda)\s+)*"
@@ -82,8 +82,10 @@ FIRST_PERSON = re.compile(
     r"|my \w+(?: \w+){0,3} (?:is|are|was|were|just|lives|works|has)\b"
     r"|(?:nao )?(?:sou|moro|trabalho|torco|tenho|jogo|corro|falo|estudo|faco|treino|nasci"
     r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
-    r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|pra|para|viajar|morar)"
-    r"|vamos (?:pra|para|morar|nos mudar)|(?:to|tou|estou|tô) (?:na|no|com|em) \w+)\b"
+    r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|viajar|morar"
+    r"|(?:pra|para|pro) (?!(?:a |o )?(?:cama|casa|bar|rua|academia|praia|trabalho|escritorio)\b))"
+    r"|vamos (?:pra|para|pros?|pras?|aos?|as|morar|nos mudar)"
+    r"|(?:ja|agora) (?:to|tou|estou|moro) (?:em|no|na) \w+|(?:just )?moved (?:to|into|in)\b)\b"
     # words that are as often something else ("como tá o jogo?", "canto", "uso") only
     # after "eu" or "não": "eu como carne", "não bebo"
     r"|(?:eu|nao|eu nao) (?:pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
@@ -103,7 +105,8 @@ FIRST_PERSON = re.compile(
     r"|thinking (?:of|about)|planning|trying to)\b"
     r"|i (?:sing|dance|paint|write|cook|knit|climb|surf|swim|cycle|hike|brew|bake|keep"
     r"|adopted|bought|got (?:a|an|my)|can'?t stand|hate|love)\b"
-    r"|(?:meu|minha|meus|minhas) \w+(?: \w+){0,3} (?:e|sao|era|eram|se chama|chama|mora|tem)\b)"
+    r"|(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) \w+(?: \w+){0,3} (?:e|sao|era|eram|se chama"
+    r"|chama|chamam|mora|moram|tem|faz|fazem|adora|adoram|estuda|trabalha|nasceu)\b)"
 )
 # What makes a told fact a change of mind: it replaces the one it updates.
 CHANGE = re.compile(
@@ -111,7 +114,8 @@ CHANGE = re.compile(
     r"|agora|mudei|me mudei|virei|voltei|troquei|passei a|nao \w+(?: \w+)? mais|em vez|ao inves"
     r"|atualiza(?: ai)?|atualizacao|cancel\w*|called off|gave up|desisti\w*|not going|nao vou mais"
     r"|sai d[aeo]|fui (?:morar|pra)|after all|change of plans?|mudanca de planos?|mudei de ideia"
-    r"|is off|'s off|switched|left my|moved out|update)\b"
+    r"|is off|'s off|switched|left my|moved out|update|mudanca feita|new flat|new place|moved to"
+    r"|a partir de (?:hoje|amanha|segunda|agora)|adeus|goodbye|is history)\b"
 )
 # Taking a fact back: "forget ...", "pls delete that", "esquece isso", "apaga o que eu
 # disse do meu cachorro", "pode esquecer". What follows names the fact.
@@ -126,6 +130,7 @@ FORGET = re.compile(
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
     r"^(?:[^\w,;.!?]+|(?:about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parte"
+    r"|da (?:sua |tua )?memoria|das (?:suas |tuas )?notas|from (?:your )?(?:memory|notes)"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
     r"|what i said|everything i (?:told|said)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
@@ -191,7 +196,7 @@ CLOSER = re.compile(
     re.IGNORECASE,
 )
 # A clause that stops before saying anything: "I'm not", "eu sou"
-UNFINISHED = re.compile(r"\b(?:not|nao|no|is|am|'m|im|sou|e|estou|to|i)\W*$")
+UNFINISHED = re.compile(r"\b(?:not|nao|no|is|am|'m|im|sou|e|estou|to|i|sou eu|not me|e eu)\W*$")
 # A line whose words end in a question: asked, not told ("do I still live in Campinas?").
 # "meu favorito é o Vini Jr, ta?": a tag after a comma asks nothing
 ASKED = re.compile(r"(?<!, ta)(?<!, tá)(?<!, ne)(?<!, né)(?<!, ok)(?<!, right)(?<!, sabe)\?\s*\W*$")
@@ -478,10 +483,12 @@ def _overheard(
     """A lasting fact its author tells the room, not her: "moro no Batel, pertinho do
     escritório", "I live in Alfama". Only a first person saying what lasts, not an
     opener alone, and nothing asked: she keeps it and answers nothing (it was not to her)."""
+    if text.lstrip().startswith("@"):
+        return None  # said to someone else by handle: theirs to keep, not hers
     said = telling(
         text, lambda clause: bool(others_named(clause, speaker, players, listener.handle))
     )
-    if said is None or said.asked or not FIRST_PERSON.search(plain_line(said.fact)):
+    if said is None or said.asked or not said.first_person:
         return None
     told = judge(said.fact, speaker, players, today, listener, final)
     if told.kept is None:
@@ -510,6 +517,7 @@ class Telling:
     opened: bool  # said with an opener ("fyi", "pra constar"): meant as telling her
     change: bool  # said as a change of mind
     asked: str = ""  # what the rest of the line asks
+    first_person: bool = False  # a first person saying what lasts ("moro em", "I'm a")
 
 
 def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Telling | None:
@@ -547,7 +555,7 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
             continue
         if not clause.strip(" .!"):
             continue
-        first_person = first_person or FIRST_PERSON.match(plain) is not None
+        first_person = first_person or _first_person(plain)
         kept.append(clause)
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None
     if to_others and not first_person:
@@ -555,4 +563,17 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         return Telling(" ".join(c for c in clauses if not ASKED.search(c)), opened, change, asked)
     if not kept or not (opened or first_person):
         return None
-    return Telling(" ".join(kept), opened, change, asked)
+    return Telling(" ".join(kept), opened, change, asked, first_person)
+
+
+# Where, inside a clause, a first person may start: after a comma, "que", "and", "mas"
+# ("bruno ja aviso q sou vegana", "did 18k this morning, im training for a marathon")
+# (not "e": read without accents it is also "é", "is")
+PIECES = re.compile(r",\s*|\s+(?:q|que|and|mas|but|so|entao|porque|pq|onde|where)\s+")
+
+
+def _first_person(plain: str) -> bool:
+    """Whether a clause (read plain) has a first person saying what lasts at one of its
+    pieces' starts."""
+    pieces = [plain, *PIECES.split(plain)]
+    return any(FIRST_PERSON.match(piece.strip()) for piece in pieces)
