@@ -222,7 +222,7 @@ def grade_memory(line: Line, log_id: int, every: list[facts.Fact]) -> bool:
         return has_new
     if line.do == "replace":
         # "ana no longer lives in Santa Tereza; she moved to Nova Lima" holds the old home
-        # as the past: it is not held (``past`` in bench/data/hearing.json)
+        # as the past: it is not held (``past``, ``past_after`` in bench/data/hearing.json)
         return has_new and not any(holds_now(text, line.old) for text in now)
     return not any(holds_any(text, line.old) for text in now)  # withdraw: gone, all of it
 
@@ -230,16 +230,22 @@ def grade_memory(line: Line, log_id: int, every: list[facts.Fact]) -> bool:
 def holds_now(text: str, words: tuple[str, ...]) -> bool:
     """``text`` says one of ``words`` as what holds, not after "no longer", "saiu de"..."""
     said = plain(text)
-    markers = bench_data()["past"]
+    data = bench_data()
+
+    def marked(markers: list[str], near: str) -> bool:
+        return any(re.search(rf"(?<!\w){re.escape(m)}(?!\w)", near) for m in markers)
+
     for word in words:
         for found in re.finditer(rf"(?<!\w){re.escape(plain(word))}(?!\w)", said):
             before = said[max(0, found.start() - PAST_REACH) : found.start()]
-            if not any(re.search(rf"(?<!\w){re.escape(m)}(?!\w)", before) for m in markers):
+            after = said[found.end() : found.end() + PAST_AFTER]
+            if not (marked(data["past"], before) or marked(data["past_after"], after)):
                 return True
     return False
 
 
 PAST_REACH = 40  # characters before an old value where "no longer", "saiu da" excuse it
+PAST_AFTER = 25  # ... and after it, where "cancelado", "caiu", "is history" do
 
 
 def grade_reply(line: Line, reply: str | None) -> bool:

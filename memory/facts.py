@@ -517,8 +517,10 @@ def updated_by(connection: Connection, handle: str, text: str, named_as: str | N
         # told on that subject before the cue could be read ("ana é a ana. mora em X")
         sharing = [f for f in held if f.subject is None and about in subjects_within(f.text)]
     else:
-        stems = {w[:5] for w in content_words(text, (handle,))} - CHANGE_WORDS
-        sharing = [f for f in held if stems & _stems(f.text) - CHANGE_WORDS]
+        sharing = []
+    if not sharing:  # what it is about, by a word both say ("estágio", "estagiária")
+        stems = _stems(unaccented(text)) - CHANGE_WORDS - _stems(handle)
+        sharing = [f for f in held if stems & _stems(unaccented(f.text)) - CHANGE_WORDS]
     return max(sharing, key=lambda f: (f.last_told, f.id), default=None)
 
 
