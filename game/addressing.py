@@ -63,9 +63,12 @@ class Addressee:
         # ... or her name opening a later sentence: "TOMAAA. betania quem ta liderando??",
         # "acabou o mundo 💀 betania quem se deu bem" (after a sentence's end or an emoji,
         # and again not before a verb about her: "kkk betania is on fire").
+        # ... or called mid-line, a comma, a colon or a "?" after her name: "pergunta séria
+        # betania: ...", "e quem acerta leva quanto, betania? pq ..."
         later = re.compile(
             rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*"
             rf"|[,.!?\s]+(?:{names})\s*\?[?!.]*\s*$"
+            rf"|[\s,]+(?:{names})\s*[:,?!]+\s+(?=\S)"
             rf"|(?<=[^\w\s,;:'\"()-])\s+(?:{names})\b(?:\s*[,:!]+)?\s+"
             rf"(?!(?:{ABOUT_HER})\b(?![^?]*\?))(?=\S)",
             re.IGNORECASE,
@@ -75,6 +78,16 @@ class Addressee:
     @property
     def mention(self) -> str:
         return f"@{self.handle}"
+
+    def after(self, text: str) -> str | None:
+        """What follows her name when she is called mid-line ("2-1!! betania, quem
+        lidera?"): what is asked of her, the line's start being its writer's reaction;
+        None when her name opens the line or is not in it."""
+        if self._pattern.match(text) is not None:
+            return None
+        later = self._later.search(text)
+        rest = None if later is None else text[later.end() :].strip()
+        return rest or None
 
     def message(self, text: str) -> str | None:
         """What a line addressed to her (``@handle ...``, or her name called: ``handle,

@@ -71,7 +71,7 @@ WHO_CALLED = re.compile(
 )
 KNOW_ABOUT = re.compile(
     r"(?:know|remember)\s+about\s+@?(?P<who>[\w.-]+)"
-    r"|(?:sabe|lembra|lembre|conhece)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
+    r"|(?:sabes?|lembras?|lembre|conheces?)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
     CASELESS,
 )
 SELF = ("me", "mim", "myself", "eu", "i")
@@ -114,11 +114,18 @@ POOL_TABLE = re.compile(
 # Two players' totals set side by side: "quanto eu tô atrás do fabio?", "vc passou na minha
 # frente??", "who's got more points, me or you?", "o fabio ainda tá na frente?"
 GAP = re.compile(
-    r"\b(?:atras d|na (?:minha |tua |sua )?frente|a frente d|passou|passar|ultrapass|alcanc\w*"
+    r"\b(?:atras d|na (?:minha |tua |sua )?frente|a frente d|passou|passar|passaste|ultrapass"
+    r"|alcanc\w*"
     r"|empat(?:ou|ei|amos|ado|ada)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
     r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
     r"|how far (?:behind|ahead|am i from|from)|de avanco|de vantagem|lead over|te levo)"
+)
+# Her in Portuguese's second person: "te levo de avanço", "passaste-me"
+SECOND_PERSON = re.compile(r"\bte\b|\b\w+(?:aste|este|iste)\b")
+# A total asked: "com quanto ele fechou?", "how many points does ana have?"
+TOTAL_OF = re.compile(
+    r"\b(?:quanto|quantos|how many|how much|pontos|points|pts|total|fechou|terminou|finished)\b"
 )
 # One side of a gap said by its place: "a diferença entre mim e o último", "the leader"
 GAP_LAST = re.compile(r"\b(?:o ultimo|a ultima|lanterna|last place|the last one|the bottom)\b")
@@ -128,6 +135,11 @@ LAST, LEADER = "@last", "@leader"  # the sides a GapAsked names by place
 PLACE_ASKED = re.compile(r"\b(?:posicao|position|colocacao|lugar|place|rank)\b")
 # The pool's scoring asked: "quanto vale um placar exato?", "do penalties count?", "1x1 e
 # ganhei 7 pontos?? explica", "why didn't I get 10?"
+# ... of which these are asked of nothing else ("quanto vale", "penalties"): read first
+RULES_FIRST = re.compile(
+    r"\b(?:quanto vale|vale quanto|worth|penaltis?|penalt(?:y|ies)|prorrogacao|extra[- ]time"
+    r"|regras?|rules|pontuacao|scoring)\b"
+)
 RULES = re.compile(
     r"\b(?:quanto vale|vale quanto|how much is .{0,20}worth|what'?s .{0,20}worth|how many points"
     r" (?:for|is|do you get)|scoring|pontuacao|(?:as |the )?(?:regras?|rules)\b"
@@ -145,7 +157,8 @@ SCORED_ON = re.compile(
 # A player's points on one match: "how many did I get for morocco spain?", "quanto eu fiz
 # nesse?", "meu 1-1 deu quanto?": their pick and what it earned
 POINTS_ON = re.compile(
-    r"\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|i got|did i score"
+    r"\b(?:fiz|ganhei|marquei) (?:algum )?ponto|\bpontuei\b|\bdid i (?:get|score) (?:any )?points"
+    r"|\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|i got|did i score"
     r"|fiz|ganhei|levei|fez|ganhou|levou)\b(?!.*\b(?:total|geral|bolao|overall|so far|jogos|matches|games|partidas)\b)"
 )
 # A match asked by its teams: "quem passou, inglaterra ou frança?", "how did Brazil do?"
@@ -180,7 +193,8 @@ BEST_WORST = re.compile(
     r"\b(?P<side>best|worst|melhor|pior)\b.*\b(?:match|game|jogo|partida|pick|palpite)"
 )
 OWN_SCORE = re.compile(
-    r"\b(?:exact|exatos?|cravadas?|points?|pts|pontos?|rank\w*|position|place"
+    r"\b(?:quantos (?:eu )?tenho|quanto (?:eu )?tenho|how many (?:do )?i have|my (?:score|total)"
+    r"|exact|exatos?|cravadas?|points?|pts|pontos?|rank\w*|position|place"
     r"|posicao|lugar|colocacao|total|terminei|fiquei|where am i|onde (?:eu )?(?:to|tou|estou))\b"
 )
 # "who is top of the league?", "quem lidera o campeonato?": the clubs' table, not the pool's
@@ -382,6 +396,8 @@ def asks_in(
     plain = plain_line(words)
     if HELP.search(plain):
         return (Help(),)
+    if RULES_FIRST.search(plain) and not MATCH_NUMBER.search(plain):
+        return (RulesAsked(),)
     scored = SCORED_ON.search(plain)  # before a pick: "apostei 1-1, quem pontuou nesse?"
     found: list[Ask] = [ScoredOnAsked(plain[scored.end() :])] if scored else []
     found += _own_game(plain, asker, players, her)
@@ -446,8 +462,11 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     matches, their best and worst match, their standing."""
     found: list[Ask] = []
     named = [h for h in named_in(plain, players) if h != her]
-    if GAP.search(plain) and not PLACE_ASKED.search(plain):
-        you = [her] if YOU.search(plain) or re.search(r"\bte\b", plain) else []  # "te levo"
+    # another's total asked ("e o fabio fechou com quanto?"): set beside the asker's
+    total_of = named and TOTAL_OF.search(plain) and not PICKED.search(plain)
+    if (GAP.search(plain) or total_of) and not PLACE_ASKED.search(plain):
+        # "te levo", "passaste-me": her, in the second person
+        you = [her] if YOU.search(plain) or SECOND_PERSON.search(plain) else []
         placed = [LAST] if GAP_LAST.search(plain) else [LEADER] if GAP_LEADER.search(plain) else []
         mine = [asker] if ME.search(plain) or not you else []
         pair = list(dict.fromkeys([h for h in named if h != asker] + placed + you + mine))

@@ -425,10 +425,17 @@ def read_line(
         return _overheard(text, speaker, players, listener, today, final) or Chat(text)
     words = message.strip()
 
+    after = listener.after(text)
+
     def question(said: str) -> Question:
-        named = tuple(h for h in named_in(said, players) if h != listener.handle)
-        asks = asks_in(said, speaker, players, listener.handle, today)
-        return Question(said, asks, named, asks_of_self(said))
+        # called mid-line, what follows her name is what she is asked, when it asks
+        # anything: "Eu também meti 2-1, ana 😏 Betânia, quem manda agora na tabela?"
+        for words in ([after] if after and after in said else []) + [said]:
+            asks = asks_in(words, speaker, players, listener.handle, today)
+            if asks:
+                break
+        named = tuple(h for h in named_in(words, players) if h != listener.handle)
+        return Question(words, asks, named, asks_of_self(words))
 
     def others(clause: str) -> bool:
         return bool(others_named(clause, speaker, players, listener.handle))

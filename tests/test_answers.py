@@ -592,3 +592,24 @@ def test_the_pool_s_scoring_asked_in_everyday_words(
 def test_a_gap_to_the_last_place_is_read_from_the_table(played: Pool) -> None:
     told = ask(pool_voice(played, "pt"), "bia", "betania qual a diferença entre mim e o último?")
     assert "caio" in told and "15" in told, told  # caio is last, on 0
+
+
+def test_her_pick_asked_before_she_made_it_is_made_then(played: Pool) -> None:
+    """#3 has not kicked off and she picks 50 minutes before: asked the day before, she
+    picks when asked, as a player would, and says it."""
+    her = pool_voice(played, "pt")
+    told = ask(her, "bia", "Betânia, e o teu palpite pro jogo 3?")
+    mine = [p for p in played.predictions_on(3) if p.handle == "betania"]
+    assert len(mine) == 1 and str(mine[0].score) in told, told
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pergunta séria betania: quem lidera?",  # called mid-line, a colon after her name
+        "Eu meti 2-1, caio 😏 Betânia, quem lidera?",  # what follows her name is asked
+    ],
+)
+def test_called_mid_line_what_follows_her_name_is_asked(played: Pool, line: str) -> None:
+    told = ask(pool_voice(played, "pt"), "ana", line)
+    assert "bia" in told and "15" in told, told

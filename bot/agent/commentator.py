@@ -31,6 +31,7 @@ from bot.agent.requests import (
     KickOff,
     NewLeader,
     NotYours,
+    PickOf,
     PickWanted,
     Remark,
     RoundDay,
@@ -643,6 +644,8 @@ class Commentator:
         event = item.event
         question = (self.addressee.message(event.text) or "").strip()
         request = self.questions.read(event.player, event.text, item.id)
+        if self._picked_when_asked(request):  # asked her pick before she made it: she does
+            request = self.questions.read(event.player, event.text, item.id)
         known = set(self.pool.names())
         about = [request.who] if request.who in known else [event.player]
         if isinstance(request, NotYours):
@@ -656,6 +659,22 @@ class Commentator:
         return self.speak(item, request, about, context_instruction, None, capped=False)
 
     # -- her own picks --------------------------------------------------------
+
+    def _picked_when_asked(self, request: Answer) -> bool:
+        """Her pick for a match asked before she made it ("e o teu palpite pra final?"):
+        made now, as a player asked would; whether one was placed."""
+        if not isinstance(request, PickOf) or request.who != self.her or request.pick is not None:
+            return False
+        match = next((m for m in self.pool.matches() if m.number == request.number), None)
+        if match is None or match.status is not MatchStatus.SCHEDULED:
+            return False
+        if is_placeholder(match.team1) or is_placeholder(match.team2):
+            return False
+        try:
+            self.pool.predictions.place(self.her, match.number, self.pick_for(match))
+        except PredictionLocked:
+            return False
+        return True
 
     def pick_for(self, match: Match) -> Score:
         """The rating model's pick; a real model may overrule it with a score the rating

@@ -276,18 +276,19 @@ class Questions:
         label = f"#{match.number} {match.team1} v {match.team2}"
         public = (asker, self.addressee.handle)  # her own picks she tells before kick-off
         if who not in public and not match.has_started(self.pool.clock()):
-            return PickOf(who, label, None, hidden=True)  # as the pool's own "match" command
+            # as the pool's own "match" command
+            return PickOf(who, label, None, hidden=True, number=match.number)
         pick = next(
             (p.score for p in self.pool.predictions_on(match.number) if p.handle == who), None
         )
         if pick is None:
-            return PickOf(who, label, None)
+            return PickOf(who, label, None, number=match.number)
         points = None
         if match.status is MatchStatus.FINISHED and match.result is not None:
             rule, basis = self.pool.scoring()
             jokered = match.number in self.pool.extras.jokers_of(who)
             points = jokers.earned(points_for(pick, match.result, rule, basis), jokered)
-        return PickOf(who, label, str(pick), points=points)
+        return PickOf(who, label, str(pick), points=points, number=match.number)
 
     def _named_match(self, plain: str) -> Match | None:
         """The match a line names without its number: by its teams (the last one started,
@@ -304,6 +305,11 @@ class Questions:
             return max(started, key=Match.time_order)
         if ahead:
             return min(ahead, key=Match.time_order)
+        # "the final", "o jogo do terceiro lugar": named, before any score said beside it
+        if THIRD_PLACE.search(plain):
+            return next((m for m in matches if THIRD_PLACE.search(plain_line(m.stage))), None)
+        if FINAL.search(plain) and matches:
+            return max(matches, key=Match.time_order)
         _, basis = self.pool.scoring()
         said = {f"{home}-{away}" for home, away in SCORE_SAID.findall(plain)}
         ended = sorted(
@@ -314,10 +320,7 @@ class Questions:
             assert match.result is not None  # ended
             if said & {str(scored_score(match.result, basis)), str(match.result)}:
                 return match
-        if THIRD_PLACE.search(plain):
-            return next((m for m in matches if THIRD_PLACE.search(plain_line(m.stage))), None)
-        if FINAL.search(plain) and matches:
-            return max(matches, key=Match.time_order)
+
         return None
 
     def _last_started(self) -> Match | None:

@@ -442,6 +442,7 @@ class PickOf(Answer):
     pick: str | None
     hidden: bool = False
     points: int | None = None  # what it earned, once the match is over
+    number: int | None = None  # the match's number
 
     def notes(self) -> str:
         if self.hidden:
