@@ -19,6 +19,8 @@ GREETING = (
     r"|boa noite|fala|salve|opa|ah|oh|ops|oops|pera|wait|also|and|e|btw|fyi|actually|hmm+"
     r"|aliás|alias|seriously|anyway|enfim|então|entao|kkk+|haha\w*|lol|ó)"
 )
+# What follows a short name when it is a word, not her: "bet you", "bet on France"
+IDIOM = r"you|u|ya|that|on|it|it's|the|my|your|me"
 # ... of which these say the rest is told to her: "btw betania tenho um gato"
 TELLING = re.compile(r"\b(?:btw|fyi|actually|aliás|alias)\b", re.IGNORECASE)
 # What follows her name when a line is about her, not to her: "betania is so smug today",
@@ -45,11 +47,15 @@ class Addressee:
         # before what they say to her ("betania quem tá ganhando?", "betaniaaa cravei?"),
         # but not before a verb about her: "betania is so smug today" is about her.
         # her name as typed: any case, any accent ("Betânia"), its last letter held
-        # ("betaniaaa"), or its first four letters ("beta quanto eu fiz?")
-        called = (self.handle, self.name, *([self.handle[:4]] if len(self.handle) > 5 else []))
-        names = "|".join(
-            _accented(name) + f"(?:{_accented(name[-1])})*" for name in dict.fromkeys(called)
+        # ("betaniaaa"), or cut short to its first three letters or more ("bet quanto eu
+        # fiz?", "beta"), though not in "bet you", "bet on"
+        short = [self.handle[:n] for n in range(len(self.handle) - 1, 2, -1)]
+        whole = "|".join(
+            _accented(name) + f"(?:{_accented(name[-1])})*"
+            for name in dict.fromkeys((self.handle, self.name))
         )
+        cut = "|".join(_accented(name) for name in short) if len(self.handle) > 5 else ""
+        names = rf"{whole}|(?:{cut})(?!\s+(?:{IDIOM})\b)" if cut else whole
         pattern = re.compile(
             rf"^\s*(?P<greeting>(?:{GREETING}[\s,!.]+){{0,2}})"
             rf"(?P<name>@{re.escape(self.handle)}\b[\s,:!]*|(?:{names})(?:\s*(?:[,:!?]+\s*|$)"
@@ -68,6 +74,9 @@ class Addressee:
         later = re.compile(
             rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*"
             rf"|[,.!?\s]+(?:{names})\s*\?[?!.]*\s*$"
+            # ... or her name closing a question without its "?": "tô em último né bet"
+            rf"|\s+(?:n[eé]|right|please|pls|pfv|aren't i|isn't it|am i|do i|did i)"
+            rf"\s*,?\s+(?:{names})\s*[!.]*\s*$"
             rf"|[\s,]+(?:{names})\s*[:,?!]+\s+(?=\S)"
             rf"|(?<=[^\w\s,;:'\"()-])\s+(?:{names})\b(?:\s*[,:!]+)?\s+"
             rf"(?!(?:{ABOUT_HER})\b(?![^?]*\?))(?=\S)",

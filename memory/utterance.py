@@ -60,6 +60,12 @@ OPENER_WITHIN = re.compile(
 )
 # ... or a first person saying what lasts: where they live, work, whom they support, what
 # they are, have, do or stopped doing ("I'm a nurse", "moro em Campinas", "não como carne").
+# When a trip is: "no natal", "em janeiro", "semana que vem"
+TRIP_WHEN = (
+    r"(?:no natal|no reveillon|no carnaval|nas ferias|de ferias|no fim do ano|semana que vem"
+    r"|mes que vem|ano que vem|em (?:janeiro|fevereiro|marco|abril|maio|junho|julho|agosto"
+    r"|setembro|outubro|novembro|dezembro))"
+)
 FIRST_PERSON = re.compile(
     r"^(?:(?:em|in|next|this|no|na|nesse|neste|esse|este|semana que vem|ano que vem|a partir de"
     r"|mes que vem|amanha|tomorrow|ontem|yesterday|last|finally|finalmente|agora"
@@ -80,12 +86,18 @@ FIRST_PERSON = re.compile(
     r"|i(?:'ve| have|ve) (?:got|been|moved|switched|started|joined|signed|quit|stopped|become"
     r"|adopted|two|three|a|an)\b"
     r"|my \w+(?: \w+){0,3} (?:is|are|was|were|just|lives|works|has)\b"
-    r"|(?:nao )?(?:sou|moro|trabalho|torco|tenho|jogo|corro|falo|estudo|faco|treino|nasci"
+    # (not "tenho palavras", "tenho ensaio": what one has today is no fact)
+    r"|(?:nao )?tenho (?!(?:palavras|tempo|ideia|como|que|q|certeza|nada|ensaio|reuniao|aula"
+    r"|prova|compromisso|jogo)\b)"
+    r"|(?:nao )?(?:sou|moro|trabalho|torco|jogo|corro|falo|estudo|faco|treino|nasci"
     r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
-    r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|viajar|morar"
-    r"|(?:pra|para|pro) (?!(?:a |o )?(?:cama|casa|bar|rua|academia|praia|trabalho|escritorio)\b))"
+    r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|viajar|morar)"
+    # a trip, with its when: "vou pra Salvador no reveillon" (not "vou pro ensaio")
+    rf"|(?:vou|vamos|to indo|tou indo) (?:pra|para|pros?|pras?|aos?|a) [^,.;!?]*\b{TRIP_WHEN}"
+    rf"|{TRIP_WHEN},? (?:vou|vamos|to indo|tou indo) (?:pra|para|pros?|pras?|aos?|a)\b"
     r"|vamos (?:pra|para|pros?|pras?|aos?|as|morar|nos mudar)"
-    r"|(?:ja|agora) (?:to|tou|estou|moro) (?:em|no|na) \w+|(?:just )?moved (?:to|into|in)\b)\b"
+    r"|(?:ja|agora) (?:to|tou|estou|moro) (?:em|no|na) \w+|(?:just )?moved (?:to|into|in)\b"
+    r"|i(?:'m| am|m)? (?:in|from) \w+ (?:since|for)\b|\d+ (?:yrs|years|anos) (?:here|aqui))\b"
     # words that are as often something else ("como tá o jogo?", "canto", "uso") only
     # after "eu" or "não": "eu como carne", "não bebo"
     r"|(?:eu|nao|eu nao) (?:pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
@@ -123,6 +135,8 @@ FORGET = re.compile(
     r"^(?:(?:please|pls|plz|ok|okay|hey|so|and|also|e|ei|oi|por favor|pfv|pf|can you|could you"
     r"|would you|you can|pode|podia|poderia|voce pode|vc pode|da pra|tem como)\W+)*"
     r"(?:forget|delete|drop|erase|remove|scratch|disregard|unlearn|wipe|esquec[ae](?:r|-se)?"
+    r"|nao (?:guard|anot|registr)(?:a|e|ar)|don'?t (?:keep|save|store)|(?:deit|jog)(?:a|e|ar) fora"
+    r"|throw away"
     r"|esqueca|apag(?:a|ue|ar)|delet(?:a|e|ar)|remov(?:a|e|er)|tir(?:a|e|ar)"
     r"|desconsider(?:a|e|ar)|ignor(?:a|e|ar))\b(?P<what>.*)$",
     re.DOTALL,
@@ -141,14 +155,15 @@ FORGET_LEAD = re.compile(
 EVERYTHING = re.compile(r"(?:everything|all of it|all|tudo|td)(?: (?:about me|sobre mim|de mim))?")
 # A take-back closing its clause: "aquele lance da entrevista esquece", "forget it".
 FORGET_CLOSING = re.compile(
-    r"\b(?:(?:pode|please|pls|can you) )?(?:esquece|esqueca|apaga|forget it|forget that"
+    r"\b(?:(?:pode|podes|please|pls|can you) )?(?:esquece|esqueca|apaga|forget it|forget that"
+    r"|deitar fora|jogar fora"
     r"|delete (?:it|that)|scratch that|drop it)\b(?=\s*(?:[,.;!]|$))"
 )
 # What trails the thing a take-back names: "from your memory", "das suas notas", "too".
 FORGET_TRAIL = re.compile(
     r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list|head)|out of your head"
     r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
-    r"|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
+    r"|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz|nao|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
     r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.
