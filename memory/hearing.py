@@ -307,8 +307,9 @@ def asks(
             return (GapAsked(other, author),) if other and other != author else (OwnStanding(),)
         case "scored":
             return (ScoredOnAsked(asked.team or asked.score or ""),)
-        case "pick":
-            return (PickAsked(who or author, asked.match),)
+        case "pick":  # hers too: "e o teu palpite pra final?"
+            picker = asked.who if asked.who in players else author
+            return (PickAsked(picker, asked.match),)
         case "match":
             return (MatchAsked(asked.match),) if asked.match else (TeamsMatchAsked(),)
         case "who_called":

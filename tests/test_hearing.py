@@ -299,6 +299,39 @@ def test_a_model_s_question_is_answered_from_the_records(played: Pool) -> None: 
     assert "bia 15, ana 10" in reply
 
 
+def test_a_model_asked_her_own_pick_gets_hers_not_the_asker_s(played: Pool) -> None:  # noqa: F811
+    her, _ = heard_by(
+        played,
+        {"memory": [], "question": {"kind": "pick", "who": "betania", "match": 3, "team": None,
+                                    "score": None}},
+    )  # fmt: skip
+    reply = ask(her, "ana", "bet, e o teu palpite pro jogo 3?")
+    mine = [p for p in played.predictions_on(3) if p.handle == "betania"]
+    assert len(mine) == 1 and str(mine[0].score) in reply and "ana" not in reply.split(":")[0]
+
+
+def test_a_line_to_the_room_that_may_tell_is_read_by_the_model_and_answered_by_none(
+    tournament_pool: Pool,
+) -> None:
+    model = ScriptedModel(
+        hearing=lambda _call: json.dumps(
+            {
+                "memory": [
+                    {"op": "add", "id": None, "text": "ana lives in Olinda", "private": False}
+                ],
+                "question": None,
+            }
+        )
+    )
+    her = her_in(tournament_pool, model, MemoryConfig(model_hears=True))
+    tournament_pool.talk.chat("ana", "aqui em Olinda o sol tá rachando, moro a 2 quadras da praia")
+    tournament_pool.talk.chat("ana", "que jogo horrível")  # no first person: not read
+    her.catch_up()
+    assert [f.text for f in current_of(tournament_pool, "ana")] == ["ana lives in Olinda"]
+    assert model.tasks().count("hearing") == 1
+    assert tournament_pool.events(kinds=("remark",)) == []
+
+
 def test_an_answer_that_is_no_reading_leaves_the_line_to_the_rules(tournament_pool: Pool) -> None:
     model = ScriptedModel(hearing=lambda _call: "Sure! Ana lives in Campinas.")
     her = her_in(tournament_pool, model, MemoryConfig(model_hears=True))
