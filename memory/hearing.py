@@ -308,7 +308,7 @@ def asks(
         case "scored":
             return (ScoredOnAsked(asked.team or asked.score or ""),)
         case "pick":  # hers too: "e o teu palpite pra final?"
-            picker = asked.who if asked.who in players else author
+            picker = asked.who if asked.who is not None and asked.who in players else author
             return (PickAsked(picker, asked.match),)
         case "match":
             return (MatchAsked(asked.match),) if asked.match else (TeamsMatchAsked(),)
