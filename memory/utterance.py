@@ -117,7 +117,9 @@ FIRST_PERSON = re.compile(
     r"|thinking (?:of|about)|planning|trying to)\b"
     r"|i (?:sing|dance|paint|write|cook|knit|climb|surf|swim|cycle|hike|brew|bake|keep"
     r"|adopted|bought|got (?:a|an|my)|can'?t stand|hate|love)\b"
-    r"|(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) \w+(?: \w+){0,3} (?:e|sao|era|eram|se chama"
+    # (no verb between: "a minha mãe desligou a televisão e foi" tells nothing of hers)
+    r"|(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) \w+(?: (?!\w+(?:ou|eu|iu)\b)\w+){0,3}"
+    r" (?:e|sao|era|eram|se chama"
     r"|chama|chamam|mora|moram|tem|faz|fazem|adora|adoram|estuda|trabalha|nasceu)\b)"
 )
 # What makes a told fact a change of mind: it replaces the one it updates.
@@ -259,12 +261,13 @@ def read_forget(message: str) -> Forget | None:
             # what it names is what came before it: in its clause, else the clause before
             before = [p for n, p in pieces[:at] if n == clause]
             said = ", ".join(before) if before else clauses[clause - 1]
-            what = _named_thing(plain_line(said))
+            what = _named_thing(plain_line(said), whole=True)
         spent = {part, *re.split(r",\s*", said)}
         rest = ", ".join(p for p in parts if p not in spent and not ASKED.search(p))
+        asked = " ".join(c for c in clauses if ASKED.search(c) and part not in c)
         if EVERYTHING.fullmatch(what):
-            return Forget("", everything=True, rest=rest)
-        return Forget(_as_said(said, what), rest=rest)
+            return Forget("", everything=True, rest=rest, asked=asked)
+        return Forget(_as_said(said, what), rest=rest, asked=asked)
     return None
 
 
@@ -278,14 +281,17 @@ def _as_said(clause: str, plain: str) -> str:
     return clause[at : at + len(plain)] if plain and at >= 0 else plain
 
 
-def _named_thing(words: str) -> str:
+def _named_thing(words: str, whole: bool = False) -> str:
     """What a take-back names, past the words around it: "what I told you about my
-    daughter" is "my daughter", "a parte de vegetariana tb" is "vegetariana"."""
+    daughter" is "my daughter", "a parte de vegetariana tb" is "vegetariana".
+    ``whole``: words said before the take-back ("about what I told you on Tuesday, the
+    therapy thing... please forget it"), all of them, commas and all."""
     rest = words
     while (lead := FORGET_LEAD.match(rest)) is not None and lead.end() > 0:
         rest = rest[lead.end() :]
     # What it names ends with its clause: "forget my daughter, I'd rather keep it private"
-    what = re.split(r"[,;.!?]|\s(?:pls|please|por favor|thanks|obrigad\w*|i'?d rather|prefiro)\b",
+    ends = r"[;!?]|\.(?!\.)" if whole else r"[,;.!?]"
+    what = re.split(rf"{ends}|\s(?:pls|please|por favor|thanks|obrigad\w*|i'?d rather|prefiro)\b",
                     rest, maxsplit=1)[0]  # fmt: skip
     what = FORGET_TRAIL.sub("", what).strip()
     return "" if re.fullmatch(r"(?:it|that|this|isso|isto|aquilo|o|a|tb|too)?", what) else what
@@ -419,6 +425,7 @@ class Forget:
     everything: bool = False
     private: bool = False  # only kept to its owner from now on, not withdrawn
     rest: str = ""  # what the line tells besides: "esquece isso, moro em Campinas"
+    asked: str = ""  # what it asks besides: "apaga aquilo da banda. e quantos pontos eu tenho?"
 
 
 Utterance = Chat | Remember | Forget | Question

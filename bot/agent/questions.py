@@ -55,6 +55,7 @@ from game.teams import TeamBook
 from game.words import Words
 from memory import facts, hearing
 from memory import question_kinds as kinds
+from memory.guard import named_in
 from memory.naming import suggest
 from memory.person import second_person
 from memory.question_kinds import plain_line
@@ -125,7 +126,16 @@ class Questions:
                     target = facts.hushed(connection, asker, said.what)
                 hushed = target is not None and target.private
                 return Remembered(asker, "", private=True) if hushed else Forgotten(asker, 0)
-            return self._forgotten(asker, said.what, line_id)
+            forgotten = self._forgotten(asker, said.what, line_id)
+            if said.asked and forgotten.count and not forgotten.ambiguous:
+                # done, and asked something besides: the question is what she answers
+                asks = kinds.asks_in(said.asked, asker, players, self.addressee.handle, today)
+                named = tuple(h for h in named_in(said.asked, players) if h != asker)
+                asked = Question(said.asked, asks, named, kinds.asks_of_self(said.asked))
+                for ask in asks:
+                    if (answer := self._answer(asker, asked, ask, players, today)) is not None:
+                        return answer
+            return forgotten
         if isinstance(said, Chat):  # not to her: nothing she was asked
             return NotRead(asker, self.addressee.mention)
         for ask in said.asks:
