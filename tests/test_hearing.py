@@ -524,3 +524,20 @@ def test_what_she_remembers_of_a_player_who_changed_their_mind_fits_her_answer(
         ask(her, "bia", line)
     told = ask(her, "bia", "betania what do you remember about me? curious")
     assert "Bellingham" in told and len(told) <= 280  # the newest first; "1 more besides"
+
+
+def test_a_take_back_with_a_question_besides_gets_the_question_answered(
+    played: Pool,  # noqa: F811
+) -> None:
+    her = pool_voice(played)
+    ask(her, "ana", "betania toco numa banda de forró")
+    told = ask(her, "ana", "betania apaga aquilo da banda. e quantos pontos eu tenho?")
+    assert current_of(played, "ana") == [] and "10" in told, told
+
+
+def test_a_take_back_names_what_the_sentence_before_it_said(played: Pool) -> None:  # noqa: F811
+    her = pool_voice(played)
+    ask(her, "bia", "betania btw I've been in therapy since the summer")
+    ask(her, "bia", "betania I moved to Leeds")
+    ask(her, "bia", "betania about what I told you on Tuesday, the therapy thing... forget it")
+    assert [f.text for f in current_of(played, "bia")] == ["bia moved to Leeds"]
