@@ -86,11 +86,12 @@ class FactShelf:
 
             return withdraw
         change: Remember | None = None
-        if isinstance(said, Remember):
+        free = isinstance(said, Chat) or (isinstance(said, Remember) and said.overheard)
+        if read_free_chat and self.learn_from_chat and free:
+            learned = self._facts_in_chat(item, today, final)  # a model reads free chat
+        elif isinstance(said, Remember):
             learned = [] if said.told.kept is None else [said.told.kept]
             change = said
-        elif read_free_chat and self.learn_from_chat and isinstance(said, Chat):
-            learned = self._facts_in_chat(item, today, final)
         else:
             return None
 

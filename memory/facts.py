@@ -331,8 +331,10 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
     whole = [f for f in found if shared(f) == len(wanted)]
     if whole or found:
         return whole or found
-    # "os nomes das gêmeas" of "tenho gêmeas, Lia e Lua": the one fact sharing any word
-    loose = [f for f in held if shared(f)]
+    # "os nomes das gêmeas" of "tenho gêmeas, Lia e Lua": the one fact sharing any word,
+    # a word of its own (not one it names in other words: "support" is every club's)
+    own = wanted - set(SAME_THING.values())
+    loose = [f for f in held if own & (_word_stems(f.text, handle) | _short_words(f.text, handle))]
     return loose if len(loose) == 1 else []
 
 

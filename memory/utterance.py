@@ -413,6 +413,7 @@ class Remember:
     replaces: str | None = None
     private: bool = False
     question: Question | None = None
+    overheard: bool = False  # told the room, not her: the rules' reading of free chat
 
 
 @dataclass(frozen=True)
@@ -522,7 +523,7 @@ def _overheard(
     told = judge(said.fact, speaker, players, today, listener, final)
     if told.kept is None:
         return None
-    return Remember(told, said.change, private=told_in_confidence(text))
+    return Remember(told, said.change, private=told_in_confidence(text), overheard=True)
 
 
 def may_tell(text: str) -> bool:
