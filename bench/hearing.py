@@ -66,9 +66,10 @@ CHAT = ROOT / "tests" / "data" / "hearing_chat.jsonl"
 FRESH = ROOT / "tests" / "data" / "hearing_chat_fresh.jsonl"
 DATA = Path(__file__).resolve().parent / "data" / "hearing.json"
 KNOCKOUTS = 16
-# The players pick the morning before (a chat asks "what did I bet on today's match?"
-# before lunch), not the 50 minutes before kick-off she picks in.
-PICKS_AHEAD = timedelta(hours=12)
+# The players pick once a round's matches are known, two days ahead (a chat asks "what
+# did I bet on tomorrow's match?"), not in the 50 minutes before kick-off she picks in;
+# the 2022 knock-outs leave 66 hours or more between one round and the next.
+PICKS_AHEAD = timedelta(hours=48)
 QATAR = ZoneInfo("Asia/Qatar")  # the file's times have no offset
 DOINGS = ("store", "replace", "withdraw", "nothing")
 

@@ -100,13 +100,13 @@ MOST_EXACT = re.compile(
 # The pool's table: "manda a classificação", "top 3", "quem tá na lanterna", "final
 # podium", "quem levou o bolão?", "who won the pool?" (read without accents)
 POOL_TABLE = re.compile(
-    r"\b(?:classificacao|standings|ranking|top ?\d|podium|podio|lanterna|last place"
+    r"\b(?:classificacao|standings|ranking|top ?\d|podium|podio|lanterna|last place|table|tabela"
     r"|ultimo lugar|bottom|quem (?:levou|ganhou|venceu)(?: o bolao)?"
     r"|(?:o|a) pi(?:or|ores) do bolao|worst in the pool|dead last"
     r"|who(?:'s| is) last|(?:quem|who|to|tou|estou|sou|am i|i'?m)(?:'s| is| ta| esta| e)?\s+"
     r"(?:em |in )?(?:ultimo|last)\b"
     r"|empatad\w*|tied|(?:quem|who|to|tou|estou|sou|am i|i'?m)(?:'s| is| ta| esta| e)?\s+"
-    r"(?:em |in )?(?:primeiro|segundo|terceiro|quarto"
+    r"(?:sozinh[oa] |alone |still |ainda )?(?:em |in )?(?:primeiro|segundo|terceiro|quarto"
     r"|quinto|sexto|penultimo|second|third|fourth|fifth|sixth|\d(?:o|st|nd|rd|th))(?: lugar| place)?"
     r"|who won(?: the pool)?|resultado (?:final )?do bolao|the table|a tabela|na tabela"
     r"|placar do bolao|how(?:'s| is) the pool)\b"
@@ -119,18 +119,29 @@ GAP = re.compile(
     r"|empat(?:ou|ei|amos|ado|ada)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
     r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
-    r"|how far (?:behind|ahead|am i from|from)|de avanco|de vantagem|lead over|te levo)"
+    r"|how far (?:behind|ahead|am i from|from)|de avanco|vantagem|lead over|te levo"
+    r"|a quantos pontos|quantos pontos (?:atras|a frente|de (?:ti|voce|vc)))"
 )
 # Her in Portuguese's second person: "te levo de avanço", "passaste-me"
-SECOND_PERSON = re.compile(r"\bte\b|\b\w+(?:aste|este|iste)\b")
+SECOND_PERSON = re.compile(r"\bte\b|\bti\b|\b\w+(?:aste|este|iste)\b")
 # A total asked: "com quanto ele fechou?", "how many points does ana have?"
 TOTAL_OF = re.compile(
     r"\b(?:quanto|quantos|how many|how much|pontos|points|pts|total|fechou|terminou|finished)\b"
 )
 # One side of a gap said by its place: "a diferença entre mim e o último", "the leader"
-GAP_LAST = re.compile(r"\b(?:o ultimo|a ultima|lanterna|last place|the last one|the bottom)\b")
-GAP_LEADER = re.compile(r"\b(?:o lider|a lider|the leader|o primeiro|a primeira)\b")
-LAST, LEADER = "@last", "@leader"  # the sides a GapAsked names by place
+_THE = r"\b(?:o|a|pro|pra|do|da|ao|the)"
+GAP_LAST = re.compile(
+    rf"{_THE} ultim[oa]\b|\blanterna\b|\blast place\b|\bthe (?:last one|bottom)\b"
+)
+GAP_PENULT = re.compile(rf"{_THE} penultim[oa]\b|\bsecond[- ]to[- ]last\b")
+GAP_LEADER = re.compile(rf"{_THE} (?:lider|primeir[oa]|leader)\b")
+# ... or by its rank: "minha vantagem pro 2º", "behind the 3rd"
+GAP_RANK = re.compile(
+    r"\b(?:o|a|pro|pra|do|da|the)\s*(?P<n>[2-9])\s*(?:º|°|o|a|nd|rd|th)(?!\w)"
+    r"|\b(?:o|a|pro|pra|do|da|the) (?P<word>segund[oa]|terceir[oa]|second|third)\b"
+)
+ORDINAL_WORDS = {"segundo": 2, "segunda": 2, "second": 2, "terceiro": 3, "terceira": 3, "third": 3}
+LAST, LEADER, PENULT = "@last", "@leader", "@penult"  # the sides a GapAsked names by place
 # The asker's place asked: "qual minha posição?", "em que posição eu caí?"
 PLACE_ASKED = re.compile(r"\b(?:posicao|position|colocacao|lugar|place|rank)\b")
 # The pool's scoring asked: "quanto vale um placar exato?", "do penalties count?", "1x1 e
@@ -138,7 +149,8 @@ PLACE_ASKED = re.compile(r"\b(?:posicao|position|colocacao|lugar|place|rank)\b")
 # ... of which these are asked of nothing else ("quanto vale", "penalties"): read first
 RULES_FIRST = re.compile(
     r"\b(?:quanto vale|vale quanto|worth|penaltis?|penalt(?:y|ies)|prorrogacao|extra[- ]time"
-    r"|regras?|rules|pontuacao|scoring)\b"
+    r"|regras?|rules|pontuacao|scoring|how many points is that|(?:only )?get the winner right"
+    r"|acert\w* (?:so )?o (?:vencedor|saldo))\b"
 )
 RULES = re.compile(
     r"\b(?:quanto vale|vale quanto|how much is .{0,20}worth|what'?s .{0,20}worth|how many points"
@@ -161,6 +173,11 @@ POINTS_ON = re.compile(
     r"|\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|i got|did i score"
     r"|fiz|ganhei|levei|fez|ganhou|levou)\b(?!.*\b(?:total|geral|bolao|overall|so far|jogos|matches|games|partidas)\b)"
 )
+# The pool's table asked in so many words: before the asker's own row
+TABLE_ASKED = re.compile(
+    r"\b(?:top ?\d|podium|podio|classificacao|standings|ranking|(?:full |final |whole )?table"
+    r"|tabela (?:completa|final|toda))\b"
+)
 # A match asked by its teams: "quem passou, inglaterra ou frança?", "how did Brazil do?"
 TEAMS_RESULT = re.compile(
     r"\b(?:passou|ganhou|venceu|won|went through|result|resultado|placar|score|como foi"
@@ -182,7 +199,10 @@ HELP = re.compile(
     r"|\bwhat can (?:you|u) (?:do|answer)|\bo (?:q|que) (?:vc|voce) (?:sabe fazer|faz|responde)"
 )
 # The asker speaking of themselves: "my", "I'm", "meu", "eu", "tô"
-ME = re.compile(r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz)\b")
+ME = re.compile(
+    r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz|fiquei|terminei|estou"
+    r"|to|tou)\b"
+)
 YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
 PICKED = re.compile(
     r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*|botei|went"
@@ -400,6 +420,8 @@ def asks_in(
         return (RulesAsked(),)
     scored = SCORED_ON.search(plain)  # before a pick: "apostei 1-1, quem pontuou nesse?"
     found: list[Ask] = [ScoredOnAsked(plain[scored.end() :])] if scored else []
+    if TABLE_ASKED.search(plain):  # "top 3 right now with points pls, I'm making a meme"
+        found.append(PoolTable())
     found += _own_game(plain, asker, players, her)
     if TABLE_TOP.search(plain):
         found.append(TableTop())
@@ -467,7 +489,7 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     if (GAP.search(plain) or total_of) and not PLACE_ASKED.search(plain):
         # "te levo", "passaste-me": her, in the second person
         you = [her] if YOU.search(plain) or SECOND_PERSON.search(plain) else []
-        placed = [LAST] if GAP_LAST.search(plain) else [LEADER] if GAP_LEADER.search(plain) else []
+        placed = _placed(plain)
         mine = [asker] if ME.search(plain) or not you else []
         pair = list(dict.fromkeys([h for h in named if h != asker] + placed + you + mine))
         if len(pair) == 1 and pair[0] != asker:
@@ -493,6 +515,17 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     if OWN_SCORE.search(plain) and not MATCH_NUMBER.search(plain):
         found.append(OwnStanding())
     return found
+
+
+def _placed(plain: str) -> list[str]:
+    """One side of a gap named by its place in the table ("o último", "o 2º"), if any."""
+    rank = GAP_RANK.search(plain)
+    if rank:
+        return [f"@rank:{int(rank['n']) if rank['n'] else ORDINAL_WORDS[rank['word']]}"]
+    for pattern, side in ((GAP_PENULT, PENULT), (GAP_LAST, LAST), (GAP_LEADER, LEADER)):
+        if pattern.search(plain):
+            return [side]
+    return []
 
 
 def forecast_asked(words: str, rest: str) -> ForecastAsked:

@@ -613,3 +613,16 @@ def test_her_pick_asked_before_she_made_it_is_made_then(played: Pool) -> None:
 def test_called_mid_line_what_follows_her_name_is_asked(played: Pool, line: str) -> None:
     told = ask(pool_voice(played, "pt"), "ana", line)
     assert "bia" in told and "15" in told, told
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("betania, minha vantagem pro 2º tá em quanto?", ("ana", "15", "10")),
+        ("betania quanto eu tenho de vantagem pro último?", ("caio", "0")),
+        ("betania top 3 with points pls, I'm making a meme", ("bia 15", "ana 10")),
+    ],
+)
+def test_places_in_the_table_named_by_rank(played: Pool, line: str, says: tuple[str, ...]) -> None:
+    told = ask(pool_voice(played), "bia", line)
+    assert all(word in told for word in says), told

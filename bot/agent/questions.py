@@ -51,6 +51,7 @@ from game import jokers, league
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
 from game.scoring import Tier, classify, points_for, scored_score
+from game.standings import StandingRow
 from game.teams import TeamBook
 from game.words import Words
 from memory import facts, hearing
@@ -531,8 +532,7 @@ class Questions:
         """Two players' totals side by side; None when either is not in the table."""
         table = self.pool.standings()
         points = {r.player: r.points for r in table}
-        placed = {kinds.LAST: table[-1].player, kinds.LEADER: table[0].player} if table else {}
-        first, second = placed.get(first, first), placed.get(second, second)
+        first, second = _at_place(first, table), _at_place(second, table)
         if first not in points or second not in points or first == second:
             return None
         return Gap(asker, (first, points[first]), (second, points[second]))
@@ -653,3 +653,17 @@ def _fit(told: list[str], room: int = FACTS_FIT) -> tuple[str, ...]:
             break
         fitting.append(text)
     return tuple(fitting)
+
+
+def _at_place(side: str, table: Sequence[StandingRow]) -> str:
+    """The player a gap's side names: a handle, or a place ("@last", "@rank:2")."""
+    if not table or not side.startswith("@"):
+        return side
+    if side == kinds.LEADER:
+        return table[0].player
+    if side == kinds.LAST:
+        return table[-1].player
+    if side == kinds.PENULT:
+        return table[-2].player if len(table) > 1 else side
+    rank = int(side.split(":")[1]) if side.startswith("@rank:") else 0
+    return table[rank - 1].player if 0 < rank <= len(table) else side
