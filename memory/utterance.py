@@ -68,8 +68,8 @@ TRIP_WHEN = (
 )
 FIRST_PERSON = re.compile(
     r"^(?:(?:em|in|next|this|no|na|nesse|neste|esse|este|semana que vem|ano que vem|a partir de"
-    r"|mes que vem|amanha|tomorrow|ontem|yesterday|last|finally|finalmente|agora"
-    r"|now)\s+(?:\w+\s+)?)?(?:i\s+|eu\s+(?!nao\b|pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
+    r"|mes que vem|amanha|tomorrow|ontem|yesterday|last|finally|finalmente|agora|on|every"
+    r"|toda|todo|entretanto|enfim|anyway|now)\s+(?:\w+\s+)?)?(?:i\s+|eu\s+(?!nao\b|pedalo|nado|coleciono|dirijo|uso|como|bebo|cozinho|toco|canto"
     r"|danco|entrei|sai|passei))?(?:(?:also|just|now|still|finally|recently|actually|tambem|agora|ja"
     r"|acabei de|finalmente|ainda)\s+)*"
     r"(?:i (?:live|work|support|root for|cheer for|follow|play|run|speak|study|teach|coach"
@@ -120,7 +120,7 @@ FIRST_PERSON = re.compile(
     # (no verb between: "a minha mãe desligou a televisão e foi" tells nothing of hers)
     r"|(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) \w+(?: (?!\w+(?:ou|eu|iu)\b)\w+){0,3}"
     r" (?:e|sao|era|eram|se chama"
-    r"|chama|chamam|mora|moram|tem|faz|fazem|adora|adoram|estuda|trabalha|nasceu)\b)"
+    r"|chama|chamam|mora|moram|tem|faz|fazem|adora|adoram|estuda|trabalha|nasceu|virou)\b)"
 )
 # What makes a told fact a change of mind: it replaces the one it updates.
 CHANGE = re.compile(
@@ -211,6 +211,11 @@ CLOSER = re.compile(
     r"|write (?:that|it|this) down|take note|ok|okay|pls|please|thanks|thx|ty|obrigad\w*"
     r"|valeu|vlw|blz|beleza)[\s!.]*$",
     re.IGNORECASE,
+)
+# Why a take-back takes a fact back, said after it: not a new fact to keep
+GIVING_UP = re.compile(
+    r"(?:(?:ja|eu|i|i'?ve|i have|already)\s+)?(?:desisti|gave up|quit|parei|larguei|nao rolou"
+    r"|didn'?t work|not doing it|nao vou mais|cancel\w*|acabou|it'?s over|ja era)\b"
 )
 # A clause that stops before saying anything: "I'm not", "eu sou"
 UNFINISHED = re.compile(r"\b(?:not|nao|no|is|am|'m|im|sou|e|estou|to|i|sou eu|not me|e eu)\W*$")
@@ -471,7 +476,9 @@ def read_line(
     forget = read_forget(words)
     if forget is not None:
         # "scratch what I said about paris, doing the london one instead": a change
-        then = telling(forget.rest, others) if forget.rest else None
+        # "esquece a guitarra, desisti ao fim de duas aulas": why it goes, no new fact
+        why = GIVING_UP.match(plain_line(forget.rest).strip())
+        then = telling(forget.rest, others) if forget.rest and not why else None
         if then is not None and (told := judged(then.fact)).kept is not None:
             asking = " ".join(c for c in CLAUSES.split(words) if c and ASKED.search(c))
             return Remember(
@@ -518,7 +525,7 @@ def _overheard(
     said = telling(
         text, lambda clause: bool(others_named(clause, speaker, players, listener.handle))
     )
-    if said is None or said.asked or not said.first_person:
+    if said is None or not said.first_person:  # what it asks the room is not hers to answer
         return None
     told = judge(said.fact, speaker, players, today, listener, final)
     if told.kept is None:

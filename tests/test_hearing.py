@@ -541,3 +541,28 @@ def test_a_take_back_names_what_the_sentence_before_it_said(played: Pool) -> Non
     ask(her, "bia", "betania I moved to Leeds")
     ask(her, "bia", "betania about what I told you on Tuesday, the therapy thing... forget it")
     assert [f.text for f in current_of(played, "bia")] == ["bia moved to Leeds"]
+
+
+def test_why_a_fact_is_taken_back_is_no_new_fact(played: Pool) -> None:  # noqa: F811
+    her = pool_voice(played)
+    ask(her, "bia", "betania comprei uma guitarra, vou aprender nas férias")
+    ask(her, "bia", "betania esquece isso da guitarra, desisti ao fim de duas aulas")
+    told = ask(her, "bia", "betania o que vc sabe de mim?")
+    assert current_of(played, "bia") == [] and "guitarra" not in told, told
+
+
+@pytest.mark.parametrize(
+    ("line", "fact"),
+    [
+        ("heads up, on Thursdays I have Portuguese class at 7pm", "Portuguese class"),
+        (
+            "alguém indica restaurante sem glúten? sou intolerante e sair vira um drama",
+            "intolerante",
+        ),
+        ("moro no Batel, pertinho do escritório", "mora no Batel"),
+    ],
+)
+def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str) -> None:
+    said = read(line)
+    assert isinstance(said, Remember) and said.overheard and said.told.kept is not None
+    assert fact in said.told.kept.text, said.told.kept.text
