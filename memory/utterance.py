@@ -157,7 +157,8 @@ FORGET_LEAD = re.compile(
 EVERYTHING = re.compile(r"(?:everything|all of it|all|tudo|td)(?: (?:about me|sobre mim|de mim))?")
 # A take-back closing its clause: "aquele lance da entrevista esquece", "forget it".
 FORGET_CLOSING = re.compile(
-    r"\b(?:(?:pode|podes|please|pls|can you) )?(?:esquece|esqueca|apaga|forget it|forget that"
+    r"\b(?:(?:pode|podes|please|pls|can you) )?(?:esquece|esquecer|esqueca|apaga|apagar|forget it"
+    r"|forget that"
     r"|deitar fora|jogar fora"
     r"|delete (?:it|that)|scratch that|drop it)\b(?=\s*(?:[,.;!]|$))"
 )

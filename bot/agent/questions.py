@@ -128,8 +128,8 @@ class Questions:
                 hushed = target is not None and target.private
                 return Remembered(asker, "", private=True) if hushed else Forgotten(asker, 0)
             forgotten = self._forgotten(asker, said.what, line_id)
-            if said.asked and forgotten.count and not forgotten.ambiguous:
-                # done, and asked something besides: the question is what she answers
+            if said.asked and not forgotten.ambiguous:
+                # asked something besides: the question is what she answers
                 asks = kinds.asks_in(said.asked, asker, players, self.addressee.handle, today)
                 named = tuple(h for h in named_in(said.asked, players) if h != asker)
                 asked = Question(said.asked, asks, named, kinds.asks_of_self(said.asked))
