@@ -54,7 +54,13 @@ class Addressee:
             _accented(name) + f"(?:{_accented(name[-1])})*"
             for name in dict.fromkeys((self.handle, self.name))
         )
-        cut = "|".join(_accented(name) for name in short) if len(self.handle) > 5 else ""
+        # (and its pet form: "Betinha")
+        short += [f"{self.handle[:3]}inh[ao]"] if len(self.handle) > 5 else []
+        cut = (
+            "|".join(name if name.endswith("[ao]") else _accented(name) for name in short)
+            if len(self.handle) > 5
+            else ""
+        )
         names = rf"{whole}|(?:{cut})(?!\s+(?:{IDIOM})\b)" if cut else whole
         pattern = re.compile(
             rf"^\s*(?P<greeting>(?:{GREETING}[\s,!.]+){{0,2}})"

@@ -71,7 +71,7 @@ WHO_CALLED = re.compile(
 )
 KNOW_ABOUT = re.compile(
     r"(?:know|remember)\s+about\s+@?(?P<who>[\w.-]+)"
-    r"|(?:sabes?|lembras?|lembre|conheces?)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
+    r"|(?:sabes?|lembras?|lembre|conheces?|contei|disse|falei)\s+(?:sobre|de|do|da)\s+@?(?P<quem>[\w.-]+)",
     CASELESS,
 )
 SELF = ("me", "mim", "myself", "eu", "i")
@@ -93,7 +93,7 @@ MOST_EXACT = re.compile(
     r"\b(?:most|more) (?:exact|exacts|scores? (?:called|right))"
     r"|\b(?:cravou|cravaram|acertou) mais\b|\bmais (?:placar(?:es)? )?exatos?\b|\bmais cravad"
     r"|\bhow many exact(?: scores?)? (?:so far|have been|were there)|\bquem (?:ja )?cravou (?:algum )?placar\b"
-    r"|\bquantos (?:placares )?exatos (?:ja )?(?:teve|tivemos|saiu|sairam|ate agora)"
+    r"|\bquantos (?:placares )?exatos (?:ja )?(?:teve|tivemos|saiu|sairam|houve|ate agora)"
     r"|\b(?:quem|who)\b.{0,15}\b(?:acert\w+|got|has) (?:um |an? )?(?:resultado|placar|exact)\w* exat"
     r"|\bplacar(?:es)? exatos?\b.*\bmais\b|\bexact (?:scores? )?.*\bmost\b"
 )
@@ -120,7 +120,8 @@ GAP = re.compile(
     r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
     r"|how far (?:behind|ahead|am i from|from)|de avanco|vantagem|lead over|te levo"
-    r"|a quantos pontos|quantos pontos (?:atras|a frente|de (?:ti|voce|vc)))"
+    r"|a quantos pontos|quantos pontos (?:atras|a frente|de (?:ti|voce|vc))|separa\w*|\blevel\b"
+    r"|empatad[oa]s)"
 )
 # Her in Portuguese's second person: "te levo de avanço", "passaste-me"
 SECOND_PERSON = re.compile(r"\bte\b|\bti\b|\b\w+(?:aste|este|iste)\b")
@@ -150,7 +151,7 @@ PLACE_ASKED = re.compile(r"\b(?:posicao|position|colocacao|lugar|place|rank)\b")
 RULES_FIRST = re.compile(
     r"\b(?:quanto vale|vale quanto|worth|penaltis?|penalt(?:y|ies)|prorrogacao|extra[- ]time"
     r"|regras?|rules|pontuacao|scoring|how many points is that|(?:only )?get the winner right"
-    r"|acert\w* (?:so )?o (?:vencedor|saldo))\b"
+    r"|acert\w* (?:so )?(?:o (?:vencedor|saldo)|quem ganha))\b"
 )
 RULES = re.compile(
     r"\b(?:quanto vale|vale quanto|how much is .{0,20}worth|what'?s .{0,20}worth|how many points"
@@ -170,8 +171,15 @@ SCORED_ON = re.compile(
 # nesse?", "meu 1-1 deu quanto?": their pick and what it earned
 POINTS_ON = re.compile(
     r"\b(?:fiz|ganhei|marquei) (?:algum )?ponto|\bpontuei\b|\bdid i (?:get|score) (?:any )?points"
+    r"|\bwhat did (?:i|you) get (?:out of|for|on|from)\b"
     r"|\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|i got|did i score"
     r"|fiz|ganhei|levei|fez|ganhou|levou)\b(?!.*\b(?:total|geral|bolao|overall|so far|jogos|matches|games|partidas)\b)"
+)
+# The asker's own place asked: "am I third now?", "ainda tô em último?"
+SELF_PLACE = re.compile(
+    r"\b(?:am i|i'?m|to|tou|estou|sou|fiquei|terminei)\s+(?:sozinh[oa] |alone |still |ainda |now )?"
+    r"(?:em |in )?(?:primeir[oa]|segund[oa]|terceir[oa]|quart[oa]|quint[oa]|sext[oa]|ultim[oa]"
+    r"|penultim[oa]|first|second|third|fourth|fifth|sixth|last|\d(?:o|º|a|st|nd|rd|th))\b"
 )
 # The pool's table asked in so many words: before the asker's own row
 TABLE_ASKED = re.compile(
@@ -422,6 +430,8 @@ def asks_in(
     found: list[Ask] = [ScoredOnAsked(plain[scored.end() :])] if scored else []
     if TABLE_ASKED.search(plain):  # "top 3 right now with points pls, I'm making a meme"
         found.append(PoolTable())
+    if SELF_PLACE.search(plain):  # "am I third now?", "tô em último?": their own row
+        found.append(OwnStanding())
     found += _own_game(plain, asker, players, her)
     if TABLE_TOP.search(plain):
         found.append(TableTop())

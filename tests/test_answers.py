@@ -626,3 +626,17 @@ def test_called_mid_line_what_follows_her_name_is_asked(played: Pool, line: str)
 def test_places_in_the_table_named_by_rank(played: Pool, line: str, says: tuple[str, ...]) -> None:
     told = ask(pool_voice(played), "bia", line)
     assert all(word in told for word in says), told
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("Betinha, am I first now?", "1st of 4"),  # her pet name; their own row
+        ("betania, you and ana are level now?", "the gap is 10"),
+        ("betania quantos placares exatos já houve?", "with 1"),
+        ("betania e se eu acertar só quem ganha, levo quantos pontos?", "winner or draw 5"),
+    ],
+)
+def test_everyday_questions_of_the_pool(played: Pool, line: str, says: str) -> None:
+    told = ask(pool_voice(played), "bia", line)
+    assert says in told, told
