@@ -41,6 +41,7 @@ from memory.question_kinds import (
     OwnStanding,
     PickAsked,
     PoolTable,
+    RulesAsked,
     ScoredOnAsked,
     TeamsMatchAsked,
     WhoCalledAsked,
@@ -54,7 +55,7 @@ OPS = ("add", "replace", "withdraw", "private")
 # What a question may ask, as the model names it; each is one kind the records answer.
 KINDS = (
     "my_standing", "leader", "table", "gap", "pick", "match", "who_called", "scored",
-    "most_exact", "forecast", "facts_about", "help", "other",
+    "most_exact", "rules", "forecast", "facts_about", "help", "other",
 )  # fmt: skip
 
 
@@ -307,6 +308,8 @@ def asks(
             return (GapAsked(other, author),) if other and other != author else (OwnStanding(),)
         case "scored":
             return (ScoredOnAsked(asked.team or asked.score or ""),)
+        case "rules":
+            return (RulesAsked(),)
         case "pick":  # hers too: "e o teu palpite pra final?"
             picker = asked.who if asked.who is not None and asked.who in players else author
             return (PickAsked(picker, asked.match),)

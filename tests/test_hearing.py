@@ -310,6 +310,15 @@ def test_a_model_asked_her_own_pick_gets_hers_not_the_asker_s(played: Pool) -> N
     assert len(mine) == 1 and str(mine[0].score) in reply and "ana" not in reply.split(":")[0]
 
 
+def test_a_model_asked_the_pool_s_rules_gets_them_from_the_records(played: Pool) -> None:  # noqa: F811
+    her, _ = heard_by(
+        played,
+        {"memory": [], "question": {"kind": "rules", "who": None, "match": None, "team": None,
+                                    "score": None}},
+    )  # fmt: skip
+    assert "10 points" in ask(her, "ana", "Betinha, placar cravado vale qto mesmo?")
+
+
 def test_a_line_to_the_room_that_may_tell_is_read_by_the_model_and_answered_by_none(
     tournament_pool: Pool,
 ) -> None:
