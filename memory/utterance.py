@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from game.addressing import Addressee
@@ -33,8 +33,9 @@ REMEMBER = re.compile(
 # What opens a clause before what it tells: a greeting or a conjunction ("oi!", "e",
 # "also"), an opener (``open``), a change's (``change``), a secret's ("entre nós:").
 LEAD_IN = re.compile(
-    r"^(?:(?:ah|oh|ok|okay|so|hey|hi|hello|and|also|e|ei|oi|ola|opa|olha|entao|tipo|tb|tbm"
-    r"|tambem|ps|p\.s\.|bom dia|boa tarde|boa noite|kkk+|haha\w*|lol)\b[\s,:!.]*"
+    r"^(?:(?:ah|oh|ok|okay|so|hey|hi|hello|and|also|but|e|mas|ei|oi|ola|opa|olha|entao|tipo|tb|tbm"
+    r"|tambem|ps|p\.s\.|bom dia|boa tarde|boa noite|kkk+|haha\w*|lol"
+    r"|quick one|quick thing|real quick|rapidinho)\b[\s,:!.]*"
     r"|(?P<open>fyi|btw|b\.t\.w\.?|by the way|just so you know|jsyk|for the record"
     r"|for your info\w*|not that (?:you|it|anyone) cares?(?:\W+but)?|heads up|fun fact"
     r"|note(?: that)?|take note(?: that| of this)?|(?:quick |small )?update|news|new info"
@@ -45,9 +46,10 @@ LEAD_IN = re.compile(
     r"|a proposito|alias|novidade|curiosidade|(?:pra|para) (?:sua|tua) informacao"
     r"|pra atualizar|para atualizar|sabia que|sabia q|registra(?: ai)?(?: que| q)?"
     r"|(?:just |so |aqui |ca )?between (?:us|you and me)|(?:so |aqui |ca )?entre nos"
-    r"|in confidence|confidentially|off the record|(?:e )?segredo)"
+    r"|in confidence|confidentially|off the record|(?:e )?segredo|entre a gente"
+    r"|not for (?:\w+ ){0,2}ears)"
     r"|(?P<change>actually|scratch that|correction|change of plans?|na verdade|corrigindo"
-    r"|correcao|mudanca de planos?|atualiza(?:ndo|cao)?(?: importante)?(?: ai)?))\b[\s,:;.!-]*"
+    r"|correcao|mudanca de planos?|mudou tudo|plans? changed|mudou o plano|atualiza(?:ndo|cao)?(?: importante)?(?: ai)?))\b[\s,:;.!-]*"
     # a topic said before what is told: "hobby novo: ...", "xmas plan: ...", "random but true:"
     r"|(?P<topic>(?:new |novo |nova )?(?:hobby|plans?|plano|news|novidade|vida nova|meta)"
     r"(?: (?:novo|nova|new))?|(?:xmas|christmas|natal|reveillon|holiday"
@@ -86,17 +88,33 @@ FIRST_PERSON = re.compile(
     r"|we (?:\w+ )?(?:moved|live|got|have|bought|adopted)"
     r"|i(?:'ve| have|ve) (?:got|been|moved|switched|started|joined|signed|quit|stopped|become"
     r"|adopted|two|three|a|an)\b"
-    r"|my \w+(?: \w+){0,3} (?:is|are|was|were|just|lives|works|has)\b"
+    r"|my (?!(?:god|gosh|goodness|lord|bad|man|dude|friend|dear)\b)\w+(?: \w+){0,3}"
+    r" (?:is|are|was|were|just|lives|works|has)\b"
     # (not "tenho palavras", "tenho ensaio": what one has today is no fact)
-    r"|(?:nao )?tenho (?!(?:palavras|tempo|ideia|como|que|q|certeza|nada|ensaio|reuniao|aula"
-    r"|prova|compromisso|jogo)\b)"
-    r"|(?:nao )?(?:sou|moro|trabalho|torco|jogo|corro|falo|estudo|faco|treino|nasci"
+    r"|(?:nao )?tenho (?:(?:um|uma|uns|umas|dois|duas|tres|quatro|cinco|\d+) (?!(?:minuto|hora"
+    r"|segundo|dia|reuniao|jogo|prova|aula|ensaio|compromisso)s?\b)|alergia|intolerancia|asma"
+    r"|diabetes|medo|pavor|fobia|filh|gemeos|gemeas|gat[oa]|cachorr|irma|namorad|esposa|marido"
+    r"|carro|moto|casa|apartamento|sitio|netos?|sobrinh)"
+    # "jogo" is a game as often as "I play": only with what is played or where
+    r"|(?:nao )?jogo (?:futebol|futsal|bola|pelada|tenis|volei|basquete|xadrez|padel|golfe"
+    r"|handebol|rugby|squash|poker|sinuca|fifa|videogame|no |na |num |numa |em |pelo |pela "
+    r"|toda |todo |aos |as )"
+    r"|(?:nao )?(?:sou|moro|trabalho|torco|corro|falo|estudo|faco|treino|nasci"
     r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
+    r"|terminei (?:o|a|com|meu|minha)"
     r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|viajar|morar)"
     # a trip, with its when: "vou pra Salvador no reveillon" (not "vou pro ensaio")
     rf"|(?:vou|vamos|to indo|tou indo) (?:pra|para|pros?|pras?|aos?|a) [^,.;!?]*\b{TRIP_WHEN}"
     rf"|{TRIP_WHEN},? (?:vou|vamos|to indo|tou indo) (?:pra|para|pros?|pras?|aos?|a)\b"
     r"|vamos (?:pra|para|pros?|pras?|aos?|as|morar|nos mudar)"
+    r"|(?:vou|vamos) passar (?:o |a |as |os |uma |um )?(?:natal|reveillon|ano novo|carnaval"
+    r"|ferias|semana|mes|fim)"
+    # a habit: "todo fim de semana tô no rio", "every sunday I ..."
+    r"|(?:todo|toda|every) (?:fim de semana|final de semana|\w+),? (?:eu )?(?:to|tou|estou|vou"
+    r"|jogo|corro|pesco|treino|i|we)\b"
+    # a way of life said bare: "vegan since 2019"
+    r"|(?:vegan[oa]?|vegetarian[oa]?|pescatarian[oa]?|celiac[oa]?|sober|sobri[oa]) (?:since"
+    r"|desde|for|ha)\b"
     r"|(?:ja|agora) (?:to|tou|estou|moro) (?:em|no|na) \w+|(?:just )?moved (?:to|into|in)\b"
     r"|i(?:'m| am|m)? (?:in|from) \w+ (?:since|for)\b|\d+ (?:yrs|years|anos) (?:here|aqui))\b"
     # words that are as often something else ("como tá o jogo?", "canto", "uso") only
@@ -119,7 +137,9 @@ FIRST_PERSON = re.compile(
     r"|i (?:sing|dance|paint|write|cook|knit|climb|surf|swim|cycle|hike|brew|bake|keep"
     r"|adopted|bought|got (?:a|an|my)|can'?t stand|hate|love)\b"
     # (no verb between: "a minha mãe desligou a televisão e foi" tells nothing of hers)
-    r"|(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) \w+(?: (?!\w+(?:ou|eu|iu)\b)\w+){0,3}"
+    # (not "meu deus", "minha nossa": an exclamation)
+    r"|(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) (?!(?:deus|nossa|pai do ceu|senhor|amigo"
+    r"|querid[oa]|povo|gente|caro|rei)\b)\w+(?: (?!\w+(?:ou|eu|iu)\b)\w+){0,3}"
     r" (?:e|sao|era|eram|se chama"
     r"|chama|chamam|mora|moram|tem|faz|fazem|adora|adoram|estuda|trabalha|nasceu|virou)\b)"
 )
@@ -176,7 +196,10 @@ SECRET = re.compile(
     r"|mention|share|spread|repeat|bring (?:it|that|this) up)|keep (?:it|this|that)? ?"
     r"(?:private|secret|quiet|to yourself|between)|(?:it'?s|is) a secret|secretly|off the record"
     r"|rather keep (?:it|that|this) private|entre nos|segredo|sigilo|confidencial"
-    r"|nao (?:conta|conte|fala|fale|espalha|espalhe|comenta|comente|repete|repita)\b"
+    r"|nao (?:conta|conte|contem|fala|fale|falem|espalha|espalhe|espalhem|comenta|comente"
+    r"|comentem|repete|repita|repitam)\b|not for (?:\w+ ){0,2}ears|(?:don'?t|do not) let"
+    r" (?:\w+ ){1,3}know|nobody (?:here |at work )?knows|keep (?:it|this) (?:on the )?down ?low"
+    r"|entre a gente|fica (?:so )?(?:entre|aqui)|ninguem (?:aqui )?(?:sabe|precisa saber)"
     r"|ninguem (?:sabe|pode saber)|so (?:pra|para) (?:vc|voce|ti)\b(?! saber)"
     r"|(?:nao precisa|no need to) (?:espalhar|contar|falar|comentar|tell|share|spread|mention))"
 )
@@ -190,7 +213,8 @@ SENSITIVE = re.compile(
     r"|terapia|terapeuta|depressao|ansiedade|gravid\w*|internad\w*|meu endereco|rua \w+"
     r"|avenida|ap(?:to)? \d+|divorci\w*|separad\w*|separacao|terminei|termin(?:amos|ou comigo)"
     r"|traicao|procurando (?:um )?(?:novo )?emprego|entrevista de emprego|curriculo"
-    r"|pedir demissao|pedi demissao)\b"
+    r"|pedir demissao|pedi demissao|residence permit|work permit|visa|visto|immigration"
+    r"|imigracao)\b"
     # a phone number or an e-mail address
     r"|\+?\d[\d ().-]{7,}\d|\b[\w.+-]+@[\w-]+\.[\w.]+"
 )
@@ -217,7 +241,9 @@ CLOSER = re.compile(
 # Why a take-back takes a fact back, said after it: not a new fact to keep
 GIVING_UP = re.compile(
     r"(?:(?:ja|eu|i|i'?ve|i have|already)\s+)?(?:desisti|gave up|quit|parei|larguei|nao rolou"
-    r"|didn'?t work|not doing it|nao vou mais|cancel\w*|acabou|it'?s over|ja era)\b"
+    r"|didn'?t work|not doing it|nao vou mais|cancel\w*|acabou|it'?s over|ja era"
+    r"|(?:i'?m |i am |im )?(?:not going back|done with|over it)|never again|nunca mais"
+    r"|nao volto)\b"
 )
 # A clause that stops before saying anything: "I'm not", "eu sou"
 UNFINISHED = re.compile(r"\b(?:not|nao|no|is|am|'m|im|sou|e|estou|to|i|sou eu|not me|e eu)\W*$")
@@ -433,7 +459,8 @@ class Forget:
     everything: bool = False
     private: bool = False  # only kept to its owner from now on, not withdrawn
     rest: str = ""  # what the line tells besides: "esquece isso, moro em Campinas"
-    asked: str = ""  # what it asks besides: "apaga aquilo da banda. e quantos pontos eu tenho?"
+    asked: str = ""  # the words that ask besides: "apaga aquilo da banda. e quantos pontos?"
+    question: Question | None = None  # what they ask, as read (``read_line``)
 
 
 Utterance = Chat | Remember | Forget | Question
@@ -477,16 +504,20 @@ def read_line(
     secret = told_in_confidence(words)
     forget = read_forget(words)
     if forget is not None:
+        # asked besides, with or without its "?": "apaga aquilo da banda. e me diz
+        # quantos pontos eu tô do fabio"
+        asked = question(forget.asked) if forget.asked else None
+        if asked is None and forget.rest and (rest := question(forget.rest)).asks:
+            asked, forget = rest, replace(forget, rest="")
+        forget = replace(forget, question=asked)
         # "scratch what I said about paris, doing the london one instead": a change
         # "esquece a guitarra, desisti ao fim de duas aulas": why it goes, no new fact
         why = GIVING_UP.match(plain_line(forget.rest).strip())
         then = telling(forget.rest, others) if forget.rest and not why else None
         if then is not None and (told := judged(then.fact)).kept is not None:
-            asking = " ".join(c for c in CLAUSES.split(words) if c and ASKED.search(c))
             return Remember(
-                told, change=True, replaces=forget.what or None, private=secret,
-                question=question(asking) if asking else None,
-            )  # fmt: skip
+                told, change=True, replaces=forget.what or None, private=secret, question=asked
+            )
         return forget
     remembered = REMEMBER.match(words)
     if remembered is not None:

@@ -93,6 +93,8 @@ def test_a_fact_told_in_passing_is_kept(line: str, fact: str) -> None:
         "betania I'm not ok",  # what is left once "ok" closes it says nothing that lasts
         "betania plans for today: watch the game",
         "betania sou o pior do bolão ne?",  # a question, "ne?" and all
+        "betania penáltis outra vez, já não tenho unhas",  # what one has today is no fact
+        "betania oh my god my heart is gone",
     ],
 )
 def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
@@ -107,6 +109,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "nice goal betania",
         "bia you're a terrible tipster lol",
         "kkk. betania is on fire",
+        "MESSI CAMPEÃO 😭😭 que jogo foi esse meu deus",  # "jogo", a game; "meu deus", no god
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -552,12 +555,40 @@ def test_a_take_back_names_what_the_sentence_before_it_said(played: Pool) -> Non
     assert [f.text for f in current_of(played, "bia")] == ["bia moved to Leeds"]
 
 
-def test_why_a_fact_is_taken_back_is_no_new_fact(played: Pool) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    ("told", "taken_back"),
+    [
+        (
+            "betania comprei uma guitarra, vou aprender nas férias",
+            "betania esquece isso da guitarra, desisti ao fim de duas aulas",
+        ),
+        (
+            "betania btw I play futsal on Wednesday nights",
+            "betania, scratch the futsal thing from your notes, I'm not going back there",
+        ),
+    ],
+)
+def test_why_a_fact_is_taken_back_is_no_new_fact(
+    played: Pool,  # noqa: F811
+    told: str,
+    taken_back: str,
+) -> None:
     her = pool_voice(played)
-    ask(her, "bia", "betania comprei uma guitarra, vou aprender nas férias")
-    ask(her, "bia", "betania esquece isso da guitarra, desisti ao fim de duas aulas")
-    told = ask(her, "bia", "betania o que vc sabe de mim?")
-    assert current_of(played, "bia") == [] and "guitarra" not in told, told
+    ask(her, "bia", told)
+    ask(her, "bia", taken_back)
+    said = ask(her, "bia", "betania o que vc sabe de mim?")
+    assert current_of(played, "bia") == [] and "guitar" not in said and "futsal" not in said, said
+
+
+def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
+    played: Pool,  # noqa: F811
+) -> None:
+    her = pool_voice(played)
+    ask(her, "ana", "betania toco numa banda de forró")
+    told = ask(
+        her, "ana", "betania apaga aquilo da banda, por favor. e me diz quantos pontos eu tenho"
+    )
+    assert current_of(played, "ana") == [] and "10" in told, told
 
 
 @pytest.mark.parametrize(
@@ -569,9 +600,27 @@ def test_why_a_fact_is_taken_back_is_no_new_fact(played: Pool) -> None:  # noqa:
             "intolerante",
         ),
         ("moro no Batel, pertinho do escritório", "mora no Batel"),
+        ("todo fim de semana tô no rio atrás de tucunaré", "tucunaré"),
+        ("No Natal vamos passar uma semana à Madeira", "Madeira"),
     ],
 )
 def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str) -> None:
     said = read(line)
     assert isinstance(said, Remember) and said.overheard and said.told.kept is not None
     assert fact in said.told.kept.text, said.told.kept.text
+
+
+@pytest.mark.parametrize(
+    ("line", "fact"),
+    [
+        (
+            "quick one, not for HR ears: my residence permit renewal is stuck at the IND",
+            "residence permit",
+        ),
+        ("não comentem por favor, mas terminei o noivado mês passado", "noivado"),
+    ],
+)
+def test_a_secret_told_to_the_room_is_kept_private(line: str, fact: str) -> None:
+    said = read(line)
+    assert isinstance(said, Remember) and said.private and said.told.kept is not None
+    assert fact in said.told.kept.text and "HR" not in said.told.kept.text, said.told.kept.text

@@ -56,7 +56,6 @@ from game.teams import TeamBook
 from game.words import Words
 from memory import facts, hearing
 from memory import question_kinds as kinds
-from memory.guard import named_in
 from memory.naming import suggest
 from memory.person import second_person
 from memory.question_kinds import plain_line
@@ -128,13 +127,11 @@ class Questions:
                 hushed = target is not None and target.private
                 return Remembered(asker, "", private=True) if hushed else Forgotten(asker, 0)
             forgotten = self._forgotten(asker, said.what, line_id)
-            if said.asked and not forgotten.ambiguous:
+            if said.question is not None and not forgotten.ambiguous:
                 # asked something besides: the question is what she answers
-                asks = kinds.asks_in(said.asked, asker, players, self.addressee.handle, today)
-                named = tuple(h for h in named_in(said.asked, players) if h != asker)
-                asked = Question(said.asked, asks, named, kinds.asks_of_self(said.asked))
-                for ask in asks:
-                    if (answer := self._answer(asker, asked, ask, players, today)) is not None:
+                for ask in said.question.asks:
+                    answer = self._answer(asker, said.question, ask, players, today)
+                    if answer is not None:
                         return answer
             return forgotten
         if isinstance(said, Chat):  # not to her: nothing she was asked
