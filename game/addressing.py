@@ -80,6 +80,8 @@ class Addressee:
         later = re.compile(
             rf"(?<![\w@])@{re.escape(self.handle)}\b[\s,:!]*"
             rf"|[,.!?\s]+(?:{names})\s*\?[?!.]*\s*$"
+            # ... or her name after the question it closes: "do I get anything?? betania"
+            rf"|(?<=\?)\s+(?:{names})\s*[!.]*\s*$"
             # ... or her name closing a question without its "?": "tô em último né bet"
             rf"|\s+(?:n[eé]|right|please|pls|pfv|aren't i|isn't it|am i|do i|did i)"
             rf"\s*,?\s+(?:{names})\s*[!.]*\s*$"

@@ -56,6 +56,15 @@ class FactShelf:
     def _today(self) -> date:
         return self.pool.clock().astimezone(self.zone).date()
 
+    def _may_tell(self, item: LoggedEvent[ChatPosted]) -> bool:
+        """Whether a line to the room may tell something of its author: a first person,
+        or news of what a fact of theirs holds ("Cork, day one. Biscuit is very confused")."""
+        if may_tell(item.event.text):
+            return True
+        with self.store.read() as connection:
+            known = facts.current(connection, item.event.player)
+        return any(facts.fits(fact, item.event.text) for fact in known)
+
     def write_for(self, item: LoggedEvent[ChatPosted], read_free_chat: bool = True) -> Write | None:
         """A fact from ``@<her handle> remember ...`` always; from free chat when a model reads it.
 
@@ -65,7 +74,7 @@ class FactShelf:
         source = f"log:{item.id}"
         final = self._final_day()
         to_her = self.listener.message(item.event.text) is not None
-        if self.model_hears and (to_her or may_tell(item.event.text)):
+        if self.model_hears and (to_her or self._may_tell(item)):
             # a line to her, or one to the room that may tell something of its author
             heard = self._heard(item, today, final, to_her)
             if heard is not None:

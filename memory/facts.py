@@ -370,14 +370,21 @@ SHORT_COMMON = frozenset("my me is it to of in on at do da de o a as os um eu".s
 
 # A take-back naming when it was told: "aquilo que eu te falei ontem", "what I said today"
 DAY_SAID = {"anteontem": 2, "ontem": 1, "yesterday": 1, "hoje": 0, "today": 0}
+# ... or by its weekday: "o que te contei domingo", "what I told you on Tuesday"
+WEEKDAYS = (
+    ("monday", "segunda"), ("tuesday", "terca"), ("wednesday", "quarta"), ("thursday", "quinta"),
+    ("friday", "sexta"), ("saturday", "sabado"), ("sunday", "domingo"),
+)  # fmt: skip
 
 
 def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
     """The facts of the last line that told any on the day ``what`` names; [] if none."""
-    said = [
-        days
-        for word, days in DAY_SAID.items()
-        if re.search(rf"\b{word}\b", unaccented(what).lower())
+    plain = unaccented(what).lower()
+    said = [days for word, days in DAY_SAID.items() if re.search(rf"\b{word}\b", plain)]
+    said += [
+        (on.weekday() - weekday) % 7 or 7  # the last one before today
+        for weekday, names in enumerate(WEEKDAYS)
+        if any(re.search(rf"\b{name}\b", plain) for name in names)
     ]
     if not said:
         return []

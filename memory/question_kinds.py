@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from game.text import unaccented
 from memory.guard import named_in
@@ -28,8 +28,10 @@ HOW_AM_I = re.compile(
     CASELESS,
 )
 LEADING = re.compile(
-    r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning)|\bwho leads"
-    r"|quem (?:est[aá] |t[aá] )?(?:na frente|liderando|ganhando|em primeiro|no topo)|quem lidera"
+    r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning|top)|\bwho leads"
+    r"|quem (?:[eé] que )?(?:est[aá] |t[aá] |vai )?(?:na frente|[aà] frente|liderando|ganhando"
+    r"|em primeiro|no topo)|quem lidera|quem [eé] (?:o|a) l[ií]der"
+    r"|\b(?:am i|are you|is \w+|i'?m|you'?re)(?: still| now)? (?:on )?top\b"
     r"|\bna lideran[cç]a\b|\bin the lead\b|\bquem (?:[eé] que )?vai (?:a|à) frente"
     r"|\bquem (?:[eé] que )?manda(?: agora)? na tabela",
     CASELESS,
@@ -66,7 +68,7 @@ LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", 
 WHO_CALLED = re.compile(
     r"\b(?:who (?:else )?(?:called|nailed|got (?:it|that|the score)(?: exact\w*| spot on)?)"
     r"|(?:quem|alguem|ninguem) (?:mais |ja |tb |tambem )?(?:cravou|acertou (?:o placar|em cheio))"
-    r"|(?:anyone|anybody) (?:call|called|nail|nailed|get it exact\w*))"
+    r"|(?:anyone|anybody) (?:else )?(?:call|called|nail|nailed|get it exact\w*))"
     r"(?P<team>[^?!]*)"
 )
 KNOW_ABOUT = re.compile(
@@ -119,7 +121,7 @@ GAP = re.compile(
     r"|empat(?:ou|ei|amos|ado|ada)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
     r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
-    r"|how far (?:behind|ahead|am i from|from)|de avanco|vantagem|lead over|te levo"
+    r"|how far (?:behind|ahead|am i from|from)|by how much|por quanto|de avanco|vantagem|lead over|te levo"
     r"|a quantos pontos|quantos pontos (?:atras|a frente|de (?:ti|voce|vc))|separa\w*|\blevel\b"
     r"|empatad[oa]s)"
 )
@@ -143,6 +145,9 @@ GAP_RANK = re.compile(
 )
 ORDINAL_WORDS = {"segundo": 2, "segunda": 2, "second": 2, "terceiro": 3, "terceira": 3, "third": 3}
 LAST, LEADER, PENULT = "@last", "@leader", "@penult"  # the sides a GapAsked names by place
+# ... or as the one that matters to the other side: "how far ahead am I?" (the second, when
+# the asker leads; the leader, when not)
+RIVAL = "@rival"
 # The asker's place asked: "qual minha posição?", "em que posição eu caí?"
 PLACE_ASKED = re.compile(r"\b(?:posicao|position|colocacao|lugar|place|rank)\b")
 # The pool's scoring asked: "quanto vale um placar exato?", "do penalties count?", "1x1 e
@@ -160,6 +165,15 @@ RULES = re.compile(
     r"|\b(?:pq|por ?que|porque|why)\b.{0,40}\b(?:ganhei|get|got|fiz|levei|nao ganhei|didn'?t get)\b"
     r"|\b(?:explica|explain)\b"
 )
+# The day's best: "quem fez mais pontos hoje?", "who won the day?", "o dia foi de quem?"
+DAY_BEST = re.compile(
+    r"\b(?:quem|who)\b.{0,25}\b(?:mais pontos|most points|more points|pontuou mais|scored most)"
+    r"\b.{0,30}\b(?:hoje|today|ontem|yesterday|(?:n)?(?:o|esse|este|nesse|neste) dia|(?:the|that)"
+    r" day|(?:a|na|essa|nessa) rodada|(?:a|na) jornada|round)\b"
+    r"|\b(?:ganhou|venceu|levou|won|wins|took) (?:o dia|the day|a rodada|a jornada|the round)\b"
+    r"|\b(?:best|melhor) (?:of the day|today|do dia|de hoje|da rodada)\b|\bo dia foi de quem\b"
+)
+DAYS_BACK = {"hoje": 0, "today": 0, "ontem": 1, "yesterday": 1}
 # Who scored on a match: "quem pontuou nesse jogo?", "did anyone get points on Morocco Spain?"
 SCORED_ON = re.compile(
     r"\b(?:quem|alguem|ninguem) (?:mais )?(?:pontuou|fez ponto|fez algum ponto|se deu bem"
@@ -208,13 +222,13 @@ HELP = re.compile(
 )
 # The asker speaking of themselves: "my", "I'm", "meu", "eu", "tô"
 ME = re.compile(
-    r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz|fiquei|terminei|estou"
+    r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz|fico|fiquei|terminei|estou"
     r"|to|tou)\b"
 )
 YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
 PICKED = re.compile(
     r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*|botei|went"
-    r"|go for|gone for|botou|botaram|meteu|meteste|meti|mete"
+    r"|go for|gone for|botou|botaram|meteu|meteste|meti|mete|your call|tua aposta|sua aposta"
     r"|(?:eu|i|me) (?:com|with) \d+ ?[x-] ?\d+)\b"
 )
 BEST_WORST = re.compile(
@@ -222,6 +236,7 @@ BEST_WORST = re.compile(
 )
 OWN_SCORE = re.compile(
     r"\b(?:quantos (?:eu )?tenho|quanto (?:eu )?tenho|how many (?:do )?i have|my (?:score|total)"
+    r"|com quant[oa]s? (?:eu )?(?:fico|fiquei|to|tou|estou)|(?:fico|fiquei|to|tou|estou) com quant[oa]s?"
     r"|exact|exatos?|cravadas?|points?|pts|pontos?|rank\w*|position|place"
     r"|posicao|lugar|colocacao|total|terminei|fiquei|where am i|onde (?:eu )?(?:to|tou|estou))\b"
 )
@@ -359,6 +374,13 @@ class TeamsMatchAsked:
 
 
 @dataclass(frozen=True)
+class DayBestAsked:
+    """Who scored the most on a day's matches: ``day``, else the last day played."""
+
+    day: date | None = None
+
+
+@dataclass(frozen=True)
 class WhoCalledAsked:
     """Who called the exact score of ``team``'s last match."""
 
@@ -404,6 +426,7 @@ Ask = (
     | ScoreAtAsked
     | MatchAsked
     | WhoCalledAsked
+    | DayBestAsked
     | PoolTable
     | GapAsked
     | ScoredOnAsked
@@ -428,6 +451,12 @@ def asks_in(
         return (RulesAsked(),)
     scored = SCORED_ON.search(plain)  # before a pick: "apostei 1-1, quem pontuou nesse?"
     found: list[Ask] = [ScoredOnAsked(plain[scored.end() :])] if scored else []
+    if DAY_BEST.search(plain):  # before a gap: "quem fez mais pontos hoje?"
+        back = next((n for word, n in DAYS_BACK.items() if re.search(rf"\b{word}\b", plain)), None)
+        named_day = day_in(words, today)
+        found.insert(
+            0, DayBestAsked(named_day or (None if back is None else today - timedelta(back)))
+        )
     if TABLE_ASKED.search(plain):  # "top 3 right now with points pls, I'm making a meme"
         found.append(PoolTable())
     if SELF_PLACE.search(plain):  # "am I third now?", "tô em último?": their own row
@@ -504,6 +533,8 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
         pair = list(dict.fromkeys([h for h in named if h != asker] + placed + you + mine))
         if len(pair) == 1 and pair[0] != asker:
             pair.append(asker)
+        elif pair == [asker] and ME.search(plain):  # "how far ahead am I?"
+            pair.append(RIVAL)
         if len(pair) >= 2:
             found.append(GapAsked(pair[0], pair[1]))
     if PICKED.search(plain) or POINTS_ON.search(plain):

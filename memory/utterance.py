@@ -187,7 +187,7 @@ FORGET_CLOSING = re.compile(
 FORGET_TRAIL = re.compile(
     r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list|head)|out of your head"
     r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
-    r"|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz|nao|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
+    r"|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
     r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.
@@ -224,7 +224,7 @@ SENSITIVE = re.compile(
 # Where a line's clauses part: a sentence's end, or a comma before a question
 # ("moro em Campinas, quem tá ganhando?").
 CLAUSES = re.compile(
-    r"(?<=[.!?])\s+|\s*[;\n]\s*|(?<=\w):\s+|,\s*(?=(?:quem|who|what|whats|qual|quais|como|how|where|onde"
+    r"(?<=[.!?])\s+|\s*[;\n]\s*|\s+(?:\u2014|\u2013)\s+|(?<=\w):\s+|,\s*(?=(?:quem|who|what|whats|qual|quais|como|how|where|onde"
     r"|quant\w*|when|quando|e (?:vc|voce|tu)|and you|do you|can you|sera|will|is it)\b)"
     # ... or a comma before what follows from it: "I'm allergic to peanuts, so give the
     # paçoca to bruno" (what is said to another player is theirs)
@@ -243,7 +243,8 @@ GIVING_UP = re.compile(
     r"(?:(?:ja|eu|i|i'?ve|i have|already)\s+)?(?:desisti|gave up|quit|parei|larguei|nao rolou"
     r"|didn'?t work|not doing it|nao vou mais|cancel\w*|acabou|it'?s over|ja era"
     r"|(?:i'?m |i am |im )?(?:not going back|done with|over it)|never again|nunca mais"
-    r"|nao volto)\b"
+    r"|nao volto|mudei de (?:ideia|opiniao)|changed my mind|prefiro (?:nao|nem)|(?:i'?d )?rather"
+    r" not|era (?:zoeira|brincadeira)|(?:it )?was a joke)\b"
 )
 # A clause that stops before saying anything: "I'm not", "eu sou"
 UNFINISHED = re.compile(r"\b(?:not|nao|no|is|am|'m|im|sou|e|estou|to|i|sou eu|not me|e eu)\W*$")
@@ -297,7 +298,9 @@ def read_forget(message: str) -> Forget | None:
             what = _named_thing(plain_line(said), whole=True)
         spent = {part, *re.split(r",\s*", said)}
         rest = ", ".join(p for p in parts if p not in spent and not ASKED.search(p))
-        asked = " ".join(c for c in clauses if ASKED.search(c) and part not in c)
+        asked = " ".join(c for c in clauses if ASKED.search(c) and part not in c) or " ".join(
+            p for p in parts if p not in spent and ASKED.search(p)
+        )  # "esquece isso, quem lidera?": its clause's other piece
         if EVERYTHING.fullmatch(what):
             return Forget("", everything=True, rest=rest, asked=asked)
         return Forget(_as_said(said, what), rest=rest, asked=asked)
@@ -549,12 +552,17 @@ def _overheard(
     listener: Addressee,
     today: date,
     final: date | None,
-) -> Remember | None:
+) -> Remember | Forget | None:
     """A lasting fact its author tells the room, not her: "moro no Batel, pertinho do
-    escritório", "I live in Alfama". Only a first person saying what lasts, not an
+    escritório", "I live in Alfama"; or one of theirs they take back by name. Only a first person saying what lasts, not an
     opener alone, and nothing asked: she keeps it and answers nothing (it was not to her)."""
     if text.lstrip().startswith("@"):
         return None  # said to someone else by handle: theirs to keep, not hers
+    forget = read_forget(text)
+    if forget is not None and forget.what and not (forget.everything or forget.private):
+        # "e esquece a história do cavaquinho, desisti": a thing of theirs named, taken
+        # back in the room's hearing (only what names one fact of theirs goes)
+        return forget
     said = telling(
         text, lambda clause: bool(others_named(clause, speaker, players, listener.handle))
     )
@@ -568,14 +576,26 @@ def _overheard(
 
 def may_tell(text: str) -> bool:
     """Whether a line to the room may hold a fact about its author (a first person
-    speaking of themselves): the lines a model hearing the chat is asked to read."""
-    return ROOM_FIRST_PERSON.search(plain_line(text)) is not None
+    speaking of themselves, or news opened as such: "mudança de planos: ..."): the lines
+    a model hearing the chat is asked to read, besides those touching a fact of theirs
+    (``memory.fact_shelf``)."""
+    plain = plain_line(text)
+    if ROOM_FIRST_PERSON.search(plain) is not None or NEWS.match(plain) is not None:
+        return True
+    opener = LEAD_IN.match(plain)
+    return opener is not None and any(opener[g] is not None for g in ("open", "change", "topic"))
 
 
-# A first person in a line to the room: "I", "my", "we", "eu", "meu", "moro", "sou"...
+# A line opening with what changed: "agora só natação", "from now on day shifts"
+NEWS = re.compile(
+    r"\W*(?:agora|now|these days|hoje em dia|from now on|a partir de|finalmente|finally)\b"
+)
+# A first person in a line to the room: "I", "my", "we", "eu", "meu", "moro", "sou", "me
+# passaram pro turno do dia", "a gente"...
 ROOM_FIRST_PERSON = re.compile(
-    r"\b(?:i|i'?m|i'?ve|my|we|we'?re|our|eu|meu|minha|meus|minhas|moro|sou|tenho|nasci"
-    r"|to|tou|estou|vou|fui|mudei|larguei|comecei|adotei|nosso|nossa)\b"
+    r"\b(?:i|i'?m|i'?ve|i'?ll|im|ive|my|me|we|we'?re|our|eu|meu|minha|meus|minhas|mim|comigo"
+    r"|moro|sou|tenho|nasci|to|tou|estou|vou|fui|mudei|larguei|comecei|adotei|voltei|nosso"
+    r"|nossa|a gente)\b"
 )
 
 

@@ -575,6 +575,18 @@ def test_who_scored_on_a_match(played: Pool, language: str, line: str, says: str
 
 
 @pytest.mark.parametrize(
+    ("language", "line"),
+    [("en", "betania who won the day?"), ("pt", "betania quem é que fez mais pontos hoje?")],
+)
+def test_the_day_s_best_is_read_from_that_day_s_matches(
+    played: Pool, language: str, line: str
+) -> None:
+    """#2 on its own day: bia called it (10 on the day, 15 in all); ana had no pick."""
+    told = ask(pool_voice(played, language), "ana", line)
+    assert "bia" in told and "10" in told and "ana" not in told.replace("Argentina", ""), told
+
+
+@pytest.mark.parametrize(
     ("language", "line", "says"),
     [
         ("pt", "betania quanto vale um placar exato mesmo?", "Placar exato vale 10 pontos"),

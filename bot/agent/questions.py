@@ -21,6 +21,7 @@ from bot.agent import forecast, predictor
 from bot.agent.requests import (
     Answer,
     BestWorst,
+    DayBest,
     Fallback,
     Forecast,
     Forgotten,
@@ -50,6 +51,8 @@ from bot.agent.requests import (
 from game import jokers, league
 from game.addressing import Addressee
 from game.model import Match, MatchStatus
+from game.pool import NotFound
+from game.rules import RuleViolation
 from game.scoring import Tier, classify, points_for, scored_score
 from game.standings import StandingRow
 from game.teams import TeamBook
@@ -247,6 +250,8 @@ class Questions:
                 return self._gap(asker, first, second)
             case kinds.ScoredOnAsked(team):
                 return self._scored_on(asker, team)
+            case kinds.DayBestAsked(day):
+                return self._day_best(asker, day)
             case kinds.RulesAsked():
                 rule, basis = self.pool.scoring()
                 return RulesTold(asker, rule.exact, rule.difference, rule.outcome, str(basis))
@@ -529,10 +534,23 @@ class Questions:
         """Two players' totals side by side; None when either is not in the table."""
         table = self.pool.standings()
         points = {r.player: r.points for r in table}
-        first, second = _at_place(first, table), _at_place(second, table)
+        first, second = _at_place(first, table, second), _at_place(second, table, first)
         if first not in points or second not in points or first == second:
             return None
         return Gap(asker, (first, points[first]), (second, points[second]))
+
+    def _day_best(self, asker: str, day: date | None) -> DayBest | None:
+        """Who scored the most on ``day``'s matches (the last day played when None); None
+        when that day has no finished match."""
+        try:
+            when, table = self.pool.day_table(day)
+        except (NotFound, RuleViolation):
+            return None
+        if not table.matches:
+            return None
+        top = max((row.points for row in table.rows), default=0)
+        label = f"{when.day} {when.strftime('%b')}"
+        return DayBest(asker, label, tuple(table.leaders), top, table.left)
 
     def _scored_on(self, asker: str, team: str) -> ScoredOn | None:
         """Who scored points on the finished match ``team`` names, best first."""
@@ -652,10 +670,14 @@ def _fit(told: list[str], room: int = FACTS_FIT) -> tuple[str, ...]:
     return tuple(fitting)
 
 
-def _at_place(side: str, table: Sequence[StandingRow]) -> str:
-    """The player a gap's side names: a handle, or a place ("@last", "@rank:2")."""
+def _at_place(side: str, table: Sequence[StandingRow], other: str) -> str:
+    """The player a gap's side names: a handle, or a place ("@last", "@rank:2"), or the
+    ``other`` side's rival (the second, when ``other`` leads; else the leader)."""
     if not table or not side.startswith("@"):
         return side
+    if side == kinds.RIVAL:
+        leads = table[0].player == other and len(table) > 1
+        return table[1].player if leads else table[0].player
     if side == kinds.LEADER:
         return table[0].player
     if side == kinds.LAST:

@@ -577,6 +577,25 @@ class RulesTold(Answer):
 
 
 @dataclass(frozen=True)
+class DayBest(Answer):
+    """Who scored the most on a day's finished matches (everyone level at the top), with
+    how many; ``left``: its matches still to finish."""
+
+    day: str  # "9 Dec"
+    leaders: tuple[str, ...]
+    points: int
+    left: int = 0
+
+    def notes(self) -> str:
+        if not self.leaders:
+            return note("day_best.nobody", day=self.day)
+        return note(
+            "day_best", day=self.day, leaders=", ".join(self.leaders), points=self.points,
+            left=self.left,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
 class ScoredOn(Answer):
     """Who scored points on a finished match: (player, pick, points), best first."""
 

@@ -24,6 +24,7 @@ from bot.agent.requests import (
     BestWorst,
     BigJump,
     Correction,
+    DayBest,
     Digest,
     Fallback,
     FinalWhistle,
@@ -151,6 +152,7 @@ class OfflineModel:
             Gap: self._gap,
             RulesTold: self._rules,
             ScoredOn: self._scored_on,
+            DayBest: self._day_best,
             PointsOver: self._points_over,
             NoSuchMatch: self._no_such_match,
             NotRead: self._not_read,
@@ -775,6 +777,14 @@ class OfflineModel:
             "answer.rules", exact_points=request.exact, difference=request.difference,
             outcome=request.outcome, basis=self.say(f"answer.rules.{request.basis}"),
         )  # fmt: skip
+
+    def _day_best(self, request: DayBest, _variant: Variant) -> str:
+        if not request.leaders:
+            return self.say("answer.day_best_nobody", day=request.day)
+        leaders = self.names(list(request.leaders), 6)
+        return self.say(
+            "answer.day_best", day=request.day, leaders=leaders, won_with=request.points
+        )
 
     def _scored_on(self, request: ScoredOn, _variant: Variant) -> str:
         if request.match is None:
