@@ -31,7 +31,9 @@ from game.text import unaccented
 from memory import facts
 from memory.naming import others_named
 from memory.question_kinds import (
+    RIVAL,
     Ask,
+    DayBestAsked,
     GapAsked,
     Help,
     KnownAbout,
@@ -45,6 +47,7 @@ from memory.question_kinds import (
     ScoredOnAsked,
     TeamsMatchAsked,
     WhoCalledAsked,
+    WhoPickedAsked,
     forecast_asked,
 )
 from memory.spoken_dates import expiry_in
@@ -55,7 +58,7 @@ OPS = ("add", "replace", "withdraw", "private")
 # What a question may ask, as the model names it; each is one kind the records answer.
 KINDS = (
     "my_standing", "leader", "table", "gap", "pick", "match", "who_called", "scored",
-    "most_exact", "rules", "forecast", "facts_about", "help", "other",
+    "most_exact", "day_best", "who_picked", "rules", "forecast", "facts_about", "help", "other",
 )  # fmt: skip
 
 
@@ -305,7 +308,13 @@ def asks(
             return (PoolTable(),)
         case "gap":
             other = asked.who if asked.who in players else None
-            return (GapAsked(other, author),) if other and other != author else (OwnStanding(),)
+            if other and other != author:
+                return (GapAsked(other, author),)
+            return (GapAsked(author, RIVAL), OwnStanding())  # "how far ahead am I?"
+        case "day_best":
+            return (DayBestAsked(),)
+        case "who_picked":  # the team is read off the line itself
+            return (WhoPickedAsked(),)
         case "scored":
             return (ScoredOnAsked(asked.team or asked.score or ""),)
         case "rules":

@@ -126,7 +126,11 @@ GAP = re.compile(
     r"|empatad[oa]s)"
 )
 # Her in Portuguese's second person: "te levo de avanço", "passaste-me"
-SECOND_PERSON = re.compile(r"\bte\b|\bti\b|\b\w+(?:aste|este|iste)\b")
+# ... or "us", the asker and her: "quantos pontos nos separam?", "the gap between us"
+SECOND_PERSON = re.compile(
+    r"\bte\b|\bti\b|\b\w+(?:aste|este|iste)\b|\bnos separa\w*|\bbetween us\b|\bentre nos\b"
+    r"|\bentre a gente\b"
+)
 # A total asked: "com quanto ele fechou?", "how many points does ana have?"
 TOTAL_OF = re.compile(
     r"\b(?:quanto|quantos|how many|how much|pontos|points|pts|total|fechou|terminou|finished)\b"
@@ -164,6 +168,15 @@ RULES = re.compile(
     r"|penaltis?|penalt(?:y|ies)|disputa de penaltis|prorrogacao|extra[- ]time)"
     r"|\b(?:pq|por ?que|porque|why)\b.{0,40}\b(?:ganhei|get|got|fiz|levei|nao ganhei|didn'?t get)\b"
     r"|\b(?:explica|explain)\b"
+)
+# Who picked a team: "quem apostou na França a ganhar?", "who backed Morocco?", "alguém
+# botou fé no Japão?" (read without accents; the team is found by the answer)
+WHO_PICKED = re.compile(
+    r"\b(?:quem|who|alguem|anyone|anybody|ninguem|who else|quem mais)\b(?: (?:e que|mais|else"
+    r"|aqui|here))? (?:apostou|apostaram|botou|botaram|meteu|meteram|foi|went|picked|backed"
+    r"|bet|tipped|chose|escolheu|acreditou|believed)(?: (?:fe|all|tudo|todas as fichas))?"
+    r"(?: (?:em|na|no|nos|nas|on|in|for|with|pel[oa]))?\b(?! (?:(?:o|a|um|the) )?(?:placar|score"
+    r"|empate|draw|\d))"
 )
 # The day's best: "quem fez mais pontos hoje?", "who won the day?", "o dia foi de quem?"
 DAY_BEST = re.compile(
@@ -374,6 +387,12 @@ class TeamsMatchAsked:
 
 
 @dataclass(frozen=True)
+class WhoPickedAsked:
+    """Who picked the team the line names to win its match (the last one started, else
+    the next): "quem apostou na França?", "who backed Morocco?"."""
+
+
+@dataclass(frozen=True)
 class DayBestAsked:
     """Who scored the most on a day's matches: ``day``, else the last day played."""
 
@@ -427,6 +446,7 @@ Ask = (
     | MatchAsked
     | WhoCalledAsked
     | DayBestAsked
+    | WhoPickedAsked
     | PoolTable
     | GapAsked
     | ScoredOnAsked
@@ -451,6 +471,8 @@ def asks_in(
         return (RulesAsked(),)
     scored = SCORED_ON.search(plain)  # before a pick: "apostei 1-1, quem pontuou nesse?"
     found: list[Ask] = [ScoredOnAsked(plain[scored.end() :])] if scored else []
+    if WHO_PICKED.search(plain):  # before a pick: "quem apostou na França?"
+        found.append(WhoPickedAsked())
     if DAY_BEST.search(plain):  # before a gap: "quem fez mais pontos hoje?"
         back = next((n for word, n in DAYS_BACK.items() if re.search(rf"\b{word}\b", plain)), None)
         named_day = day_in(words, today)

@@ -575,6 +575,21 @@ def test_who_scored_on_a_match(played: Pool, language: str, line: str, says: str
 
 
 @pytest.mark.parametrize(
+    ("language", "line", "says"),
+    [
+        ("en", "betania who backed Brazil?", "ana (2-0) and bia (1-0) went for Brazil"),
+        ("pt", "betania quem é que apostou no México a ganhar?", "ninguém apostou em Mexico"),
+        # #3 has not kicked off: who picked what stays hidden, as the pool's own command
+        ("en", "betania anyone picked Spain?", "#3 Japan v Spain hasn't kicked off"),
+    ],
+)
+def test_who_picked_a_team_to_win(played: Pool, language: str, line: str, says: str) -> None:
+    played.predictions.place("bia", 3, Score(0, 2))
+    told = ask(pool_voice(played, language), "ana", line)
+    assert says in told and "0-2" not in told, told
+
+
+@pytest.mark.parametrize(
     ("language", "line"),
     [("en", "betania who won the day?"), ("pt", "betania quem é que fez mais pontos hoje?")],
 )

@@ -14,7 +14,7 @@ it was logged: a fact to remember or forget, or the kinds of question it asks
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, tzinfo
 
 from bot.agent import forecast, predictor
@@ -47,10 +47,11 @@ from bot.agent.requests import (
     TeamPlace,
     UnknownName,
     WhoCalled,
+    WhoPicked,
 )
 from game import jokers, league
 from game.addressing import Addressee
-from game.model import Match, MatchStatus
+from game.model import Match, MatchStatus, Result, Score
 from game.pool import NotFound
 from game.rules import RuleViolation
 from game.scoring import Tier, classify, points_for, scored_score
@@ -250,6 +251,8 @@ class Questions:
                 return self._gap(asker, first, second)
             case kinds.ScoredOnAsked(team):
                 return self._scored_on(asker, team)
+            case kinds.WhoPickedAsked():
+                return self._who_picked(asker, said.plain)
             case kinds.DayBestAsked(day):
                 return self._day_best(asker, day)
             case kinds.RulesAsked():
@@ -298,9 +301,7 @@ class Questions:
             return PickOf(who, label, None, number=match.number)
         points = None
         if match.status is MatchStatus.FINISHED and match.result is not None:
-            rule, basis = self.pool.scoring()
-            jokered = match.number in self.pool.extras.jokers_of(who)
-            points = jokers.earned(points_for(pick, match.result, rule, basis), jokered)
+            points = self._earning(who)(pick, match.result, match.number)
         return PickOf(who, label, str(pick), points=points, number=match.number)
 
     def _named_match(self, plain: str) -> Match | None:
@@ -353,11 +354,10 @@ class Questions:
 
     def _points_over(self, asker: str, first: int, last: int) -> PointsOver:
         """The asker's points over matches ``first`` to ``last``, the finished ones."""
-        rule, basis = self.pool.scoring()
         results = {m.number: m.result for m in self.pool.matches() if m.result is not None}
-        held = self.pool.extras.jokers_of(asker)
+        earned = self._earning(asker)
         points = sum(
-            jokers.earned(points_for(p.score, result, rule, basis), p.match_number in held)
+            earned(p.score, result, p.match_number)
             for p in self.pool.predictions_of(asker)
             if first <= p.match_number <= last and (result := results.get(p.match_number))
         )
@@ -365,20 +365,18 @@ class Questions:
 
     def _best_worst(self, asker: str) -> BestWorst:
         """The asker's finished matches with a pick, by the points each earned."""
-        rule, basis = self.pool.scoring()
         finished = {
             m.number: m
             for m in self.pool.matches()
             if m.status is MatchStatus.FINISHED and m.result is not None
         }
-        held = self.pool.extras.jokers_of(asker)
+        earning = self._earning(asker)
         earned = []
         for p in self.pool.predictions_of(asker):
             match = finished.get(p.match_number)
             if match is not None and match.result is not None:
                 label = f"#{match.number} {match.team1} {match.result} {match.team2}"
-                points = points_for(p.score, match.result, rule, basis)
-                earned.append((jokers.earned(points, match.number in held), label, str(p.score)))
+                earned.append((earning(p.score, match.result, match.number), label, str(p.score)))
         if not earned:
             return BestWorst(asker, None, None)
         best = max(earned, key=lambda e: e[0])  # the first of the best, the first of the worst
@@ -539,6 +537,35 @@ class Questions:
             return None
         return Gap(asker, (first, points[first]), (second, points[second]))
 
+    def _earning(self, handle: str) -> Callable[[Score, Result, int], int]:
+        """What a pick of ``handle``'s earned on a result of match #N: the pool's rule and
+        score basis, twice under a joker."""
+        rule, basis = self.pool.scoring()
+        held = self.pool.extras.jokers_of(handle)
+
+        def earned(pick: Score, result: Result, number: int) -> int:
+            return jokers.earned(points_for(pick, result, rule, basis), number in held)
+
+        return earned
+
+    def _who_picked(self, asker: str, plain: str) -> WhoPicked | None:
+        """Who picked the one team the line names to win its match; None when it names
+        no team of the pool's, or two."""
+        match = self._named_match(plain)
+        teams = TEAMS.named_in(plain, {t for m in self.pool.matches() for t in (m.team1, m.team2)})
+        if match is None or len(teams) != 1 or not teams <= {match.team1, match.team2}:
+            return None
+        (team,) = teams
+        label = f"#{match.number} {match.team1} v {match.team2}"
+        if not match.has_started(self.pool.clock()):
+            return WhoPicked(asker, label, team, hidden=True)
+        picks = self.pool.predictions_on(match.number)
+        sign = 1 if team == match.team1 else -1  # a win for the team: its goals ahead
+        pickers = tuple(
+            (p.handle, str(p.score)) for p in picks if sign * (p.score.home - p.score.away) > 0
+        )
+        return WhoPicked(asker, label, team, pickers)
+
     def _day_best(self, asker: str, day: date | None) -> DayBest | None:
         """Who scored the most on ``day``'s matches (the last day played when None); None
         when that day has no finished match."""
@@ -556,13 +583,11 @@ class Questions:
         """Who scored points on the finished match ``team`` names, best first."""
         match = self._finished_named(team)
         if match is None or match.result is None:
-            named = any(m.status is MatchStatus.FINISHED for m in self.pool.matches())
-            return None if named else ScoredOn(asker, None)
-        rule, basis = self.pool.scoring()
+            any_finished = any(m.status is MatchStatus.FINISHED for m in self.pool.matches())
+            return None if any_finished else ScoredOn(asker, None)
         scorers = []
         for pick in self.pool.predictions_on(match.number):
-            jokered = match.number in self.pool.extras.jokers_of(pick.handle)
-            earned = jokers.earned(points_for(pick.score, match.result, rule, basis), jokered)
+            earned = self._earning(pick.handle)(pick.score, match.result, match.number)
             if earned > 0:
                 scorers.append((pick.handle, str(pick.score), earned))
         scorers.sort(key=lambda row: -row[2])

@@ -577,6 +577,25 @@ class RulesTold(Answer):
 
 
 @dataclass(frozen=True)
+class WhoPicked(Answer):
+    """Who picked ``team`` to win ``match``, with their picks; ``hidden`` before its
+    kick-off (picks are hidden until then)."""
+
+    match: str  # "#3 France v Poland"
+    team: str
+    pickers: tuple[tuple[str, str], ...] = ()
+    hidden: bool = False
+
+    def notes(self) -> str:
+        if self.hidden:
+            return note("who_picked.hidden", match=self.match)
+        rows = ", ".join(f"{who} ({pick})" for who, pick in self.pickers)
+        return note(
+            "who_picked", match=self.match, team=self.team, pickers=rows or note("word.nobody")
+        )
+
+
+@dataclass(frozen=True)
 class DayBest(Answer):
     """Who scored the most on a day's finished matches (everyone level at the top), with
     how many; ``left``: its matches still to finish."""

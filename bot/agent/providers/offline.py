@@ -61,6 +61,7 @@ from bot.agent.requests import (
     UnknownName,
     Welcome,
     WhoCalled,
+    WhoPicked,
     WrapUp,
 )
 from game.text import words_form
@@ -153,6 +154,7 @@ class OfflineModel:
             RulesTold: self._rules,
             ScoredOn: self._scored_on,
             DayBest: self._day_best,
+            WhoPicked: self._who_picked,
             PointsOver: self._points_over,
             NoSuchMatch: self._no_such_match,
             NotRead: self._not_read,
@@ -777,6 +779,17 @@ class OfflineModel:
             "answer.rules", exact_points=request.exact, difference=request.difference,
             outcome=request.outcome, basis=self.say(f"answer.rules.{request.basis}"),
         )  # fmt: skip
+
+    def _who_picked(self, request: WhoPicked, _variant: Variant) -> str:
+        if request.hidden:
+            return self.say("answer.who_picked_hidden", label=request.match)
+        if not request.pickers:
+            return self.say("answer.who_picked_nobody", label=request.match, team=request.team)
+        names = self.names([f"{who} ({pick})" for who, pick in request.pickers], 6)
+        many = len(request.pickers) > 1
+        return self.say(
+            "answer.who_picked", many=many, label=request.match, team=request.team, names=names
+        )
 
     def _day_best(self, request: DayBest, _variant: Variant) -> str:
         if not request.leaders:
