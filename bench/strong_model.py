@@ -3,6 +3,7 @@
     python -m bench.strong_model --base-url URL --model NAME [--timeout 300] \\
         [--provider openai-compatible] [--matches 9] [--players 6] --data-dir DIR
     python -m bench.strong_model --report DIR     # an earlier run's data dir (replay.db)
+    python -m bench.strong_model --report DIR/hearing.db   # a hearing run's (bench.hearing)
 
 Run: the first ``--matches`` (by kick-off) of the 2026 World Cup
 (``tests/data/worldcup-2026.json``), simulated players and the bilingual chat of
@@ -415,7 +416,11 @@ def write(bench: Bench, out: Path) -> tuple[Path, Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--report", metavar="DIR", help="report on the run kept in DIR")
+    parser.add_argument(
+        "--report",
+        metavar="DIR",
+        help="report on the run kept in DIR (or in a replay's database file: a hearing run's)",
+    )
     parser.add_argument("--data-dir", metavar="DIR", help="where the run's replay.db is made")
     parser.add_argument("--out", metavar="DIR", help="where the JSONL files go (default: DIR)")
     parser.add_argument("--matches", type=int, default=9)
@@ -425,15 +430,18 @@ def main() -> None:
     add_model_options(parser)
     parser.set_defaults(provider="openai-compatible")
     args = parser.parse_args()
+    database: Path | None = None
     if args.report:
         directory = Path(args.report)
+        if directory.suffix == ".db":  # another bench's replay: bench.hearing's hearing.db
+            database, directory = directory, directory.parent
     elif args.data_dir:
         directory = Path(args.data_dir)
         config = Settings.read(args, os.environ).model
         run(config, directory, args.matches, args.players, args.seed)
     else:
         parser.error("give --data-dir DIR (with --base-url and --model) to run, or --report DIR")
-    bench = read_run(directory / DATABASE)
+    bench = read_run(database or directory / DATABASE)
     refused, posted = write(bench, Path(args.out or directory))
     if args.json:
         print(json.dumps({kind: t.as_dict() for kind, t in sorted(bench.tallies.items())}))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from memory.context import Context
+from memory.declared import Declared
 from memory.requests import Request
 
 
@@ -27,6 +28,7 @@ class Asked:
     text: str
     call_id: int
     replaced: bool = False  # the offline voice's line, after the model's were refused
+    claims: tuple[Declared, ...] = ()  # what the text claims, as its writer declared it
 
 
 class Asker(Protocol):

@@ -87,6 +87,7 @@ EVERYONE = re.compile(
     r"(?!,? (?:but|except|menos|exceto)\b)(?P<said>[^.!?;,]*)",
     re.IGNORECASE,
 )
+ELSE = re.compile(r"\s*(?:else|mais)\b", re.IGNORECASE)  # "everyone else", "todos os mais"
 ZEROS_FOR_ALL = re.compile(
     r"\bzero(?:es)? (?:for everyone|all round|para todo mundo)|\bzerou geral", re.IGNORECASE
 )
@@ -215,6 +216,12 @@ AGAINST = re.compile(
     r"\s+(?:(?:the |o |a )?(?:leader|líder)\s+)?$",
     re.IGNORECASE,
 )
+# ... but a figure said right after that name is theirs: "behind bia with 15 points",
+# "à frente da ana, que tem 10"
+OWNED_AFTER = re.compile(
+    r"^\s*,?\s*(?:with|on|who has|who'?s on|now on|com|que tem|que está com|\()\s*$",
+    re.IGNORECASE,
+)
 # A list of people: "bruno, diego and carla", "fabio e ana".
 LISTED = re.compile(r"^(?:\s*,\s*|\s+(?:and|e|&|or|ou)\s+|\s*,\s*(?:and|e)\s+)$", re.IGNORECASE)
 POINTS_WORD = re.compile(r"\b(?:points?|pts|pontos?)\b", re.IGNORECASE)
@@ -232,7 +239,8 @@ BARE_BEFORE = re.compile(
 # A gap between totals: "the gap is only 3 pts", "2 pts clear", "lead by 5 points", "a
 # diferença é de 3 pontos", "3 pontos atrás".
 GAP_BEFORE = re.compile(
-    r"(?:\b(?:gap|margin|cushion|lead|diferen[çc]a|vantagem|dist[aâ]ncia)\b(?:\s+\S+){0,5}?"
+    r"(?:\b(?:gap|margin|cushion|lead|diferen[çc]a|vantagem|dist[aâ]ncia)\b"
+    r"(?:\s+(?!(?:with|on|com|em)\b)\S+){0,5}?"
     r"|\b(?:by|por))\s+(?:(?:only|just|a mere|só|apenas)\s+)?$",
     re.IGNORECASE,
 )
@@ -715,10 +723,15 @@ class Claims:
         return found
 
     def check(
-        self, text: str, match: int | None = None, records: Records | None = None
+        self,
+        text: str,
+        match: int | None = None,
+        records: Records | None = None,
+        sure: Collection[int] = (),
     ) -> str | None:
         """The first false claim in ``text`` as a reason ("score 9-7: no such score"), or None;
-        against ``records`` when the caller has just read them."""
+        against ``records`` when the caller has just read them. ``sure``: points its writer
+        declared whose they are, and were found true (``memory.declared``): not guessed at."""
         records = records or self.records()
         text = QUOTED.sub('""', text)  # a player's words, quoted, are theirs, not her claims
         for home, away in ((int(a), int(b)) for a, b in SCORE.findall(ON_DAY.sub(" ", text))):
@@ -739,7 +752,7 @@ class Claims:
             # True at any moment the sentence names ("from 5 after #3 to 9 after #6").
             told = None
             for view in views:
-                told = _table_claims(sentence, view, speaks_points, addressed, bool(moments))
+                told = _table_claims(sentence, view, speaks_points, addressed, bool(moments), sure)
                 if told is None:
                     break
             if told is not None:
@@ -858,11 +871,16 @@ def _add(picked: _Picked, added: dict[str, list[_Scored]]) -> None:
 
 
 def _table_claims(
-    sentence: str, records: Records, speaks_points: bool, you: str, then: bool
+    sentence: str,
+    records: Records,
+    speaks_points: bool,
+    you: str,
+    then: bool,
+    sure: Collection[int] = (),
 ) -> str | None:
     """The points and leaders ``sentence`` says, against ``records`` (now's, or a moment's
     when ``then``: "led" and "it's ana on top" are read too)."""
-    told = _points(sentence, records, speaks_points, you)
+    told = _points(sentence, records, speaks_points, you, sure)
     if told is not None:
         return told
     said = LEADS.findall(sentence)
@@ -901,10 +919,20 @@ def _moments(sentence: str, records: Records) -> list[Moment]:
         if finals:
             found.append(("before", min(finals, key=Match.time_order).number))
     for said in ON_DAY.finditer(sentence):
+        if TOLD_ON.search(sentence[: said.start()]):
+            continue  # "what bia told me on 11 Jun": a day of her notes, not of the table
         moment = _on_day(said, records)
         if moment is not None:
             found.append(moment)
     return found
+
+
+# A day said of what someone told her, not of the table: "what fabio told me on 3 Dec"
+TOLD_ON = re.compile(
+    r"\b(?:told|said|mentioned|wrote|shared|disse|contou|falou|escreveu|mencionou)\b"
+    r"(?:\s+\S+){0,2}\s*$",
+    re.IGNORECASE,
+)
 
 
 def _on_day(said: re.Match[str], records: Records) -> Moment | None:
@@ -934,6 +962,10 @@ def _everyone(text: str, records: Records, match: int) -> str | None:
         return f"everyone: not everyone blanked #{match}"
     for found in EVERYONE.finditer(text):
         said = found.group("said")
+        if ELSE.match(said):  # "everyone else": all but the players the text names
+            named = {h for _, _, h in named_at(text, records.players)}
+            picked = {h: got for h, got in picked.items() if h not in named}
+            blanks = [h for h in blanks if h not in named]
         if EXACT.search(said):
             missed = sorted(h for h, (_, exact) in picked.items() if not exact)
             if missed:
@@ -1275,11 +1307,16 @@ def _owners(
             return who
         if first >= end:
             break
+    before = [g for g in groups if g[1] <= start]
+    if before and before[-1][3] and OWNED_AFTER.match(sentence[before[-1][1] : start]):
+        return before[-1][2]  # "right behind bia with 15": measured against, and on 15
     near = [g for g in groups if g[1] <= start and not g[3]]
     return near[-1][2] if near else None
 
 
-def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> str | None:
+def _points(
+    sentence: str, records: Records, speaks_points: bool, you: str, sure: Collection[int] = ()
+) -> str | None:
     """Points said of a player are that player's (a total or a match's); a gap is a
     difference of two totals; points said of nobody are anyone's or the rule's."""
     masked = SCORE.sub(lambda m: " " * len(m[0]), sentence)
@@ -1296,6 +1333,8 @@ def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> s
             said.append((m.start(1), m.end(1)))
     for start, end in sorted(said):
         number = int(masked[start:end])
+        if number in sure:
+            continue  # declared, and true: whose it is was said, not guessed
         if GAP_BEFORE.search(masked[:start]) or GAP_AFTER.match(masked[end:]):
             among = {h for g in groups for h in g[2] if h}
             if number not in records.gaps(among):
@@ -1303,8 +1342,12 @@ def _points(sentence: str, records: Records, speaks_points: bool, you: str) -> s
             continue
         owners = _owners(masked, start, end, groups)
         if owners is None or "" in owners:
-            # The scoring rule's values ("10 points for the exact score") stand on their own.
+            # The scoring rule's values ("10 points for the exact score") stand on their own;
+            # so does the gap of the players named, said before their totals ("Just 3
+            # points, dani: you're on 7 and ana is on 10").
+            among = {h for g in groups for h in g[2] if h}
             allowed = set(records.rule).union(*records.points.values())
+            allowed |= records.gaps(among) if len(among) > 1 else set()
         else:
             allowed = set().union(*(records.spans(h) for h in owners))
         if number not in allowed:

@@ -42,6 +42,7 @@ from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
 from memory.claims import NUMBER_WORDS, SCORE, Claims, Records, number_value
+from memory.declared import Declared, Verifier, vouched
 from prompts import load, sections
 
 # Per kind of text (a call's task): characters, then sentences of three words or more
@@ -198,6 +199,7 @@ class Contract:
         self.pool = pool
         self.language = language
         self.claims = Claims(pool, names[0] if names else "")  # "I" in her lines is her handle
+        self.verifier = Verifier(pool, names[0] if names else "")  # what a model declares
         self.own_names = names  # hers: her handle and her display name
         # Built once per moment, not once per text: the pool's part per state of the pool
         # (the records' own mark), a system block's per text (it is the same call after
@@ -280,21 +282,43 @@ class Contract:
     # -- the check ----------------------------------------------------------------
 
     def check(
-        self, text: str, kind: str, grounds: Grounds, match: int | None = None
+        self,
+        text: str,
+        kind: str,
+        grounds: Grounds,
+        match: int | None = None,
+        declared: tuple[Declared, ...] = (),
     ) -> Breach | None:
-        """The first rule ``text`` breaks as a ``kind`` of text, or None when it keeps them all."""
-        return next(self._breaches(text, kind, grounds, match), None)
+        """The first rule ``text`` breaks as a ``kind`` of text, or None when it keeps them
+        all; ``declared``: the claims its writer says it makes, each checked exactly."""
+        return next(self._breaches(text, kind, grounds, match, declared), None)
 
     def breaches(
-        self, text: str, kind: str, grounds: Grounds, match: int | None = None
+        self,
+        text: str,
+        kind: str,
+        grounds: Grounds,
+        match: int | None = None,
+        declared: tuple[Declared, ...] = (),
     ) -> list[Breach]:
         """Every rule ``text`` breaks, one breach each: what a corpus of bad texts is kept by."""
-        return list(self._breaches(text, kind, grounds, match))
+        return list(self._breaches(text, kind, grounds, match, declared))
 
     def _breaches(
-        self, text: str, kind: str, grounds: Grounds, match: int | None
+        self,
+        text: str,
+        kind: str,
+        grounds: Grounds,
+        match: int | None,
+        declared: tuple[Declared, ...] = (),
     ) -> Iterator[Breach]:
         said = SYNTAX.sub(" ", text)
+        # A true declared claim vouches for its figure: whose it is, the grammar need not
+        # guess; a false one is the line's first fault.
+        false = self.verifier.falsehood(declared, grounds.records) if declared else None
+        if false is not None:
+            yield Breach("declared", false)
+        sure = vouched(declared)
         checks: tuple[Callable[[], Breach | None], ...] = (
             lambda: _shape(text, kind),
             lambda: _markup(text),
@@ -304,8 +328,8 @@ class Contract:
             lambda: _teams(said, grounds),
             lambda: _names(said, grounds, self.language),
             lambda: _quotes(said, grounds),
-            lambda: _numbers(said, grounds),
-            lambda: _claims(self.claims, said, match, grounds),
+            lambda: _numbers(said, grounds, sure),
+            lambda: _claims(self.claims, said, match, grounds, sure),
         )
         for rule in checks:  # in order, each run only when asked for: the first costs least
             found = rule()
@@ -397,7 +421,7 @@ def _scare_quotes(said: str) -> bool:
     return len(words) <= SCARE_WORDS and said == said.lower() and not re.search(r"\d", said)
 
 
-def _numbers(text: str, grounds: Grounds) -> Breach | None:
+def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) -> Breach | None:
     for found in MATCH_REF.finditer(text):
         if int(found[1]) not in grounds.records.matches:
             return Breach("match", f"#{found[1]}: no such match in the pool")
@@ -410,11 +434,11 @@ def _numbers(text: str, grounds: Grounds) -> Breach | None:
             return Breach("year", f"{found[1]}: not this tournament's")
     for found in NUMBER.finditer(YEAR.sub(" ", rest)):
         value = int(found[1])
-        if value not in grounds.numbers and value not in grounds.differences:
+        if value not in grounds.numbers and value not in grounds.differences and value not in sure:
             return Breach("number", f"{value}: not a number the context gave")
     for found in NUMBER_WORD.finditer(rest):
         value = number_value(found[0]) or 0
-        if value not in grounds.numbers and value not in grounds.differences:
+        if value not in grounds.numbers and value not in grounds.differences and value not in sure:
             return Breach("number", f"{found[0]} ({value}): not a number the context gave")
     return None
 
@@ -475,11 +499,17 @@ def _figures(text: str) -> set[int]:
     return {int(n) for n in NUMBER.findall(text)} | {n for n in words if n is not None}
 
 
-def _claims(claims: Claims, text: str, match: int | None, grounds: Grounds) -> Breach | None:
+def _claims(
+    claims: Claims,
+    text: str,
+    match: int | None,
+    grounds: Grounds,
+    sure: frozenset[int] = frozenset(),
+) -> Breach | None:
     # A player's words in quotes are theirs; her own label in quotes ('Serbia "won it"')
     # is her claim like any other, so the claim check reads it without its quote marks.
     text = _QUOTED.sub(lambda q: q[0][1:-1] if _scare_quotes(q[0][1:-1]) else q[0], text)
-    reason = claims.check(text, match, grounds.records)
+    reason = claims.check(text, match, grounds.records, sure)
     if reason is None:
         return None
     rule, _, detail = reason.partition(" ")
@@ -617,9 +647,16 @@ def _acts(word: str, after: str, grounds: Grounds) -> bool:
 
 
 def _known(word: str, grounds: Grounds, opening: bool, language: str) -> bool:
-    """A word the call or the pool gave; a sentence's first word is capitalised anyway, so
-    any word of her prompts and voice, or a common word of the pool's language, may open one."""
-    return word in grounds.words or (opening and (word in _vocabulary() or common(word, language)))
+    """A word the call or the pool gave, or its plural ("IPAs" of a fact's "IPA"), or held
+    long ("GOOOOL"); a sentence's first word is capitalised anyway, so any word of her
+    prompts and voice, or a common word of the pool's language, may open one."""
+    held = re.sub(r"(\w)\1{2,}", r"\1", word)  # "gooool": "gol", said long
+    for said in dict.fromkeys((word, held)):
+        if said in grounds.words or (said.endswith("s") and said[:-1] in grounds.words):
+            return True
+        if opening and (said in _vocabulary() or common(said, language)):
+            return True
+    return False
 
 
 @cache
@@ -756,8 +793,8 @@ def _capitalised() -> frozenset[str]:
 @cache
 def _vocabulary() -> frozenset[str]:
     """Words that may open a sentence beside the common ones: every word of her prompts
-    and voice files in either language."""
-    words = {w for ws in _function_words().values() for w in ws}
+    and voice files in either language, and the openers a model writes as a beat."""
+    words = {w for ws in _function_words().values() for w in ws} | set(_listed("openers"))
     for name in ("voice_en", "voice_pt", "persona", "context", "remark", "answer"):
         words |= {w.lower() for w in WORD.findall(re.sub(r"\$\{?\w+\}?", " ", load(name)))}
     return frozenset(words)

@@ -38,6 +38,7 @@ class MemoryConfig:
     zone: tzinfo = UTC
     learn_from_chat: bool = False  # ask the model for facts in free chat (a real model only)
     model_hears: bool = False  # a model reads each line to her (memory.hearing), not the rules
+    declares_claims: bool = False  # her texts come with the claims they make (memory.declared)
     addressee: Addressee = field(default_factory=Addressee)  # who she is: lines to her, hers
     keep_calls: timedelta | None = None  # how long model calls are kept whole; None: always
     language: str = "en"  # the pool's: what she says, whoever asks in which language

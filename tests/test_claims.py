@@ -95,9 +95,10 @@ def test_a_lying_model_is_retried_once_then_replaced_by_the_offline_voice(
     posted = [e.event.text for e in tournament_pool.events(kinds=("remark",))]
     assert posted and not any("9-7" in text or "999" in text for text in posted)
     retry = [c for c in model.calls if "was not posted" in c.prompt]
-    # The retry says what to change (the claim rule's line), never the refused lie itself.
+    # The retry says exactly what to change: the false claim and the records' truth, and
+    # the claim rule's line; not the same request again.
     told = retry[0].prompt.partition("was not posted")[2] if retry else ""
-    assert phrase("contract_refused", "claim") in told and "9-7" not in told
+    assert phrase("contract_refused", "claim") in told and "score 9-7: no result" in told
     with tournament_pool.work.read() as connection:
         outcomes = [call.outcome for call in recorded(connection)]
     stats = inspect.stats_text(inspect.stats(commentator.keeper.store, clock.now.date()))

@@ -22,7 +22,7 @@ from bot.agent.requests import Answer, KnownFacts
 from game.events import Event, LoggedEvent, RemarkPosted
 from game.pool import Pool
 from game.text import clean_block
-from memory import usage
+from memory import declared, usage
 from memory.asking import Asked
 from memory.context import Context, ContextBuilder
 from memory.contract import Breach, Contract, limits
@@ -30,7 +30,7 @@ from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
 from memory.requests import Request
 from memory.store import MemoryStore, open_store
-from prompts import phrase, render, sections
+from prompts import load, phrase, render, sections
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
 RETRY, OFFLINE = -1, -2
@@ -86,9 +86,21 @@ class Gateway:
         back to the offline writer; memory's upkeep (fusion, merges, facts in
         chat) raises ``ModelError`` instead and is tried again with the next material.
         """
-        prompt = shaped(context.prompt, request)
-        call = ModelCall(request.task, context.system, prompt, request, variant)
+        call = self._call(context, request, variant)
         return self._complete(call, match, context, event_id, fall_back)
+
+    def _call(
+        self, context: Context, request: Request, variant: tuple[int, int], told: str = ""
+    ) -> ModelCall:
+        """The call of ``request`` with its context: its form said, what to change when
+        it is a retry (``told``), and, for a text of hers when the model declares what it
+        claims, the claims asked for beside it (``memory.declared``)."""
+        prompt = shaped(context.prompt, request)
+        prompt = f"{prompt}\n\n{told}" if told else prompt
+        if not (self.config.declares_claims and request.schema is None):
+            return ModelCall(request.task, context.system, prompt, request, variant)
+        prompt = f"{prompt}\n\n{load('declare')}"
+        return ModelCall(request.task, context.system, prompt, request, variant, declared.SCHEMA)
 
     def say(
         self,
@@ -148,22 +160,20 @@ class Gateway:
         """
         grounds = self.contract.grounds(context.system, context.prompt, request)
 
-        def breach(text: str) -> Breach | None:
-            return self.contract.check(text, request.text_kind, grounds, match)
+        def breach(said: Asked | str) -> Breach | None:
+            if isinstance(said, str):
+                return self.contract.check(said, request.text_kind, grounds, match)
+            kind = request.text_kind
+            return self.contract.check(said.text, kind, grounds, match, said.claims)
 
-        found = breach(asked.text)
+        found = breach(asked)
         if found is None:
             return asked
         self.settle(asked, f"refused: contract {found}")
-        retry = ModelCall(
-            request.task,
-            context.system,
-            f"{shaped(context.prompt, request)}\n\n{what_to_change(found, request.text_kind)}",
-            request,
-            (event_id, RETRY),
-        )
+        told = what_to_change(found, request.text_kind)
+        retry = self._call(context, request, (event_id, RETRY), told)
         again = self._complete(retry, match, context, event_id, fall_back=True)
-        found = breach(again.text)
+        found = breach(again)
         if found is None:
             return again
         self.settle(again, f"refused: contract {found}")
@@ -212,6 +222,9 @@ class Gateway:
                 self._record(call, match, context, event_id, started, "", f"failed: {final}", error)
                 raise
         call_id = self._record(call, match, context, event_id, started, answer, outcome, error)
+        if call.schema is declared.SCHEMA:  # a text with its claims; plain text declares none
+            said = declared.parse(answer)
+            return Asked(said.text, call_id, claims=said.claims)
         return Asked(answer, call_id)
 
     def _answer(self, model: Model, call: ModelCall) -> str:
@@ -278,6 +291,9 @@ def what_to_change(found: Breach, kind: str) -> str:
     characters, sentences = limits(kind)
     rule = found.rule if found.rule in sections("contract_refused") else "claim"
     change = phrase("contract_refused", rule, characters=characters, sentences=sentences)
+    if rule in ("claim", "declared"):
+        # a claim's truth is what to write instead: "points 39: not what marta has"
+        return phrase("contract_refused", "retry.wrong", wrong=found, change=change)
     return phrase("contract_refused", "retry", change=change)
 
 

@@ -735,6 +735,14 @@ def add_model_options(sub: argparse.ArgumentParser) -> None:
         help="who reads a line to her: the model (one structured call), or her rules"
         " (auto: the model for anthropic, the rules for any other provider)",
     )
+    sub.add_argument(
+        "--claims",
+        choices=("auto", "declared", "grammar"),
+        default="auto",
+        help="her texts come with the claims they make, as data, each checked exactly"
+        " (declared), or her lines are read by the rules alone"
+        " (auto: declared for anthropic, the rules for any other provider)",
+    )
 
 
 def installed_version() -> str:

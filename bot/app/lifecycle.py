@@ -63,6 +63,7 @@ def commentator_for(
     memory = MemoryConfig(
         learn_from_chat=config.chosen() != "offline",
         model_hears=config.model_hears(),
+        declares_claims=config.declares_claims(),
         addressee=addressee or Addressee(),
         keep_calls=keep_calls,
         language=config.language,

@@ -342,6 +342,7 @@ def replay(
             memory,
             learn_from_chat=model.chosen() != "offline",
             model_hears=model.model_hears(),
+            declares_claims=model.declares_claims(),
             language=model.language,
         )
         model = make_model(model, meter.report)

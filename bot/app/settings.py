@@ -178,6 +178,7 @@ def _model(args: argparse.Namespace, environ: Mapping[str, str]) -> ModelConfig:
         searches_per_pick=getattr(args, "searches_per_pick", 3),
         searches_per_day=getattr(args, "searches_per_day", 20),
         hearing=getattr(args, "hearing", None) or ModelConfig.hearing,
+        claims=getattr(args, "claims", None) or ModelConfig.claims,
     )
 
 

@@ -71,7 +71,7 @@ class AnthropicModel:
             ],
             "messages": [{"role": "user", "content": call.prompt}],
         }
-        schema = call.request.schema if call.request is not None else None
+        schema = call.form
         if schema is not None:
             # Data, not words: one tool whose input is the answer, and the model must use it.
             tool = {"name": ANSWER_TOOL, "description": load("answer_tool"), "input_schema": schema}

@@ -9,7 +9,7 @@ Tests drive the gateway with scripted models that implement ``complete``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from memory.asking import Unanswered
 from memory.requests import Request
@@ -29,6 +29,16 @@ class ModelCall:
     # Which try this is (the event it reacts to, the attempt): a rule-based writer
     # phrases a second try differently, and the same try the same way on a replay.
     variant: tuple[int, int] = (0, 0)
+    # The answer's JSON schema when this call wants one besides its request's own: a text
+    # with the claims it makes (``memory.declared``)
+    schema: dict[str, Any] | None = None
+
+    @property
+    def form(self) -> dict[str, Any] | None:
+        """The JSON schema the answer is asked in, if any: the call's, else its request's."""
+        if self.schema is not None:
+            return self.schema
+        return self.request.schema if self.request is not None else None
 
     @property
     def tokens(self) -> int:

@@ -73,8 +73,7 @@ class OpenAICompatibleModel:
 
     def _schema(self, call: ModelCall) -> dict[str, Any] | None:
         """The answer's schema when the call wants data and this server still takes a form."""
-        schema = call.request.schema if call.request is not None else None
-        return schema if self.formats else None
+        return call.form if self.formats else None
 
     def _post_structured(self, call: ModelCall) -> dict[str, Any]:
         """Ask in OpenAI's form, then llama.cpp's, then as text: a server that refuses a form

@@ -48,12 +48,22 @@ class ModelConfig:
     # who reads a line to her: "model" (one structured call, memory.hearing), "grammar"
     # (the rules), or "auto": the model for anthropic's, the rules for any other
     hearing: str = AUTO
+    # whether her texts come with the claims they make (memory.declared): "declared", "grammar"
+    # (her lines read by the rules alone), or "auto": declared for anthropic's, not for any
+    # other (a small local model writes better text than JSON)
+    claims: str = AUTO
 
     def model_hears(self) -> bool:
         chosen = self.chosen()
         if self.hearing == AUTO:
             return chosen == AUTO_KEYED
         return self.hearing == "model" and PROVIDERS[chosen].remote
+
+    def declares_claims(self) -> bool:
+        chosen = self.chosen()
+        if self.claims == AUTO:
+            return chosen == AUTO_KEYED
+        return self.claims == "declared" and PROVIDERS[chosen].remote
 
     def slowness(self) -> float:
         """How much longer than the default 30 s a call may take: the breaker's cool-down

@@ -1,0 +1,68 @@
+"""The grammar of claims (memory.claims) on lines a capable model writes, true and false.
+
+For a model that declares nothing (a small local one) and her offline voice, the grammar
+still guesses whose each figure is. These are the classes it guessed wrong on a held-out
+strong-model run (issue 53), each with a false twin it must still refuse.
+
+The pool: #1 Brazil 2-0 Serbia on 11 Jun (ana called it: 10; bia had 1-0: 5; dani 3-1: 7),
+#2 Argentina 1-1 Mexico on 12 Jun (bia called it: 10; caio had 2-0: nothing). ana 10, bia
+15, caio 0, dani 7.
+"""
+
+import pytest
+
+from game.model import Goal, Score
+from game.pool import Pool
+from memory.claims import Claims
+from tests.conftest import FakeClock, play
+
+
+@pytest.fixture
+def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
+    pool = tournament_pool
+    pool.members.add("dani")
+    for handle, number, score in (
+        ("ana", 1, Score(2, 0)), ("bia", 1, Score(1, 0)), ("dani", 1, Score(3, 1)),
+        ("bia", 2, Score(1, 1)), ("caio", 2, Score(2, 0)),
+    ):  # fmt: skip
+        pool.predictions.place(handle, number, score)
+    play(pool, clock, 1, "2-0", [Goal("home", 10, scorer="Vini"), Goal("home", 80, scorer="Vini")])
+    play(pool, clock, 2, "1-1")
+    return pool
+
+
+@pytest.mark.parametrize(
+    ("line", "match", "false"),
+    [
+        # the player she speaks to, named mid-sentence, owns no figure said of another
+        ("You're second, ana, on 10 points, right behind bia with 15 points.", None, False),
+        ("You're second, ana, on 12 points, right behind bia with 15 points.", None, True),
+        ("You're second, ana, on 10 points, right behind bia with 16 points.", None, True),
+        # a total, then a gap
+        ("bia leads the pool on 15 points, 5 points clear of ana.", None, False),
+        ("bia leads the pool on 15 points, 6 points clear of ana.", None, True),
+        # a gap said before the two totals it is the difference of
+        ("Just 3 points, dani: you're on 7 and ana is on 10.", None, False),
+        ("Just 4 points, dani: you're on 7 and ana is on 10.", None, True),
+        ("São 3 pontos, dani: a ana tem 10 e você 7.", None, False),
+        # a day said of what someone told her does not date the table after it
+        (
+            "What bia told me on 11 Jun is that she lives in Leeds. She leads on 15 points.",
+            None,
+            False,
+        ),
+        (
+            "What bia told me on 11 Jun is that she lives in Leeds. She leads on 25 points.",
+            None,
+            True,
+        ),
+        # "everyone else" leaves out the one named
+        ("bia was the only one to call it. Everyone else got nothing.", 2, False),
+        ("ana was the only one to call it. Everyone else got nothing.", 1, True),
+    ],
+)
+def test_a_capable_model_s_lines_are_read_as_meant(
+    played: Pool, line: str, match: int | None, false: bool
+) -> None:
+    reason = Claims(played, "betania").check(line, match)
+    assert (reason is not None) == false, reason
