@@ -91,6 +91,13 @@ ELSE = re.compile(r"\s*(?:else|mais)\b", re.IGNORECASE)  # "everyone else", "tod
 ZEROS_FOR_ALL = re.compile(
     r"\bzero(?:es)? (?:for everyone|all round|para todo mundo)|\bzerou geral", re.IGNORECASE
 )
+# A player's first points: "his first points of the tournament", "finally off zero"
+FIRST_POINTS = re.compile(
+    r"\b(?:first points?|first time on the board|off (?:the mark|zero)|finally (?:on the board"
+    r"|scores?|scored|gets? (?:on the board|points))|primeiros pontos|primeiro ponto"
+    r"|sai[ur]? do zero|desencant\w+)\b",
+    re.IGNORECASE,
+)
 # "Then again" is "on the other hand", not a second time.
 AGAIN = re.compile(
     r"(?<!then )\b(?:again|once more|de novo|outra vez|mais uma vez)\b", re.IGNORECASE
@@ -996,10 +1003,31 @@ def _before(text: str, records: Records, match: int) -> str | None:
             for i, g in enumerate(groups)
         ] or [(sentence, last)]
         for part, handles in parts:
-            told = _again(part, handles, records, match, picked)
+            told = _again(part, handles, records, match, picked) or _first(
+                part, handles, records, match
+            )
             if told is not None:
                 return told
         last = parts[-1][1]
+    return None
+
+
+def _first(part: str, handles: set[str], records: Records, match: int) -> str | None:
+    """ "His first points", "finally off zero", "primeiros pontos": said of a player about
+    ``match``, they scored on it and on no match of theirs before it."""
+    if FIRST_POINTS.search(part) is None:
+        return None
+    for handle in sorted(handles):
+        played = records.record.get(handle, [])
+        numbers = [number for number, _, _ in played]
+        if match not in numbers:
+            return f"first: {handle} has no points on #{match}"
+        earlier = played[: numbers.index(match)]
+        scored = [number for number, points, _ in earlier if points > 0]
+        if scored:
+            return f"first: {handle} scored on #{scored[0]} before #{match}"
+        if played[numbers.index(match)][1] == 0:
+            return f"first: {handle} has no points on #{match}"
     return None
 
 

@@ -46,8 +46,12 @@ class DiaryShelf:
         zone: tzinfo,
         budget: int,
         keep_calls: timedelta | None = None,
+        language: str = "en",
     ) -> None:
         self.pool = pool
+        # the pool's, as the persona names it: her diary is in the language her lines are
+        # held to (the contract refuses an entry in any other)
+        self.language = phrase("languages", language)
         self.store = store
         self.asker = asker
         self.contexts = contexts
@@ -67,7 +71,7 @@ class DiaryShelf:
         working = working_memory(self.pool, match, up_to_id=item.id)
         story = match_story(self.pool, match, self.zone, working)
         # The goals and the live chat are in the working memory layer: not twice.
-        instruction = render("diary_entry", match=story.as_text(live=False))
+        instruction = render("diary_entry", match=story.as_text(live=False), language=self.language)
         context = self.contexts.build_context(
             item,
             self.budget,
@@ -137,6 +141,7 @@ class DiaryShelf:
             narrative=f"{narrative.dates} {inert(narrative.text)}" if narrative else "(none yet)",
             entries="\n".join(f"{entry.dates} {inert(entry.text)}" for entry in fused),
             ending=ending.notes() if ending else "",
+            language=self.language,
         )
         context = self.contexts.dated(prompt)
         request = DiaryFusion(tuple(stories), ending)

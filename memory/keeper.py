@@ -86,6 +86,7 @@ class MemoryKeeper:
             config.zone,
             config.budget,
             config.keep_calls,
+            config.language,
         )
         self.facts = FactShelf(
             pool,

@@ -59,6 +59,11 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # "everyone else" leaves out the one named
         ("bia was the only one to call it. Everyone else got nothing.", 2, False),
         ("ana was the only one to call it. Everyone else got nothing.", 1, True),
+        # a first, checked over the player's history
+        ("Brazil 2-0 Serbia gave dani his first points of the tournament.", 1, False),
+        ("Argentina 1-1 Mexico gave bia her first points of the tournament.", 2, True),
+        ("bia is finally off zero.", 2, True),
+        ("O 1-1 deu à bia os primeiros pontos.", 2, True),
     ],
 )
 def test_a_capable_model_s_lines_are_read_as_meant(

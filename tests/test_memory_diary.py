@@ -55,6 +55,22 @@ def test_each_finished_match_gets_exactly_one_dated_entry(
     assert "9' goal Team0 (Zé), 1-0" in call.prompt  # from the working memory
 
 
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_the_diary_is_asked_for_in_the_pool_s_language(
+    long_pool: Pool, clock: FakeClock, language: str
+) -> None:
+    """Her lines are held to the pool's language: an entry asked "in English" of a
+    Portuguese pool is one the contract then refuses."""
+    model = ScriptedModel()
+    keeper, _gateway = remembering(long_pool, model, dataclasses.replace(SMALL, language=language))
+    keeper.enable()
+    play(long_pool, clock, 1, "2-0")
+    keeper.catch_up()
+    (call,) = [c for c in model.calls if c.task == "diary_entry"]
+    named = "in English" if language == "en" else "in Brazilian Portuguese"
+    assert named in call.prompt and ("in English" in call.prompt) == (language == "en")
+
+
 def test_the_database_refuses_a_second_entry_for_a_match(long_pool: Pool, clock: FakeClock) -> None:
     store = open_store(long_pool)
     with store.write() as connection:
