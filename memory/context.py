@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TypeVar
 
 from sqlalchemy import Connection
@@ -52,6 +52,7 @@ NEWEST_KEPT = 2  # diary entries that outrank the narrative when the budget is t
 # Caps that keep a context the same size on day 1 and on day 39, whatever the budget:
 FACTS_SHOWN = 3  # facts per player in one prompt, those that fit the moment first
 CHAT_SHOWN = 6  # the newest lines of a match's chat; the rest stay in the log
+JUST_NOW = timedelta(minutes=30)  # an event older than this is told as "earlier"
 
 
 @dataclass(frozen=True)
@@ -339,7 +340,7 @@ class ContextBuilder:
                 involved, suggestions, now, topic, every_fact_of, said
             ),
             "remarks": lambda: self._remark_items(involved, now, gone),
-            "working": lambda: self._working_items(working, gone),
+            "working": lambda: self._working_items(working, gone, self._ended(working, event)),
         }
         items = {name: read() if name in layers else [] for name, read in shelves.items()}
         # The budget is for what changes from call to call: the pool's stable block is
@@ -570,15 +571,35 @@ class ContextBuilder:
             for i, item in enumerate(recent)
             if (text := gone.masked(item.event.text, mark)) is not None
         ]
-        return said + ([Item(_say("remarks.new"), rank=-len(recent) - 1)] if recent else [])
+        if not recent:
+            return []
+        # headed as hers: after "What you know about marta", a line about paulo would be
+        # read as one of marta's facts
+        heading = Item(_say("remarks.heading"), rank=-len(recent) - 2)
+        return [heading, *said, Item(_say("remarks.new"), rank=-len(recent) - 1)]
 
-    def _working_items(self, working: WorkingMemory | None, gone: RetiredFacts) -> list[Item]:
+    def _ended(self, working: WorkingMemory | None, event: LoggedEvent[Event] | None) -> bool:
+        """Whether the working memory's match had ended by ``event`` (a line read later, in
+        a catch-up, is told beside the match as it was live then)."""
+        if working is None or working.match.result is None:
+            return False
+        up_to = event.id if event is not None else None
+        return bool(
+            self.pool.events(kinds=("result",), match_number=working.match.number, up_to_id=up_to)
+        )
+
+    def _working_items(
+        self, working: WorkingMemory | None, gone: RetiredFacts, ended: bool = False
+    ) -> list[Item]:
         if working is None:
             return []
         match = working.match
         kickoff = f"{match.kickoff.astimezone(self.zone):%d %b %H:%M}"
-        live = _say(
-            "live", number=match.number, team1=match.team1, team2=match.team2, kickoff=kickoff
+        teams = {"number": match.number, "team1": match.team1, "team2": match.team2}
+        live = (
+            _say("live.ended", **teams, result=match.result, kickoff=kickoff)
+            if ended
+            else _say("live", **teams, kickoff=kickoff)
         )
         items = [Item(live, rank=-1)]
         team = {"home": match.team1, "away": match.team2}
@@ -622,7 +643,11 @@ class ContextBuilder:
         )
 
     def _at(self, event: LoggedEvent[Event]) -> str:
-        return f"[{event.at.astimezone(self.zone):%d %b %H:%M}]"
+        """When the event was: "Just now [..]", or "Earlier, [..]" when it is told long
+        after (the day's digest, the next afternoon, tied to the day's last whistle)."""
+        time = f"[{event.at.astimezone(self.zone):%d %b %H:%M}]"
+        recent = self.now() - event.at <= JUST_NOW
+        return _say("event.now" if recent else "event.earlier", time=time)
 
     def _result_told(self, event: LoggedEvent[ResultRecorded]) -> str:
         match = self.pool.match(event.event.match)

@@ -22,7 +22,7 @@ from memory import facts
 from memory.claims import Claims
 from memory.keeper import MemoryConfig
 from memory.usage import recorded
-from prompts import voice
+from prompts import phrase, voice
 from tests.conftest import FakeClock, ScriptedModel, fixture, her_in, play, small_tournament
 
 
@@ -61,7 +61,9 @@ def test_she_stays_silent_rather_than_repeat_herself(
     assert commentator.stats.count == 1
     assert commentator.stats.refused_repeats == 3 and commentator.stats.silent == 1
     # the earlier remark was in the context of every retry, for the model to avoid
-    assert 'you said about ana: "ana, what a pick.' in model.calls[-1].prompt
+    # ... under a heading of her own: never read as one of the facts listed before it
+    heading = phrase("context", "remarks.heading")
+    assert f'{heading}\n[11 Jun] you said about ana: "ana, what a pick.' in model.calls[-1].prompt
     with tournament_pool.work.read() as connection:
         outcomes = [c.outcome for c in recorded(connection) if c.task == "remark"]
     assert outcomes == ["posted", *["refused: repeats a recent remark"] * 3]

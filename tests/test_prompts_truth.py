@@ -173,6 +173,25 @@ def test_what_is_live_is_what_was_live_when_the_line_was_said(
     assert later.startswith("Live now: #2 Argentina v Mexico")
 
 
+def test_a_whistle_told_the_next_afternoon_is_earlier_and_its_match_over(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """The day's digest, late, is tied to the day's last whistle: not "just now", and the
+    match is not "live"."""
+    keeper, _ = remembering(tournament_pool, ScriptedModel())
+    clock.now = tournament_pool.match(1).kickoff
+    tournament_pool.fixtures.kick_off(1)
+    clock.now += timedelta(minutes=115)
+    tournament_pool.fixtures.record_result(1, Result(Score(1, 0)))
+    whistle = tournament_pool.events(kinds=("result",))[-1]
+    then = keeper.contexts.build_context(whistle, 3000)
+    assert then.section("event").text.startswith("Just now [11 Jun 19:55]: final whistle")
+    clock.now += timedelta(hours=16)
+    later = keeper.contexts.build_context(whistle, 3000)
+    assert later.section("event").text.startswith("Earlier, [11 Jun 19:55]: final whistle")
+    assert later.section("working").text.startswith("Ended: #1 Brazil 1-0 Serbia")
+
+
 def test_a_goal_in_added_time_is_told_with_its_added_minutes(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:
