@@ -354,7 +354,11 @@ def run(lines: list[Line], config: ModelConfig, database: Path, language: str) -
         chat=[ChatLine(line.at, line.player, line.text) for line in lines],
         players=6,
         seed=1,
-        memory=MemoryConfig(language=language, model_hears=hears),
+        memory=MemoryConfig(
+            language=language,
+            model_hears=hears,
+            declares_claims=hears and config.declares_claims(),  # its answers' claims as data
+        ),
         picks_ahead=PICKS_AHEAD,
     )
     clock = SimulatedClock(min(f.kickoff for f in options.tournament.fixtures))
