@@ -59,6 +59,7 @@ from game.events import (
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
+from memory import declared
 from memory.keeper import MemoryConfig
 from memory.store import MemoryStore
 from memory.usage import CallRecord, recorded
@@ -203,7 +204,7 @@ def read_run(database: Path) -> Bench:
             "role": r.role,  # "first", "retry", or "offline": the offline voice's line
             "at": r.call.at.isoformat(),
             "match": r.call.match_number,
-            "text": r.call.response,
+            "text": said(r.call.response),
         }
         for r in reads
         if r.kept and r.call.task in LINES and r.role != "failed"
@@ -329,10 +330,11 @@ def _refusal(
         "at": call.at.isoformat(),
         "rule": read.rule,
         "outcome": call.outcome,
-        "text": call.response,
+        "text": said(call.response),
+        "claims": [str(c) for c in declared.parse(call.response).claims],
         "retry": None
         if retry is None
-        else {"text": retry.call.response, "outcome": retry.call.outcome},
+        else {"text": said(retry.call.response), "outcome": retry.call.outcome},
         "offline": None
         if offline is None
         else {"text": offline.call.response, "outcome": offline.call.outcome},
@@ -340,6 +342,11 @@ def _refusal(
         "prompt": call.prompt,
         "pool": moment(log, call.at),
     }
+
+
+def said(response: str) -> str:
+    """What an answer says: its text, when it came with its claims (``memory.declared``)."""
+    return declared.parse(response).text
 
 
 def report_text(bench: Bench, sample: int = 10) -> str:

@@ -95,12 +95,15 @@ class Gateway:
         """The call of ``request`` with its context: its form said, what to change when
         it is a retry (``told``), and, for a text of hers when the model declares what it
         claims, the claims asked for beside it (``memory.declared``)."""
-        prompt = shaped(context.prompt, request)
-        prompt = f"{prompt}\n\n{told}" if told else prompt
-        if not (self.config.declares_claims and request.schema is None):
-            return ModelCall(request.task, context.system, prompt, request, variant)
-        prompt = f"{prompt}\n\n{load('declare')}"
-        return ModelCall(request.task, context.system, prompt, request, variant, declared.SCHEMA)
+        declares = self.config.declares_claims and request.schema is None
+        # a retry's prompt is its first's with what to change after it
+        prompt = "\n\n".join(
+            part
+            for part in (shaped(context.prompt, request), load("declare") if declares else "", told)
+            if part
+        )
+        schema = declared.SCHEMA if declares else None
+        return ModelCall(request.task, context.system, prompt, request, variant, schema)
 
     def say(
         self,
