@@ -35,6 +35,7 @@ from game.pool import Pool
 from game.scoring import scored_score
 from game.standings import played_by
 from memory.claims import Records
+from prompts import load
 
 KINDS = (
     "total", "gap", "match_points", "exact_count", "first_points", "scoring_run",
@@ -49,6 +50,9 @@ def _nullable(kind: str) -> dict[str, Any]:
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
+    # what to declare, said where a provider caches it (a tool's schema, before the
+    # context): prompts/declare.txt
+    "description": load("declare").strip(),
     "properties": {
         "text": {"type": "string"},
         "claims": {

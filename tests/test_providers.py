@@ -1,5 +1,6 @@
 """The real ``anthropic`` SDK and an httpx client against a local server that speaks their APIs."""
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from game.model import Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
-from memory import facts
+from memory import declared, facts
 from memory.context import Context, Section
 from memory.inspect import calls_text
 from memory.requests import FactMerge
@@ -373,6 +374,20 @@ def test_anthropic_asks_for_data_with_a_forced_tool_and_reads_its_input() -> Non
     assert read_pick(pick) == Score(2, 1) and json.loads(pick) == {"home": 2, "away": 1}
     assert [m.covers for m in facts.parse_merge(merged)] == [(1,), (2,)]
     assert remark == "What a time to be in this pool."
+
+
+def test_a_text_with_its_claims_is_asked_for_as_data_by_either_provider() -> None:
+    """A remark whose claims she declares (memory.declared): the call's own schema, through
+    anthropic's forced tool and openai-compatible's response_format alike."""
+    call = dataclasses.replace(CALL, schema=declared.SCHEMA)
+    with model_server() as server:
+        anthropic(server.url, []).complete(call)
+    (first,) = (request.body for request in server.requests)
+    assert first["tools"][0]["input_schema"] == declared.SCHEMA
+    with model_server() as server:
+        openai(server.url, []).complete(call)
+    (second,) = (request.body for request in server.requests)
+    assert second["response_format"]["json_schema"]["schema"] == declared.SCHEMA
 
 
 def test_her_picks_may_search_the_web_within_their_caps_and_say_what_they_cited() -> None:

@@ -30,7 +30,7 @@ from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
 from memory.requests import Request
 from memory.store import MemoryStore, open_store
-from prompts import load, phrase, render, sections
+from prompts import phrase, render, sections
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
 RETRY, OFFLINE = -1, -2
@@ -95,13 +95,11 @@ class Gateway:
         """The call of ``request`` with its context: its form said, what to change when
         it is a retry (``told``), and, for a text of hers when the model declares what it
         claims, the claims asked for beside it (``memory.declared``)."""
+        prompt = shaped(context.prompt, request)
+        prompt = f"{prompt}\n\n{told}" if told else prompt  # a retry: its first's, and why
+        # what the claims are is said by the schema itself (``declared.SCHEMA``'s
+        # description): sent before the context, in the part a provider caches
         declares = self.config.declares_claims and request.schema is None
-        # a retry's prompt is its first's with what to change after it
-        prompt = "\n\n".join(
-            part
-            for part in (shaped(context.prompt, request), load("declare") if declares else "", told)
-            if part
-        )
         schema = declared.SCHEMA if declares else None
         return ModelCall(request.task, context.system, prompt, request, variant, schema)
 
