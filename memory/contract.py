@@ -42,7 +42,7 @@ from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
 from memory.claims import NUMBER_WORDS, SCORE, Claims, Records, number_value
-from memory.declared import Declared, Verifier, vouched
+from memory.declared import Declared, DeclaredCheck, vouched
 from prompts import load, sections
 
 # Per kind of text (a call's task): characters, then sentences of three words or more
@@ -199,7 +199,9 @@ class Contract:
         self.pool = pool
         self.language = language
         self.claims = Claims(pool, names[0] if names else "")  # "I" in her lines is her handle
-        self.verifier = Verifier(pool, names[0] if names else "")  # what a model declares
+        self.declared_check = DeclaredCheck(
+            pool, names[0] if names else ""
+        )  # what a model declares
         self.own_names = names  # hers: her handle and her display name
         # Built once per moment, not once per text: the pool's part per state of the pool
         # (the records' own mark), a system block's per text (it is the same call after
@@ -315,7 +317,7 @@ class Contract:
         said = SYNTAX.sub(" ", text)
         # A true declared claim vouches for its figure: whose it is, the grammar need not
         # guess; a false one is the line's first fault.
-        false = self.verifier.falsehood(declared, grounds.records) if declared else None
+        false = self.declared_check.falsehood(declared, grounds.records) if declared else None
         if false is not None:
             yield Breach("declared", false)
         sure = vouched(declared)

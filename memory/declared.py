@@ -149,7 +149,7 @@ def vouched(claims: tuple[Declared, ...]) -> frozenset[int]:
     return frozenset(c.value for c in claims if c.value is not None)
 
 
-class Verifier:
+class DeclaredCheck:
     """Checks declared claims against the pool's log, one text's worth at a time."""
 
     def __init__(self, pool: Pool, her: str) -> None:

@@ -14,7 +14,7 @@ from game.model import Goal, Score
 from game.pool import Pool
 from memory import declared
 from memory.claims import Claims
-from memory.declared import FIELDS, Declared, Verifier, parse
+from memory.declared import FIELDS, Declared, DeclaredCheck, parse
 from memory.keeper import MemoryConfig
 from tests.conftest import FakeClock, ScriptedModel, her_in, play
 
@@ -82,7 +82,7 @@ def test_each_kind_of_claim_is_checked_exactly(
     played: Pool, said: dict[str, Any], false: str | None
 ) -> None:
     (declaration,) = parse(declaring("-", said)).claims
-    reason = Verifier(played, "betania").falsehood((declaration,), Claims(played).records())
+    reason = DeclaredCheck(played, "betania").falsehood((declaration,), Claims(played).records())
     assert reason == (None if false is None else f"{declaration}: {false}")
 
 
