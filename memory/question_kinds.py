@@ -77,6 +77,8 @@ KNOW_ABOUT = re.compile(
     CASELESS,
 )
 SELF = ("me", "mim", "myself", "eu", "i")
+# What goes on after a word asked about when it is a thing, not a person: "do camarão", "coisa"
+THING_GOES_ON = re.compile(r"\s+(?!(?:e|and|ou|or|agora|now|ai|aí|hoje|today|mesmo|msm)\b)\w")
 # "everything you know about me", "tudo q vc sabe de mim": the facts the handful left out
 EVERYTHING = re.compile(
     r"\b(?:everything|all)\b.*?\babout\s+@?(?P<who>[\w.-]+)"
@@ -534,8 +536,12 @@ def asks_in(
             found.append(Supports(fan))
     about = KNOW_ABOUT.search(words)
     if about:
-        name = (about["who"] or about["quem"]).lower().rstrip("?.!")
-        found.append(KnownAbout(name, _who(name, asker, players)))
+        said = (about["who"] or about["quem"]).rstrip("?.!")
+        name, who = said.lower(), _who(said.lower(), asker, players)
+        # "lembra do lance do camarão?", "sabe de alguma coisa?": a thing, said with what
+        # it is of, not someone she does not know ("what do you know about zeca?")
+        if who is not None or not THING_GOES_ON.match(words[about.end() :]):
+            found.append(KnownAbout(name, who))
     return tuple(found)
 
 

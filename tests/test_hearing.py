@@ -20,6 +20,7 @@ from memory import facts
 from memory.hearing import HearingRejected, check, said_in
 from memory.hearing import parse as parse_reading
 from memory.keeper import MemoryConfig
+from memory.question_kinds import KnownAbout
 from memory.retired import retired
 from memory.usage import recorded
 from memory.utterance import Chat, Forget, Question, Remember, read_line
@@ -126,6 +127,21 @@ def test_chat_not_to_her_is_chat(line: str) -> None:
 )
 def test_banter_and_questions_are_no_fact(line: str) -> None:
     assert isinstance(read(line), Question)
+
+
+@pytest.mark.parametrize(
+    ("line", "someone"),
+    [
+        ("betania vc ainda lembra do lance do camarão? kkk", None),  # a thing of hers
+        ("betania o bruno ta com uma cara hj, sabe de alguma coisa?", None),
+        ("betania what do you know about zeca?", "zeca"),  # nobody of the pool: she says so
+    ],
+)
+def test_a_thing_asked_about_is_no_one_she_does_not_know(line: str, someone: str | None) -> None:
+    said = read(line)
+    assert isinstance(said, Question)
+    asked = [a.name for a in said.asks if isinstance(a, KnownAbout) and a.who is None]
+    assert asked == ([someone] if someone else []), said
 
 
 def test_for_the_record_about_another_player_is_refused_whole() -> None:
