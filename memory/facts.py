@@ -377,12 +377,28 @@ WEEKDAYS = (
 )  # fmt: skip
 
 
+BEFORE_LAST = re.compile(r"\b(?:retrasad[oa]|before last|passad[oa] (?:do|da) passad[oa])\b")
+# A take-back of what was told in confidence: "aquilo q te contei em off", "my secret"
+IN_CONFIDENCE = re.compile(
+    r"\b(?:em off|off the record|in private|in confidence|entre nos|em segredo|segredo|secret)\b"
+)
+
+
+def _in_confidence(held: list[Fact], what: str) -> list[Fact]:
+    """The one private fact a take-back of "what I told you in confidence" names."""
+    if not IN_CONFIDENCE.search(unaccented(what).lower()):
+        return []
+    private = [f for f in held if f.private]
+    return private if len(private) == 1 else []
+
+
 def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
     """The facts of the last line that told any on the day ``what`` names; [] if none."""
     plain = unaccented(what).lower()
     said = [days for word, days in DAY_SAID.items() if re.search(rf"\b{word}\b", plain)]
+    before_last = 7 if BEFORE_LAST.search(plain) else 0  # "domingo retrasado"
     said += [
-        (on.weekday() - weekday) % 7 or 7  # the last one before today
+        ((on.weekday() - weekday) % 7 or 7) + before_last  # the last one before today
         for weekday, names in enumerate(WEEKDAYS)
         if any(re.search(rf"\b{name}\b", plain) for name in names)
     ]
@@ -425,7 +441,11 @@ def withdraw(
     elif not what:
         found = sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
     else:
-        found = named(connection, handle, what) or _told_on(held, what, on)
+        found = (
+            named(connection, handle, what)
+            or _told_on(held, what, on)
+            or _in_confidence(held, what)
+        )
         if len(found) != 1:  # "aquilo do bar e do canto": each thing named, one fact each
             parts = [named(connection, handle, part) for part in BOTH.split(what)]
             found = [f for part in parts if len(part) == 1 for f in part] if len(parts) > 1 else []
@@ -527,10 +547,13 @@ def updated_by(connection: Connection, handle: str, text: str, named_as: str | N
         sharing = [f for f in held if f.subject is None and about in subjects_within(f.text)]
     else:
         sharing = []
+    shared: dict[int, int] = {}
     if not sharing:  # what it is about, by a word both say ("estágio", "estagiária")
         stems = _stems(unaccented(text)) - CHANGE_WORDS - _stems(handle)
-        sharing = [f for f in held if stems & _stems(unaccented(f.text)) - CHANGE_WORDS]
-    return max(sharing, key=lambda f: (f.last_told, f.id), default=None)
+        shared = {f.id: len(stems & _stems(unaccented(f.text)) - CHANGE_WORDS) for f in held}
+        sharing = [f for f in held if shared[f.id]]
+    # the one that shares the most of what it says, the newest of those
+    return max(sharing, key=lambda f: (shared.get(f.id, 0), f.last_told, f.id), default=None)
 
 
 def subjects_within(text: str) -> set[str]:
@@ -541,7 +564,26 @@ def subjects_within(text: str) -> set[str]:
 # Words of a change of mind, not of what changed: "now", "anymore", "agora".
 CHANGE_WORDS = frozenset(
     w[:5]
-    for w in "now anymore longer instead actually agora mais more update atualiza".split()  # noqa: SIM905
+    # (and its negations and fillers: "já não estou na Polana" shares "não" with any fact)
+    for w in [
+        "now",
+        "anymore",
+        "longer",
+        "instead",
+        "actually",
+        "agora",
+        "mais",
+        "more",
+        "update",
+        "atualiza",
+        "nao",
+        "not",
+        "never",
+        "nunca",
+        "pra",
+        "para",
+        "fim",
+    ]
 )
 
 

@@ -29,8 +29,8 @@ HOW_AM_I = re.compile(
 )
 LEADING = re.compile(
     r"\bwho(?:'s| is)? (?:leading|on top|first|ahead|winning|top)|\bwho leads"
-    r"|quem (?:[eé] que )?(?:est[aá] |t[aá] |vai )?(?:na frente|[aà] frente|liderando|ganhando"
-    r"|em primeiro|no topo)|quem lidera|quem [eé] (?:o|a) l[ií]der"
+    r"|quem (?:[eé] (?:que|q) )?(?:est[aá] |t[aá] |vai )?(?:na frente|[aà] frente|liderando"
+    r"|ganhando|em primeiro|no topo|lidera)|quem [eé] (?:o|a) l[ií]der"
     r"|\b(?:am i|are you|is \w+|i'?m|you'?re)(?: still| now)? (?:on )?top\b"
     r"|\bna lideran[cç]a\b|\bin the lead\b|\bquem (?:[eé] que )?vai (?:a|à) frente"
     r"|\bquem (?:[eé] que )?manda(?: agora)? na tabela",

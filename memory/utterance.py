@@ -88,7 +88,8 @@ FIRST_PERSON = re.compile(
     r"|we (?:\w+ )?(?:moved|live|got|have|bought|adopted)"
     r"|i(?:'ve| have|ve) (?:got|been|moved|switched|started|joined|signed|quit|stopped|become"
     r"|adopted|two|three|a|an)\b"
-    r"|my (?!(?:god|gosh|goodness|lord|bad|man|dude|friend|dear)\b)\w+(?: \w+){0,3}"
+    r"|(?!.*\b(?:looks (?:just )?like|spitting image|a cara d))"
+    r"my (?!(?:god|gosh|goodness|lord|bad|man|dude|friend|dear)\b)\w+(?: \w+){0,3}"
     r" (?:is|are|was|were|just|lives|works|has)\b"
     # (not "tenho palavras", "tenho ensaio": what one has today is no fact)
     r"|(?:nao )?tenho (?:(?:um|uma|uns|umas|dois|duas|tres|quatro|cinco|\d+) (?!(?:minuto|hora"
@@ -137,8 +138,10 @@ FIRST_PERSON = re.compile(
     r"|i (?:sing|dance|paint|write|cook|knit|climb|surf|swim|cycle|hike|brew|bake|keep"
     r"|adopted|bought|got (?:a|an|my)|can'?t stand|hate|love)\b"
     # (no verb between: "a minha mãe desligou a televisão e foi" tells nothing of hers)
-    # (not "meu deus", "minha nossa": an exclamation)
-    r"|(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) (?!(?:deus|nossa|pai do ceu|senhor|amigo"
+    # (not "meu deus", "minha nossa": an exclamation; nor "o meu primo é a cara do
+    # Richarlison": a likeness, banter)
+    r"|(?!.*\b(?:a cara d|looks (?:just )?like|spitting image|parece (?:com|o|a|um|uma)|igualzinh))"
+    r"(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) (?!(?:deus|nossa|pai do ceu|senhor|amigo"
     r"|querid[oa]|povo|gente|caro|rei)\b)\w+(?: (?!\w+(?:ou|eu|iu)\b)\w+){0,3}"
     r" (?:e|sao|era|eram|se chama"
     r"|chama|chamam|mora|moram|tem|faz|fazem|adora|adoram|estuda|trabalha|nasceu|virou)\b)"

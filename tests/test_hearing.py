@@ -6,7 +6,7 @@ in one line); the hearing bench (bench/hearing.py) grades a whole chat written b
 someone who never read the rules."""
 
 import json
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ from memory.question_kinds import KnownAbout
 from memory.retired import retired
 from memory.usage import recorded
 from memory.utterance import Chat, Forget, Question, Remember, read_line
-from tests.conftest import TEST_DATA, ScriptedModel, her_in
+from tests.conftest import TEST_DATA, FakeClock, ScriptedModel, her_in
 from tests.test_answers import ask, played, pool_voice  # noqa: F401  # the fixture too
 
 PLAYERS = {"ana": "Ana", "bia": "Bia Souza", "caio": "Caio", "betania": "BETanIA"}
@@ -111,6 +111,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "bia you're a terrible tipster lol",
         "kkk. betania is on fire",
         "MESSI CAMPEÃO 😭😭 que jogo foi esse meu deus",  # "jogo", a game; "meu deus", no god
+        "o meu primo é a cara do Richarlison juro 😂",  # a likeness: banter, nothing of hers
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -594,6 +595,39 @@ def test_why_a_fact_is_taken_back_is_no_new_fact(
     ask(her, "bia", taken_back)
     said = ask(her, "bia", "betania o que vc sabe de mim?")
     assert current_of(played, "bia") == [] and "guitar" not in said and "futsal" not in said, said
+
+
+def test_a_move_replaces_the_home_it_names_not_a_newer_fact_sharing_a_no(
+    played: Pool,  # noqa: F811
+) -> None:
+    her = pool_voice(played, "pt")
+    ask(her, "bia", "betania moro na Polana Caniço, em Maputo")
+    ask(her, "bia", "betania fica entre nós: o médico disse q tenho tensão alta, a malta nao sabe")
+    ask(her, "bia", "betania txi, já nao estou na Polana, mudei-me pra Matola")
+    now = [f.text for f in current_of(played, "bia")]
+    assert any("tensão" in f for f in now) and not any("Polana Caniço" in f for f in now), now
+
+
+@pytest.mark.parametrize(
+    "taken_back",
+    [
+        "betania deleta aquilo q te contei em off, por favor. já tô melhor",  # the one secret
+        "betania esquece o que te contei no domingo retrasado",  # the Sunday before last
+    ],
+)
+def test_a_take_back_by_when_or_how_it_was_told(
+    played: Pool,  # noqa: F811
+    clock: FakeClock,
+    taken_back: str,
+) -> None:
+    her = pool_voice(played, "pt")
+    clock.now = datetime(2026, 6, 14, 12, 0, tzinfo=UTC)  # a Sunday
+    ask(her, "bia", "betania entre nós, tô tratando ansiedade. não comenta c ngm")
+    clock.now += timedelta(days=1)
+    ask(her, "bia", "betania moro em Salvador")
+    clock.now += timedelta(days=12)  # Saturday 27 Jun: "domingo retrasado" is 14 Jun
+    ask(her, "bia", taken_back)
+    assert [f.text for f in current_of(played, "bia")] == ["bia mora em Salvador"]
 
 
 def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
