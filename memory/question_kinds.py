@@ -274,6 +274,15 @@ SUPPORTED_THEN = re.compile(
 )
 
 
+# How a question is typed in a hurry, spelled out for the rules below: "qto vale",
+# "qtos pontos eu tenho", "qnts exatos", "hj"
+SPELLED = {
+    "qto": "quanto", "qnto": "quanto", "qtos": "quantos", "qntos": "quantos", "qnts": "quantos",
+    "qtas": "quantas", "qntas": "quantas", "hj": "hoje", "qdo": "quando", "qm": "quem",
+}  # fmt: skip
+SHORTHAND = re.compile(rf"\b(?:{'|'.join(SPELLED)})\b")
+
+
 def plain_line(text: str) -> str:
     """The line as the rules read it: no case, no accents ("posição" as "posicao")."""
     return unaccented(text).lower()
@@ -466,7 +475,7 @@ def asks_in(
     """Every kind of question ``words`` (a line to her, ``her`` her handle) reads as, in
     the order her answers try them; () when it reads as none (small talk, or a question
     only the asker's facts may answer). ``players``: handle -> display name."""
-    plain = plain_line(words)
+    plain = SHORTHAND.sub(lambda m: SPELLED[m[0]], plain_line(words))
     if HELP.search(plain):
         return (Help(),)
     if RULES_FIRST.search(plain) and not MATCH_NUMBER.search(plain):
@@ -552,7 +561,11 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     found: list[Ask] = []
     named = [h for h in named_in(plain, players) if h != her]
     # another's total asked ("e o fabio fechou com quanto?"): set beside the asker's
-    total_of = named and TOTAL_OF.search(plain) and not PICKED.search(plain)
+    total_of = bool(named and TOTAL_OF.search(plain) and not PICKED.search(plain))
+    # hers and theirs asked side by side: "qto tu tem e qto eu tenho?"
+    total_of = total_of or bool(
+        len(TOTAL_OF.findall(plain)) > 1 and YOU.search(plain) and ME.search(plain)
+    )
     if (GAP.search(plain) or total_of) and not PLACE_ASKED.search(plain):
         # "te levo", "passaste-me": her, in the second person
         you = [her] if YOU.search(plain) or SECOND_PERSON.search(plain) else []

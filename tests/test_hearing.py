@@ -20,7 +20,13 @@ from memory import facts
 from memory.hearing import HearingRejected, check, said_in
 from memory.hearing import parse as parse_reading
 from memory.keeper import MemoryConfig
-from memory.question_kinds import KnownAbout
+from memory.question_kinds import (
+    DayBestAsked,
+    GapAsked,
+    KnownAbout,
+    OwnStanding,
+    RulesAsked,
+)
 from memory.retired import retired
 from memory.usage import recorded
 from memory.utterance import Chat, Forget, Question, Remember, read_line
@@ -143,6 +149,20 @@ def test_a_thing_asked_about_is_no_one_she_does_not_know(line: str, someone: str
     assert isinstance(said, Question)
     asked = [a.name for a in said.asks if isinstance(a, KnownAbout) and a.who is None]
     assert asked == ([someone] if someone else []), said
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("betania placar exato vale qto?", RulesAsked),
+        ("betania qtos pontos eu tenho?", OwnStanding),
+        ("betania qto tu tem e qto eu tenho?", GapAsked),  # hers beside theirs
+        ("betania quem fez mais pontos hj?", DayBestAsked),
+    ],
+)
+def test_a_question_typed_in_a_hurry(line: str, kind: type) -> None:
+    said = read(line)
+    assert isinstance(said, Question) and said.asks and isinstance(said.asks[0], kind), said
 
 
 def test_for_the_record_about_another_player_is_refused_whole() -> None:
