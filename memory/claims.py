@@ -223,6 +223,11 @@ AGAINST = re.compile(
     r"\s+(?:(?:the |o |a )?(?:leader|líder)\s+)?$",
     re.IGNORECASE,
 )
+# What a pick is worth under the pool's rule, said to a player: "is worth 5 points", "vale 7"
+WORTH = re.compile(
+    r"\b(?:worth|vale|valem|valia|pays?|pagam?|gives?|d[aá])\s+(?:just |only |so |só |apenas )?$",
+    re.IGNORECASE,
+)
 # ... but a figure said right after that name is theirs: "behind bia with 15 points",
 # "à frente da ana, que tem 10"
 OWNED_AFTER = re.compile(
@@ -1369,6 +1374,11 @@ def _points(
                 return f"points {number}: no two totals differ by {number}"
             continue
         owners = _owners(masked, start, end, groups)
+        if WORTH.search(masked[:start]):
+            # "getting the winner right is worth 5 points, bruno": the rule's, whoever hears
+            if number not in records.rule:
+                return f"points {number}: the pool's scoring gives no {number}"
+            continue
         if owners is None or "" in owners:
             # The scoring rule's values ("10 points for the exact score") stand on their own;
             # so does the gap of the players named, said before their totals ("Just 3

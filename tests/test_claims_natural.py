@@ -59,6 +59,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # "everyone else" leaves out the one named
         ("bia was the only one to call it. Everyone else got nothing.", 2, False),
         ("ana was the only one to call it. Everyone else got nothing.", 1, True),
+        # what the rule gives, said to a player, is the rule's
+        ("You do, dani: getting just the winner right is worth 5 points.", None, False),
+        ("You do, dani: getting just the winner right is worth 6 points.", None, True),
+        ("dani, acertar só o vencedor vale 5 pontos.", None, False),
         # a first, checked over the player's history
         ("Brazil 2-0 Serbia gave dani his first points of the tournament.", 1, False),
         ("Argentina 1-1 Mexico gave bia her first points of the tournament.", 2, True),
