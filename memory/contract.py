@@ -628,8 +628,11 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
             lowered, opening = word.lower(), index == 0
             if opening and lowered.endswith(ADVERB):  # "Truly", "Honestly", "Claramente"
                 continue
-            parts = [p for p in re.split(r"[-.'\u2019]", lowered) if p]
-            known = [_known(p, grounds, opening, language) for p in (lowered, *parts)]
+            # a part written in lowercase is no name: "Braga-style" is Braga's
+            written = [p for p in re.split(r"[-.'\u2019]", word) if p]
+            known = [_known(lowered, grounds, opening, language)] + [
+                p.islower() or _known(p.lower(), grounds, opening, language) for p in written
+            ]
             if (known[0] or all(known[1:])) and not _acts(
                 lowered, sentence[found.end() :], grounds
             ):

@@ -298,6 +298,12 @@ OPENINGS = [
     ("Surpresa logo no começo: a Sérvia veio forte.", "pt"),
     ("Desilusão nos acréscimos para a bia.", "pt"),
     ("Depois, ana, a gente conversa sobre esse palpite.", "pt"),
+    # a model's openers and a word of the notes, plural, held long or in a compound
+    ("Psst, bia: Plus, you're on 5.", "en"),
+    ("Beyond that, ana leads.", "en"),
+    ("Two Beetles for bia, then.", "en"),
+    ("GOOOOL do Brasil!", "pt"),
+    ("A Beetle-style comeback for bia.", "en"),
 ]
 
 
@@ -318,6 +324,7 @@ def test_a_common_word_opening_a_sentence_is_no_name(
         "What a match for Martin.",  # inside a sentence, any capitalised word is a name
         "It was cruel for Surprise FC.",
         "Bosko leva a melhor, como sempre.",
+        "A Zorblaxian-style comeback for bia.",  # a compound of a name nobody gave
     ],
 )
 def test_a_name_nobody_gave_is_still_refused(played: Pool, text: str) -> None:
