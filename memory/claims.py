@@ -352,6 +352,8 @@ ON_DAY = re.compile(
 # What brings a text back from a moment to the table as it stands.
 NOW = re.compile(r"\b(?:now|today|currently|at the moment|agora|hoje|atualmente)\b", re.IGNORECASE)
 Moment = tuple[str, int]  # ("up to", #N): after #N; ("before", #N): just before #N
+# Where a sentence's clauses part: ", but", ", and", "; ", ", mas"
+NOW_CLAUSE = re.compile(r",\s*(?=(?:but|mas|and|e|while|enquanto|yet|porém|porem)\b)|;\s*")
 
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 SENTENCE = re.compile(r"[^.!?;]+[.!?;]?")
@@ -754,6 +756,17 @@ class Claims:
             return told
         sentences = SENTENCE.findall(text)
         addressed = _vocative(sentences[0], records) if sentences else ""
+        # "ana led after match 1 with 10, but bia has 15 now": a moment and "now", each its
+        # clause's; read apart
+        sentences = [
+            part
+            for sentence in sentences
+            for part in (
+                NOW_CLAUSE.split(sentence)
+                if NOW.search(sentence) and _moments(sentence, records)
+                else [sentence]
+            )
+        ]
         speaks_points = bool(POINTS_WORD.search(text))
         then: dict[Moment, Records] = {}  # each moment's records, built once per check
         moments: list[Moment] = []

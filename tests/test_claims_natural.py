@@ -56,6 +56,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
             None,
             True,
         ),
+        # a moment said in one clause, "now" in the next
+        ("ana led after match 1 with 10 points, but bia has 15 points now.", None, False),
+        ("ana led after match 1 with 10 points, but bia has 25 points now.", None, True),
         # "everyone else" leaves out the one named
         ("bia was the only one to call it. Everyone else got nothing.", 2, False),
         ("ana was the only one to call it. Everyone else got nothing.", 1, True),
