@@ -16,7 +16,7 @@ from sqlalchemy import Connection
 
 from game.events import LoggedEvent, ResultRecorded
 from game.league import champions, is_league
-from game.model import MatchStatus
+from game.model import Match, MatchStatus
 from game.pool import Pool
 from memory import diary, progress, usage
 from memory.asking import Asker, Unanswered
@@ -112,8 +112,12 @@ class DiaryShelf:
             m.number for m in matches
         }
         fused = diary.to_fuse(entries, self.config, closing=closing)
+        # how it all ended only in a narrative that tells the last match: one that crowned
+        # the champion before the final's own entry would tell the story out of order
+        last = max(matches, key=Match.time_order).number if matches else None
+        ending = closing and any(last in entry.covers for entry in fused)
         if fused:
-            self.compact(narrative, fused, self._ending() if closing else None)
+            self.compact(narrative, fused, self._ending() if ending else None)
 
     def _ending(self) -> Ending | None:
         """The champion and the pool's winner, once every match is finished."""

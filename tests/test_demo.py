@@ -152,8 +152,9 @@ def test_the_demo_plays_a_short_league_three_matches_at_a_time(tmp_path: Path) -
         3 - (m.result.full_time.outcome == 0) for m in matches if m.result
     )
     with pool.work.read() as connection:
-        narrative, _ = diary.read(connection)
-    assert narrative is not None and "at the top of the table" in narrative.text
+        narrative, entries = diary.read(connection)
+    # the last round's entries follow the narrative: it crowns nobody, the wrap-up does
+    assert narrative is not None and entries and "at the top of the table" not in narrative.text
     champion = table[0].team
     wrap = [
         r.event.text for r in pool.events(kinds=("remark",)) if "That's the season" in r.event.text

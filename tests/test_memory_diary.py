@@ -118,7 +118,29 @@ def test_the_final_whistle_closes_the_diary(pool: Pool, clock: FakeClock) -> Non
     assert narrative is not None
     assert [e.covers for e in entries] == [(7,), (8,)]
     assert set(narrative.covers) | {7, 8} == set(range(1, 9))
-    # the closing narrative says how it ended, as the wrap-up does: champion and pool winner
+    # the final keeps its own entry after the narrative: the narrative, of matches 1 to 6,
+    # crowns nobody before it (the wrap-up tells how it ended)
+    assert "champions" not in narrative.text and "The end" not in narrative.text
+
+
+def test_a_narrative_that_tells_the_final_ends_as_the_wrap_up_does(
+    pool: Pool, clock: FakeClock
+) -> None:
+    cup = tournament(8)
+    final = dataclasses.replace(cup.fixtures[-1], stage="Final")
+    pool.fixtures.import_tournament(dataclasses.replace(cup, fixtures=(*cup.fixtures[:-1], final)))
+    for handle in ("ana", "bia"):
+        pool.members.add(handle)
+    keeper, _gateway = remembering(
+        pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=3, keep=0))
+    )
+    keeper.enable()
+    for number in range(1, 9):
+        pool.predictions.place("ana", number, Score(2, 1))
+        play(pool, clock, number, "2-1")
+        keeper.catch_up()
+    narrative, entries = read_diary(pool)
+    assert narrative is not None and entries == [] and 8 in narrative.covers
     assert narrative.text.endswith(
         "The end: Team14 champions, beating Team15 in the final; "
         "the pool won by ana with 80 points (podium: ana (80), bia (0))."
