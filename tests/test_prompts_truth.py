@@ -36,7 +36,7 @@ from memory.diary import read as read_diary
 from memory.keeper import MemoryConfig
 from memory.requests import FactExtraction, FactMerge
 from prompts import load, render
-from tests.conftest import TEST_DATA, FakeClock, ScriptedModel, play, tournament
+from tests.conftest import TEST_DATA, FakeClock, ScriptedModel, her_in, play, tournament
 
 HER = "betania"
 
@@ -128,6 +128,21 @@ def test_a_retry_after_an_unknown_name_says_whom_to_name_not_which_word_to_avoid
         " in the notes above. Say it again in your own words, in the pool's language."
     )
     assert "Zorblaxian" not in retry.prompt  # the refused word, told, is a word to shun
+
+
+def test_the_offline_line_in_a_model_s_place_quotes_no_player_s_words(
+    tournament_pool: Pool,
+) -> None:
+    """A model's answers refused twice: the offline voice answers in their place, in the
+    pool's language, and says how many facts she holds, not one of them in the player's
+    own words (paulo's "é corinthiano desde criancinha" in an English pool)."""
+    model = ScriptedModel(answer=lambda _call: "Zorblaxian Quimby says hi, ana.")
+    her = her_in(tournament_pool, model)
+    tournament_pool.talk.chat("ana", "@betania lembra que eu moro em Recife")
+    tournament_pool.talk.chat("ana", "@betania o que você sabe de mim?")
+    her.catch_up()
+    told = tournament_pool.events(kinds=("remark",))[-1].event.text
+    assert told == "I have 1 thing in my notes about ana: ask me about one and I'll tell you."
 
 
 def test_a_retry_after_a_long_line_says_how_long(gateway: Gateway) -> None:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from bot.agent.providers.base import Model, ModelCall, ModelError
+from bot.agent.providers.base import REPLACING, Model, ModelCall, ModelError
 from bot.agent.providers.offline import OfflineModel
 from bot.agent.requests import Answer, KnownFacts
 from game.events import Event, LoggedEvent, RemarkPosted
@@ -33,7 +33,7 @@ from memory.store import MemoryStore, open_store
 from prompts import phrase, render, sections
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
-RETRY, OFFLINE = -1, -2
+RETRY, OFFLINE = -1, REPLACING
 OnCall = Callable[[usage.CallRecord, Context | None], None]
 
 

@@ -15,6 +15,10 @@ from memory.asking import Unanswered
 from memory.requests import Request
 from memory.tokens import estimate_tokens
 
+# The attempt of a call whose line replaces a model's refused ones (the offline voice's,
+# ``bot.agent.gateway``): it quotes no player's words, for those may be what was refused
+REPLACING = -2
+
 
 class ModelError(Unanswered):
     """The model failed or answered something unusable; the caller keeps what it had."""

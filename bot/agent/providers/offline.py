@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 from string import Template
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.agent.providers.base import ModelCall, ModelError
+from bot.agent.providers.base import REPLACING, ModelCall, ModelError
 from bot.agent.requests import (
     TOP_STORIES,
     BestWorst,
@@ -592,6 +592,9 @@ class OfflineModel:
         rng = self._answer_rng(variant)
         if not request.facts:
             return self.say("answer.nofacts", rng, who=request.who, mention=request.mention)
+        if variant[1] == REPLACING:  # in a model's place: no player's words, in any language
+            count = len(request.facts) + request.more
+            return self.say("answer.facts_count", many=count > 1, who=request.who, n=count)
         told = [self.say("answer.facts", rng, who=request.who, facts="; ".join(request.facts))]
         told += [
             self.say("answer.fact_changed", since=day, before=was) for day, was in request.changed
