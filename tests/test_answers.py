@@ -39,8 +39,11 @@ def ask(commentator: Commentator, player: str, line: str) -> str:
 
 @pytest.fixture
 def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
+    return two_played(tournament_pool, clock)
+
+
+def two_played(pool: Pool, clock: FakeClock) -> Pool:
     """Two matches played: ana called the first exactly (10), bia the second (15 in all)."""
-    pool = tournament_pool
     pool.predictions.place("ana", 1, Score(2, 0))
     pool.predictions.place("bia", 1, Score(1, 0))
     pool.predictions.place("bia", 2, Score(1, 1))

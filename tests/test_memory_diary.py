@@ -98,23 +98,28 @@ def test_old_entries_fuse_into_a_narrative_and_the_newest_stay(
     assert [e.covers for e in entries] == [(4,)]
 
 
-def test_the_final_whistle_closes_the_diary(pool: Pool, clock: FakeClock) -> None:
-    # A cup ends at its final: a group match as its last crowns nobody (issue 37).
+def played_to_its_final(pool: Pool, clock: FakeClock, keep: int) -> Pool:
+    """An eight-match cup whose last match is its final, every match told in the diary
+    (``keep`` entries left in detail at the end); ana called every one, 2-1."""
     cup = tournament(8)
     final = dataclasses.replace(cup.fixtures[-1], stage="Final")
     pool.fixtures.import_tournament(dataclasses.replace(cup, fixtures=(*cup.fixtures[:-1], final)))
     for handle in ("ana", "bia"):
         pool.members.add(handle)
-    long_pool = pool
     keeper, _gateway = remembering(
-        long_pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=3, keep=2))
+        pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=3, keep=keep))
     )
     keeper.enable()
     for number in range(1, 9):
-        long_pool.predictions.place("ana", number, Score(2, 1))
-        play(long_pool, clock, number, "2-1")
+        pool.predictions.place("ana", number, Score(2, 1))
+        play(pool, clock, number, "2-1")
         keeper.catch_up()
-    narrative, entries = read_diary(long_pool)
+    return pool
+
+
+def test_the_final_whistle_closes_the_diary(pool: Pool, clock: FakeClock) -> None:
+    # A cup ends at its final: a group match as its last crowns nobody (issue 37).
+    narrative, entries = read_diary(played_to_its_final(pool, clock, keep=2))
     assert narrative is not None
     assert [e.covers for e in entries] == [(7,), (8,)]
     assert set(narrative.covers) | {7, 8} == set(range(1, 9))
@@ -126,20 +131,7 @@ def test_the_final_whistle_closes_the_diary(pool: Pool, clock: FakeClock) -> Non
 def test_a_narrative_that_tells_the_final_ends_as_the_wrap_up_does(
     pool: Pool, clock: FakeClock
 ) -> None:
-    cup = tournament(8)
-    final = dataclasses.replace(cup.fixtures[-1], stage="Final")
-    pool.fixtures.import_tournament(dataclasses.replace(cup, fixtures=(*cup.fixtures[:-1], final)))
-    for handle in ("ana", "bia"):
-        pool.members.add(handle)
-    keeper, _gateway = remembering(
-        pool, ScriptedModel(), MemoryConfig(diary=DiaryConfig(threshold=3, keep=0))
-    )
-    keeper.enable()
-    for number in range(1, 9):
-        pool.predictions.place("ana", number, Score(2, 1))
-        play(pool, clock, number, "2-1")
-        keeper.catch_up()
-    narrative, entries = read_diary(pool)
+    narrative, entries = read_diary(played_to_its_final(pool, clock, keep=0))
     assert narrative is not None and entries == [] and 8 in narrative.covers
     assert narrative.text.endswith(
         "The end: Team14 champions, beating Team15 in the final; "
