@@ -161,20 +161,17 @@ class Gateway:
         """
         grounds = self.contract.grounds(context.system, context.prompt, request)
 
-        def breach(said: Asked | str) -> Breach | None:
-            if isinstance(said, str):
-                return self.contract.check(said, request.text_kind, grounds, match)
-            kind = request.text_kind
-            return self.contract.check(said.text, kind, grounds, match, said.claims)
+        def breach(text: str, claims: tuple[declared.Declared, ...] = ()) -> Breach | None:
+            return self.contract.check(text, request.text_kind, grounds, match, claims)
 
-        found = breach(asked)
+        found = breach(asked.text, asked.claims)
         if found is None:
             return asked
         self.settle(asked, f"refused: contract {found}")
         told = what_to_change(found, request.text_kind)
         retry = self._call(context, request, (event_id, RETRY), told)
         again = self._complete(retry, match, context, event_id, fall_back=True)
-        found = breach(again)
+        found = breach(again.text, again.claims)
         if found is None:
             return again
         self.settle(again, f"refused: contract {found}")
