@@ -155,6 +155,7 @@ class DeclaredCheck:
     def __init__(self, pool: Pool, her: str) -> None:
         self.pool = pool
         self.her = her
+        self.records = Records()  # the log as the text's check read it (``falsehood``)
 
     def falsehood(self, claims: tuple[Declared, ...], records: Records) -> str | None:
         """The first false claim, named with the truth ("total who=fabio value=54: fabio
@@ -210,7 +211,9 @@ class DeclaredCheck:
         other = claim.other
         if other is None:  # the one that matters: the leader, or the second to a leader
             ranked = sorted(totals, key=lambda h: -totals[h])
-            other = ranked[1] if ranked and ranked[0] == who and len(ranked) > 1 else ranked[0]
+            if len(ranked) < 2:
+                return "no two players in the table yet"
+            other = ranked[1] if ranked[0] == who else ranked[0]
         gap = abs(totals.get(who, 0) - totals.get(other, 0))
         return None if gap == claim.value else f"{who} and {other} are {gap} apart"
 
