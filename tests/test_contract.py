@@ -304,6 +304,7 @@ OPENINGS = [
     ("Two Beetles for bia, then.", "en"),
     ("GOOOOL do Brasil!", "pt"),
     ("A Beetle-style comeback for bia.", "en"),
+    ("Brasil 2-0 Sérvia, 9 Dez: a bia viu.", "pt"),  # a month, abbreviated
 ]
 
 
@@ -475,6 +476,9 @@ def test_a_number_in_words_is_a_number(
         # An instruction speaking to the model, carried back: SmolLM2's.
         ("The kick-off, and then: say it again in your own words, ana.", "echo"),
         ("Fuse your diary into one narrative of the tournament so far.", "echo"),
+        # her prompt's "Today is Friday 12 June 2026, 19:55": its echo, not a phrase with it
+        ("Today is Friday 12 June 2026, and ana leads.", "echo"),
+        ("bia, the match today is your chance.", None),
     ],
 )
 def test_an_echo_is_a_copy_of_the_instructions_not_a_natural_phrase(
