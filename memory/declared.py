@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from game.model import Match, Score
+from game.model import Score
 from game.pool import Pool
 from game.scoring import scored_score
 from game.standings import played_by
@@ -155,20 +155,18 @@ class DeclaredCheck:
     def __init__(self, pool: Pool, her: str) -> None:
         self.pool = pool
         self.her = her
-        self.records = Records()  # the log as the text's check read it (``falsehood``)
 
     def falsehood(self, claims: tuple[Declared, ...], records: Records) -> str | None:
         """The first false claim, named with the truth ("total who=fabio value=54: fabio
         has 52"), or None when every claim is true; read against ``records`` (now's)."""
-        self.records = records
         for claim in claims:
-            reason = self._false(claim, records.matches)
+            reason = self._false(claim, records)
             if reason is not None:
                 return f"{claim}: {reason}"
         return None
 
-    def _false(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        players = set(self.records.players)
+    def _false(self, claim: Declared, records: Records) -> str | None:
+        players, matches = set(records.players), records.matches
         for name in (claim.who, claim.other):
             if name is not None and name not in players:
                 return f"{name} is no player of this pool"
@@ -176,7 +174,7 @@ class DeclaredCheck:
             if number is not None and number not in matches:
                 return f"#{number} is no match of this pool"
         check = getattr(self, f"_{claim.kind}")
-        reason: str | None = check(claim, matches)
+        reason: str | None = check(claim, records)
         return reason
 
     # -- the table at a moment --------------------------------------------------------
@@ -187,12 +185,10 @@ class DeclaredCheck:
         )
         return {row.player: row.points for row in rows}
 
-    def _record(
-        self, who: str, matches: dict[int, Match], up_to: int | None
-    ) -> list[tuple[int, int, bool]]:
+    def _record(self, who: str, records: Records, up_to: int | None) -> list[tuple[int, int, bool]]:
         """``who``'s finished picked matches in time order, with points and exactness,
         up to match ``up_to`` (by kick-off) when given."""
-        rows = self.records.record.get(who, [])
+        rows, matches = records.record.get(who, []), records.matches
         counted = (
             played_by({n: m.kickoff for n, m in matches.items()}, up_to, inclusive=True)
             if up_to is not None
@@ -200,12 +196,12 @@ class DeclaredCheck:
         )
         return [r for r in rows if r[0] in counted]  # in time order already
 
-    def _total(self, claim: Declared, _matches: dict[int, Match]) -> str | None:
+    def _total(self, claim: Declared, records: Records) -> str | None:
         totals = self._totals(claim.after_match)
         has = totals.get(claim.who or "", 0)
         return None if has == claim.value else f"{claim.who} has {has}"
 
-    def _gap(self, claim: Declared, _matches: dict[int, Match]) -> str | None:
+    def _gap(self, claim: Declared, records: Records) -> str | None:
         totals = self._totals(claim.after_match)
         who = claim.who or ""
         other = claim.other
@@ -217,19 +213,19 @@ class DeclaredCheck:
         gap = abs(totals.get(who, 0) - totals.get(other, 0))
         return None if gap == claim.value else f"{who} and {other} are {gap} apart"
 
-    def _match_points(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        earned = {n: p for n, p, _ in self._record(claim.who or "", matches, None)}
+    def _match_points(self, claim: Declared, records: Records) -> str | None:
+        earned = {n: p for n, p, _ in self._record(claim.who or "", records, None)}
         if claim.match not in earned:
             return f"{claim.who} has no finished pick on #{claim.match}"
         has = earned[claim.match]
         return None if has == claim.value else f"{claim.who} got {has} on #{claim.match}"
 
-    def _exact_count(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        exact = sum(1 for _, _, e in self._record(claim.who or "", matches, claim.after_match) if e)
+    def _exact_count(self, claim: Declared, records: Records) -> str | None:
+        exact = sum(1 for _, _, e in self._record(claim.who or "", records, claim.after_match) if e)
         return None if exact == claim.value else f"{claim.who} has {exact} exact"
 
-    def _first_points(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        scored = [n for n, p, _ in self._record(claim.who or "", matches, None) if p > 0]
+    def _first_points(self, claim: Declared, records: Records) -> str | None:
+        scored = [n for n, p, _ in self._record(claim.who or "", records, None) if p > 0]
         first = scored[0] if scored else None
         if first == claim.match:
             return None
@@ -237,8 +233,8 @@ class DeclaredCheck:
             f"{claim.who}'s first points came on #{first}" if first else f"{claim.who} never scored"
         )
 
-    def _run(self, claim: Declared, matches: dict[int, Match], scoring: bool) -> str | None:
-        played = self._record(claim.who or "", matches, claim.match)
+    def _run(self, claim: Declared, records: Records, scoring: bool) -> str | None:
+        played = self._record(claim.who or "", records, claim.match)
         run = 0
         for _, points, _ in reversed(played):
             if (points > 0) != scoring:
@@ -247,20 +243,20 @@ class DeclaredCheck:
         what = "scoring" if scoring else "blank"
         return None if run == claim.value else f"{claim.who}'s {what} run is {run}"
 
-    def _scoring_run(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        return self._run(claim, matches, scoring=True)
+    def _scoring_run(self, claim: Declared, records: Records) -> str | None:
+        return self._run(claim, records, scoring=True)
 
-    def _blank_run(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        return self._run(claim, matches, scoring=False)
+    def _blank_run(self, claim: Declared, records: Records) -> str | None:
+        return self._run(claim, records, scoring=False)
 
-    def _leader(self, claim: Declared, _matches: dict[int, Match]) -> str | None:
+    def _leader(self, claim: Declared, records: Records) -> str | None:
         totals = self._totals(claim.after_match)
         top = max(totals.values(), default=0)
         leaders = sorted(h for h, p in totals.items() if p == top) if top > 0 else []
         return None if claim.who in leaders else f"the top is {', '.join(leaders) or 'nobody yet'}"
 
-    def _result(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        match = matches.get(claim.match or 0)
+    def _result(self, claim: Declared, records: Records) -> str | None:
+        match = records.matches.get(claim.match or 0)
         if match is None or match.result is None:
             return f"#{claim.match} has no result"
         _, basis = self.pool.scoring()
@@ -269,8 +265,8 @@ class DeclaredCheck:
             return None
         return f"#{match.number} ended {match.result}"
 
-    def _pick(self, claim: Declared, matches: dict[int, Match]) -> str | None:
-        match = matches.get(claim.match or 0)
+    def _pick(self, claim: Declared, records: Records) -> str | None:
+        match = records.matches.get(claim.match or 0)
         if match is None:
             return "no match named"
         if claim.who != self.her and not match.has_started(self.pool.clock()):
