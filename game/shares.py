@@ -13,11 +13,13 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import combinations
 
 from game.model import Match, Prediction, Score
 from game.words import Words
 
 COMMON_SCORES = 3  # the most picked scores shown beside the outcomes
+SEARCHED = 8  # tied groups whose every combination is tried for a sum of 100 (2^8 at most)
 
 
 @dataclass(frozen=True)
@@ -67,27 +69,49 @@ def shares_of(match: Match, picks: Iterable[Prediction], now: datetime) -> Share
 
 
 def whole_percentages(counts: Sequence[float]) -> list[int]:
-    """``counts`` as whole percentages: the largest remainders get the points rounding
-    lost (5/2/2 of 9 is 56/22/22, not 55/22/22), and equal counts always show equal
-    shares, so a point is handed to all of a tie or to none of it: 3/2/2 of 7 is
-    43/28/28 (99: no 29 for one of two equal counts), 1/1/1 is 33/33/33. The sum is
-    100 but where a tie stands on the point. All 0 when the total is."""
+    """``counts`` as whole percentages, each its exact share rounded down or up, summing
+    to 100, and equal counts always equal: 5/2/2 of 9 is 56/22/22, 3/2/2 of 7 is
+    42/29/29 (not 43/28/28, 99; nor 43/29/28, two equal counts apart). Rounded up are
+    the counts whose tied groups fill the points rounding down lost, the largest
+    remainders first. Where no such choice exists (1/1/1: three equal thirds) equal
+    counts win and the sum falls short: 33/33/33. All 0 when the total is."""
     total = sum(counts)
     if total <= 0:
         return [0] * len(counts)
     exact = [count * 100 / total for count in counts]
     whole = [int(share) for share in exact]
     left = 100 - sum(whole)
-    ties: dict[float, list[int]] = {}
-    for index in sorted(range(len(exact)), key=lambda i: whole[i] - exact[i]):
-        ties.setdefault(counts[index], []).append(index)
-    for tied in ties.values():  # largest remainder first, as sorted
-        if len(tied) > left:
-            break
-        for index in tied:
-            whole[index] += 1
-        left -= len(tied)
+    groups: dict[float, list[int]] = {}
+    for index, count in enumerate(counts):
+        if exact[index] > whole[index]:  # only a share with a remainder may round up
+            groups.setdefault(count, []).append(index)
+    ranked = sorted(groups.values(), key=lambda g: whole[g[0]] - exact[g[0]])
+    # Every choice of groups is tried: three outcomes make at most seven.
+    chosen = (_filling(ranked, left) if len(ranked) <= SEARCHED else []) or _greedy(ranked, left)
+    for index in chosen:
+        whole[index] += 1
     return whole
+
+
+def _filling(groups: list[list[int]], left: int) -> list[int]:
+    """The members of whole groups, taken in order where they fit, that add up to exactly
+    ``left``; the first such pick over the groups' order (largest remainder first)."""
+    for size in range(len(groups), 0, -1):
+        for picked in combinations(groups, size):
+            if sum(len(g) for g in picked) == left:
+                return [index for group in picked for index in group]
+    return []
+
+
+def _greedy(groups: list[list[int]], left: int) -> list[int]:
+    """Whole groups in order while they fit: the sum falls short, ties stay equal."""
+    chosen: list[int] = []
+    for group in groups:
+        if len(group) > left:
+            break
+        chosen += group
+        left -= len(group)
+    return chosen
 
 
 def shares_lines(told: Shares, match: Match, words: Words) -> list[str]:

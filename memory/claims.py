@@ -554,6 +554,14 @@ class Claims:
             found.points.setdefault(row.player, set()).add(row.points)
             found.totals[row.player] = row.points
             found.figures.add(row.rank)
+        screen = self.pool.live_table()
+        if screen.in_play:  # the live table every screen shows: its totals are true too
+            live = screen.rows
+            if live and live[0].points > 0:
+                found.leaders |= {r.player for r in live if r.points == live[0].points}
+            for row in live:
+                found.points.setdefault(row.player, set()).add(row.points)
+                found.figures.add(row.rank)
         picked = self._picked(found, rule, basis)
         found.scores |= picked.scores
         found.picked, found.pickers = picked.picked, picked.pickers

@@ -179,11 +179,15 @@ class DeclaredCheck:
 
     # -- the table at a moment --------------------------------------------------------
 
-    def _totals(self, after: int | None) -> dict[str, int]:
-        rows = (
-            self.pool.standings(up_to_match=after) if after is not None else self.pool.standings()
-        )
-        return {row.player: row.points for row in rows}
+    def _totals(self, after: int | None) -> list[dict[str, int]]:
+        """The totals after match ``after``; now, the final table's and, with a match in
+        play, the live table's every screen shows: a total said from either is true."""
+        if after is not None:
+            tables = [self.pool.standings(up_to_match=after)]
+        else:
+            screen = self.pool.live_table()
+            tables = [self.pool.standings()] + ([screen.rows] if screen.in_play else [])
+        return [{row.player: row.points for row in rows} for rows in tables]
 
     def _record(self, who: str, records: Records, up_to: int | None) -> list[tuple[int, int, bool]]:
         """``who``'s finished picked matches in time order, with points and exactness,
@@ -197,12 +201,15 @@ class DeclaredCheck:
         return [r for r in rows if r[0] in counted]  # in time order already
 
     def _total(self, claim: Declared, records: Records) -> str | None:
-        totals = self._totals(claim.after_match)
-        has = totals.get(claim.who or "", 0)
-        return None if has == claim.value else f"{claim.who} has {has}"
+        has = [totals.get(claim.who or "", 0) for totals in self._totals(claim.after_match)]
+        return None if claim.value in has else f"{claim.who} has {has[0]}"
 
     def _gap(self, claim: Declared, records: Records) -> str | None:
-        totals = self._totals(claim.after_match)
+        wrong = [self._gap_in(claim, totals) for totals in self._totals(claim.after_match)]
+        return None if None in wrong else wrong[0]
+
+    @staticmethod
+    def _gap_in(claim: Declared, totals: dict[str, int]) -> str | None:
         who = claim.who or ""
         other = claim.other
         if other is None:  # the one that matters: the leader, or the second to a leader
@@ -250,10 +257,10 @@ class DeclaredCheck:
         return self._run(claim, records, scoring=False)
 
     def _leader(self, claim: Declared, records: Records) -> str | None:
-        totals = self._totals(claim.after_match)
-        top = max(totals.values(), default=0)
-        leaders = sorted(h for h, p in totals.items() if p == top) if top > 0 else []
-        return None if claim.who in leaders else f"the top is {', '.join(leaders) or 'nobody yet'}"
+        tops = [_top(totals) for totals in self._totals(claim.after_match)]
+        if any(claim.who in leaders for leaders in tops):
+            return None
+        return f"the top is {', '.join(tops[0]) or 'nobody yet'}"
 
     def _result(self, claim: Declared, records: Records) -> str | None:
         match = records.matches.get(claim.match or 0)
@@ -286,3 +293,9 @@ def _score(said: str | None) -> Score | None:
         return Score.parse(said.replace(" ", "").replace("x", "-")) if said else None
     except ValueError:
         return None
+
+
+def _top(totals: dict[str, int]) -> list[str]:
+    """Everyone level at the top of ``totals``; nobody while no one has a point."""
+    top = max(totals.values(), default=0)
+    return sorted(h for h, p in totals.items() if p == top) if top > 0 else []

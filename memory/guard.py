@@ -20,7 +20,7 @@ from typing import cast
 
 from game.events import Event, LoggedEvent, RemarkPosted
 from game.text import words_form
-from prompts import stock_lines_in
+from prompts import stock_lines_in, stock_lines_said
 
 
 def similarity(a: str, b: str, masks: Collection[str] = ()) -> float:
@@ -91,7 +91,8 @@ class RepetitionGuard:
     # A stock line of the offline voice (``prompts.stock_lines``), about anyone or no one,
     # is said once a match day (a day in ``zone``), even inside a longer remark ("Picks
     # are crumbling." came 11 times in 31 matches, "Exact scores? Not one left
-    # standing." twice in a row).
+    # standing." twice in a row); and once in ``window`` about the same player ("That's
+    # 4 blanks in a row for carla", then "That's 5 ..." the next day).
     zone: tzinfo = UTC
 
     def recent(
@@ -116,7 +117,8 @@ class RepetitionGuard:
         masks: Collection[str] = (),
     ) -> LoggedEvent[RemarkPosted] | None:
         """The earlier remark whose wording ``text`` repeats: about the same players
-        within ``window``, or a stock line of it said earlier the same day."""
+        within ``window`` (or a stock line of it said about them), or a stock line of it
+        said earlier the same day."""
         remarks = list(remarks)
         said = stock_lines_in(text)  # a stock line anywhere in it, beside anything else
         if said:
@@ -128,7 +130,21 @@ class RepetitionGuard:
                     and said & stock_lines_in(item.event.text)
                 ):
                     return cast(LoggedEvent[RemarkPosted], item)
+        told = stock_lines_about(text, about)
         for item in self.recent(remarks, about, now):
+            if told & stock_lines_about(item.event.text, about):
+                return item
             if similar(text, item.event.text, self.threshold, masks):
                 return item
         return None
+
+
+def stock_lines_about(text: str, about: Iterable[str]) -> set[tuple[str, str]]:
+    """(stock line, player) for each stock line ``text`` says naming one of ``about``
+    in its own words: "New name at the top: bia" is about bia, not about ana beside it."""
+    handles = {handle: handle for handle in about}
+    return {
+        (template, handle)
+        for template, said in stock_lines_said(text)
+        for _, _, handle in named_at(said, handles)
+    }

@@ -65,6 +65,10 @@ SCHEDULED = ("digest", "round")
 VOICES = ("en", "pt")  # the voice files there are (``voice_<language>.txt``)
 
 
+EDGES = (". ", "! ", "? ")  # where a sentence ends inside a remark
+PLACE_AT_END = re.compile(r"\$\{?\w+\}?[.!?]?$")  # a line whose last words are filled in
+
+
 @dataclass(frozen=True)
 class StockLine:
     section: str
@@ -82,6 +86,27 @@ class StockLine:
             at += len(part)
         return True
 
+    def said_in(self, text: str) -> str | None:
+        """The part of ``text`` that says this line, or None: from its first fixed word
+        to its last, out to the sentence's edge where a place filled in opens or ends it
+        ("That's 4 blanks in a row for carla." whole, not "That's 4 blanks in a row for")."""
+        at, first = 0, -1
+        for part in self.fixed:
+            at = text.find(part, at)
+            if at < 0:
+                return None
+            first = at if first < 0 else first
+            at += len(part)
+        if self.template.startswith("$"):
+            starts = [
+                found + len(edge) for edge in EDGES if (found := text.rfind(edge, 0, first)) >= 0
+            ]
+            first = max(starts, default=0)
+        if PLACE_AT_END.search(self.template):
+            ends = [end for edge in EDGES if (end := text.find(edge, at)) >= 0]
+            at = min(ends, default=len(text))
+        return text[first:at]
+
     @property
     def scheduled(self) -> bool:
         """A frame said on a schedule (a day's digest): it comes back by design."""
@@ -98,6 +123,18 @@ def stock_lines(language: str) -> tuple[StockLine, ...]:
             if sum(c.isalpha() for part in fixed for c in part) >= STOCK_LETTERS:
                 found.append(StockLine(section, template, tuple(p for p in fixed if p)))
     return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def stock_lines_said(text: str) -> frozenset[tuple[str, str]]:
+    """The stock lines ``text`` says, but the scheduled ones, each with the part of
+    ``text`` that says it (whom that part names is whom the line is about)."""
+    return frozenset(
+        (line.template, said)
+        for language in VOICES
+        for line in stock_lines(language)
+        if not line.scheduled and (said := line.said_in(text)) is not None
+    )
 
 
 @lru_cache(maxsize=4096)

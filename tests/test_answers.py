@@ -8,7 +8,7 @@ import pytest
 from bot.agent.commentator import Commentator
 from bot.agent.gateway import remembering
 from bot.agent.providers.offline import OfflineModel
-from game.model import Goal, Score
+from game.model import Goal, Result, Score
 from game.openfootball import Tournament
 from game.pool import Pool
 from memory import facts
@@ -670,3 +670,43 @@ def test_places_in_the_table_named_by_rank(played: Pool, line: str, says: tuple[
 def test_everyday_questions_of_the_pool(played: Pool, line: str, says: str) -> None:
     told = ask(pool_voice(played), "bia", line)
     assert says in told, told
+
+
+@pytest.mark.parametrize(
+    ("language", "questions", "live_words"),
+    [
+        (
+            "en",
+            ("how many points do I have?", "who is leading?", "show me the table"),
+            "Brazil v Serbia",
+        ),
+        ("pt", ("quantos pontos eu tenho?", "quem lidera?", "mostra a tabela"), "Brazil v Serbia"),
+    ],
+)
+def test_with_a_match_in_play_her_totals_are_the_live_tables_on_the_screen(
+    tournament_pool: Pool,
+    clock: FakeClock,
+    language: str,
+    questions: tuple[str, ...],
+    live_words: str,
+) -> None:
+    # ana has the running score exactly: every screen shows her 10 points at once
+    pool = tournament_pool
+    pool.predictions.place("ana", 1, Score(1, 0))
+    pool.predictions.place("bia", 1, Score(0, 0))
+    her = pool_voice(pool, language)
+    clock.now = pool.match(1).kickoff
+    pool.fixtures.kick_off(1)
+    pool.fixtures.record_goal(1, Goal("home", 10, scorer="Vini"))
+    her.catch_up()
+    on_screen = {row.player: row.points for row in pool.live_table().rows}
+    assert on_screen["ana"] == 10 and all(r.points == 0 for r in pool.standings())
+    for question in questions:
+        said = ask(her, "ana", f"@betania {question}")
+        assert "10" in said and live_words in said, (
+            said
+        )  # and it says the match counts as it stands
+    # the final whistle: the same total, and no word of a match in play
+    pool.fixtures.record_result(1, Result(Score(1, 0)))
+    said = ask(her, "ana", f"@betania {questions[0]}")
+    assert "10" in said and live_words not in said, said

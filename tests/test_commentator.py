@@ -415,8 +415,10 @@ def test_storylines_come_from_the_log(pool: Pool, clock: FakeClock) -> None:
         play(pool, clock, number, "1-0")
         commentator.catch_up()
     said = {e.event.match: e.event.text for e in pool.events(kinds=("remark",)) if e.event.match}
-    assert "That's 3 blanks in a row for ana." in said[3]
-    assert "in a row" not in said[2]  # two is not a run yet
+    blanks = OfflineModel().voice["story.blanks"]
+    runs = [Template(line).substitute(n=n, who="ana") for n in (2, 3) for line in blanks]
+    assert any(run in said[3] for run in runs[len(blanks) :]), said[3]
+    assert not any(run in said[2] for run in runs)  # two is not a run yet
     play(pool, clock, 4, "0-1")
     commentator.catch_up()
     last = [e.event.text for e in pool.events(kinds=("remark",)) if e.event.match == 4][-1]
@@ -708,6 +710,40 @@ def test_matches_ending_together_get_one_line_about_the_table(pool: Pool, clock:
     # together leave ana and bia level: nobody is told as the new leader.
     assert not [r.text for r in said if "top" in r.text or "lead" in r.text.lower()]
     assert [r.topic for r in said if r.topic == "table"] == []
+
+
+def test_a_league_leader_is_named_only_when_one_club_is_alone_at_the_top(
+    pool: Pool, clock: FakeClock
+) -> None:
+    """Three draws: six clubs level on a point, and no "Botafogo FR segue na liderança"."""
+    kickoff = datetime(2025, 4, 5, 19, tzinfo=UTC)
+    clubs = [
+        ("Botafogo FR", "CR Flamengo"), ("Santos FC", "EC Bahia"), ("São Paulo FC", "Fluminense FC")
+    ]  # fmt: skip
+    clock.now = kickoff - timedelta(days=1)
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Liga",
+            tuple(
+                fixture(f"r1-{a}", a, b, kickoff + timedelta(minutes=i), stage="Matchday 1")
+                for i, (a, b) in enumerate(clubs)
+            ),
+        )
+    )
+    pool.members.add("ana")
+    her = her_in(pool, OfflineModel())
+    pool.predictions.place("ana", 1, Score(1, 1))
+    for number in (1, 2, 3):
+        play(pool, clock, number, "1-1")
+    her.catch_up()
+    (remark,) = [r.event.text for r in pool.events(kinds=("remark",)) if r.event.match == 3]
+    level = OfflineModel().voice["round.level"]
+    assert any(line in remark for line in level), remark
+    assert not any(
+        f"{club} top" in remark or f"Top of the table: {club}" in remark
+        for pair in clubs
+        for club in pair
+    )
 
 
 def test_a_round_s_kick_offs_at_one_minute_are_one_line(pool: Pool, clock: FakeClock) -> None:

@@ -82,3 +82,19 @@ def test_who_a_remark_names_is_read_from_its_text() -> None:
     players = {"ana": "Ana", "bia": "Bia", "anabel": "Anabel", "caio": "Caio C."}
     text = "Caio C. and bia blanked; anabel did not. @ana knows why."
     assert named_in(text, players) == ["caio", "bia", "anabel"]  # "@ana" is a mention, not a tease
+
+
+def test_a_stock_line_naming_a_player_comes_back_to_them_only_after_72_hours() -> None:
+    guard = RepetitionGuard()
+    before = "Haiti 0-1 Scotland, zero points for carla. That's 4 blanks in a row for carla."
+    again = "Iraq 1-4 Norway, and nothing again. That's 5 blanks in a row for carla."
+    # two days later, inside another remark: the same stock line about the same player
+    said = [remark(before, ("carla",), days_ago=2)]
+    assert guard.repeats(again, ["carla"], said, NOW) is said[0]
+    assert guard.repeats(again, ["carla"], [remark(before, ("carla",), days_ago=4)], NOW) is None
+    # the line names bia this time: ana beside it in either remark is not what it is about
+    top = [remark("ana walks away with nothing. New name at the top: ana, 5 clear.", ("ana",), 2)]
+    assert (
+        guard.repeats("New name at the top: bia, 5 clear. ana, 0.", ["bia", "ana"], top, NOW)
+        is None
+    )

@@ -81,8 +81,11 @@ def test_equal_counts_are_listed_in_score_order() -> None:
 def test_percentages_add_up_to_a_hundred_and_equal_counts_show_equal_shares() -> None:
     assert whole_percentages((5, 2, 2)) == [56, 22, 22]
     assert whole_percentages((2, 5, 2)) == [22, 56, 22]
-    # "Brazil 3 (43%), draw 2 (29%), Japan 2 (28%)": one of two equal counts got the point
-    assert whole_percentages((3, 2, 2)) == [43, 28, 28]
+    # "Brazil 3 (43%), draw 2 (29%), Japan 2 (28%)": one of two equal counts got the point;
+    # rounding 3 down and both 2s up keeps them equal and the sum at 100
+    assert whole_percentages((3, 2, 2)) == [42, 29, 29]
+    assert whole_percentages((10, 3, 3)) == [62, 19, 19]
+    # three equal thirds cannot sum to 100 and stay equal: equal wins
     assert whole_percentages((1, 1, 1)) == [33, 33, 33]
     assert whole_percentages((1, 1, 0)) == [50, 50, 0]
     assert whole_percentages((1, 2, 3)) == [17, 33, 50]
@@ -321,6 +324,8 @@ def test_shares_of_any_counts_are_fair_and_near_a_hundred(counts: list[int]) -> 
         assert shown == [0, 0, 0]
         return
     assert 100 - len(counts) < sum(shown) <= 100
+    if len(set(counts)) == len(counts):  # no tie to keep equal: nothing stops 100
+        assert sum(shown) == 100
     for one, other in itertools.combinations(range(3), 2):
         if counts[one] == counts[other]:
             assert shown[one] == shown[other]

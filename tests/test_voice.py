@@ -30,9 +30,11 @@ def test_a_whole_world_cup_in_her_voice(
     assert figures.wordings_per_100 > 30
 
     # "Picks are crumbling." was said 70 times, and a stock line came back the same day 86
-    # times: now each stock line of her voice at most once a day.
+    # times: now each stock line of her voice at most once a day, and to one player at
+    # most once in 72 hours (twice in English before: "That's 4 blanks in a row for
+    # carla", then "That's 5 ..." two days later).
     use = stock_use(pool.events_of(RemarkPosted), language)
-    assert use.twice_a_day == 0 and len(use.said) >= 60
+    assert use.twice_a_day == 0 and use.twice_to_one == 0 and len(use.said) >= 60
 
     remarks = [r.event.text for r in pool.events_of(RemarkPosted)]
     wrap_up = [r.event.text for r in pool.events_of(RemarkPosted) if r.event.topic == "wrap-up"]

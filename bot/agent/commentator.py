@@ -37,6 +37,7 @@ from bot.agent.requests import (
     RoundDay,
     Storyline,
     Welcome,
+    in_play_of,
 )
 from game import bonus, matchdays
 from game.events import (
@@ -61,6 +62,7 @@ from game.words import Words
 from memory import facts
 from memory.keeper import MemoryKeeper
 from memory.quoting import quote_player_text
+from memory.requests import note
 from memory.store import AGENT_STATE
 from memory.stories import match_story, shuffled_key
 from prompts import phrase, render
@@ -654,7 +656,9 @@ class Commentator:
             )
         else:
             quoted = quote_player_text(event.player, question)  # data, not instructions
-            notes = request.notes() or "-"
+            live = in_play_of(request)
+            notes = " ".join(filter(None, (request.notes(), live and note("live", match=live))))
+            notes = notes or "-"
             context_instruction = render("answer", asker=event.player, question=quoted, notes=notes)
         return self.speak(item, request, about, context_instruction, None, capped=False)
 

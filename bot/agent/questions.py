@@ -227,10 +227,10 @@ class Questions:
             case kinds.BestWorstAsked():
                 return self._best_worst(asker)
             case kinds.OwnStanding():
-                table = self.pool.standings()
+                table, live = self._table_now()
                 row = next((r for r in table if r.player == asker), None)
                 played = any(r.predictions for r in table)
-                return Standing(asker, row if played else None, len(table))
+                return Standing(asker, row if played else None, len(table), live)
             case kinds.TableTop():
                 return self._table(said.words, top=True)
             case kinds.ClubPlace():
@@ -344,13 +344,13 @@ class Questions:
 
     def _pool_table(self, asker: str) -> TableTold:
         """The pool's table: its top five, the asker's row and its last, in rank order."""
-        table = self.pool.standings()
+        table, live = self._table_now()
         played = sum(1 for m in self.pool.matches() if m.result is not None)
         shown = {r.player for r in table[:TABLE_TOP_ROWS]} | {asker}
         if table:  # its last, and everyone level with it
             shown |= {r.player for r in table if r.rank == table[-1].rank}
         rows = tuple((r.rank, r.player, r.points) for r in table if r.player in shown)
-        return TableTold(asker, rows if played else (), played, len(table))
+        return TableTold(asker, rows if played or live else (), played, len(table), live)
 
     def _points_over(self, asker: str, first: int, last: int) -> PointsOver:
         """The asker's points over matches ``first`` to ``last``, the finished ones."""
@@ -430,18 +430,19 @@ class Questions:
         """Who leads now, or who led once match ``after`` was over (as the log has it)."""
         finished = [m for m in self.pool.matches() if m.result is not None]
         then = next((m for m in finished if m.number == after), None)
+        live = ""
         if then is None:
-            table = self.pool.standings()
+            table, live = self._table_now()
             played = len(finished)
         else:
             table = self.pool.standings(up_to_match=then.number)
             played = sum(1 for m in finished if m.time_order() <= then.time_order())
         if not table:
-            return Leading(asker, (), 0, (), played)
+            return Leading(asker, (), 0, (), played, live)
         top = table[0].points
         leaders = tuple(r.player for r in table if r.points == top)
         chasers = tuple((r.player, r.points) for r in table if r.points < top)[:2]
-        return Leading(asker, leaders, top, chasers, played)
+        return Leading(asker, leaders, top, chasers, played, live)
 
     def _forecast(self, asker: str, asked: kinds.ForecastAsked) -> Forecast:
         matches = self.pool.matches()
@@ -530,12 +531,19 @@ class Questions:
 
     def _gap(self, asker: str, first: str, second: str) -> Gap | None:
         """Two players' totals side by side; None when either is not in the table."""
-        table = self.pool.standings()
+        table, live = self._table_now()
         points = {r.player: r.points for r in table}
         first, second = _at_place(first, table, second), _at_place(second, table, first)
         if first not in points or second not in points or first == second:
             return None
-        return Gap(asker, (first, points[first]), (second, points[second]))
+        return Gap(asker, (first, points[first]), (second, points[second]), live)
+
+    def _table_now(self) -> tuple[list[StandingRow], str]:
+        """The table as every screen shows it now, the matches in play at their running
+        score, and those matches ("Brazil v Serbia"; "" when none is): a total she says
+        is the one on the screen."""
+        now = self.pool.live_table()
+        return now.rows, ", ".join(f"{m.team1} v {m.team2}" for m in now.in_play)
 
     def _earning(self, handle: str) -> Callable[[Score, Result, int], int]:
         """What a pick of ``handle``'s earned on a result of match #N: the pool's rule and

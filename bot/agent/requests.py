@@ -255,6 +255,7 @@ class Answer(Request):
 class Standing(Answer):
     row: StandingRow | None  # None before anything has been scored
     of: int
+    live: str = ""  # the matches in play its points count at their running score
 
 
 @dataclass(frozen=True)
@@ -352,10 +353,11 @@ class Leading(Answer):
     points: int
     chasers: tuple[tuple[str, int], ...]  # the next two, with their points
     played: int  # finished matches
+    live: str = ""  # the matches in play its points count at their running score
 
     def notes(self) -> str:
         return note(
-            "leading",
+            "leading_now" if self.live else "leading",
             played=self.played,
             leaders=" and ".join(self.leaders),
             points=self.points,
@@ -520,6 +522,7 @@ class TableTold(Answer):
     rows: tuple[tuple[int, str, int], ...]  # (rank, player, points)
     played: int
     of: int  # players in the table
+    live: str = ""  # the matches in play its points count at their running score
 
     def listed(self) -> str:
         """ "fabio 49, elis 43 … bruno 24 (7th)": a row after a gap says its rank."""
@@ -532,7 +535,10 @@ class TableTold(Answer):
 
     def notes(self) -> str:
         table = self.listed() or note("word.nobody")
-        return note("table", played=self.played, table=table, of=self.of)
+        # With a match in play the table is not the one after ``played`` matches.
+        return note(
+            "table_now" if self.live else "table", played=self.played, table=table, of=self.of
+        )
 
 
 @dataclass(frozen=True)
@@ -552,6 +558,7 @@ class Gap(Answer):
 
     first: tuple[str, int]  # (player, points)
     second: tuple[str, int]
+    live: str = ""  # the matches in play its points count at their running score
 
     def notes(self) -> str:
         (one, mine), (other, theirs) = self.first, self.second
@@ -652,3 +659,13 @@ class ScoreAt(Answer):
 
     def notes(self) -> str:
         return note("score_at", match=self.match, minute=self.minute, score=self.score)
+
+
+# Answers that tell totals: with a match in play they count it at its running score, as
+# the live table on every screen does, and say so.
+TOTALS_ANSWERS = (Standing, Leading, TableTold, Gap)
+
+
+def in_play_of(request: Request) -> str:
+    """The matches in play an answer's totals count ("Brazil v Serbia"), or ""."""
+    return request.live if isinstance(request, TOTALS_ANSWERS) else ""

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from game.addressing import Addressee
 from game.events import ChatPosted, LoggedEvent, RemarkPosted
 from memory import facts, usage
-from memory.guard import RepetitionGuard, masked, similarity
+from memory.guard import RepetitionGuard, masked, similarity, stock_lines_about
 from memory.store import MemoryStore
 from prompts import stock_lines
 
@@ -113,7 +113,7 @@ class StockUse:
 
     said: Counter[str] = field(default_factory=Counter)  # by template
     # Said again too soon (the scheduled frames apart): on the same day (in ``zone``),
-    # or within 72 hours in a remark about the same player.
+    # or within 72 hours naming the same player in its own words (``stock_lines_about``).
     twice_a_day: int = 0
     twice_to_one: int = 0
 
@@ -134,7 +134,12 @@ def stock_use(
             day = (line.template, item.at.astimezone(zone).date())
             use.twice_a_day += day in days
             days.add(day)
-            for player in item.event.about:
+            about = {
+                player
+                for template, player in stock_lines_about(item.event.text, item.event.about)
+                if template == line.template
+            }
+            for player in about:
                 before = last_to.get((line.template, player))
                 use.twice_to_one += before is not None and item.at - before <= REPEAT_WINDOW
                 last_to[(line.template, player)] = item.at

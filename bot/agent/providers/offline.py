@@ -63,6 +63,7 @@ from bot.agent.requests import (
     WhoCalled,
     WhoPicked,
     WrapUp,
+    in_play_of,
 )
 from game.text import words_form
 from game.words import Words
@@ -165,10 +166,15 @@ class OfflineModel:
         }
 
     def complete(self, call: ModelCall) -> str:
-        rule = None if call.request is None else self.rules.get(type(call.request))
-        if rule is None:
+        request = call.request
+        rule = None if request is None else self.rules.get(type(request))
+        if request is None or rule is None:
             raise ModelError(f"the offline writer has no rules for {call.task!r}")
-        return rule(call.request, call.variant)
+        said = rule(request, call.variant)
+        live = in_play_of(request)
+        if not live:
+            return said
+        return f"{said} {self.say('answer.live', self._answer_rng(call.variant), match=live)}"
 
     # -- phrasing -------------------------------------------------------------
 
@@ -689,10 +695,11 @@ class OfflineModel:
 
     def _leading(self, request: Leading, variant: Variant) -> str:
         rng = self._answer_rng(variant)
-        if request.played == 0 or request.points == 0:
+        if (request.played == 0 and not request.live) or request.points == 0:
             return self.say("answer.nobody_leads", rng)
         chasers = ", ".join(f"{p} ({n})" for p, n in request.chasers)
         section = "answer.leaders" if len(request.leaders) > 1 else "answer.leader"
+        section += "_now" if request.live else ""  # not the table after ``played`` matches
         return self.say(
             section,
             rng,
@@ -748,7 +755,8 @@ class OfflineModel:
         if not request.rows:
             return self.say("answer.table_empty", self._answer_rng(variant))
         return self.say(
-            "answer.table", self._answer_rng(variant), played=request.played,
+            "answer.table_now" if request.live else "answer.table",
+            self._answer_rng(variant), played=request.played,
             many=request.played != 1, table=request.listed(),
         )  # fmt: skip
 
