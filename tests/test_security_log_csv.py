@@ -21,16 +21,16 @@ import pytest
 from sqlalchemy import Connection, text
 
 from bot.agent.providers.offline import OfflineModel
-from bot.app.cli import main
+from bot.app.cli import UsageError, check_lifecycle, main
 from bot.app.replay import ReplayOptions, replay
 from game.bets_csv import parse_bets
 from game.db import log
 from game.db.chain import GENESIS, BadHead, Head, digest, link
-from game.model import Score
+from game.model import Goal, Result, Score
 from game.openfootball import parse_tournament
 from game.pool import Pool
 from game.sources import read_json
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, play
 from tests.databases import tampering
 
 SAMPLE = Path(__file__).resolve().parents[1] / "game" / "sample"
@@ -149,6 +149,7 @@ def test_a_log_that_only_grew_passes_and_says_how_much(
         "added_since": 3,
         "problem": None,
         "lifecycle_breaches": [],
+        "table_disagreements": [],
     }
 
 
@@ -196,6 +197,68 @@ def test_a_log_rewritten_and_chained_again_passes_a_plain_verify_but_not_the_kep
     code, _, err = _log_verify(capsys, url, "--expect", kept)
     assert code == 1
     assert "events are not those of the expected head" in err
+
+
+def test_tables_written_around_the_log_are_named_refused_and_rewritten_from_it(
+    played: Pool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The attack: write access to the database, and caio's picks set to every result
+    (none logged) and #1's result to 9-0, the log and its chain untouched. The standings
+    read the tables, so caio leads; the log proves the tables were written around it."""
+    url = str(played.engine.url)
+    assert main(["standings", "--db", url]) == 0
+    honest = capsys.readouterr().out
+    with tampering(played.engine) as db:
+        caio = db.execute(text("SELECT id FROM players WHERE handle = 'caio'")).scalar_one()
+        db.execute(
+            text(
+                "INSERT INTO predictions (player_id, match_number, home, away, placed_at)"
+                " SELECT :caio, number, 9, 0, kickoff FROM matches WHERE number = 1"
+            ),
+            {"caio": caio},
+        )
+        db.execute(text("UPDATE matches SET ft_home = 9, ft_away = 0 WHERE number = 1"))
+    assert main(["standings", "--db", url]) == 0  # a fresh read of the tables: caio leads
+    assert capsys.readouterr().out.splitlines()[2].split()[:2] == ["1", "caio"]
+
+    code, out, err = _log_verify(capsys, url)
+    assert code == 1 and "the log is intact" in out  # the chain holds: nothing was logged
+    assert err == (
+        "betania: error: the tables disagree with the log: predictions caio #1: the table"
+        " has 9-0, the log nothing (and 1 more); `betania log --repair` rewrites them from"
+        " the log\n"
+    )
+    with pytest.raises(UsageError, match="predictions caio #1"):
+        check_lifecycle(played)  # what ``serve`` asks before it starts
+
+    assert main(["log", "--repair", "--db", url]) == 0
+    repaired = capsys.readouterr().out
+    assert "rewritten from the log: matches #1 result: the table has 9-0, the log 2-0" in repaired
+    assert "2 table rows rewritten from the log" in repaired
+    assert main(["standings", "--db", url]) == 0
+    assert capsys.readouterr().out == honest
+    assert _log_verify(capsys, url)[0] == 0
+
+
+def test_tables_kept_by_the_pool_itself_agree_with_its_log(
+    tournament_pool: Pool, clock: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The other way: a pool's own writes (picks changed, jokers placed and taken off,
+    bonus picks changed, goals, a result corrected, settings) never disagree with its log."""
+    pool = tournament_pool
+    pool.extras.bonus("ana", "champion", "Brazil")
+    pool.extras.bonus("ana", "champion", "Serbia")
+    pool.predictions.place("caio", 2, Score(1, 1))
+    pool.predictions.place("caio", 2, Score(2, 1))
+    pool.extras.joker("caio", 2)
+    pool.extras.joker("bia", 3)
+    pool.extras.joker_off("bia", 3)
+    play(pool, clock, 1, "2-0", [Goal("home", 10, scorer="Vini")])
+    pool.fixtures.record_result(1, Result(Score(3, 0)))
+    pool.predictions.set_scoring("kicktipp")
+    assert pool.table_disagreements() == []
+    code, out, _ = _log_verify(capsys, str(pool.engine.url))
+    assert code == 0 and "the tables agree with the log" in out
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -682,3 +682,34 @@ def test_a_model_cannot_slip_a_standing_in_through_free_chat_or_a_merge() -> Non
     merged = [facts.MergedFact("bia keeps bees and is the pool's admin", (1,))]
     with pytest.raises(facts.FactMergeRejected, match="standing"):
         facts.verify_merge([source], merged, ("bia",))
+
+
+def test_a_bonus_pick_cannot_fake_a_line_and_no_row_of_a_table_starts_with_one(
+    tmp_path: Path,
+) -> None:
+    """The attack: with no squads listed, any scorer name was taken, and "Gooo...ol[16:15]
+    BETanIA: bob is disqualified for cheating" put her fake line at column 0 of another
+    player's ``bonus`` table. The pick is held to what a chat line is, and a table row
+    too wide for the terminal goes on indented, as chat does."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            served.player("bruno")
+            fake = "Goo" + "o" * 40 + "ol[16:15] BETanIA: bob is disqualified for cheating"
+            refused = await served.run("bruno", f"bonus scorer {fake}")
+            assert refused.exit_status == 1 and "reads as someone's line" in str(refused.stderr)
+            padded = "Goo" + "o" * 90 + "ol"  # a name the pool takes, wider than a row
+            assert (await served.run("bruno", f"bonus scorer {padded}")).exit_status == 0
+            served.clock.now = served.pool.match(1).kickoff + timedelta(minutes=1)
+            async with served.connect("ana") as connection:
+                ana = await connection.create_process(term_type="xterm", term_size=(80, 24))
+                await read_until(ana.stdout, "ana>")
+                ana.stdin.write("bonus\r")
+                screen = printed(await read_until(ana.stdout, "bonus points"))
+                rows = [r for r in screen.replace("\r\n", "\n").split("\n") if "oo" in r]
+                assert len(rows) == 2 and "bruno" in rows[0], rows  # the name wraps once
+                assert rows[1].startswith("    "), rows  # indented, never at column 0
+                assert all(text_cells(row) <= 80 for row in rows)
+
+    asyncio.run(scenario())

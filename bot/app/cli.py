@@ -257,6 +257,10 @@ def cmd_log(args: argparse.Namespace) -> None:
         for breach in repaired:
             print(f"repaired: {breach.text()}")
         print(f"{len(repaired)} repaired; the log keeps each breaking event and its repair")
+        mended = pool.repair_tables()
+        for row in mended:
+            print(f"rewritten from the log: {row.text()}")
+        print(f"{len(mended)} table rows rewritten from the log")
         return
     if args.verify or args.expect is not None:
         verify_log(pool, args.expect, args.json)
@@ -291,6 +295,9 @@ def verify_log(pool: Pool, expect: Head | None, as_json: bool) -> None:
             "added_since": verdict.added,
             "problem": None if verdict.intact else verdict.text(),
             "lifecycle_breaches": [breach.text() for breach in breaches],
+            "table_disagreements": [
+                row.text() for row in (pool.table_disagreements() if verdict.intact else [])
+            ],
         }
         print(json.dumps(report))
     if not verdict.intact:
@@ -301,14 +308,23 @@ def verify_log(pool: Pool, expect: Head | None, as_json: bool) -> None:
     check_lifecycle(pool)
     if not as_json:
         print("the match lifecycle holds: no kick-off, goal or result out of turn")
+        print("the tables agree with the log: picks, fixtures, results, goals, jokers, bonus picks")
 
 
 def check_lifecycle(pool: Pool) -> None:
-    """Refuse, in one line, a log whose matches broke the lifecycle (``game.lifecycle``)."""
+    """Refuse, in one line, a log whose matches broke the lifecycle (``game.lifecycle``),
+    or tables that disagree with the log (``game.db.proof``)."""
     breaches = pool.lifecycle_breaches()
     if breaches:
         more = f" (and {len(breaches) - 1} more)" if len(breaches) > 1 else ""
         raise UsageError(f"{breaches[0].text()}{more}; `betania log --repair` logs the correction")
+    rows = pool.table_disagreements()
+    if rows:
+        more = f" (and {len(rows) - 1} more)" if len(rows) > 1 else ""
+        raise UsageError(
+            f"the tables disagree with the log: {rows[0].text()}{more}; "
+            "`betania log --repair` rewrites them from the log"
+        )
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
@@ -891,8 +907,9 @@ def build_parser() -> Parser:
     sub.add_argument(
         "--verify",
         action="store_true",
-        help="check the hash chain and the match lifecycle; name the first bad event; "
-        "print the head (COUNT:LINK) to keep with a backup",
+        help="check the hash chain, the match lifecycle and that the tables standings read "
+        "agree with the log; name the first bad event or row; print the head (COUNT:LINK) "
+        "to keep with a backup",
     )
     sub.add_argument(
         "--expect",
@@ -904,7 +921,8 @@ def build_parser() -> Parser:
     sub.add_argument(
         "--repair",
         action="store_true",
-        help="log a correction for each event that breaks the match lifecycle",
+        help="log a correction for each event that breaks the match lifecycle, and rewrite "
+        "from the log the table rows that disagree with it",
     )
 
     sub = add(["replay"], cmd_replay, "play a whole tournament headless, with the commentator")

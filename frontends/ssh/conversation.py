@@ -19,6 +19,7 @@ from frontends.ssh.idle import IdleWatch
 from frontends.ssh.incoming import Incoming
 from frontends.ssh.notices import SessionNotices
 from frontends.ssh.prompt import pool_prompt, show, show_above_prompt
+from frontends.ssh.rows import reply_rows
 from frontends.ssh.welcome import welcome
 
 
@@ -57,7 +58,12 @@ class Conversation:
         def ask() -> Awaitable[str]:
             return prompt.prompt_async(f"{caller.handle}> ", handle_sigint=False)
 
-        await self.converse(caller, ask, show, show_above_prompt)
+        def laid_out(text: str) -> None:
+            # Wrapped here, as notices are, so no row of a reply (a bonus table holding a
+            # player's free text, a list) starts at column 0 but the reply's own lines.
+            show(reply_rows(text, self.channel.size().columns))
+
+        await self.converse(caller, ask, laid_out, show_above_prompt)
 
     async def converse(
         self,

@@ -1,4 +1,5 @@
-"""A notice laid out in rows for the terminal it goes to: only the pool starts a row.
+"""A notice or a reply laid out in rows for the terminal it goes to: only the pool
+starts a row.
 
 A terminal wraps a line wider than itself onto a new row at column 0, where the
 pool's own lines start. A chat line padded with visible filler ("kkkk...",
@@ -106,3 +107,14 @@ def notice_rows(stamp: str, text: str, kind: str, width: int) -> str:
         indent = min(SHORT_INDENT, width - 2)
     lines = f"{stamp}{text}".split("\n")
     return "\n".join(row for line in lines for row in hanging(line, width, indent))
+
+
+def reply_rows(text: str, width: int) -> str:
+    """A command's reply as rows for a terminal ``width`` columns wide: each of its lines
+    starts a row, and what does not fit goes on in rows indented by ``SHORT_INDENT``
+    (a table row holding a bonus pick padded to the width, "GOOO...L[16:15] BETanIA: ...",
+    never puts the player's words at column 0)."""
+    if width < NARROWEST:
+        return text
+    indent = min(SHORT_INDENT, width - 2)
+    return "\n".join(row for line in text.split("\n") for row in hanging(line, width, indent))

@@ -18,7 +18,7 @@ from typing import NamedTuple, TypeVar, cast
 from sqlalchemy import Connection, Engine, select
 
 from game import matchdays
-from game.db import chain, log, views
+from game.db import chain, log, proof, views
 from game.db.schema import matches
 from game.events import Event, GoalScored, LoggedEvent, MatchKickedOff, moves_table
 from game.lifecycle import LifecycleBreach, LifecycleLog
@@ -521,6 +521,20 @@ class Pool:
         """The events that break the match lifecycle and no repair has named yet."""
         with self.work.read() as connection:
             return LifecycleLog.from_log(log.read(connection)).open_breaches()
+
+    def table_disagreements(self) -> list[proof.Disagreement]:
+        """The rows where the tables standings read differ from the log (``game.db.proof``)."""
+        with self.work.read() as connection:
+            return proof.disagreements(connection)
+
+    def repair_tables(self) -> list[proof.Disagreement]:
+        """The tables standings read written anew from the log where they differ; the
+        rows it mended. The log is the record: nothing is appended to it. For a pool
+        nobody serves (``serve`` refuses to start on such tables): a serving process keeps
+        reads by the log's position, which a repair does not move."""
+        with self.work.engine.begin() as connection:
+            log.hold_writes(connection)
+            return proof.repair(connection)
 
     def last_event_id(self) -> int:
         with self.work.read() as connection:

@@ -27,6 +27,7 @@ from game.events import (
     SquadListed,
 )
 from game.model import Match
+from game.pool.talk import faked_line
 from game.pool.work import (
     UnitOfWork,
     require_match,
@@ -35,6 +36,7 @@ from game.pool.work import (
 )
 from game.rules import RuleViolation
 from game.squads import SquadRow
+from game.text import clean_line
 
 
 class BonusClosed(RuleViolation):
@@ -183,7 +185,14 @@ class Extras:
             if kind == bonus.CHAMPION:
                 value = key = bonus.champion_pick(named, bonus.teams_of(every))
             else:
-                value = " ".join(named.split())
+                value = clean_line(" ".join(named.split()))
+                # Free text in everyone's bonus table: held to what a chat line is.
+                faked = faked_line(connection, value)
+                if faked is not None:
+                    raise RuleViolation(
+                        "a bonus pick cannot hold {faked!r}: it reads as someone's line",
+                        faked=faked,
+                    )
                 key, checked = bonus.scorer_pick(value, bonus.scorers_of(every))
                 listed = views.listed_squads(connection) if not checked else {}
                 if listed:  # no goals yet: the squads check the name, and only check it

@@ -29,6 +29,13 @@ def _names(connection: Connection) -> Iterator[str]:
         yield from (name for name in row if name)
 
 
+def faked_line(connection: Connection, text: str) -> str | None:
+    """What in ``text``, which a player wrote and others will see (a chat line, a bonus
+    pick in everyone's table), reads as the start of someone's line (``speaker_prefix``),
+    with the pool's names; None when nothing does."""
+    return speaker_prefix(text, _names(connection))
+
+
 class Talk:
     """What is said in the pool: players' chat and the commentator's remarks."""
 
@@ -50,7 +57,7 @@ class Talk:
             require_player_id(connection, handle)
             # On another's terminal the line reads "[13:47] ana: <text>": <text> must not
             # read as a line of someone's of its own, where it wraps onto a new row.
-            faked = speaker_prefix(text, _names(connection))
+            faked = faked_line(connection, text)
             if faked is not None:
                 raise RuleViolation(
                     "a chat line cannot hold {faked!r}: it reads as someone's line", faked=faked
