@@ -85,7 +85,7 @@ class Disagreement:
 
 
 @dataclass
-class Folded:
+class TablesFromLog:
     """What the tables standings read must hold, as the log tells it."""
 
     handles: set[str] = field(default_factory=set)
@@ -103,7 +103,7 @@ class Folded:
     bonus_at: dict[tuple[str, str], datetime] = field(default_factory=dict)
 
     @classmethod
-    def from_log(cls, events: Iterable[LoggedEvent[Event]]) -> Folded:
+    def from_log(cls, events: Iterable[LoggedEvent[Event]]) -> TablesFromLog:
         folded = cls()
         for item in events:
             folded.apply(item.id, item.event)
@@ -152,7 +152,7 @@ class Folded:
 def disagreements(connection: Connection) -> list[Disagreement]:
     """Every row where the tables standings read and the log differ, table by table."""
     kinds = tuple(kind.kind for kind in PROVING)
-    folded = Folded.from_log(log.read(connection, kinds=kinds))
+    folded = TablesFromLog.from_log(log.read(connection, kinds=kinds))
     handle_of = dict(connection.execute(select(players.c.id, players.c.handle)).all())
     found: list[Disagreement] = []
     found += _compare("players", {h: "a player" for h in handle_of.values()},
@@ -230,7 +230,7 @@ def repair(connection: Connection) -> list[Disagreement]:
     found = disagreements(connection)
     if not found:
         return []
-    folded = Folded.from_log(log.read(connection, kinds=tuple(k.kind for k in PROVING)))
+    folded = TablesFromLog.from_log(log.read(connection, kinds=tuple(k.kind for k in PROVING)))
     id_of = {h: i for i, h in connection.execute(select(players.c.id, players.c.handle))}
     for table in (predictions, goals, jokers, bonus_picks, settings):
         connection.execute(delete(table))
