@@ -13,7 +13,7 @@ from datetime import date, tzinfo
 from sqlalchemy import Connection
 
 from game.addressing import Addressee
-from game.events import ChatPosted, LoggedEvent
+from game.events import ChatPosted, LoggedEvent, PlayerJoined
 from game.pool import Pool
 from memory import facts, hearing, usage
 from memory.asking import Asked, Asker, Unanswered
@@ -55,6 +55,18 @@ class FactShelf:
 
     def _today(self) -> date:
         return self.pool.clock().astimezone(self.zone).date()
+
+    def joined(self, item: LoggedEvent[PlayerJoined]) -> Write:
+        """A player joined: what others told her about them before they were a player
+        (stored then, refused now: facts about a player come from that player) leaves
+        her use, kept and marked as withdrawn by the join."""
+        event, on = item.event, item.at.astimezone(self.zone).date()
+
+        def write(connection: Connection) -> None:
+            names = (event.display_name,) if event.display_name else ()
+            facts.withdraw_naming(connection, event.player, names, on, f"log:{item.id}")
+
+        return write
 
     def _may_tell(self, item: LoggedEvent[ChatPosted]) -> bool:
         """Whether a line to the room may tell something of its author: a first person,

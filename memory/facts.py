@@ -309,11 +309,14 @@ def stored(connection: Connection) -> list[Fact]:
     ]
 
 
-def named(connection: Connection, handle: str, what: str) -> list[Fact]:
-    """The player's current facts that ``what`` names ("that I run Gentoo", "o gato",
-    "morar em sumare", "the pregnancy thing"): those holding two thirds of its words,
-    told in the third person, a word counting when its first four letters are a word's
-    of the fact, accents aside ("pregnancy", "pregnant"; "sumare", "Sumaré")."""
+def named(
+    connection: Connection, handle: str, what: str, held: list[Fact] | None = None
+) -> list[Fact]:
+    """The player's current facts (or those of ``held``) that ``what`` names ("that I
+    run Gentoo", "o gato", "morar em sumare", "the pregnancy thing"): those holding two
+    thirds of its words, told in the third person, a word counting when its first four
+    letters are a word's of the fact, accents aside ("pregnancy", "pregnant"; "sumare",
+    "Sumaré")."""
     wanted = _word_stems(third_person(what, handle), handle)
     if not wanted:
         return []
@@ -324,7 +327,7 @@ def named(connection: Connection, handle: str, what: str) -> list[Fact]:
         own = _word_stems(fact.text, handle) | _short_words(fact.text, handle)
         return len(wanted & {SAME_THING.get(w, w) for w in own})
 
-    held = current(connection, handle)
+    held = current(connection, handle) if held is None else held
     found = [f for f in held if shared(f) * 3 >= len(wanted) * 2]
     # Those holding every word named win: "forget that I run Gentoo on my laptop" names
     # the laptop fact, not "ana runs Gentoo" beside it.
@@ -449,6 +452,10 @@ def withdraw(
         if len(found) != 1:  # "aquilo do bar e do canto": each thing named, one fact each
             parts = [named(connection, handle, part) for part in BOTH.split(what)]
             found = [f for part in parts if len(part) == 1 for f in part] if len(parts) > 1 else []
+        if not found:
+            # "forget that I lived in Recife" after "I moved to Lisbon" replaced it: the
+            # older version, which "what do you know" tells as "before that", goes.
+            found = named(connection, handle, what, _replaced_versions(connection, handle))
     if not found or (what and len(found) != len({f.id for f in found})):
         return []
     connection.execute(
@@ -456,6 +463,42 @@ def withdraw(
         .where(player_facts.c.id.in_([f.id for f in found]))
         .values(withdrawn_on=on, withdrawn_by=source)
     )
+    return found
+
+
+def _replaced_versions(connection: Connection, handle: str) -> list[Fact]:
+    """``handle``'s facts a newer one on their subject replaced, not withdrawn."""
+    query = (
+        select(player_facts)
+        .where(
+            player_facts.c.handle == handle,
+            player_facts.c.replaced_on.is_not(None),
+            player_facts.c.withdrawn_on.is_(None),
+        )
+        .order_by(player_facts.c.id)
+    )
+    return [_fact(row) for row in connection.execute(query)]
+
+
+def withdraw_naming(
+    connection: Connection, handle: str, names: Iterable[str], on: date, source: str
+) -> list[Fact]:
+    """Every current fact of a player other than ``handle`` that names ``handle`` (or
+    one of ``names``, their display name), withdrawn by ``source``: a fact stored before
+    the player it names joined, which the pool now refuses to take (facts about a
+    player come from that player). Kept, marked as the join withdrew it."""
+    players = {handle: next(iter(names), handle)}
+    found = [
+        fact
+        for fact in current(connection)
+        if fact.handle != handle and others_named(fact.text, fact.handle, players)
+    ]
+    if found:
+        connection.execute(
+            update(player_facts)
+            .where(player_facts.c.id.in_([f.id for f in found]))
+            .values(withdrawn_on=on, withdrawn_by=source)
+        )
     return found
 
 
@@ -618,7 +661,11 @@ def replaced(connection: Connection, fact: Fact) -> Fact | None:
     """The fact on the same subject that ``fact`` replaced, if it replaced one."""
     query = (
         select(player_facts)
-        .where(player_facts.c.superseded_by == fact.id, player_facts.c.replaced_on.is_not(None))
+        .where(
+            player_facts.c.superseded_by == fact.id,
+            player_facts.c.replaced_on.is_not(None),
+            player_facts.c.withdrawn_on.is_(None),  # taken back: never told as "before that"
+        )
         .order_by(player_facts.c.id.desc())
     )
     row = connection.execute(query).first()

@@ -17,7 +17,7 @@ from datetime import UTC, timedelta, tzinfo
 from sqlalchemy import Connection
 
 from game.addressing import Addressee
-from game.events import ChatPosted, Event, LoggedEvent, ResultRecorded
+from game.events import ChatPosted, Event, LoggedEvent, PlayerJoined, ResultRecorded
 from game.following import Handlers
 from game.model import MatchStatus
 from game.pool import Pool
@@ -102,7 +102,10 @@ class MemoryKeeper:
         self._recovered = False
         # What each event in the log means to memory: the one place to add a kind.
         self.reads = (
-            Handlers[Taken]().on(ResultRecorded, self._take_result).on(ChatPosted, self._take_chat)
+            Handlers[Taken]()
+            .on(ResultRecorded, self._take_result)
+            .on(ChatPosted, self._take_chat)
+            .on(PlayerJoined, self._take_joiner)
         )
 
     # -- start-up -------------------------------------------------------------
@@ -200,6 +203,9 @@ class MemoryKeeper:
         if write is None:  # a line that told her nothing is no reason to merge
             return Taken()
         return Taken(write, lambda: self.facts.compact_if_due(item.event.player))
+
+    def _take_joiner(self, item: LoggedEvent[PlayerJoined]) -> Taken:
+        return Taken(self.facts.joined(item))
 
     def rebuild_diary(self, on_entry: Callable[[int], None] | None = None) -> int:
         """Write the diary again from the log, up to where memory has read it."""

@@ -710,3 +710,36 @@ def test_with_a_match_in_play_her_totals_are_the_live_tables_on_the_screen(
     pool.fixtures.record_result(1, Result(Score(1, 0)))
     said = ask(her, "ana", f"@betania {questions[0]}")
     assert "10" in said and live_words not in said, said
+
+
+def test_a_fact_naming_someone_who_joins_later_leaves_her_use(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """caio's "fact" about dave was taken while dave was nobody in the pool; once dave
+    joins, it would be refused, and it is no longer told to anyone (kept, marked)."""
+    her = pool_voice(tournament_pool)
+    told = "@betania remember that I saw dave stealing lunches from the office fridge"
+    assert "Noted" in ask(her, "caio", told)
+    tournament_pool.members.add("dave")
+    clock.advance(days=1)
+    assert "dave can tell me that" in ask(her, "caio", told)
+    for asker in ("bia", "dave", "caio"):
+        assert "fridge" not in ask(her, asker, "@betania what do you know about caio?")
+    with her.keeper.store.read() as connection:
+        (kept,) = [f for f in facts.stored(connection) if "fridge" in f.text]
+    assert kept.withdrawn_on is not None and kept.withdrawn_by is not None  # kept, marked
+
+
+def test_a_replaced_fact_is_withdrawn_by_the_words_of_its_older_version(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    her = pool_voice(tournament_pool)
+    ask(her, "caio", "@betania remember that I live in Recife")
+    clock.advance(days=2)
+    assert "replaced" in ask(her, "caio", "@betania remember that I moved to Lisbon")
+    known = ask(her, "bia", "@betania what do you know about caio?")
+    assert "Lisbon" in known and "Recife" in known  # "before that: caio lives in Recife"
+    clock.advance(days=2)
+    assert "nothing like that" not in ask(her, "caio", "@betania forget that I lived in Recife")
+    known = ask(her, "bia", "@betania what do you know about caio?")
+    assert "Lisbon" in known and "Recife" not in known
