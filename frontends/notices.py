@@ -16,10 +16,12 @@ from game.events import (
     Event,
     FeedProblem,
     GoalScored,
+    KeyRemoved,
     LoggedEvent,
     MatchKickedOff,
     PickReminder,
     PlayerJoined,
+    PlayerRemoved,
     RemarkPosted,
     ResultRecorded,
 )
@@ -31,6 +33,9 @@ from game.render import TableGlance
 from game.words import Words
 
 TABLE_NEWS = (GoalScored.kind, ResultRecorded.kind)  # notices that bring the table along
+
+
+ALL_SESSIONS = "*"  # ``Notice.ends``: every session of the player
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,9 @@ class Notice:
     # A reminder: the players it is for (only their sessions show it), and what a
     # channel needs to name them.
     reminder: Reminder | None = None
+    # A player let go: the sessions of ``for_player`` it ends, all of them ("*") or
+    # those a key opened (its fingerprint).
+    ends: str | None = None
 
     def seen_by(self, handle: str, is_admin: bool) -> bool:
         """Whether a session of ``handle`` shows this notice."""
@@ -83,6 +91,8 @@ class Notices:
             .on(AccountLinked, self._linked)
             .on(AccountUnlinked, self._unlinked)
             .on(PickReminder, self._reminder)
+            .on(PlayerRemoved, self._removed)
+            .on(KeyRemoved, self._key_removed)
         )
 
     def after(self, after_id: int, up_to_id: int | None = None) -> tuple[int, list[Notice]]:
@@ -199,6 +209,17 @@ class Notices:
             account=event.account,
         )
         return replace(self._line(item, text), for_player=event.player)
+
+    def _removed(self, item: LoggedEvent[PlayerRemoved]) -> Notice:
+        text = self.words("an admin let you go: your keys no longer open the pool. Bye!")
+        return replace(self._line(item, text), for_player=item.event.player, ends=ALL_SESSIONS)
+
+    def _key_removed(self, item: LoggedEvent[KeyRemoved]) -> Notice:
+        event = item.event
+        text = self.words(
+            "an admin removed your key {key}: it no longer opens the pool", key=event.key
+        )
+        return replace(self._line(item, text), for_player=event.player, ends=event.key)
 
     def _reminder(self, item: LoggedEvent[PickReminder]) -> Notice:
         event = item.event

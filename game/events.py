@@ -201,6 +201,28 @@ class AccountUnlinked(Event):
 
 
 @dataclass(frozen=True)
+class PlayerRemoved(Event):
+    """An admin let a player go: their keys and linked accounts no longer open the pool,
+    their sessions end; their picks, points and words stay, as the log keeps everything,
+    and so does their handle (no newcomer takes it)."""
+
+    kind: ClassVar[str] = "player_removed"
+    player: str
+    by: str = "console"
+
+
+@dataclass(frozen=True)
+class KeyRemoved(Event):
+    """One of a player's keys no longer opens the pool (``key``: its fingerprint, as
+    ``ssh-keygen -l`` shows it); the sessions it opened end."""
+
+    kind: ClassVar[str] = "key_removed"
+    player: str
+    key: str
+    by: str = "console"
+
+
+@dataclass(frozen=True)
 class RemindersSet(Event):
     """A player turned their reminders of matches closing without their pick on or off."""
 
@@ -302,6 +324,8 @@ def moves_table(event: Event) -> bool:
         | FeedProblem
         | AccountLinked
         | AccountUnlinked
+        | PlayerRemoved
+        | KeyRemoved
         | RemindersSet
         | PickReminder
     )  # a squad listed moves it: at the end a pick a squad lists is read as its player

@@ -31,6 +31,8 @@ from frontends.limits import Doorway, Limits
 from frontends.ssh.frontend import ServerConfig
 from frontends.ssh.library import asyncssh
 from frontends.ssh.server import PoolSSHServer, host_key
+from game.model import Score
+from game.rules import RuleViolation
 from tests.ssh_pool import ServedPool, join_at_the_prompt, read_until, served_pool
 
 PLAYER_LOGIN_SECONDS = 1.0  # the issue's bound: a player gets in within a second
@@ -827,5 +829,74 @@ def test_ssh_bare_line_ends_without_a_terminal_cost_what_their_characters_do(
             told = await flooding
         # Said once a run of refusals, and the run is the player's across connections.
         assert sum(told) >= 1 and all(count <= 2 for count in told), told
+
+    asyncio.run(scenario())
+
+
+def test_ssh_a_player_let_go_is_disconnected_and_no_key_of_theirs_opens_the_pool(
+    tmp_path: Path,
+) -> None:
+    """The pool could not let anyone go: no removal, no revoking a key or an invite, no
+    second key. Now ``players remove`` ends dave's sessions (as the CLI does it, from
+    another process: through the log) and deletes his keys; his picks stay; his handle
+    stays taken; a second key added is a login of its own, and removing it ends only
+    the session it opened."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            laptop = served.player("dave")
+            served.pool.predictions.place("dave", 1, Score(1, 0))
+            phone = served.new_key()
+            url = str(served.pool.engine.url)
+            pasted = phone.export_public_key().decode().strip()
+            assert (
+                await asyncio.to_thread(
+                    main, ["players", "key", "add", "dave", pasted, "--db", url]
+                )
+                == 0
+            )
+            async with (
+                served.connect("dave", laptop) as on_laptop,
+                served.connect("dave", phone) as on_phone,
+            ):
+                laptop_session = await on_laptop.create_process(term_type="xterm")
+                phone_session = await on_phone.create_process(term_type="xterm")
+                await read_until(laptop_session.stdout, "dave>")
+                await read_until(phone_session.stdout, "dave>")
+                gone = ["players", "key", "remove", "dave", pasted, "--db", url]
+                assert await asyncio.to_thread(main, gone) == 0
+                said = await read_until(phone_session.stderr, "no longer opens the pool")
+                assert "removed your key SHA256:" in said
+                await asyncio.wait_for(on_phone.wait_closed(), 10)
+                assert not laptop_session.stdout.at_eof()  # the laptop's session goes on
+                assert (
+                    await asyncio.to_thread(main, ["players", "remove", "dave", "--db", url]) == 0
+                )
+                await read_until(laptop_session.stderr, "an admin let you go")
+                await asyncio.wait_for(on_laptop.wait_closed(), 10)
+            for key in (laptop, phone):
+                with pytest.raises(asyncssh.PermissionDenied):
+                    await served.run("dave", "standings", key)
+            # a newcomer's key cannot take the handle over
+            with pytest.raises(asyncssh.PermissionDenied):
+                await served.run("dave", "standings", served.new_key())
+            assert ("dave", 1) in {
+                (p.handle, p.match_number) for p in served.pool.predictions_on(1)
+            }
+            assert "dave" in [r.player for r in served.pool.standings()]
+
+    asyncio.run(scenario())
+
+
+def test_ssh_a_revoked_invite_registers_nobody(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            code = served.pool.members.create_invite("console", uses=20)
+            assert main(["invite", "revoke", code, "--db", str(served.pool.engine.url)]) == 0
+            with pytest.raises(RuleViolation, match="not valid"):
+                served.pool.members.register(
+                    "zeca", served.new_key().export_public_key().decode(), code
+                )
 
     asyncio.run(scenario())

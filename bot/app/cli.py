@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -217,13 +218,42 @@ def cmd_results_set(args: argparse.Namespace) -> None:
     print(f"{pool.match(args.number).label}: {result}")
 
 
-def cmd_players_add(args: argparse.Namespace) -> None:
+def public_key(given: str) -> str:
+    """A public key given as its text ("ssh-ed25519 AAAA... ana@laptop", pasted) or as
+    the file that holds it."""
     from game.sources import read_text
 
-    keys = [read_text(path).strip() for path in args.key]
+    if KEY_TEXT.match(given.strip()):
+        return given.strip()
+    return read_text(given).strip()
+
+
+KEY_TEXT = re.compile(r"(?:ssh-|ecdsa-sha2-|sk-)\S+\s+[A-Za-z0-9+/]{16,}")
+
+
+def cmd_players_add(args: argparse.Namespace) -> None:
+    keys = [public_key(given) for given in args.key]
     player = open_pool(args).members.add(args.handle, args.name, args.admin, keys)
     role = " (admin)" if player.is_admin else ""
     print(f"added {player.handle}{role} with {len(player.keys)} key(s)")
+
+
+def cmd_players_remove(args: argparse.Namespace) -> None:
+    player = open_pool(args).members.remove(args.handle)
+    print(
+        f"removed {player.handle}: {len(player.keys)} key(s) and linked accounts deleted, "
+        "sessions ended; picks and points kept, the handle stays taken"
+    )
+
+
+def cmd_players_key_add(args: argparse.Namespace) -> None:
+    open_pool(args).members.add_key(args.handle, public_key(args.key))
+    print(f"key added to {args.handle}")
+
+
+def cmd_players_key_remove(args: argparse.Namespace) -> None:
+    fingerprint = open_pool(args).members.remove_key(args.handle, public_key(args.key))
+    print(f"key {fingerprint} removed from {args.handle}; the sessions it opened end")
 
 
 def cmd_players_list(args: argparse.Namespace) -> None:
@@ -661,6 +691,11 @@ def cmd_invite_create(args: argparse.Namespace) -> None:
     print(code)
 
 
+def cmd_invite_revoke(args: argparse.Namespace) -> None:
+    open_pool(args).members.revoke_invite(args.code)
+    print(f"invite {args.code} revoked: nobody registers with it any more")
+
+
 def cmd_demo(args: argparse.Namespace) -> None:
     import asyncio
 
@@ -880,9 +915,29 @@ def build_parser() -> Parser:
     sub = add(["players", "add"], cmd_players_add, "register a player")
     sub.add_argument("handle")
     sub.add_argument("--name", help="display name (default: the handle)")
-    sub.add_argument("--key", action="append", default=[], metavar="PUBKEY_FILE")
+    sub.add_argument(
+        "--key", action="append", default=[], metavar="PUBKEY",
+        help="a public key: its file, or its text pasted in quotes",
+    )  # fmt: skip
     sub.add_argument("--admin", action="store_true")
     add(["players", "list"], cmd_players_list, "list players")
+    sub = add(
+        ["players", "remove"], cmd_players_remove,
+        "let a player go: keys and linked accounts deleted, sessions ended, picks kept",
+    )  # fmt: skip
+    sub.add_argument("handle")
+    key_group = group_parsers["players"].add_parser("key", help="a player's keys")
+    group_parsers["key"] = key_group.add_subparsers(
+        dest="key_action", metavar="ACTION", parser_class=Parser
+    )
+    group_parsers["key"].required = True
+    for action, handler, help_text in (
+        ("add", cmd_players_key_add, "another key for a player (a second laptop)"),
+        ("remove", cmd_players_key_remove, "a key that no longer opens the pool"),
+    ):
+        sub = add(["players", "key", action], handler, help_text)
+        sub.add_argument("handle")
+        sub.add_argument("key", metavar="PUBKEY", help="its file, or its text pasted in quotes")
 
     sub = add(["pool", "set"], cmd_pool_set, "choose the scoring rule, jokers and bonus points")
     sub.add_argument("--scoring", choices=sorted(PRESETS))
@@ -1032,6 +1087,8 @@ def build_parser() -> Parser:
     sub = add(["invite", "create"], cmd_invite_create, "make an invite code")
     sub.add_argument("--uses", type=int, default=1)
     sub.add_argument("--expires", type=int, metavar="DAYS")
+    sub = add(["invite", "revoke"], cmd_invite_revoke, "an invite code nobody may use any more")
+    sub.add_argument("code")
 
     sub = add(["demo"], cmd_demo, "a live pool on the project's own tournament, on a fast clock")
     sub.add_argument("--host", default="127.0.0.1", help="address to listen on")

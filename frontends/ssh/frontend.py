@@ -12,6 +12,7 @@ from typing import Protocol, TypeVar
 from frontends.commands import Commands, Job, Reply
 from frontends.hub import Hub
 from frontends.limits import ConnectionLimits, Doorway, Limits
+from frontends.notices import ALL_SESSIONS, Notice
 from frontends.workers import Workers
 from game.addressing import Addressee
 from game.pool import Pool
@@ -35,6 +36,14 @@ class Session(Protocol):
     def write(self, text: str) -> None: ...
 
     def exit(self, status: int) -> None: ...
+
+
+class Door(Protocol):
+    """A connection open as a player: the key it logged in with, and how to end it."""
+
+    key: str  # the key's fingerprint
+
+    def end(self, message: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,7 @@ class Frontend:
         self.commands = Commands(pool, config.addressee, self.words)
         self.hub = hub or Hub(pool, words=self.words)
         self.sessions: dict[int, Session] = {}
+        self.doors: dict[str, list[Door]] = {}  # the connections open as each player
         self.connections: Counter[str] = Counter()  # players', per handle
         self.newcomers = 0  # connections of keys not registered yet, counted apart
         self.doorway = Doorway(
@@ -164,6 +174,25 @@ class Frontend:
             else "you already have {mine} open sessions (at most {count})"
         )
         return self.words(template, mine=mine, count=self.config.limits.sessions_per_player)
+
+    def opened(self, handle: str, door: Door) -> None:
+        self.doors.setdefault(handle, []).append(door)
+
+    def closed(self, handle: str, door: Door) -> None:
+        held = self.doors.get(handle, [])
+        if door in held:
+            held.remove(door)
+        if not held:
+            self.doors.pop(handle, None)
+
+    def let_go(self, notice: Notice) -> None:
+        """A player an admin let go, or a key of theirs removed (from any process: the
+        hub reads the log): the connections it opened end, each session told why."""
+        if notice.ends is None or notice.for_player is None:
+            return
+        for door in list(self.doors.get(notice.for_player, [])):
+            if notice.ends in (ALL_SESSIONS, door.key):
+                door.end(notice.text)
 
     def leave(self, session: Session) -> None:
         self.sessions.pop(session.id, None)

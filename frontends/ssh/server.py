@@ -19,8 +19,10 @@ from game.db.engine import private_directory
 from game.errors import UserError
 from game.model import Player
 from game.pool import Pool
+from game.pool.members import key_fingerprint
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
+LETTING_GO = "ssh-letting-go"  # the hub's subscriber that ends a removed player's connections
 log = logging.getLogger("betania.ssh")
 
 
@@ -98,6 +100,7 @@ class PoolSSHServer(asyncssh.SSHServer):
         self._deadline: asyncio.TimerHandle | None = None
         self._sessions: list[PoolSession] = []
         self.meter = InputMeter(frontend.config.limits)  # what its input may cost, all channels
+        self.key = ""  # the fingerprint of the key it logged in with, once a player's
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -172,6 +175,9 @@ class PoolSSHServer(asyncssh.SSHServer):
         else:
             self.handle, self.player = claim.player.handle, claim.player
             self._counted = claim.player.handle
+        self.key = key_fingerprint(claim.identity)
+        if self.handle is not None:
+            self.frontend.opened(self.handle, self)
 
     def joined(self, handle: str) -> str | None:
         """The newcomer registered as ``handle``: from now on a player's connection, counted
@@ -182,6 +188,7 @@ class PoolSSHServer(asyncssh.SSHServer):
             return refused
         self._stop_being_a_newcomer()
         self.handle, self.newcomer_key, self._counted = handle, None, handle
+        self.frontend.opened(handle, self)
         return None
 
     def _stop_being_a_newcomer(self) -> None:
@@ -199,6 +206,11 @@ class PoolSSHServer(asyncssh.SSHServer):
             "not registered within {seconds:g} seconds: bye! connect again with your invite code at hand",
             seconds=self.frontend.config.limits.invite_deadline,
         )
+        self.end(message)
+
+    def end(self, message: str) -> None:
+        """Every session hears ``message``, then the connection ends (a newcomer too slow,
+        a player an admin let go)."""
         for session in self._sessions:
             # On a terminal the cursor waits after the question: the line starts afresh.
             session.write(("\n" if session.channel.pty else "") + message, stderr=True)
@@ -209,6 +221,8 @@ class PoolSSHServer(asyncssh.SSHServer):
 
     def connection_lost(self, _exc: Exception | None) -> None:
         self.frontend.doorway.leave(self)
+        if self.handle is not None:
+            self.frontend.closed(self.handle, self)
         self._stop_being_a_newcomer()
         if self._counted is not None:
             self.frontend.disconnect(self._counted)
@@ -235,8 +249,8 @@ class PoolSSHServer(asyncssh.SSHServer):
             known,
             self.meter,
         )
-        if self.handle is None:
-            self._sessions.append(session)  # to be told if the deadline passes
+        self._sessions = [s for s in self._sessions if not s.ended]
+        self._sessions.append(session)  # to be told why, if the connection is ended
         return session
 
 
@@ -259,6 +273,7 @@ async def start_server(
         # once: a crowd at kick-off past the queue waits a second for its SYN again.
         backlog=config.limits.unauthenticated_total,
     )
+    frontend.hub.subscribe(LETTING_GO, frontend.let_go)
     frontend.hub.start()
     frontend.commands.join = join_command(config.host, bound_port(acceptor))
     return acceptor, frontend

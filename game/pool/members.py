@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -25,9 +27,11 @@ from game.events import (
     AccountLinked,
     AccountUnlinked,
     Event,
+    KeyRemoved,
     LoggedEvent,
     PickReminder,
     PlayerJoined,
+    PlayerRemoved,
     RemindersSet,
 )
 from game.model import (
@@ -120,6 +124,52 @@ class Members:
                 player_id=player_id, public_key=key, added_at=self._work.clock()
             )
         )
+
+    def remove(self, handle: str, by: str = "console") -> Player:
+        """Let a player go: their keys, linked accounts and link codes are deleted, so
+        nothing opens the pool as them, and ``PlayerRemoved`` tells the servers to end
+        their sessions. Their picks, points and words stay, and their handle stays
+        taken: no newcomer registers as them. ``players key add`` lets them back."""
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> Player:
+            player = require_player(connection, handle)
+            player_id = require_player_id(connection, handle)
+            for table in (player_keys, account_links, link_codes):
+                connection.execute(delete(table).where(table.c.player_id == player_id))
+            self._work.append(connection, logged, PlayerRemoved(handle, by))
+            return player
+
+        return self._work.commit(work)
+
+    def remove_key(self, handle: str, public_key: str, by: str = "console") -> str:
+        """One of ``handle``'s keys no longer opens the pool; the sessions it opened end
+        (``KeyRemoved``). Returns its fingerprint."""
+        key = key_identity(public_key)
+
+        def work(connection: Connection, logged: list[LoggedEvent[Event]]) -> str:
+            player_id = require_player_id(connection, handle)
+            gone = connection.execute(
+                delete(player_keys).where(
+                    (player_keys.c.player_id == player_id) & (player_keys.c.public_key == key)
+                )
+            )
+            if gone.rowcount != 1:
+                raise RuleViolation("{handle} has no such key", handle=handle)
+            fingerprint = key_fingerprint(key)
+            self._work.append(connection, logged, KeyRemoved(handle, fingerprint, by))
+            return fingerprint
+
+        return self._work.commit(work)
+
+    def revoke_invite(self, code: str) -> None:
+        """An invite code that no longer lets anyone register, whatever uses it had left."""
+
+        def work(connection: Connection, _logged: list[LoggedEvent[Event]]) -> None:
+            revoked = connection.execute(delete(invites).where(invites.c.code == code.strip()))
+            if revoked.rowcount != 1:
+                raise RuleViolation("no invite code {code!r}", code=code.strip())
+
+        self._work.commit(work)
 
     def key_owner(self, public_key: str) -> str | None:
         holder = self.key_holder(public_key)
@@ -452,6 +502,12 @@ def key_identity(public_key: str) -> str:
     if len(parts) < 2:
         raise RuleViolation("not an OpenSSH public key (expected 'TYPE BASE64 [COMMENT]')")
     return " ".join(parts[:2])
+
+
+def key_fingerprint(identity: str) -> str:
+    """A stored key's SHA256 fingerprint, as ``ssh-keygen -l`` shows it."""
+    blob = base64.b64decode(identity.split()[1] + "==")
+    return "SHA256:" + base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
 
 
 def _check_service(service: str, unlinking: bool = False) -> None:

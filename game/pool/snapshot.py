@@ -24,10 +24,12 @@ from game.events import (
     GoalScored,
     JokerPlaced,
     JokerRemoved,
+    KeyRemoved,
     MatchKickedOff,
     MatchScheduled,
     PickReminder,
     PlayerJoined,
+    PlayerRemoved,
     PredictionPlaced,
     RemarkPosted,
     RemindersSet,
@@ -71,6 +73,7 @@ def match_moved(event: Event) -> tuple[bool, int | None]:
     if isinstance(event, MatchKickedOff | GoalScored | ResultRecorded):
         return True, event.match_number
     players = PredictionPlaced | PlayerJoined | AccountLinked | AccountUnlinked | RemindersSet
+    players |= PlayerRemoved | KeyRemoved
     extras = PickReminder | JokerPlaced | JokerRemoved | BonusPicked | SquadListed
     return not isinstance(event, ChatPosted | RemarkPosted | FeedProblem | players | extras), None
 
