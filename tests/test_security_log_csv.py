@@ -23,7 +23,8 @@ from sqlalchemy import Connection, text
 from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import UsageError, check_lifecycle, main
 from bot.app.replay import ReplayOptions, replay
-from game.bets_csv import parse_bets
+from frontends.ssh.library import asyncssh
+from game.bets_csv import BetRow, parse_bets
 from game.db import log
 from game.db.chain import GENESIS, BadHead, Head, digest, link
 from game.model import Goal, Result, Score
@@ -429,3 +430,54 @@ def test_a_late_pick_in_a_replays_spreadsheet_is_refused_by_name_and_never_count
     assert [problem.split(": placed_at ")[0] for problem in report.sheet.problems] == ["line 2: Zé"]
     assert report.sheet.problems[0].startswith("line 2: Zé: placed_at 2026-06-12T00:00:00+00:00")
     assert [row["player"] for row in report.as_dict()["standings"]] == ["betania"]  # no Zé
+
+
+def test_a_newcomer_with_a_shared_invite_does_not_take_a_colleagues_imported_picks(
+    tournament_pool: Pool, clock: FakeClock, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The attack: the office's invite is shared; a stranger's key registers ``ana-paula``
+    the day the admin imports the sheet Ana Paula filled in weeks before. Her rows were
+    reported "Ana Paula → ana-paula (registered): 2 picks" and the squatter then changed
+    them. Now they are held, named apart, until the admin says whose they are."""
+    url = str(tournament_pool.engine.url)
+    clock.now = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)
+    code = tournament_pool.members.create_invite("ana", uses=20)
+    squatter = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    tournament_pool.members.register("ana-paula", squatter, code)
+    sheet = tmp_path / "picks.csv"
+    sheet.write_text(
+        BETS_HEADER
+        + "Ana Paula,2026-06-11,Brazil,Serbia,3,0,2026-05-20T09:00:00+00:00\n"
+        + "Ana Paula,2026-06-12,Argentina,Mexico,1,2,2026-05-20T09:00:00+00:00\n"
+    )
+    assert main(["bets", "import", str(sheet), "--db", url]) == 0
+    said = capsys.readouterr().out
+    assert "held, not imported" in said and "Ana Paula → ana-paula? 2 picks held" in said
+    assert "(registered)" not in said
+    assert _picks(tournament_pool, "ana-paula") == {}
+
+    # the admin knows ana-paula is her: said so, the rows go to her
+    assert main(["bets", "import", str(sheet), "--db", url, "--assign", "Ana Paula=ana-paula"]) == 0
+    assert "2 picks placed" in capsys.readouterr().out
+    assert _picks(tournament_pool, "ana-paula") == {1: Score(3, 0), 2: Score(1, 2)}
+
+
+def test_a_fold_onto_a_player_whose_key_is_older_than_the_picks_goes_through(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """The other way: bruno registered with an invite in May, then filled in the sheet;
+    "BRUNO" is his, and a player the admin added is trusted whatever their keys."""
+    clock.now = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+    code = tournament_pool.members.create_invite("ana", uses=20)
+    key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    tournament_pool.members.register("bruno", key, code)
+    tournament_pool.members.add("ana-paula")  # by the admin, no key yet
+    clock.now = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)
+    at = datetime(2026, 5, 20, 9, 0, tzinfo=UTC)
+    rows = [
+        BetRow(2, "BRUNO", "2026-06-11", "Brazil", "Serbia", Score(2, 0), at),
+        BetRow(3, "Ana Paula", "2026-06-11", "Brazil", "Serbia", Score(1, 0), at),
+    ]
+    report = tournament_pool.predictions.import_bets(rows)
+    assert report.held == {} and report.placed == 2
+    assert set(report.folded) == {"BRUNO", "Ana Paula"}

@@ -154,7 +154,8 @@ def cmd_bets_import(args: argparse.Namespace) -> None:
 
     text = read_text(args.file)
     rows, unread = read_bets(text)
-    report = open_pool(args).predictions.import_bets(rows, unread)
+    assigned = dict(given.rsplit("=", 1) for given in args.assign)
+    report = open_pool(args).predictions.import_bets(rows, unread, assigned=assigned)
     print(
         f"{len(rows)} rows: {report.placed} picks placed, {report.changed} changed, "
         f"{report.unchanged} already there, {len(report.refused)} refused; "
@@ -164,6 +165,10 @@ def cmd_bets_import(args: argparse.Namespace) -> None:
         print(f"dates read as {order}")
     for line in report.folded_lines() + report.changes:
         print(line)
+    if report.held:
+        print("held, not imported (a look-alike handle may not be theirs):")
+    for line in report.held_lines():
+        print(f"  {line}")
     if report.refused:
         print("refused, and nothing written for them:")
     for refused in report.refused:
@@ -216,6 +221,14 @@ def cmd_results_set(args: argparse.Namespace) -> None:
     pool = open_pool(args)
     result = pool.fixtures.record_score(args.number, args.score, args.aet, args.pens)
     print(f"{pool.match(args.number).label}: {result}")
+
+
+def assignment(given: str) -> str:
+    """``--assign "Ana Paula=ana-paula"``: a name as the sheet writes it, and a handle."""
+    name, equals, handle = given.rpartition("=")
+    if not (equals and name.strip() and handle.strip()):
+        raise argparse.ArgumentTypeError(f"{given!r}: write NAME=HANDLE")
+    return f"{name.strip()}={handle.strip()}"
 
 
 def public_key(given: str) -> str:
@@ -890,6 +903,10 @@ def build_parser() -> Parser:
 
     sub = add(["bets", "import"], cmd_bets_import, "import picks from a CSV spreadsheet")
     sub.add_argument("file")
+    sub.add_argument(
+        "--assign", action="append", default=[], type=assignment, metavar="NAME=HANDLE",
+        help="whose picks a name's rows are, for a name held as a look-alike handle",
+    )  # fmt: skip
 
     sub = add(
         ["squads", "import"],

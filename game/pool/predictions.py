@@ -3,24 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
 from game import rules
 from game.bets_csv import BetRow, BetsFileError
-from game.db import views
+from game.db import log, views
 from game.db.schema import (
     matches,
+    player_keys,
     players,
     predictions,
 )
 from game.events import (
     Event,
     LoggedEvent,
+    PlayerJoined,
     PredictionPlaced,
 )
 from game.history import SCORE_BASIS_KEY, SCORING_KEY
@@ -70,6 +72,20 @@ class BetsReport:
     changes: list[str] = field(default_factory=list)  # one line per pick replaced
     refused: list[Refused] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)  # rows skipped (``strict=False``): why
+    # Names that fold onto a player who may not be theirs (``_held_folds``), with their
+    # rows: not imported, reported apart; ``assigned`` applies them.
+    held: dict[str, Folded] = field(default_factory=dict)
+
+    def held_lines(self) -> list[str]:
+        """'Ana Paula → ana-paula? 3 picks held: ...': whose look-alike handle was not
+        trusted with a colleague's picks."""
+        return [
+            f"{clean_line(written)} → {folded.handle}? {folded.rows} "
+            f"pick{'s' if folded.rows != 1 else ''} held: {folded.handle} registered "
+            "themselves and has no key older than these picks; if they are "
+            f'theirs, import again with --assign "{clean_line(written)}={folded.handle}"'
+            for written, folded in self.held.items()
+        ]
 
     def folded_lines(self) -> list[str]:
         """'BRUNO → bruno (registered): 3 picks': whose picks a spelling touched."""
@@ -172,7 +188,12 @@ class Predictions:
         return event
 
     def import_bets(
-        self, rows: list[BetRow], unread: Iterable[str] = (), *, strict: bool = True
+        self,
+        rows: list[BetRow],
+        unread: Iterable[str] = (),
+        *,
+        strict: bool = True,
+        assigned: Mapping[str, str] | None = None,
     ) -> BetsReport:
         """An admin's spreadsheet: picks for anyone, held to the kick-off lock by their time.
 
@@ -182,7 +203,14 @@ class Predictions:
         imported. A row the rules refuse (made after kick-off, or older than the
         player's own pick) is named in ``refused`` with its reason, and the rest
         of the file is imported.
+
+        A name that folds onto a registered handle ("Ana Paula" onto ``ana-paula``)
+        whose player registered themselves and holds no key older than the name's
+        picks is held, not imported (a newcomer with an office's shared invite could
+        have registered it to take a colleague's picks): reported in ``held``.
+        ``assigned`` ("Ana Paula" -> "ana-paula") says whose a name's rows are.
         """
+        assigned = dict(assigned or {})
 
         book = TeamBook.standard()  # "Brasil;Marrocos" is Brazil v Morocco
 
@@ -202,9 +230,14 @@ class Predictions:
             handles: dict[str, str] = {}
             for row in rows:
                 try:
-                    handles[row.player] = rules.handle_from_name(row.player)
+                    handles[row.player] = assigned.get(row.player) or rules.handle_from_name(
+                        row.player
+                    )
                 except RuleViolation as error:
                     problems.append(f"line {row.line}: {error}")
+            for name, handle in assigned.items():
+                if views.player(connection, handle) is None:
+                    problems.append(f"--assign {name}={handle}: no player {handle!r}")
             if problems and strict:
                 raise BetsFileError(sorted(problems, key=line_number))
             report.unread = sorted(problems, key=line_number)
@@ -214,10 +247,14 @@ class Predictions:
                 ).scalars()
             )
             now = self._work.clock()
+            held = _held_folds(connection, rows, handles, registered, set(assigned))
             for row, number in resolved:
                 if row.player not in handles:  # a name that makes no handle: in ``unread``
                     continue
                 handle = handles[row.player]
+                if row.player in held:
+                    report.held.setdefault(row.player, Folded(handle)).rows += 1
+                    continue
                 refusal = self._import_row(connection, logged, report, row, handle, number, now)
                 if refusal:
                     report.refused.append(Refused(row.line, row.player, refusal))
@@ -367,3 +404,53 @@ def _fixtures_on(
         )
     )
     return {(row.local_date, book.key(row.team1), book.key(row.team2)): row.number for row in rows}
+
+
+def _held_folds(
+    connection: Connection,
+    rows: list[BetRow],
+    handles: Mapping[str, str],
+    registered: set[str],
+    assigned: set[str],
+) -> set[str]:
+    """The names written in a sheet that fold onto a registered handle not theirs to
+    trust: its player registered themselves (an invite, open registration, a service:
+    anyone holding an office's shared code could have taken the look-alike handle) and
+    holds no key older than the name's earliest pick. A row with no time proves no
+    key older than it. A player the admin added (console, an earlier import) is trusted."""
+    folds = {
+        name: handle
+        for name, handle in handles.items()
+        if handle in registered and name != handle and name not in assigned
+    }
+    if not folds:
+        return set()
+    joined = {
+        item.event.player: item.event.via
+        for item in log.read_of(connection, PlayerJoined)
+        if item.event.player in set(folds.values())
+    }
+    held = set()
+    for name, handle in folds.items():
+        if joined.get(handle, "console") in ADMIN_MADE:
+            continue
+        times = [row.placed_at for row in rows if row.player == name]
+        if None in times:
+            held.add(name)
+            continue
+        earliest = min(_utc(t) for t in times if t is not None)
+        keys = connection.execute(
+            select(player_keys.c.added_at)
+            .join(players, players.c.id == player_keys.c.player_id)
+            .where(players.c.handle == handle)
+        ).scalars()
+        if not any(_utc(added) < earliest for added in keys):
+            held.add(name)
+    return held
+
+
+ADMIN_MADE = frozenset({"console", "import"})  # ``PlayerJoined.via`` of a player an admin added
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
