@@ -66,6 +66,13 @@ class Limits:
     input_keys_per_second: float = 100.0
     input_keys_burst: int = 300
     resize_interval: float = 0.1  # the screen is redrawn at most this often on resizes
+    # What may wait for a client that does not read (its SSH window full): past this
+    # much, what would be written is dropped; a terminal's screen is a few KB, a
+    # standings table at 1,000 columns some 100 KB. Still not reading after
+    # ``output_stalled`` seconds, the session ends (a laptop lid closed comes back
+    # well within it and loses only the notices dropped meanwhile).
+    output_buffer: int = 256 * 1024
+    output_stalled: float = 120.0
     # The screen size a client may claim is a 32-bit number; prompt_toolkit draws into a
     # buffer as wide as the claim (5 million columns took the server from 158 MB to
     # 876 MB and held every login for seconds). Past these the screen is drawn at them:

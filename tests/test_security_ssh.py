@@ -31,6 +31,7 @@ from frontends.limits import Doorway, Limits
 from frontends.ssh.frontend import ServerConfig
 from frontends.ssh.library import asyncssh
 from frontends.ssh.server import PoolSSHServer, host_key
+from frontends.ssh.session import PoolSession
 from game.model import Score
 from game.rules import RuleViolation
 from tests.ssh_pool import ServedPool, join_at_the_prompt, read_until, served_pool
@@ -898,5 +899,45 @@ def test_ssh_a_revoked_invite_registers_nobody(tmp_path: Path) -> None:
                 served.pool.members.register(
                     "zeca", served.new_key().export_public_key().decode(), code
                 )
+
+    asyncio.run(scenario())
+
+
+def test_ssh_a_session_that_does_not_read_is_paused_then_dropped(tmp_path: Path) -> None:
+    """The attack: sessions that never read what the server writes, while chat flows,
+    made it buffer without limit (3 sessions: +16 MB in 85 s, 0.7 GB an hour). Now what
+    waits for them stops at ``output_buffer`` (what comes meanwhile is dropped), and a
+    session still not reading after ``output_stalled`` seconds ends; a reading player
+    hears every line."""
+    limits = Limits(
+        chat_lines=10_000, commands_per_second=1000, command_burst=1000, input_backlog=1000,
+        output_buffer=64 * 1024, output_stalled=5.0,
+    )  # fmt: skip
+
+    async def scenario() -> None:
+        config = ServerConfig(port=0, limits=limits)
+        async with served_pool(tmp_path, config) as served:
+            for handle in ("ana", "bruno", "mallory"):
+                served.player(handle)
+            async with served.connect("mallory") as stuck, served.connect("ana") as reading:
+                # a small window, never read: the server's side fills first
+                silent = await stuck.create_process(window=16 * 1024)
+                ana = await reading.create_process()
+                await read_until(ana.stdout, "ana")
+                line = "x" * 400
+                async with served.connect("bruno") as talker:
+                    chat = await talker.create_process()
+                    for n in range(400):  # 160 KB of chat for each reader
+                        chat.stdin.write(f"say {n} {line}\n")
+                    await read_until(ana.stdout, f"399 {line}", timeout=60)
+                    (session,) = [
+                        s for s in served.frontend.sessions.values() if s.handle == "mallory"
+                    ]
+                    channel = cast(PoolSession, session).channel
+                    assert channel.paused and channel.dropped > 0
+                    waiting = channel.chan.get_write_buffer_size() if channel.chan else 0
+                    assert waiting < limits.output_buffer + 8 * 1024  # the limit, and a line
+                    await asyncio.wait_for(stuck.wait_closed(), 20)  # dropped past the stall
+                    del silent
 
     asyncio.run(scenario())

@@ -6,6 +6,7 @@ it, it arrives inert.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 
@@ -20,16 +21,58 @@ BARE_NEWLINE = re.compile(r"(?<!\r)\n")
 
 
 class SessionChannel:
-    """The channel once asyncssh opens it, and whether the client asked for a terminal."""
+    """The channel once asyncssh opens it, and whether the client asked for a terminal.
+
+    A client that stops reading makes everything written to it wait in the server's
+    memory (3 such sessions held 16 MB more within 85 s under a flood of chat). Past
+    ``Limits.output_buffer`` waiting, asyncssh says to pause (``paused``): what would
+    be written is dropped, not kept; after ``Limits.output_stalled`` seconds still
+    paused, the session ends.
+    """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.chan: asyncssh.SSHServerChannel[str] | None = None
         self.pty = False
         self.term_type = "xterm"
+        self.paused = False
+        self.dropped = 0  # characters not written while paused, for whoever watches
+        self._stalled: asyncio.TimerHandle | None = None
+
+    def opened(self, chan: asyncssh.SSHServerChannel[str]) -> None:
+        self.chan = chan
+        chan.set_write_buffer_limits(high=self.limits.output_buffer)
+
+    def pause(self) -> None:
+        """The client is not reading: stop writing, and end the session if it stays so."""
+        self.paused = True
+        if self._stalled is None:
+            wait = self.limits.output_stalled
+            self._stalled = asyncio.get_running_loop().call_later(wait, self._stall)
+
+    def resume(self) -> None:
+        self.paused = False
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
+
+    def _stall(self) -> None:
+        self._stalled = None
+        if self.chan is not None:
+            with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error):
+                self.chan.get_extra_info("connection").disconnect(
+                    asyncssh.DISC_BY_APPLICATION, "not reading what the pool writes"
+                )
+
+    def writable(self, text: str) -> bool:
+        """Whether ``text`` may be written now: not while the client is not reading."""
+        if self.paused:
+            self.dropped += len(text)
+            return False
+        return True
 
     def write(self, text: str, stderr: bool = False) -> None:
-        if self.chan is None or not text:
+        if self.chan is None or not text or not self.writable(text):
             return
         end = "\r\n" if self.pty else "\n"
         data = clean_block(text).replace("\n", end) + end
@@ -61,7 +104,7 @@ class ChannelWriter:
 
     def write(self, data: str) -> None:
         chan = self.channel.chan
-        if chan is None:
+        if chan is None or not self.channel.writable(data):
             return
         with contextlib.suppress(BrokenPipeError, ConnectionError, asyncssh.Error):
             chan.write(BARE_NEWLINE.sub("\r\n", data) if self.crlf else data)

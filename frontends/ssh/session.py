@@ -85,7 +85,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
     # -- asyncssh callbacks ---------------------------------------------------
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[str]) -> None:
-        self.channel.chan = chan
+        self.channel.opened(chan)
         if self.handle is not None and self.known is None:
             # Who this is, read while the client sends its request: one wait fewer.
             self.reading = asyncio.ensure_future(self.frontend.read(self._player))
@@ -131,6 +131,12 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         self.incoming.feed(passed)
         return passed
 
+    def pause_writing(self) -> None:
+        self.channel.pause()
+
+    def resume_writing(self) -> None:
+        self.channel.resume()
+
     def eof_received(self) -> bool:
         self.metered.end(self.incoming.end)
         return True  # keep the channel open for the reply: the client only closed its input
@@ -141,6 +147,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
 
     def connection_lost(self, _exc: Exception | None) -> None:
         self.ended = True
+        self.channel.resume()  # nothing left to end
         self.metered.close()
         self.frontend.leave(self)
         self.incoming.close()
