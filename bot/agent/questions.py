@@ -105,6 +105,9 @@ class Questions:
         self.words = words or Words()  # the pool's: the days and months her answers name
         self.addressee = addressee
         self.zone = zone
+        # The cup simulated, by the state of the log it was run at: a second asker
+        # before the next result gets the same chances (a simulation took a second).
+        self._cup: tuple[int, dict[str, float]] | None = None
 
     def read(self, asker: str, text: str, line_id: int) -> Answer:
         """What ``asker``'s line ``text`` (logged as ``line_id``) asks her, read once,
@@ -444,11 +447,20 @@ class Questions:
         chasers = tuple((r.player, r.points) for r in table if r.points < top)[:2]
         return Leading(asker, leaders, top, chasers, played, live)
 
+    def _cup_chances(self, matches: list[Match]) -> dict[str, float]:
+        """Each team's chance to win the cup, simulated once per state of the log."""
+        mark = self.pool.state_mark()
+        if self._cup is not None and self._cup[0] == mark:
+            return self._cup[1]
+        seen = predictor.outlook(matches, before=self.earlier_season)
+        chances = forecast.Cup(matches, seen).chances()
+        self._cup = (mark, chances)
+        return chances
+
     def _forecast(self, asker: str, asked: kinds.ForecastAsked) -> Forecast:
         matches = self.pool.matches()
-        seen = predictor.outlook(matches, before=self.earlier_season)
         if asked.cup:
-            champions = forecast.Cup(matches, seen).chances()
+            champions = self._cup_chances(matches)
             return Forecast(
                 asker,
                 None,
@@ -475,6 +487,7 @@ class Questions:
             None,
         )
         _, basis = self.pool.scoring()
+        seen = predictor.outlook(matches, before=self.earlier_season)
         odds = predictor.odds(chosen, predictor.chances(chosen, seen, basis))
         side = max(  # "" for a draw
             ((odds.win1, chosen.team1), (odds.draw, ""), (odds.win2, chosen.team2)),

@@ -132,6 +132,7 @@ class Pool:
         self._tails = Tails()  # the log's remarks, chat and match events, kept as read
         # Every match as last read, and the log position then: ``_read_matches``.
         self._matches_read: tuple[int, tuple[Match, ...]] | None = None
+        self._race: tuple[tuple[int, int], dict[str, list[int]]] | None = None  # by (mark, top)
 
     @contextmanager
     def pinned(self) -> Iterator[None]:
@@ -393,7 +394,21 @@ class Pool:
         )
 
     def race(self, top: int) -> dict[str, list[int]]:
-        """Points after each finished match, in the order played, of the ``top`` players now."""
+        """Points after each finished match, in the order played, of the ``top`` players
+        now: a table a finished match, read once per state of the log (past 64 finished
+        matches it took 60 ms a call, 130 ms on a whole cup)."""
+        key = (self.state_mark(), top)  # seen first: what is kept is never older than it
+        with self._tables_lock:
+            kept = self._race
+        if kept is not None and kept[0] == key:
+            return {handle: list(points) for handle, points in kept[1].items()}
+        series = self._race_now(top)
+        with self._tables_lock:
+            if self._race is None or self._race[0][0] <= key[0]:
+                self._race = (key, series)
+        return {handle: list(points) for handle, points in series.items()}
+
+    def _race_now(self, top: int) -> dict[str, list[int]]:
         finished = [
             m.number
             for m in sorted(self.matches(), key=Match.time_order)
