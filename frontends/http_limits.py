@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import resource
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MOST_CONNECTIONS = 256
 MOST_PER_ADDRESS = 32  # an office's screens behind one NAT, each loading a page or two at once
+# An IPv6 /56 is one site (a home, an office): its 256 /64s count as one more group, so
+# they cannot hold the whole server between them; twice an address's share.
+MOST_PER_PREFIX = 64
 FILES_SHARE = 4  # the HTTP side's share of the open-file limit: a quarter at most
 
 
@@ -24,6 +28,7 @@ FILES_SHARE = 4  # the HTTP side's share of the open-file limit: a quarter at mo
 class HttpLimits:
     connections: int = MOST_CONNECTIONS
     per_address: int = MOST_PER_ADDRESS
+    per_prefix: int = MOST_PER_PREFIX
     # Seconds a connection may take over its request's headers, counted from its
     # start (or from its last response): aiohttp's keep-alive timeout, whose timer
     # partial headers do not restart. It also ends idle keep-alive connections.
@@ -42,41 +47,90 @@ class HttpLimits:
         if soft == resource.RLIM_INFINITY:
             return cls()
         connections = max(1, min(MOST_CONNECTIONS, soft // FILES_SHARE))
-        return cls(
-            connections=connections, per_address=max(1, min(MOST_PER_ADDRESS, connections // 8))
-        )
+        per_address = max(1, min(MOST_PER_ADDRESS, connections // 8))
+        return cls(connections=connections, per_address=per_address, per_prefix=2 * per_address)
 
 
 @dataclass
 class Crowd:
-    """Who holds how many of a resource, overall and by address, within two caps."""
+    """Who holds how many of a resource, overall, by address and by prefix (an IPv6
+    /56), within three caps, shared fairly: when the whole is taken, a newcomer whose
+    address holds fewer than the largest holder's gets in, and that holder's oldest
+    connection gives way. Eight addresses filling the 256 between them no longer keep
+    the ninth out: the flood pays for the room, not the next visitor."""
 
     most: int
     most_per_address: int
+    most_per_prefix: int = 0  # 0: prefixes are not counted
     by_address: Counter[str] = field(default_factory=Counter)
+    by_prefix: Counter[str] = field(default_factory=Counter)
+    held: dict[str, list[Ticket]] = field(default_factory=dict)  # by address, oldest first
+    given_way: int = 0  # connections closed to make room, for whoever watches
 
     @property
     def total(self) -> int:
         return self.by_address.total()
 
-    def admit(self, address: str) -> Ticket | None:
-        """A ticket for one more, or None when either cap is reached."""
-        if self.total >= self.most or self.by_address[address] >= self.most_per_address:
+    def admit(self, address: str, prefix: str | None = None) -> Ticket | None:
+        """A ticket for one more, or None when a cap is reached and no room can be made."""
+        if self.by_address[address] >= self.most_per_address:
+            return None
+        crowded = prefix is not None and self.by_prefix[prefix] >= self.most_per_prefix > 0
+        if crowded:
+            return None
+        if self.total >= self.most and not self._make_room(address):
             return None
         self.by_address[address] += 1
-        return Ticket(self, address)
+        if prefix is not None:
+            self.by_prefix[prefix] += 1
+        ticket = Ticket(self, address, prefix)
+        self.held.setdefault(address, []).append(ticket)
+        return ticket
+
+    def _make_room(self, address: str) -> bool:
+        """The largest holder's oldest connection that can be closed, closed; False when
+        ``address`` would hold as many as it does, or none can be."""
+        biggest = max(self.by_address, key=lambda a: (self.by_address[a], a), default=None)
+        if biggest is None or self.by_address[biggest] <= self.by_address[address] + 1:
+            return False
+        victim = next((t for t in self.held.get(biggest, []) if t.close is not None), None)
+        if victim is None:
+            return False
+        self.given_way += 1
+        victim.give_way()
+        return True
 
 
-@dataclass
+@dataclass(eq=False)
 class Ticket:
     crowd: Crowd
     address: str
+    prefix: str | None = None
     released: bool = False
+    close: Callable[[], None] | None = None  # ends what holds it, once it is open
+
+    def give_way(self) -> None:
+        """Closed to make room: its place is free at once, whatever the close takes."""
+        close = self.close
+        self.release()
+        if close is not None:
+            close()
 
     def release(self) -> None:
         if self.released:
             return
         self.released = True
-        self.crowd.by_address[self.address] -= 1
-        if self.crowd.by_address[self.address] <= 0:
-            del self.crowd.by_address[self.address]
+        self.close = None
+        crowd = self.crowd
+        crowd.by_address[self.address] -= 1
+        if crowd.by_address[self.address] <= 0:
+            del crowd.by_address[self.address]
+        if self.prefix is not None:
+            crowd.by_prefix[self.prefix] -= 1
+            if crowd.by_prefix[self.prefix] <= 0:
+                del crowd.by_prefix[self.prefix]
+        held = crowd.held.get(self.address, [])
+        if self in held:
+            held.remove(self)
+        if not held:
+            crowd.held.pop(self.address, None)

@@ -26,7 +26,7 @@ from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
 from frontends.http_limits import Crowd, HttpLimits, Ticket
-from frontends.limits import client_address
+from frontends.limits import client_address, client_prefix
 
 log = logging.getLogger("betania.http")
 
@@ -66,6 +66,10 @@ class CountedConnection(web.RequestHandler):
         super().__init__(manager, **options)
         self.ticket = ticket
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.ticket.close = transport.close  # to make room for another, when it must
+
     def connection_lost(self, exc: BaseException | None) -> None:
         self.ticket.release()
         super().connection_lost(exc)
@@ -95,7 +99,7 @@ class GuardedSite(web.BaseSite):
     ) -> None:
         super().__init__(runner, backlog=backlog)
         self.host, self.wanted_port, self.limits = host, port, limits
-        self.connections = Crowd(limits.connections, limits.per_address)
+        self.connections = Crowd(limits.connections, limits.per_address, limits.per_prefix)
         self.listeners: list[socket.socket] = []
         self.refused = 0
         self.pauses = 0
@@ -156,7 +160,7 @@ class GuardedSite(web.BaseSite):
 
     def _admit(self, connection: socket.socket, host: str) -> None:
         connection.setblocking(False)
-        ticket = self.connections.admit(client_address(host))
+        ticket = self.connections.admit(client_address(host), client_prefix(host))
         if ticket is None:
             self.refused += 1
             with contextlib.suppress(OSError):
@@ -164,7 +168,8 @@ class GuardedSite(web.BaseSite):
             connection.close()
             self._tell(
                 f"HTTP refused connections past the limits ({self.limits.connections} open, "
-                f"{self.limits.per_address} from one address)"
+                f"{self.limits.per_address} from one address, {self.limits.per_prefix} from "
+                "one IPv6 /56)"
             )
             return
         task = asyncio.get_running_loop().create_task(self._serve(connection, ticket))

@@ -182,6 +182,18 @@ def client_address(host: str) -> str:
     return str(address)
 
 
+def client_prefix(host: str) -> str | None:
+    """The site an IPv6 peer belongs to: its /56, which holds 256 /64s one subscriber may
+    have; None for IPv4 (its address is the site) and what is no address."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+        return str(ipaddress.IPv6Network((address, 56), strict=False))
+    return None
+
+
 class Doorway:
     """Connections on their way in (not authenticated yet), oldest first.
 

@@ -14,9 +14,9 @@ import json
 
 from aiohttp import web
 
-from frontends.http_limits import Crowd
+from frontends.http_limits import Crowd, Ticket
 from frontends.hub import Hub
-from frontends.limits import client_address
+from frontends.limits import client_address, client_prefix
 from frontends.scoreboard.board import RaceCache, read_board
 from frontends.scoreboard.page import PAGE_POLICY, render_board, render_page
 from game.pool import Pool
@@ -26,6 +26,7 @@ HUB_KEY = "scoreboard"
 REFRESH = 60.0  # seconds: the next kick-offs move on with the clock, events or not
 SETTLE = 0.1  # seconds to gather a burst of events into one new board
 KEEPALIVE = 15.0  # seconds between comments on a quiet stream, so proxies keep it open
+STREAM_LIFETIME = 600.0  # seconds an /events stream lasts before the browser opens another
 MOST_SCREENS = 100
 # An office's screens behind one address: the rest of the 100 stay for other addresses.
 MOST_SCREENS_PER_ADDRESS = 10
@@ -92,15 +93,16 @@ class Scoreboard:
         return response
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        ticket = self.watching.admit(client_address(request.remote or ""))
+        remote = request.remote or ""
+        ticket = self.watching.admit(client_address(remote), client_prefix(remote))
         if ticket is None:
             return web.Response(status=503, text="too many screens on this scoreboard")
         try:
-            return await self._stream(request)
+            return await self._stream(request, ticket)
         finally:
             ticket.release()
 
-    async def _stream(self, request: web.Request) -> web.StreamResponse:
+    async def _stream(self, request: web.Request, ticket: Ticket) -> web.StreamResponse:
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -112,11 +114,18 @@ class Scoreboard:
         screen: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
         screen.put_nowait(self.board_html)  # what changed between the page and this stream
         self.screens.add(screen)
+        ticket.close = lambda: _replace(screen, None)  # a newcomer's room, when it must
+        # A stream lives ``STREAM_LIFETIME`` seconds; the browser opens the next one by
+        # itself ("retry"): no screen holds its place for good.
+        ends = asyncio.get_running_loop().time() + STREAM_LIFETIME
         try:
             await _send(response, b"retry: 2000\n\n")
             while True:
+                left = ends - asyncio.get_running_loop().time()
+                if left <= 0:
+                    break
                 try:
-                    async with asyncio.timeout(KEEPALIVE):
+                    async with asyncio.timeout(min(KEEPALIVE, left)):
                         board_html = await screen.get()
                 except TimeoutError:
                     await _send(response, b": still here\n\n")
