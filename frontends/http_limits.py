@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from frontends.limits import Peer
+
 MOST_CONNECTIONS = 256
 MOST_PER_ADDRESS = 32  # an office's screens behind one NAT, each loading a page or two at once
 # An IPv6 /56 is one site (a home, an office): its 256 /64s count as one more group, so
@@ -53,47 +55,49 @@ class HttpLimits:
 
 @dataclass
 class Crowd:
-    """Who holds how many of a resource, overall, by address and by prefix (an IPv6
-    /56), within three caps, shared fairly: when the whole is taken, a newcomer whose
-    address holds fewer than the largest holder's gets in, and that holder's oldest
-    connection gives way. Eight addresses filling the 256 between them no longer keep
-    the ninth out: the flood pays for the room, not the next visitor."""
+    """Who holds how many of a resource, overall, by address and by IPv6 /56, within
+    three caps, shared fairly between sites (``Peer.site``): when the whole is taken, a
+    newcomer whose site holds at least two fewer than the largest site gets in, and
+    that site's oldest connection gives way. Eight addresses filling the 256 between
+    them no longer keep the ninth out, and a /48's many /64s count as one site: the
+    flood pays for the room, not the next visitor."""
 
     most: int
     most_per_address: int
     most_per_prefix: int = 0  # 0: prefixes are not counted
     by_address: Counter[str] = field(default_factory=Counter)
     by_prefix: Counter[str] = field(default_factory=Counter)
-    held: dict[str, list[Ticket]] = field(default_factory=dict)  # by address, oldest first
+    held: dict[str, list[Ticket]] = field(default_factory=dict)  # by site, oldest first
     given_way: int = 0  # connections closed to make room, for whoever watches
 
     @property
     def total(self) -> int:
         return self.by_address.total()
 
-    def admit(self, address: str, prefix: str | None = None) -> Ticket | None:
+    def admit(self, peer: Peer) -> Ticket | None:
         """A ticket for one more, or None when a cap is reached and no room can be made."""
-        if self.by_address[address] >= self.most_per_address:
+        if self.by_address[peer.address] >= self.most_per_address:
             return None
-        crowded = prefix is not None and self.by_prefix[prefix] >= self.most_per_prefix > 0
-        if crowded:
+        prefix = peer.prefix
+        if prefix is not None and self.by_prefix[prefix] >= self.most_per_prefix > 0:
             return None
-        if self.total >= self.most and not self._make_room(address):
+        if self.total >= self.most and not self._make_room(peer.site):
             return None
-        self.by_address[address] += 1
+        self.by_address[peer.address] += 1
         if prefix is not None:
             self.by_prefix[prefix] += 1
-        ticket = Ticket(self, address, prefix)
-        self.held.setdefault(address, []).append(ticket)
+        ticket = Ticket(self, peer)
+        self.held.setdefault(peer.site, []).append(ticket)
         return ticket
 
-    def _make_room(self, address: str) -> bool:
-        """The largest holder's oldest connection that can be closed, closed; False when
-        ``address`` would hold as many as it does, or none can be."""
-        biggest = max(self.by_address, key=lambda a: (self.by_address[a], a), default=None)
-        if biggest is None or self.by_address[biggest] <= self.by_address[address] + 1:
+    def _make_room(self, site: str) -> bool:
+        """The largest site's oldest connection that can be closed, closed; False when
+        ``site`` would then hold as many as it, or none can be."""
+        size = {s: len(tickets) for s, tickets in self.held.items()}
+        biggest = max(size, key=lambda s: (size[s], s), default=None)
+        if biggest is None or size[biggest] <= size.get(site, 0) + 1:
             return False
-        victim = next((t for t in self.held.get(biggest, []) if t.close is not None), None)
+        victim = next((t for t in self.held[biggest] if t.close is not None), None)
         if victim is None:
             return False
         self.given_way += 1
@@ -104,13 +108,14 @@ class Crowd:
 @dataclass(eq=False)
 class Ticket:
     crowd: Crowd
-    address: str
-    prefix: str | None = None
+    peer: Peer
     released: bool = False
-    close: Callable[[], None] | None = None  # ends what holds it, once it is open
+    # Ends what holds it at once, once it is open (an abort: a close would wait for a
+    # client that does not read, and hold its file past the count).
+    close: Callable[[], None] | None = None
 
     def give_way(self) -> None:
-        """Closed to make room: its place is free at once, whatever the close takes."""
+        """Closed to make room: its place is free at once."""
         close = self.close
         self.release()
         if close is not None:
@@ -121,16 +126,16 @@ class Ticket:
             return
         self.released = True
         self.close = None
-        crowd = self.crowd
-        crowd.by_address[self.address] -= 1
-        if crowd.by_address[self.address] <= 0:
-            del crowd.by_address[self.address]
-        if self.prefix is not None:
-            crowd.by_prefix[self.prefix] -= 1
-            if crowd.by_prefix[self.prefix] <= 0:
-                del crowd.by_prefix[self.prefix]
-        held = crowd.held.get(self.address, [])
+        crowd, peer = self.crowd, self.peer
+        crowd.by_address[peer.address] -= 1
+        if crowd.by_address[peer.address] <= 0:
+            del crowd.by_address[peer.address]
+        if peer.prefix is not None:
+            crowd.by_prefix[peer.prefix] -= 1
+            if crowd.by_prefix[peer.prefix] <= 0:
+                del crowd.by_prefix[peer.prefix]
+        held = crowd.held.get(peer.site, [])
         if self in held:
             held.remove(self)
         if not held:
-            crowd.held.pop(self.address, None)
+            crowd.held.pop(peer.site, None)

@@ -20,13 +20,13 @@ import logging
 import socket
 from collections import Counter
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 from aiohttp.web_request import BaseRequest
 
 from frontends.http_limits import Crowd, HttpLimits, Ticket
-from frontends.limits import client_address, client_prefix
+from frontends.limits import Peer
 
 log = logging.getLogger("betania.http")
 
@@ -68,7 +68,7 @@ class CountedConnection(web.RequestHandler):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
-        self.ticket.close = transport.close  # to make room for another, when it must
+        self.ticket.close = cast(asyncio.Transport, transport).abort  # room for another
 
     def connection_lost(self, exc: BaseException | None) -> None:
         self.ticket.release()
@@ -160,7 +160,7 @@ class GuardedSite(web.BaseSite):
 
     def _admit(self, connection: socket.socket, host: str) -> None:
         connection.setblocking(False)
-        ticket = self.connections.admit(client_address(host), client_prefix(host))
+        ticket = self.connections.admit(Peer.of(host))
         if ticket is None:
             self.refused += 1
             with contextlib.suppress(OSError):

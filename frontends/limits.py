@@ -182,16 +182,28 @@ def client_address(host: str) -> str:
     return str(address)
 
 
-def client_prefix(host: str) -> str | None:
-    """The site an IPv6 peer belongs to: its /56, which holds 256 /64s one subscriber may
-    have; None for IPv4 (its address is the site) and what is no address."""
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
-        return str(ipaddress.IPv6Network((address, 56), strict=False))
-    return None
+@dataclass(frozen=True)
+class Peer:
+    """Who a peer counts as, at three sizes: its address (``client_address``: an IPv6
+    /64), its IPv6 /56 (``prefix``: one subscriber's 256 /64s; None for IPv4), and its
+    ``site`` for sharing fairly (an IPv6 /48, which tunnel brokers hand out for free,
+    or the IPv4 address): a flood from many of one site's addresses counts as one."""
+
+    address: str
+    prefix: str | None
+    site: str
+
+    @classmethod
+    def of(cls, host: str) -> Peer:
+        address = client_address(host)
+        try:
+            ip = ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            return cls(address, None, address)
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+            prefix = str(ipaddress.IPv6Network((ip, 56), strict=False))
+            return cls(address, prefix, str(ipaddress.IPv6Network((ip, 48), strict=False)))
+        return cls(address, None, address)
 
 
 class Doorway:

@@ -36,6 +36,7 @@ TABLE_NEWS = (GoalScored.kind, ResultRecorded.kind)  # notices that bring the ta
 
 
 ALL_SESSIONS = "*"  # ``Notice.ends``: every session of the player
+LET_GO = "an admin let you go: your keys no longer open the pool. Bye!"
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ class Notices:
         return replace(self._line(item, text), for_player=event.player)
 
     def _removed(self, item: LoggedEvent[PlayerRemoved]) -> Notice:
-        text = self.words("an admin let you go: your keys no longer open the pool. Bye!")
+        text = self.words(LET_GO)
         return replace(self._line(item, text), for_player=item.event.player, ends=ALL_SESSIONS)
 
     def _key_removed(self, item: LoggedEvent[KeyRemoved]) -> Notice:

@@ -238,7 +238,9 @@ def closest_names(key: str, names: dict[str, str]) -> list[str]:
 
     A refusal must cost little, whoever sends the name (a 99-character name against
     1,250 squad players took 295 ms of the pool's one writer): ``key`` is prepared once
-    (``set_seq2``), and a name whose cheap upper bounds (``real_quick_ratio``,
+    as difflib's second sequence (``set_seq2``: each name is compared to it, not it to
+    each name; the ratio is not symmetric, so a suggestion may differ from the other
+    order's), and a name whose cheap upper bounds (``real_quick_ratio``,
     ``quick_ratio``) cannot beat the third best found so far is never fully compared.
     """
     matcher = SequenceMatcher(None)

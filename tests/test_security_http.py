@@ -27,7 +27,7 @@ import httpx
 import pytest
 
 from frontends.http_limits import Crowd, HttpLimits
-from frontends.limits import client_address, client_prefix
+from frontends.limits import Peer
 from game.model import Goal
 from tests.browser import chromium, needs_chromium
 from tests.serve_process import FUTURE_CUP, connect, prepare_pool, serving
@@ -475,14 +475,31 @@ def test_a_full_file_table_does_not_spin_the_accept_loop(tmp_path: Path) -> None
     asyncio.run(scenario())
 
 
-def test_an_ipv6_site_counts_once_however_many_of_its_64s_it_uses() -> None:
+def test_an_ipv6_site_counts_once_however_many_of_its_addresses_it_uses() -> None:
     """An IPv6 /56 holds 256 /64s, each counted as an address of its own: 256 of them
-    took every connection. Its /56 is now counted too, at twice an address's share."""
+    took every connection. Its /56 is counted too, at twice an address's share; and
+    when all are taken, a /48's many /56s share as one site: they cannot push out an
+    office holding its 32, while a visitor from elsewhere still gets in."""
     limits = HttpLimits()
     crowd = Crowd(limits.connections, limits.per_address, limits.per_prefix)
-    site = [f"2001:db8:0:{n:02x}::1" for n in range(256)]  # one /56, 256 /64s
-    held = [crowd.admit(client_address(host), client_prefix(host)) for host in site]
+    one_56 = [Peer.of(f"2001:db8:0:{n:02x}::1") for n in range(256)]
+    held = [crowd.admit(peer) for peer in one_56]
     assert sum(t is not None for t in held) == limits.per_prefix
-    other = "2001:db8:1::1"  # another site: room
-    assert crowd.admit(client_address(other), client_prefix(other)) is not None
-    assert client_prefix("127.0.0.1") is None and client_prefix("::ffff:10.0.0.1") is None
+    for ticket in held:
+        if ticket is not None:
+            ticket.release()
+
+    office = [crowd.admit(Peer.of("192.0.2.10")) for _ in range(limits.per_address)]
+    for ticket in office:
+        assert ticket is not None
+        ticket.close = ticket.release  # as a connection's abort ends it
+    one_48 = [Peer.of(f"2001:db8:0:{n:02x}00::1") for n in range(256)]  # 256 /56s
+    flood = [crowd.admit(peer) for peer in one_48]
+    for ticket in flood:
+        if ticket is not None:
+            ticket.close = ticket.release
+    assert sum(t is not None for t in flood) == limits.connections - limits.per_address
+    assert sum(not t.released for t in office if t) == limits.per_address  # none pushed out
+    visitor = crowd.admit(Peer.of("198.51.100.7"))
+    assert visitor is not None and crowd.given_way == 1  # the flood's oldest gave way
+    assert Peer.of("127.0.0.1").prefix is None and Peer.of("::ffff:10.0.0.1").site == "10.0.0.1"

@@ -908,7 +908,7 @@ def test_ssh_a_session_that_does_not_read_is_paused_then_dropped(tmp_path: Path)
     made it buffer without limit (3 sessions: +16 MB in 85 s, 0.7 GB an hour). Now what
     waits for them stops at ``output_buffer`` (what comes meanwhile is dropped), and a
     session still not reading after ``output_stalled`` seconds ends; a reading player
-    hears every line."""
+    hears the flood to its last line."""
     limits = Limits(
         chat_lines=10_000, commands_per_second=1000, command_burst=1000, input_backlog=1000,
         output_buffer=64 * 1024, output_stalled=5.0,

@@ -447,20 +447,21 @@ class Questions:
         chasers = tuple((r.player, r.points) for r in table if r.points < top)[:2]
         return Leading(asker, leaders, top, chasers, played, live)
 
-    def _cup_chances(self, matches: list[Match]) -> dict[str, float]:
-        """Each team's chance to win the cup, simulated once per state of the log."""
-        mark = self.pool.state_mark()
+    def _cup_chances(self, matches: list[Match], mark: int) -> dict[str, float]:
+        """Each team's chance to win the cup, simulated once per state of the log
+        (``mark``, seen before ``matches`` were read)."""
         if self._cup is not None and self._cup[0] == mark:
-            return self._cup[1]
+            return dict(self._cup[1])
         seen = predictor.outlook(matches, before=self.earlier_season)
         chances = forecast.Cup(matches, seen).chances()
         self._cup = (mark, chances)
-        return chances
+        return dict(chances)
 
     def _forecast(self, asker: str, asked: kinds.ForecastAsked) -> Forecast:
+        mark = self.pool.state_mark()  # seen first: chances kept are never older than it
         matches = self.pool.matches()
         if asked.cup:
-            champions = self._cup_chances(matches)
+            champions = self._cup_chances(matches, mark)
             return Forecast(
                 asker,
                 None,

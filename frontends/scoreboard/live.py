@@ -16,7 +16,7 @@ from aiohttp import web
 
 from frontends.http_limits import Crowd, Ticket
 from frontends.hub import Hub
-from frontends.limits import client_address, client_prefix
+from frontends.limits import Peer
 from frontends.scoreboard.board import RaceCache, read_board
 from frontends.scoreboard.page import PAGE_POLICY, render_board, render_page
 from game.pool import Pool
@@ -43,7 +43,7 @@ class Scoreboard:
         self.board_html = ""
         self.page_html = ""
         self.screens: set[asyncio.Queue[str | None]] = set()
-        self.watching = Crowd(MOST_SCREENS, MOST_SCREENS_PER_ADDRESS)
+        self.watching = Crowd(MOST_SCREENS, MOST_SCREENS_PER_ADDRESS, 2 * MOST_SCREENS_PER_ADDRESS)
         self.races = RaceCache()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -93,8 +93,7 @@ class Scoreboard:
         return response
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        remote = request.remote or ""
-        ticket = self.watching.admit(client_address(remote), client_prefix(remote))
+        ticket = self.watching.admit(Peer.of(request.remote or ""))
         if ticket is None:
             return web.Response(status=503, text="too many screens on this scoreboard")
         try:
@@ -114,7 +113,8 @@ class Scoreboard:
         screen: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1)
         screen.put_nowait(self.board_html)  # what changed between the page and this stream
         self.screens.add(screen)
-        ticket.close = lambda: _replace(screen, None)  # a newcomer's room, when it must
+        if request.transport is not None:  # a newcomer's room, when it must: ended at once
+            ticket.close = request.transport.abort
         # A stream lives ``STREAM_LIFETIME`` seconds; the browser opens the next one by
         # itself ("retry"): no screen holds its place for good.
         ends = asyncio.get_running_loop().time() + STREAM_LIFETIME

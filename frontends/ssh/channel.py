@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import Callable
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output.vt100 import Vt100_Output
@@ -38,6 +39,9 @@ class SessionChannel:
         self.paused = False
         self.dropped = 0  # characters not written while paused, for whoever watches
         self._stalled: asyncio.TimerHandle | None = None
+        # Told when writing resumes after a pause: a terminal's screen, whose redraws
+        # were dropped, is drawn again whole (a prompt draws only what it thinks changed).
+        self.on_resume: Callable[[], None] | None = None
 
     def opened(self, chan: asyncssh.SSHServerChannel[str]) -> None:
         self.chan = chan
@@ -51,10 +55,12 @@ class SessionChannel:
             self._stalled = asyncio.get_running_loop().call_later(wait, self._stall)
 
     def resume(self) -> None:
-        self.paused = False
+        was_paused, self.paused = self.paused, False
         if self._stalled is not None:
             self._stalled.cancel()
             self._stalled = None
+        if was_paused and self.chan is not None and self.on_resume is not None:
+            self.on_resume()
 
     def _stall(self) -> None:
         self._stalled = None

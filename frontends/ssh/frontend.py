@@ -192,7 +192,10 @@ class Frontend:
             return
         for door in list(self.doors.get(notice.for_player, [])):
             if notice.ends in (ALL_SESSIONS, door.key):
-                door.end(notice.text)
+                try:
+                    door.end(notice.text)
+                except Exception:  # one connection's trouble must not end the letting go
+                    log.exception("could not end a connection of %s", notice.for_player)
 
     def leave(self, session: Session) -> None:
         self.sessions.pop(session.id, None)

@@ -11,6 +11,7 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 
+from frontends.notices import LET_GO
 from frontends.ssh.frontend import Frontend, ServerConfig
 from frontends.ssh.library import asyncssh
 from frontends.ssh.metering import InputMeter
@@ -101,6 +102,7 @@ class PoolSSHServer(asyncssh.SSHServer):
         self._sessions: list[PoolSession] = []
         self.meter = InputMeter(frontend.config.limits)  # what its input may cost, all channels
         self.key = ""  # the fingerprint of the key it logged in with, once a player's
+        self._checks: set[asyncio.Future[None]] = set()  # kept: the loop holds weak references
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -178,6 +180,17 @@ class PoolSSHServer(asyncssh.SSHServer):
         self.key = key_fingerprint(claim.identity)
         if self.handle is not None:
             self.frontend.opened(self.handle, self)
+            # A removal that committed while this login was under way (the claim was
+            # read when the key was first offered) reached no door: read the key again.
+            check = asyncio.ensure_future(self._still_theirs(claim.identity, self.handle))
+            self._checks.add(check)
+            check.add_done_callback(self._checks.discard)
+
+    async def _still_theirs(self, identity: str, handle: str) -> None:
+        members = self.frontend.pool.members
+        holder = await self.frontend.read(lambda: members.key_holder(identity))
+        if holder is None or holder.handle != handle:
+            self.end(self.frontend.words(LET_GO))
 
     def joined(self, handle: str) -> str | None:
         """The newcomer registered as ``handle``: from now on a player's connection, counted

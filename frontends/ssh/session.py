@@ -95,6 +95,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
         self.channel.pty, self.channel.term_type = True, term_type or "xterm"
         keys = self.incoming.use_keys()
         self.terminal = Terminal(self.channel, keys, self.frontend.config.limits.resize_interval)
+        self.channel.on_resume = self.terminal.resized
         return True
 
     def shell_requested(self) -> bool:
@@ -147,6 +148,7 @@ class PoolSession(asyncssh.SSHServerSession[str]):
 
     def connection_lost(self, _exc: Exception | None) -> None:
         self.ended = True
+        self.channel.on_resume = None
         self.channel.resume()  # nothing left to end
         self.metered.close()
         self.frontend.leave(self)

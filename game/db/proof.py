@@ -101,6 +101,9 @@ class TablesFromLog:
     pick_at: dict[tuple[str, int], datetime] = field(default_factory=dict)
     joker_at: dict[tuple[str, int], datetime] = field(default_factory=dict)
     bonus_at: dict[tuple[str, str], datetime] = field(default_factory=dict)
+    # what a repair writes back beside them, not compared (older logs may lack them)
+    result_source: dict[int, str] = field(default_factory=dict)
+    local_date: dict[int, str | None] = field(default_factory=dict)
 
     @classmethod
     def from_log(cls, events: Iterable[LoggedEvent[Event]]) -> TablesFromLog:
@@ -119,6 +122,7 @@ class TablesFromLog:
                 self.pick_at[(handle, number)] = event.placed_at
             case MatchScheduled(match=number, team1=team1, team2=team2, kickoff=kickoff):
                 self.fixtures[number] = (team1, team2, _utc(kickoff))
+                self.local_date[number] = event.local_date
             case GoalScored():
                 goal = (
                     event.side,
@@ -130,6 +134,7 @@ class TablesFromLog:
                 )
                 self.goals.setdefault(event.match, Counter())[goal] += 1
             case ResultRecorded(match=number):
+                self.result_source[number] = event.source
                 result = event.result()
                 self.results[number] = (
                     *_sides(result.full_time),
@@ -224,18 +229,22 @@ def disagreements(connection: Connection) -> list[Disagreement]:
 
 def repair(connection: Connection) -> list[Disagreement]:
     """The tables standings read written anew from the log, in ``connection``'s
-    transaction, when they disagree with it; the disagreements it mended. A player or
-    a match the log never wrote is left in place and named again by the next check:
-    who they are is for an admin to judge, not for a fold to delete."""
+    transaction, when they disagree with it; the disagreements it found. A player or
+    a match the log never wrote is left in place, and the log's rows for a player or
+    a match the tables lack are not written: the next check names them still (who
+    they are is for an admin to judge, not for a fold to delete or invent)."""
     found = disagreements(connection)
     if not found:
         return []
     folded = TablesFromLog.from_log(log.read(connection, kinds=tuple(k.kind for k in PROVING)))
     id_of = {h: i for i, h in connection.execute(select(players.c.id, players.c.handle))}
+    # A row for a player or a match the tables lack is not written (its foreign key
+    # would refuse it): the next check names it still.
+    numbers = set(connection.execute(select(matches.c.number)).scalars())
     for table in (predictions, goals, jokers, bonus_picks, settings):
         connection.execute(delete(table))
     for (handle, number), (home, away) in folded.picks.items():
-        if handle in id_of:
+        if handle in id_of and number in numbers:
             connection.execute(
                 insert(predictions).values(
                     player_id=id_of[handle], match_number=number, home=home, away=away,
@@ -251,10 +260,14 @@ def repair(connection: Connection) -> list[Disagreement]:
             .values(
                 team1=team1, team2=team2, kickoff=kickoff, status=status.value,
                 ft_home=ft[0], ft_away=ft[1], et_home=et[0], et_away=et[1],
-                pen_home=pen[0], pen_away=pen[1],
+                pen_home=pen[0], pen_away=pen[1], result_source=folded.result_source.get(number),
+                # a log from before ``local_date`` was kept leaves the table's as it is
+                **({"local_date": day} if (day := folded.local_date.get(number)) else {}),
             )
         )  # fmt: skip
     for number, counted in folded.goals.items():
+        if number not in numbers:
+            continue
         for (side, minute, added, scorer, penalty, own_goal), times in counted.items():
             for _ in range(times):
                 connection.execute(
@@ -264,7 +277,7 @@ def repair(connection: Connection) -> list[Disagreement]:
                     )
                 )  # fmt: skip
     for handle, number in folded.jokers:
-        if handle in id_of:
+        if handle in id_of and number in numbers:
             at = folded.joker_at[(handle, number)]
             connection.execute(
                 insert(jokers).values(player_id=id_of[handle], match_number=number, placed_at=at)

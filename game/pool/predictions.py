@@ -204,9 +204,9 @@ class Predictions:
         player's own pick) is named in ``refused`` with its reason, and the rest
         of the file is imported.
 
-        A name that folds onto a registered handle ("Ana Paula" onto ``ana-paula``)
-        whose player registered themselves and holds no key older than the name's
-        picks is held, not imported (a newcomer with an office's shared invite could
+        A name that lands on a registered handle ("Ana Paula" folded onto ``ana-paula``,
+        or "ana" as written) whose player registered themselves and holds no key older
+        than the name's picks is held, not imported (a newcomer with an office's shared invite could
         have registered it to take a colleague's picks): reported in ``held``.
         ``assigned`` ("Ana Paula" -> "ana-paula") says whose a name's rows are.
         """
@@ -413,15 +413,16 @@ def _held_folds(
     registered: set[str],
     assigned: set[str],
 ) -> set[str]:
-    """The names written in a sheet that fold onto a registered handle not theirs to
-    trust: its player registered themselves (an invite, open registration, a service:
+    """The names written in a sheet that land on a registered handle not theirs to
+    trust, folded ("Ana Paula" onto ``ana-paula``) or as written ("ana"): its player
+    registered themselves (an invite, open registration, a service:
     anyone holding an office's shared code could have taken the look-alike handle) and
     holds no key older than the name's earliest pick. A row with no time proves no
     key older than it. A player the admin added (console, an earlier import) is trusted."""
     folds = {
         name: handle
         for name, handle in handles.items()
-        if handle in registered and name != handle and name not in assigned
+        if handle in registered and name not in assigned
     }
     if not folds:
         return set()

@@ -666,6 +666,7 @@ class OfflineModel:
             points=request.points,
             podium=podium,
             rank=request.her_rank,
+            th=self.say(f"word.ordinal.{_ordinal(request.her_rank)}"),
             of=request.of,
         )
         parts = [cup, pool]
