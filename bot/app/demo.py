@@ -310,7 +310,7 @@ async def run_demo(
     holds = exclusive_lock(directory / DEMO_LOCK)
     if holds is None:
         raise StartError(
-            f"a demo is already running on {directory}: stop it first, or use --data-dir"
+            f"a demo is already running on {directory}: stop it first, or give another --data-dir and --port"
         )
     try:
         check_free(host, [port, *other_ports])
