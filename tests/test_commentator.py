@@ -573,6 +573,13 @@ def test_a_league_round_day_is_one_remark_at_its_last_whistle(pool: Pool, clock:
     assert remark.about == ("ana",)
     assert "ana" in remark.text and "SE Palmeiras 2-1 CR Flamengo" in remark.text
     assert "Round 1" in remark.text and "Fluminense FC" in remark.text  # 3-1: top on the day
+    # ana's exact call put her top of the pool: said in the same line, not in a second
+    voice = OfflineModel().voice
+    leads = [line for kind in ("lead_change", "final_day") for line in voice[f"story.{kind}"]]
+    assert any(Template(line).substitute(who="ana", n=10) in remark.text for line in leads), (
+        remark.text
+    )
+    assert not [r for r in pool.events(kinds=("remark",)) if r.event.topic == "table"]
     # A round's lone match on another day is told as a match.
     play(pool, clock, 4, "1-1")
     her.catch_up()

@@ -473,7 +473,7 @@ class Commentator:
             for r in self._said_in_match(match.number)
             if r.event.trigger == item.id and r.event.topic == ""
         ]
-        if not said or self._round_day(match, self.pool.matches()):
+        if not said:
             return None, set()
         told = storylines.for_result(self.pool, match, [], self.her)
         named = {h for remark in said for h in remark.about}
@@ -498,9 +498,16 @@ class Commentator:
         # A leader only when one club is alone at the top (six level clubs have none).
         alone = len(table) < 2 or table[1].rank > table[0].rank
         leader = table[0].team if table and alone else None
-        told = RoundDay(round_of(day[0]) or 0, stories, leader=leader)
+        # The pool's new top, told in this line: matches ending together get one line
+        # about the tables (``_whistle_told`` reads it back and makes no second).
+        last = self.pool.match(item.event.match)
+        top = storylines.for_result(self.pool, last, [], self.her)
+        top = top if top is not None and top.kind in TOP_STORIES else None
+        told = RoundDay(round_of(day[0]) or 0, stories, leader=leader, storyline=top)
         exact = list(dict.fromkeys(player for player, _ in told.exact()))
         about = exact[:2] or self._least_named(told.blank(), item.at)[:2]
+        if top is not None and top.who not in (*about, self.her):
+            about = [*about, top.who]
         request = dataclasses.replace(told, who=tuple(about))
         event = "\n".join(story.as_text(live=False) for story in stories)
         event += "\n" + (
@@ -508,6 +515,8 @@ class Commentator:
             if leader
             else phrase("moments", "round.level")
         )
+        if top is not None:
+            event += "\n" + storylines.told(top)
         instruction = render(
             "remark", about=", ".join(about) or phrase("moments", "round.about"), event=event
         )

@@ -81,6 +81,9 @@ class RoundDay(Remark):
     stories: tuple[MatchStory, ...]
     who: tuple[str, ...] = ()  # whom she chose to talk about
     leader: str | None = None  # the top of the league's table after the day
+    # The pool's own top after the day, when it moved (a new leader): told in this one
+    # line about the tables, not in a second one beside it.
+    storyline: Storyline | None = None
 
     def exact(self) -> list[tuple[str, MatchStory]]:
         """Who called which of the day's matches exactly."""

@@ -551,6 +551,8 @@ class OfflineModel:
             top = self.say("round.top", rng, leader=request.leader)
         else:
             top = self.say("round.level", rng)
+        if request.storyline is not None:  # the pool's new top, in the same line
+            top = f"{top} {self._storyline(request.storyline, rng)}"
         exact = request.exact()
         if exact:
             first = next((s for p, s in exact if p in request.who), exact[0][1])
