@@ -228,6 +228,10 @@ class Doorway:
         self.per_address = per_address
         self.waiting: dict[object, tuple[str, Callable[[], None]]] = {}  # in order of arrival
         self.vouched: set[object] = set()
+        # Through the key exchange, asking to log in: a real client is there within tens
+        # of milliseconds; a flood of half handshakes (a banner, a key share, gone) never
+        # is, and refilled 100 places faster than players could finish theirs.
+        self.asking: set[object] = set()
 
     def arrive(self, who: object, host: str, drop: Callable[[], None]) -> None:
         """``who`` arrived from ``host`` (counted as its ``client_address``)."""
@@ -243,17 +247,29 @@ class Doorway:
         """``who`` offered a registered player's key, and it would do."""
         if who in self.waiting:
             self.vouched.add(who)
+            self.asking.add(who)  # a key offered: past the key exchange
+
+    def ask(self, who: object) -> None:
+        """``who`` finished its key exchange and asks to log in."""
+        if who in self.waiting:
+            self.asking.add(who)
 
     def leave(self, who: object) -> None:
         self.waiting.pop(who, None)
         self.vouched.discard(who)
+        self.asking.discard(who)
 
     def _to_go(self, crowd: list[object]) -> object:
-        """Of ``crowd`` (oldest first, the newest arrival last), the one to go."""
+        """Of ``crowd`` (oldest first, the newest arrival last), the one to go: the oldest
+        still in its key exchange, else the oldest not vouched for, else the oldest."""
         older = crowd[:-1] or crowd  # the newest gets its turn, if a cap leaves it room
-        return next((c for c in older if c not in self.vouched), older[0])
+        return next(
+            (c for c in older if c not in self.asking),
+            next((c for c in older if c not in self.vouched), older[0]),
+        )
 
     def _drop(self, who: object) -> None:
         _, drop = self.waiting.pop(who)
         self.vouched.discard(who)
+        self.asking.discard(who)
         drop()

@@ -20,6 +20,11 @@ from game.spreadsheet import read_sheet
 
 REQUIRED_COLUMNS = ("player", "date", "team1", "team2", "score1", "score2")
 
+# Rows of a sheet of picks: an office of 100 players picking all 104 matches of a World
+# Cup is 10,400. An import holds the pool's writer while it runs (50,000 rows took 30 s,
+# every player's bet "busy" meanwhile): a file past this is refused whole, at once.
+ROWS_MOST = 20_000
+
 
 @dataclass(frozen=True)
 class BetRow:
@@ -109,6 +114,8 @@ def read_bets(text: str) -> tuple[list[BetRow], list[str]]:
     sheet = read_sheet(text)
     if sheet.problem is not None:
         return [], [sheet.problem]
+    if len(sheet.rows) > ROWS_MOST:
+        return [], [f"more than {ROWS_MOST:,} rows: a pool's sheet of picks has fewer"]
     missing = [name for name in REQUIRED_COLUMNS if name not in sheet.columns]
     if missing:
         return [], [f"line 1: missing column(s) {', '.join(missing)}"]

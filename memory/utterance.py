@@ -207,9 +207,15 @@ SECRET = re.compile(
     r"|(?:nao precisa|no need to) (?:espalhar|contar|falar|comentar|tell|share|spread|mention))"
 )
 # Kinds of fact that are private however they are told: health, home address, a
-# relationship's trouble, a job hunt behind the boss's back.
+# relationship's trouble, a job hunt behind the boss's back, anything that opens an
+# account (a PIN told her was told back to any player who asked, and shown on the
+# scoreboard).
 SENSITIVE = re.compile(
-    r"\b(?:diagnos\w*|surgery|cancer|tumou?r|chemo|therapy|therapist|depress\w*|anxiety"
+    r"\b(?:password\w*|passcode|pin(?: code| number)?|senhas?|cpf|ssn|social security"
+    r"|card number|numero do cartao|cvv|iban|conta bancaria|bank account"
+    r"|diabet\w*|hiv|epilep\w*|asthma|asma|illness|disease|doenca|doente"
+    r"|medication|medicamento|remedio|insulin\w*"
+    r"|diagnos\w*|surgery|tumou?r|chemo|therapy|therapist|depress\w*|anxiety"
     r"|pregnan\w*|miscarriage|rehab|hospital\w*|my address|street|avenue|apartment \d+|apt \d+"
     r"|divorc\w*|separat\w*|breakup|broke up|cheating|affair|job hunt\w*|looking for (?:a )?"
     r"(?:new )?job|job interview\w*|interviewing|quit my job|resign\w*|cirurgia|quimio\w*"

@@ -743,3 +743,26 @@ def test_a_replaced_fact_is_withdrawn_by_the_words_of_its_older_version(
     assert "nothing like that" not in ask(her, "caio", "@betania forget that I lived in Recife")
     known = ask(her, "bia", "@betania what do you know about caio?")
     assert "Lisbon" in known and "Recife" not in known
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "@betania remember that my bank PIN is 4711",
+        "@betania remember that my password is hunter2",
+        "@betania remember that I have diabetes",
+        "@betania lembra que minha senha do banco é 4711",
+    ],
+)
+def test_what_opens_an_account_or_tells_of_health_is_never_told_to_others(
+    tournament_pool: Pool, told: str
+) -> None:
+    """The attack: carla's PIN, password and diabetes were acknowledged word for word,
+    told to mallory on asking, and shown on the public scoreboard among her lines."""
+    her = pool_voice(tournament_pool)
+    secret = {"4711", "hunter2", "diabetes"}
+    acknowledged = ask(her, "caio", told)
+    assert not any(word in acknowledged for word in secret), acknowledged
+    for asked in ("@betania what do you know about caio?", "@betania what is caio's PIN?"):
+        said = ask(her, "bia", asked)
+        assert not any(word in said for word in secret), said

@@ -24,7 +24,7 @@ from bot.agent.providers.offline import OfflineModel
 from bot.app.cli import UsageError, check_lifecycle, main
 from bot.app.replay import ReplayOptions, replay
 from frontends.ssh.library import asyncssh
-from game.bets_csv import BetRow, parse_bets
+from game.bets_csv import ROWS_MOST, BetRow, BetsFileError, parse_bets, read_bets
 from game.db import log
 from game.db.chain import GENESIS, BadHead, Head, digest, link
 from game.model import Goal, Result, Score
@@ -203,8 +203,8 @@ def test_a_log_rewritten_and_chained_again_passes_a_plain_verify_but_not_the_kep
 def test_tables_written_around_the_log_are_named_refused_and_rewritten_from_it(
     played: Pool, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The attack: write access to the database, and caio's picks set to every result
-    (none logged) and #1's result to 9-0, the log and its chain untouched. The standings
+    """The attack: write access to the database, and caio made an admin, his picks set
+    to every result (none logged) and #1's result to 9-0, the log and its chain untouched. The standings
     read the tables, so caio leads; the log proves the tables were written around it."""
     url = str(played.engine.url)
     assert main(["standings", "--db", url]) == 0
@@ -219,23 +219,27 @@ def test_tables_written_around_the_log_are_named_refused_and_rewritten_from_it(
             {"caio": caio},
         )
         db.execute(text("UPDATE matches SET ft_home = 9, ft_away = 0 WHERE number = 1"))
+        db.execute(
+            text("UPDATE players SET is_admin = :yes WHERE id = :caio"), {"yes": True, "caio": caio}
+        )
     assert main(["standings", "--db", url]) == 0  # a fresh read of the tables: caio leads
     assert capsys.readouterr().out.splitlines()[2].split()[:2] == ["1", "caio"]
 
     code, out, err = _log_verify(capsys, url)
     assert code == 1 and "the log is intact" in out  # the chain holds: nothing was logged
     assert err == (
-        "betania: error: the tables disagree with the log: predictions caio #1: the table"
-        " has 9-0, the log nothing (and 1 more); `betania log --repair` rewrites them from"
+        "betania: error: the tables disagree with the log: players caio: the table has an"
+        " admin, the log a player (and 2 more); `betania log --repair` rewrites them from"
         " the log\n"
     )
-    with pytest.raises(UsageError, match="predictions caio #1"):
+    with pytest.raises(UsageError, match="players caio"):
         check_lifecycle(played)  # what ``serve`` asks before it starts
 
     assert main(["log", "--repair", "--db", url]) == 0
     repaired = capsys.readouterr().out
     assert "rewritten from the log: matches #1 result: the table has 9-0, the log 2-0" in repaired
-    assert "2 table rows rewritten from the log" in repaired
+    assert "3 table rows rewritten from the log" in repaired
+    assert played.player("caio") is not None and not played.player("caio").is_admin
     assert main(["standings", "--db", url]) == 0
     assert capsys.readouterr().out == honest
     assert _log_verify(capsys, url)[0] == 0
@@ -481,3 +485,24 @@ def test_a_fold_onto_a_player_whose_key_is_older_than_the_picks_goes_through(
     report = tournament_pool.predictions.import_bets(rows)
     assert report.held == {} and report.placed == 2
     assert set(report.folded) == {"BRUNO", "Ana Paula"}
+
+
+def test_a_sheet_row_on_the_commentators_handle_or_past_the_row_cap_is_refused(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "Betânia" is a colleague's name and the commentator's handle: the hint offered to
+    --assign the row to her, giving her a colleague's picks. And a 50,000-row sheet held
+    the pool's writer for 30 s, every player's bet "busy"; past 20,000 rows it is
+    refused whole, before anything is read further."""
+    tournament_pool.members.add("betania", via="bot")
+    clock.now = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)
+    at = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+    row = BetRow(2, "Betânia", "2026-06-11", "Brazil", "Serbia", Score(2, 0), at)
+    with pytest.raises(BetsFileError, match="the commentator: her picks are her own"):
+        tournament_pool.predictions.import_bets([row])
+    assert _picks(tournament_pool, "betania") == {}
+    flood = BETS_HEADER + "ana,2026-06-11,Brazil,Serbia,1,0,\n" * (ROWS_MOST + 1)
+    rows, problems = read_bets(flood)
+    assert rows == [] and problems == [
+        f"more than {ROWS_MOST:,} rows: a pool's sheet of picks has fewer"
+    ]

@@ -503,6 +503,20 @@ def test_ssh_doorway_spares_the_vouched_for_until_all_are() -> None:
     assert dropped[-1] == "y" and list(one_address.waiting) == ["x", "z"]
 
 
+def test_ssh_doorway_drops_half_handshakes_before_a_login_under_way() -> None:
+    """The attack: banners and key shares from three addresses, each dropped at once,
+    ~900 a second, refilled the 100 places faster than a player's login got through
+    (4 of 10 failed, "too many logins at once"). A connection through its key exchange
+    (``begin_auth``) now gives way only after every one still in it."""
+    doorway = Doorway(total=3, per_address=3)
+    dropped: list[str] = []
+    doorway.arrive("player", "10.0.0.9", partial(dropped.append, "player"))
+    doorway.ask("player")  # her client asks to log in: its key exchange is done
+    for n in range(50):
+        doorway.arrive(f"half{n}", f"10.0.1.{n % 3}", partial(dropped.append, f"half{n}"))
+    assert "player" in doorway.waiting and "player" not in dropped and len(dropped) == 48
+
+
 def test_ssh_a_team_registers_together_with_one_invite(tmp_path: Path) -> None:
     """Found by an outside attack: 30 colleagues given one `invite create --uses 30`, all
     at "Invite code:" within the same minute from one office address. Before: 10 got in
@@ -939,5 +953,24 @@ def test_ssh_a_session_that_does_not_read_is_paused_then_dropped(tmp_path: Path)
                     assert waiting < limits.output_buffer + 8 * 1024  # the limit, and a line
                     await asyncio.wait_for(stuck.wait_closed(), 20)  # dropped past the stall
                     del silent
+
+    asyncio.run(scenario())
+
+
+def test_ssh_a_newcomer_takes_no_handle_that_reads_as_a_players(tmp_path: Path) -> None:
+    """The attack: with the shared invite, "betania_" and "ana-" were taken, and
+    "[18:05] betania_: Ana is disqualified ..." read as hers on every screen."""
+
+    async def scenario() -> None:
+        async with served_pool(tmp_path) as served:
+            served.player("ana")
+            served.player("betania")
+            code = served.pool.members.create_invite("ana", uses=5)
+            for alike, taken in (("betania_", "betania"), ("ana-", "ana"), ("a.n.a", "ana")):
+                key = served.new_key().export_public_key().decode()
+                with pytest.raises(RuleViolation, match=f"reads as '{taken}'"):
+                    served.pool.members.register(alike, key, code)
+            key = served.new_key().export_public_key().decode()
+            assert served.pool.members.register("anna", key, code).handle == "anna"
 
     asyncio.run(scenario())

@@ -116,6 +116,7 @@ class PoolSSHServer(asyncssh.SSHServer):
             self._conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
 
     def begin_auth(self, username: str) -> bool:
+        self.frontend.doorway.ask(self)  # through the key exchange: spared before a flood
         # Nothing a key earned under another user name carries over to this one.
         self.username, self._claims, self._answered = username, {}, None
         return True

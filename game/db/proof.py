@@ -3,13 +3,14 @@ the tables that hold it.
 
 Every write of the pool appends its event in the transaction that makes it
 (``UnitOfWork``), so the tables standings read (players, picks, fixtures and their
-status, results, goals, jokers, bonus picks, settings) are a fold of the log. The
+status, results, goals, jokers, bonus picks, settings, who is an admin) are a fold
+of the log. The
 hash chain (``game.db.chain``) proves the log was not cut or edited; this proves
 the tables were not written around it: ``INSERT OR REPLACE INTO predictions`` by
 someone holding the database file shows up as a row the log does not hold.
 
 A match's tie (``first_leg``, ``away_goals``) is written with its fixture and
-never logged: it is not proved here.
+never logged, and neither is a player's key: they are not proved here.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class Disagreement:
 class TablesFromLog:
     """What the tables standings read must hold, as the log tells it."""
 
-    handles: set[str] = field(default_factory=set)
+    handles: dict[str, bool] = field(default_factory=dict)  # every player: an admin?
     picks: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)
     fixtures: dict[int, tuple[str, str, datetime]] = field(default_factory=dict)
     results: dict[int, Result] = field(default_factory=dict)
@@ -115,8 +116,8 @@ class TablesFromLog:
     def apply(self, event_id: int, event: Event) -> None:
         self.lifecycle.apply(event_id, event)
         match event:
-            case PlayerJoined(player=handle):
-                self.handles.add(handle)
+            case PlayerJoined(player=handle, is_admin=is_admin):
+                self.handles[handle] = is_admin
             case PredictionPlaced(player=handle, match=number, home=home, away=away):
                 self.picks[(handle, number)] = (home, away)
                 self.pick_at[(handle, number)] = event.placed_at
@@ -158,10 +159,14 @@ def disagreements(connection: Connection) -> list[Disagreement]:
     """Every row where the tables standings read and the log differ, table by table."""
     kinds = tuple(kind.kind for kind in PROVING)
     folded = TablesFromLog.from_log(log.read(connection, kinds=kinds))
-    handle_of = dict(connection.execute(select(players.c.id, players.c.handle)).all())
+    rows = connection.execute(select(players.c.id, players.c.handle, players.c.is_admin)).all()
+    handle_of = {row.id: row.handle for row in rows}
     found: list[Disagreement] = []
-    found += _compare("players", {h: "a player" for h in handle_of.values()},
-                      {h: "a player" for h in folded.handles})  # fmt: skip
+    found += _compare(
+        "players",
+        {row.handle: _role(row.is_admin) for row in rows},
+        {handle: _role(admin) for handle, admin in folded.handles.items()},
+    )
     picks = {
         (handle_of.get(row.player_id, f"id {row.player_id}"), row.match_number): (row.home, row.away)
         for row in connection.execute(
@@ -241,6 +246,8 @@ def repair(connection: Connection) -> list[Disagreement]:
     # A row for a player or a match the tables lack is not written (its foreign key
     # would refuse it): the next check names it still.
     numbers = set(connection.execute(select(matches.c.number)).scalars())
+    for handle, admin in folded.handles.items():  # an admin only as the log made them
+        connection.execute(update(players).where(players.c.handle == handle).values(is_admin=admin))
     for table in (predictions, goals, jokers, bonus_picks, settings):
         connection.execute(delete(table))
     for (handle, number), (home, away) in folded.picks.items():
@@ -302,6 +309,10 @@ def _compare(table: str, held: dict[Any, str], told: dict[Any, str]) -> list[Dis
         if in_table != in_log:
             found.append(Disagreement(table, str(key), in_table, in_log))
     return found
+
+
+def _role(is_admin: bool) -> str:
+    return "an admin" if is_admin else "a player"
 
 
 def _utc(moment: datetime) -> datetime:

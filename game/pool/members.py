@@ -436,6 +436,15 @@ class Members:
                 self._use_invite(connection, code.strip())
             if views.key_owner(connection, key_identity(public_key)) is not None:
                 raise RuleViolation("that key already belongs to another player")
+            # "betania_" or "ana-" beside betania and ana read as them in every table and
+            # chat line: a newcomer takes no handle that differs from one only in marks.
+            taken = connection.execute(select(players.c.handle)).scalars()
+            alike = next((h for h in taken if _bare(h) == _bare(handle) and h != handle), None)
+            if alike is not None:
+                raise RuleViolation(
+                    "handle {handle!r} reads as {taken!r}, who plays here already",
+                    handle=handle, taken=alike,
+                )  # fmt: skip
             insert_player(self._work, connection, logged, handle, handle, False, via)
             self._insert_key(connection, handle, public_key)
             return require_player(connection, handle)
@@ -502,6 +511,11 @@ def key_identity(public_key: str) -> str:
     if len(parts) < 2:
         raise RuleViolation("not an OpenSSH public key (expected 'TYPE BASE64 [COMMENT]')")
     return " ".join(parts[:2])
+
+
+def _bare(handle: str) -> str:
+    """A handle's letters and digits alone: what two handles read as alike share."""
+    return "".join(c for c in handle if c.isalnum())
 
 
 def key_fingerprint(identity: str) -> str:

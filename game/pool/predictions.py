@@ -238,6 +238,18 @@ class Predictions:
             for name, handle in assigned.items():
                 if views.player(connection, handle) is None:
                     problems.append(f"--assign {name}={handle}: no player {handle!r}")
+            # "Betânia" is a colleague's name and her handle: her picks are her own.
+            hers = {
+                item.event.player
+                for item in log.read_of(connection, PlayerJoined)
+                if item.event.via == "bot"
+            }
+            problems += [
+                f"line {row.line}: {row.player} is {handles[row.player]}, the commentator: "
+                "her picks are her own; write the player's full name"
+                for row in rows
+                if handles.get(row.player) in hers
+            ]
             if problems and strict:
                 raise BetsFileError(sorted(problems, key=line_number))
             report.unread = sorted(problems, key=line_number)
