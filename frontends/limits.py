@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -260,9 +261,13 @@ class Doorway:
         self.asking.discard(who)
 
     def _to_go(self, crowd: list[object]) -> object:
-        """Of ``crowd`` (oldest first, the newest arrival last), the one to go: the oldest
+        """Of ``crowd`` (oldest first, the newest arrival last), the one to go: from the
+        address waiting with the most (a flood's, not the player's beside it), the oldest
         still in its key exchange, else the oldest not vouched for, else the oldest."""
         older = crowd[:-1] or crowd  # the newest gets its turn, if a cap leaves it room
+        counts = Counter(self.waiting[c][0] for c in older)
+        most = max(counts.values())
+        older = [c for c in older if counts[self.waiting[c][0]] == most]
         return next(
             (c for c in older if c not in self.asking),
             next((c for c in older if c not in self.vouched), older[0]),
