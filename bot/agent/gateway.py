@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from bot.agent.providers.base import REPLACING, Model, ModelCall, ModelError
 from bot.agent.providers.offline import OfflineModel
-from bot.agent.requests import Answer, KnownFacts
+from bot.agent.requests import Answer, KnownFacts, RoundDay
 from game.events import Event, LoggedEvent, RemarkPosted
 from game.pool import Pool
 from game.text import clean_block
@@ -141,8 +141,10 @@ class Gateway:
                 return Spoken(None, refused)
             # Whom it is about is what it says, not what was asked for.
             named = named_in(asked.text, players)
-            # An answer is owed: a repeat is asked again, but the last try is posted anyway.
-            owed = isinstance(request, Answer) and attempt == attempts - 1
+            # An answer is owed, and so is a league's round line (a frame said each round
+            # by design, ``prompts.SCHEDULED``): a repeat is asked again, but the last try
+            # is posted anyway (a round told in compressed time lost its line otherwise).
+            owed = isinstance(request, Answer | RoundDay) and attempt == attempts - 1
             if not owed and guard.repeats(asked.text, named, recent, item.at, masks) is not None:
                 refused += 1
                 self.settle(asked, "refused: repeats a recent remark")
