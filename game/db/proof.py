@@ -122,7 +122,7 @@ class TablesFromLog:
                 self.picks[(handle, number)] = (home, away)
                 self.pick_at[(handle, number)] = event.placed_at
             case MatchScheduled(match=number, team1=team1, team2=team2, kickoff=kickoff):
-                self.fixtures[number] = (team1, team2, _utc(kickoff))
+                self.fixtures[number] = (team1, team2, as_utc(kickoff))
                 self.local_date[number] = event.local_date
             case GoalScored():
                 goal = (
@@ -182,7 +182,7 @@ def disagreements(connection: Connection) -> list[Disagreement]:
     rows = connection.execute(select(matches)).all()
     found += _compare(
         "matches",
-        {f"#{r.number}": _fixture((r.team1, r.team2, _utc(r.kickoff))) for r in rows},
+        {f"#{r.number}": _fixture((r.team1, r.team2, as_utc(r.kickoff))) for r in rows},
         {f"#{n}": _fixture(f) for n, f in folded.fixtures.items()},
     )
     statuses = folded.lifecycle.statuses
@@ -315,7 +315,8 @@ def _role(is_admin: bool) -> str:
     return "an admin" if is_admin else "a player"
 
 
-def _utc(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
+    """A time read from either database as UTC: SQLite hands it back without a zone."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 

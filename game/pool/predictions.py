@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from sqlalchemy import Connection, bindparam, insert, select, update
@@ -13,6 +13,7 @@ from sqlalchemy import Connection, bindparam, insert, select, update
 from game import rules
 from game.bets_csv import BetRow, BetsFileError
 from game.db import log, views
+from game.db.proof import as_utc
 from game.db.schema import (
     matches,
     player_keys,
@@ -451,19 +452,15 @@ def _held_folds(
         if None in times:
             held.add(name)
             continue
-        earliest = min(_utc(t) for t in times if t is not None)
+        earliest = min(as_utc(t) for t in times if t is not None)
         keys = connection.execute(
             select(player_keys.c.added_at)
             .join(players, players.c.id == player_keys.c.player_id)
             .where(players.c.handle == handle)
         ).scalars()
-        if not any(_utc(added) < earliest for added in keys):
+        if not any(as_utc(added) < earliest for added in keys):
             held.add(name)
     return held
 
 
 ADMIN_MADE = frozenset({"console", "import"})  # ``PlayerJoined.via`` of a player an admin added
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
