@@ -103,7 +103,9 @@ class FactShelf:
                 if said.private:
                     facts.keep_private(connection, player, said.what)
                 else:
-                    facts.withdraw(connection, player, said.what, today, source, said.everything)
+                    facts.withdraw(
+                        connection, player, said.what, today, source, said.everything, said.line
+                    )
 
             return withdraw
         change: Remember | None = None

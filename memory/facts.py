@@ -317,7 +317,8 @@ def named(
     thirds of its words, told in the third person, a word counting when its first four
     letters are a word's of the fact, accents aside ("pregnancy", "pregnant"; "sumare",
     "Sumaré")."""
-    wanted = _word_stems(third_person(what, handle), handle)
+    said = third_person(what, handle)
+    wanted = _word_stems(said, handle) - _stems_of(TAKING_BACK)
     if not wanted:
         return []
 
@@ -351,6 +352,8 @@ SAME_THING = {
         ("club", "torc supp time team club"),
         ("work", "trab work job emp"),
         ("diet", "vega vege dieta diet carn meat"),
+        ("wedding", "casam noiv wedd marr enga fian"),
+        ("split", "divo sepa brok spli"),
     )
     for stem in stems.split()
 }
@@ -358,8 +361,14 @@ SAME_THING = {
 
 def _word_stems(text: str, handle: str) -> set[str]:
     """Its words' first four letters; its short words when it has no other ("my ex")."""
-    found = {w[:4] for w in content_words(unaccented(text), (handle,))}
+    found = _stems_of(content_words(unaccented(text), (handle,)))
     return found or _short_words(text, handle)
+
+
+def _stems_of(words: Iterable[str]) -> set[str]:
+    """Each word's first four letters, or five where four name another thing ("casamento"
+    is no "casa")."""
+    return {w[:5] if w[:5] in SAME_THING else w[:4] for w in words}
 
 
 def _short_words(text: str, handle: str) -> set[str]:
@@ -429,11 +438,14 @@ def withdraw(
     on: date,
     source: str,
     everything: bool = False,
+    line: str = "",
 ) -> list[Fact]:
     """The one current fact ``what`` names, withdrawn: out of every prompt. When it names
     several, none is: she asks which (an ambiguous "forget" must not take two). ``what``
     empty ("forget that", "esquece isso") is the fact the player told her last;
-    ``everything``, every current fact of theirs.
+    ``everything``, every current fact of theirs. ``line``: the whole line to her, whose
+    words pick the one fact they share most with, when ``what`` names none ("não
+    precisas de te lembrar de onde trabalho, tira isso").
 
     Withdrawn facts stay stored, with ``source``, the log line that withdrew them; the
     line itself stays in the log.
@@ -442,7 +454,7 @@ def withdraw(
     if everything:
         found = held
     elif not what:
-        found = sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
+        found = closest(held, line, handle) or sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
     else:
         found = (
             named(connection, handle, what)
@@ -456,6 +468,8 @@ def withdraw(
             # "forget that I lived in Recife" after "I moved to Lisbon" replaced it: the
             # older version, which "what do you know" tells as "before that", goes.
             found = named(connection, handle, what, _replaced_versions(connection, handle))
+        if not found:
+            found = closest(held, line, handle)
     if not found or (what and len(found) != len({f.id for f in found})):
         return []
     connection.execute(
@@ -464,6 +478,36 @@ def withdraw(
         .values(withdrawn_on=on, withdrawn_by=source)
     )
     return found
+
+
+# The words of taking back, none of which names what is taken back
+TAKING_BACK = frozenset(
+    """
+    forget delete erase remove drop scratch scrap wipe unremember take back bring thing
+    stuff story bit part said told shared mentioned mention please thanks anymore again
+    esquece esqueca esquecer apaga apagar deleta deletar tira tirar retira retirar deixa
+    lembrar lembra guarda guardes anota mencionar mencione fala falar falei contei disse
+    coisa historia lance negocio assunto papo memoria notas notes favor obrigado pode
+    podes precisa precisas mais betania beta sff pfv pls onde where olha aquilo isso
+    """.split()  # noqa: SIM905
+)
+
+
+def closest(held: list[Fact], line: str, handle: str) -> list[Fact]:
+    """The one fact of ``held`` sharing the most words with ``line`` (past the words of
+    taking back), when one shares more than every other; [] otherwise."""
+    words = {w for w in content_words(unaccented(line), (handle,)) if w not in TAKING_BACK}
+    wanted = {SAME_THING.get(stem, stem) for stem in _stems_of(words)}
+    if not wanted:
+        return []
+
+    def shared(fact: Fact) -> int:
+        return len(wanted & {SAME_THING.get(w, w) for w in _word_stems(fact.text, handle)})
+
+    ranked = sorted(held, key=shared, reverse=True)
+    if not ranked or shared(ranked[0]) == 0:
+        return []
+    return [] if len(ranked) > 1 and shared(ranked[1]) == shared(ranked[0]) else ranked[:1]
 
 
 def _replaced_versions(connection: Connection, handle: str) -> list[Fact]:

@@ -157,23 +157,45 @@ CHANGE = re.compile(
 )
 # Taking a fact back: "forget ...", "pls delete that", "esquece isso", "apaga o que eu
 # disse do meu cachorro", "pode esquecer". What follows names the fact.
+POLITE = (
+    r"please|pls|plz|ok|okay|hey|so|and|also|just|e|ei|oi|por favor|pfv|pf|sff|can you|could you"
+    r"|would you|can u|could u|you can|u can|pode|podes|podia|podias|poderia|voce pode|vc pode"
+    r"|da pra|tem como|consegues|consegue|do me a favou?r and|kindly"
+)
+# What takes a fact back wherever it stands in its clause ("ok this is embarrassing but
+# can u unremember what i said about lactose"): verbs no one says of anything but memory.
+FORGET_VERB = (
+    r"forget|delete|erase|unremember|wipe|scrap|esquec[ae](?:r|-se)?|esqueca|apag(?:a|ue|ar)"
+    r"|delet(?:a|e|ar)|take (?:it|that|this) back(?: out)?|take back|retir(?:a|e|ar) o que"
+    r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la"
+    r"|finj(?:a|am|e) (?:que|q) (?:eu )?nunca (?:te )?(?:contei|falei|disse)"
+    r"|pretend i never (?:said|told|mentioned)"
+    r"|nao precisa(?:s)? (?:de )?(?:te )?lembrar|no need to remember|(?:nao|n) (?:guard|anot)(?:a|e|es)"
+    r"|(?:nao|n) (?:me )?(?:mencion|comen|fal)(?:a|e|es|ar) mais|(?:not|never|don'?t|stop) bring(?:ing)?"
+    r" (?:(?:it|that|this|the|my) )?(?:\w+ )?(?:\w+ )?up"
+)
 FORGET = re.compile(
-    r"^(?:(?:please|pls|plz|ok|okay|hey|so|and|also|e|ei|oi|por favor|pfv|pf|can you|could you"
-    r"|would you|you can|pode|podia|poderia|voce pode|vc pode|da pra|tem como)\W+)*"
-    r"(?:forget|delete|drop|erase|remove|scratch|disregard|unlearn|wipe|esquec[ae](?:r|-se)?"
-    r"|nao (?:guard|anot|registr)(?:a|e|ar)|don'?t (?:keep|save|store)|(?:deit|jog)(?:a|e|ar) fora"
-    r"|throw away"
-    r"|esqueca|apag(?:a|ue|ar)|delet(?:a|e|ar)|remov(?:a|e|er)|tir(?:a|e|ar)"
+    rf"^(?:(?:{POLITE})\W+)*"
+    rf"(?:{FORGET_VERB}|drop|remove|scratch|disregard|throw away|(?:deit|jog)(?:a|e|ar) fora"
+    r"|nao (?:guard|anot|registr)(?:a|e|ar)|don'?t (?:keep|save|store)"
+    r"|remov(?:a|e|er)|tir(?:a|e|ar)|retir(?:a|e|ar)"
     r"|desconsider(?:a|e|ar)|ignor(?:a|e|ar))\b(?P<what>.*)$",
     re.DOTALL,
 )
+FORGET_WITHIN = re.compile(rf"\b(?:(?:{POLITE})\W+)*(?:{FORGET_VERB})\b(?P<what>.*)$", re.DOTALL)
+# Who forgets, when the verb is theirs and not asked of her: "I forget which day", "eu
+# esqueço", "you deleted", "nunca esquece"
+NOT_ASKED_OF_HER = re.compile(
+    r"\b(?:i|eu|he|she|they|we|you|u|vc|voce|tu|ele|ela|eles|elas|never|nunca|to|not|nao|n|didn'?t|won'?t"
+    r"|can'?t|will|'ll|vou|vai|pra|para|de|q|que|who|quem|se|if|quando|when|cannot|ever)\W*$"
+)
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
-    r"^(?:[^\w,;.!?]+|(?:about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parte"
+    r"^(?:[^\w;.!?]+|(?:ei|olha|oi|hey|ok|okay|so|entao|bom|well|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parte"
     r"|da (?:sua |tua )?memoria|das (?:suas |tuas )?notas|from (?:your )?(?:memory|notes)"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
-    r"|what i said|everything i (?:told|said)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
+    r"|what i said|what i shared|everything i (?:told|said|shared)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
     r"|isso|isto|aquilo|que|q|de|do|da|dos|das|sobre|o que eu (?:te )?(?:disse|falei|contei)"
     r"|o q eu (?:te )?(?:disse|falei|contei)|aquilo que eu (?:te )?(?:disse|falei|contei)"
     r"|o que (?:te )?(?:disse|falei|contei)|(?:o|a) (?:info|informacao|fato) (?:de|do|da|sobre)|the|o|a|os|as)(?=\W|$))\s*"
@@ -190,7 +212,7 @@ FORGET_CLOSING = re.compile(
 FORGET_TRAIL = re.compile(
     r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list|head)|out of your head"
     r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
-    r"|dai|daí|tb|tbm|too|also|tambem|pfv|pf|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
+    r"|dai|daí|tb|tbm|too|also|tambem|pfv|pf|sff|se faz favor|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
     r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.
@@ -297,6 +319,8 @@ def read_forget(message: str) -> Forget | None:
             what = _named_thing(found["what"])
         elif (closing := FORGET_CLOSING.search(plain)) is not None:
             what = _named_thing(plain[: closing.start()])
+        elif (found := _forget_within(plain)) is not None:
+            what = _named_thing(found["what"])
         else:
             continue
         said = part
@@ -312,8 +336,17 @@ def read_forget(message: str) -> Forget | None:
         )  # "esquece isso, quem lidera?": its clause's other piece
         if EVERYTHING.fullmatch(what):
             return Forget("", everything=True, rest=rest, asked=asked)
-        return Forget(_as_said(said, what), rest=rest, asked=asked)
+        return Forget(_as_said(said, what), rest=rest, asked=asked, line=message)
     return None
+
+
+def _forget_within(plain: str) -> re.Match[str] | None:
+    """A take-back past the words opening its clause, when asked of her: "this is
+    embarrassing but can u unremember ...", not "I forget which day it is"."""
+    found = FORGET_WITHIN.search(plain)
+    if found is None or NOT_ASKED_OF_HER.search(plain[: found.start()]):
+        return None
+    return found
 
 
 def _as_said(clause: str, plain: str) -> str:
@@ -336,7 +369,7 @@ def _named_thing(words: str, whole: bool = False) -> str:
         rest = rest[lead.end() :]
     # What it names ends with its clause: "forget my daughter, I'd rather keep it private"
     ends = r"[;!?]|\.(?!\.)" if whole else r"[,;.!?]"
-    what = re.split(rf"{ends}|\s(?:pls|please|por favor|thanks|obrigad\w*|i'?d rather|prefiro)\b",
+    what = re.split(rf"{ends}|\s(?:pls|please|por favor|sff|se faz favor|thanks|obrigad\w*|i'?d rather|prefiro)\b",
                     rest, maxsplit=1)[0]  # fmt: skip
     what = FORGET_TRAIL.sub("", what).strip()
     return "" if re.fullmatch(r"(?:it|that|this|isso|isto|aquilo|o|a|tb|too)?", what) else what
@@ -473,6 +506,9 @@ class Forget:
     rest: str = ""  # what the line tells besides: "esquece isso, moro em Campinas"
     asked: str = ""  # the words that ask besides: "apaga aquilo da banda. e quantos pontos?"
     question: Question | None = None  # what they ask, as read (``read_line``)
+    # the whole line, to her: its words pick the fact when what it names is not read
+    # ("não precisas de te lembrar de onde trabalho, tira isso")
+    line: str = ""
 
 
 Utterance = Chat | Remember | Forget | Question
@@ -571,7 +607,7 @@ def _overheard(
     if forget is not None and forget.what and not (forget.everything or forget.private):
         # "e esquece a história do cavaquinho, desisti": a thing of theirs named, taken
         # back in the room's hearing (only what names one fact of theirs goes)
-        return forget
+        return replace(forget, line="")
     said = telling(
         text, lambda clause: bool(others_named(clause, speaker, players, listener.handle))
     )

@@ -549,6 +549,61 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
     assert [f.text for f in current_of(played, "ana")] == ["ana mora em Niterói"]
 
 
+@pytest.mark.parametrize(
+    ("told", "taken_back", "left"),
+    [
+        # the take-back past the words opening its clause
+        (
+            ("betania I run half marathons", "betania I'm lactose intolerant"),
+            "betania ok this is embarrassing but can u unremember what i said about lactose 🙈",
+            ["ana runs half marathons"],
+        ),
+        # "deixa pra lá" names what the sentence before it said
+        (
+            ("betania sou de Recife", "betania tô fazendo mestrado em economia à noite"),
+            "betania ei, o q eu falei do mestrado... deixa isso pra lá, nao guarda nao",
+            ["ana é de Recife"],
+        ),
+        # what it names is read from the whole line when the words around it name none
+        (
+            ("betania sou benfiquista", "betania trabalho em remoto a partir de Braga"),
+            "betania, não precisas de te lembrar de onde trabalho, tira isso",
+            ["ana é benfiquista"],
+        ),
+        # "casamento" is no "casa": the wedding goes, not the home
+        (
+            ("betania tô noivo, caso em novembro 💍", "betania moro em Niterói"),
+            "betania, sobre o casamento... esquece q eu falei, por favor. deu ruim",
+            ["ana mora em Niterói"],
+        ),
+        # a divorce names a separation in other words
+        (
+            ("betania sou separada, moro só com a minha filha", "betania torço pro Grêmio"),
+            "betania aquilo q te falei do divórcio... tira da memória, tá?",
+            ["ana torce pro Grêmio"],
+        ),
+        # someone else's take-back, asked about, takes nothing back
+        (
+            ("betania moro em Pinheiros", "betania corro maratona"),
+            "betania, o bia pediu pra vc esquecer onde ele mora? ele comentou comigo",
+            ["ana corre maratona", "ana mora em Pinheiros"],
+        ),
+    ],
+)
+def test_a_take_back_in_everyday_words_withdraws_the_one_fact_it_means(
+    played: Pool,  # noqa: F811
+    told: tuple[str, ...],
+    taken_back: str,
+    left: list[str],
+) -> None:
+    her = pool_voice(played, "pt")
+    for line in told:
+        ask(her, "ana", line)
+    played.talk.chat("ana", taken_back)
+    her.catch_up()
+    assert sorted(f.text for f in current_of(played, "ana")) == sorted(left)
+
+
 def test_a_take_back_then_a_new_fact_in_one_line_replaces_the_last_one(
     played: Pool,  # noqa: F811
 ) -> None:
