@@ -41,7 +41,7 @@ LEAD_IN = re.compile(
     r"|note(?: that)?|take note(?: that| of this)?|(?:quick |small )?update|news|new info"
     r"|introducing myself|quick intro|about me|(?:me )?apresentando(?: \w+)?|sobre mim"
     r"|pra constar|para constar|pra registro|para registro|so (?:pra|para) constar"
-    r"|anota(?: ai)?(?: que| q)?|(?:so )?(?:pra|para) (?:voce|vc|tu|ce) saber|fica sabendo(?: que| q)?"
+    r"|anota(?: ai)?(?: que| q)?|(?:so )?(?:pra|para) (?:voce|vc|tu|ce) saber|podes? saber(?: que| q)?|fica sabendo(?: que| q)?"
     r"|lembra disso|remember this"
     r"|a proposito|alias|novidade|curiosidade|(?:pra|para) (?:sua|tua) informacao"
     r"|pra atualizar|para atualizar|sabia que|sabia q|registra(?: ai)?(?: que| q)?"
@@ -142,8 +142,9 @@ FIRST_PERSON = re.compile(
     # Richarlison": a likeness, banter)
     r"|(?!.*\b(?:a cara d|looks (?:just )?like|spitting image|parece (?:com|o|a|um|uma)|igualzinh))"
     r"(?:(?:o|a|os|as) )?(?:meu|minha|meus|minhas) (?!(?:deus|nossa|pai do ceu|senhor|amigo"
-    r"|querid[oa]|povo|gente|caro|rei)\b)\w+(?: (?!\w+(?:ou|eu|iu)\b)\w+){0,3}"
-    r" (?:e|sao|era|eram|se chama"
+    r"|querid[oa]|povo|gente|caro|rei)\b)\w+(?: (?!\w+(?:ou|eu|iu)\b|(?:e|nem)\b)\w+){0,3}"
+    # ("os meus nervos e nem é a minha seleção": "e" is "and" there, not "é")
+    r" (?:e(?! (?:nem|tb|tbm|tambem|eu|vc|voce|ele|ela)\b)|sao|era|eram|se chama"
     r"|chama|chamam|mora|moram|tem|faz|fazem|adora|adoram|estuda|trabalha|nasceu|virou)\b)"
 )
 # What makes a told fact a change of mind: it replaces the one it updates.
@@ -205,7 +206,8 @@ EVERYTHING = re.compile(r"(?:everything|all of it|all|tudo|td)(?: (?:about me|so
 FORGET_CLOSING = re.compile(
     r"\b(?:(?:pode|podes|please|pls|can you) )?(?:esquece|esquecer|esqueca|apaga|apagar|forget it"
     r"|forget that"
-    r"|deitar fora|jogar fora"
+    r"|deitar fora|jogar fora|tira (?:isso|isto|essa|esse|aquilo)(?: da[ií]| fora)?"
+    r"|remove (?:it|that|this)|take (?:it|that|this) out"
     r"|delete (?:it|that)|scratch that|drop it)\b(?=\s*(?:[,.;!]|$))"
 )
 # What trails the thing a take-back names: "from your memory", "das suas notas", "too".
@@ -236,7 +238,8 @@ SENSITIVE = re.compile(
     r"\b(?:password\w*|passcode|pin(?: code| number)?|senhas?|cpf|ssn|social security"
     r"|card number|numero do cartao|cvv|iban|conta bancaria|bank account"
     r"|diabet\w*|hiv|epilep\w*|asthma|asma|illness|disease|doenca|doente"
-    r"|medication|medicamento|remedio|insulin\w*"
+    r"|medication|medicamento|remedio|insulin\w*|hipertens\w*|hypertens\w*|blood pressure"
+    r"|pressao (?:alta|arterial)|tensao (?:alta|arterial)|colesterol|cholesterol|comprimidos?|pills"
     r"|diagnos\w*|surgery|tumou?r|chemo|therapy|therapist|depress\w*|anxiety"
     r"|pregnan\w*|miscarriage|rehab|hospital\w*|my address|street|avenue|apartment \d+|apt \d+"
     r"|divorc\w*|separat\w*|breakup|broke up|cheating|affair|job hunt\w*|looking for (?:a )?"
