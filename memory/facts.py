@@ -405,7 +405,8 @@ def _in_confidence(held: list[Fact], what: str) -> list[Fact]:
 
 
 def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
-    """The facts of the last line that told any on the day ``what`` names; [] if none."""
+    """The facts of the one line that told any on the day ``what`` names; [] if none, or
+    if several lines told some that day."""
     plain = unaccented(what).lower()
     said = [days for word, days in DAY_SAID.items() if re.search(rf"\b{word}\b", plain)]
     before_last = 7 if BEFORE_LAST.search(plain) else 0  # "domingo retrasado"
@@ -418,13 +419,8 @@ def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
         return []
     day = on - timedelta(days=said[0])
     that_day = [f for f in held if f.learned_on == day]
-    last = max((f.source for f in that_day), key=_source_order, default=None)
-    return [f for f in that_day if f.source == last]
-
-
-def _source_order(source: str) -> int:
-    """ "log:41" -> 41: the order lines were logged in."""
-    return int(source.split(":")[-1]) if source.split(":")[-1].isdigit() else 0
+    # one line's facts only: of two told that day, the day alone does not say which
+    return that_day if len({f.source for f in that_day}) == 1 else []
 
 
 # Where a take-back names two things: "o bar e o canto", "the bird and the pigeons"
