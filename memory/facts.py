@@ -354,6 +354,7 @@ SAME_THING = {
         ("diet", "vega vege dieta diet carn meat"),
         ("wedding", "casam noiv wedd marr enga fian"),
         ("split", "divo sepa brok spli"),
+        ("medicine", "remed medic pills compr antid insul losar"),
     )
     for stem in stems.split()
 }
@@ -491,19 +492,43 @@ TAKING_BACK = frozenset(
 
 def closest(held: list[Fact], line: str, handle: str) -> list[Fact]:
     """The one fact of ``held`` sharing the most words with ``line`` (past the words of
-    taking back), when one shares more than every other; [] otherwise."""
-    words = {w for w in content_words(unaccented(line), (handle,)) if w not in TAKING_BACK}
+    taking back), when one shares more than every other; [] otherwise. Only a line's
+    rare words count ("lactose", not "não" or "gente"), or those naming a thing (a home, a
+    job); a short name counts as the start of a fact's ("Ju", "Juliana")."""
+    words = {
+        unaccented(w)
+        for w in content_words(line, (handle,))
+        if unaccented(w) not in TAKING_BACK
+        and (_stems_of([unaccented(w)]) & SAME_THING.keys() or rare(w))
+    }
     wanted = {SAME_THING.get(stem, stem) for stem in _stems_of(words)}
-    if not wanted:
-        return []
+    short = {w.lower() for w in re.findall(r"(?<=\w )([A-Z][a-z]{1,2})\b", line)}
 
     def shared(fact: Fact) -> int:
-        return len(wanted & {SAME_THING.get(w, w) for w in _word_stems(fact.text, handle)})
+        own = {SAME_THING.get(w, w) for w in _word_stems(fact.text, handle)}
+        names = {w.lower() for w in re.findall(r"\b[A-Z]\w+", fact.text)}
+        return len(wanted & own) + sum(any(n.startswith(s) for n in names) for s in short)
+
+    if not wanted and not short:
+        return []
 
     ranked = sorted(held, key=shared, reverse=True)
     if not ranked or shared(ranked[0]) == 0:
         return []
     return [] if len(ranked) > 1 and shared(ranked[1]) == shared(ranked[0]) else ranked[:1]
+
+
+# A word as frequent as this (wordfreq's Zipf scale) in English or Portuguese names no
+# fact of its own: "não" is 7, "gente" 5.6; "lactose" 2.9, "mestrado" 3.6.
+RARE_ZIPF = 4.5
+
+
+def rare(word: str) -> bool:
+    """Whether ``word`` is rarer than everyday words in both languages."""
+    # Imported here: wordfreq costs 0.17 s to import, and most lines take nothing back.
+    from wordfreq import zipf_frequency
+
+    return max(zipf_frequency(word, language) for language in ("en", "pt")) < RARE_ZIPF
 
 
 def _replaced_versions(connection: Connection, handle: str) -> list[Fact]:

@@ -589,6 +589,21 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "betania aquilo q te falei do divórcio... tira da memória, tá?",
             ["ana torce pro Grêmio"],
         ),
+        # a short name is the start of a fact's; an everyday word ("não") names nothing
+        (
+            (
+                "betania moro em Montevidéu e ainda não entendo os uruguaios",
+                "betania eu e a Juliana estamos nos separando",
+            ),
+            "betania, scratch what I said about me and Ju, a gente tá tentando de novo",
+            ["ana mora em Montevidéu e ainda não entende os uruguaios"],
+        ),
+        # a medicine named by what it is for
+        (
+            ("betania tô tomando antidepressivo desde setembro", "betania sou de Londrina"),
+            "betania, aquilo que eu contei do remédio... pode esquecer, falei demais",
+            ["ana é de Londrina"],
+        ),
         # someone else's take-back, asked about, takes nothing back
         (
             ("betania moro em Pinheiros", "betania corro maratona"),
