@@ -484,7 +484,7 @@ TAKING_BACK = frozenset(
     stuff story bit part said told shared mentioned mention please thanks anymore again
     esquece esqueca esquecer apaga apagar deleta deletar tira tirar retira retirar deixa
     lembrar lembra guarda guardes anota mencionar mencione fala falar falei contei disse
-    coisa historia lance negocio assunto papo memoria notas notes favor obrigado pode
+    coisa historia lance parada negocio assunto papo memoria notas notes favor obrigado pode
     podes precisa precisas mais betania beta sff pfv pls onde where olha aquilo isso
     """.split()  # noqa: SIM905
 )
@@ -519,8 +519,8 @@ def closest(held: list[Fact], line: str, handle: str) -> list[Fact]:
 
 
 # A word as frequent as this (wordfreq's Zipf scale) in English or Portuguese names no
-# fact of its own: "não" is 7, "gente" 5.6; "lactose" 2.9, "mestrado" 3.6.
-RARE_ZIPF = 4.5
+# fact of its own: "não" is 7.1, "gente" 5.6; "entrevista" 4.9, "lactose" 3.3.
+RARE_ZIPF = 5.0
 
 
 def rare(word: str) -> bool:
