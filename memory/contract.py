@@ -625,7 +625,9 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
             word = re.sub(r"['\u2019]s$", "", found[0]).rstrip(".")
             if not word or not word[0].isupper():
                 continue
-            lowered, opening = word.lower(), index == 0
+            # a word shouted in capitals ("YOU DID, carla!") is capitalised anyway, as
+            # a sentence's first is: a common word may be one
+            lowered, opening = word.lower(), index == 0 or (word.isupper() and len(word) > 1)
             if opening and lowered.endswith(ADVERB):  # "Truly", "Honestly", "Claramente"
                 continue
             # a part written in lowercase is no name: "Braga-style" is Braga's

@@ -305,6 +305,7 @@ OPENINGS = [
     ("GOOOOL do Brasil!", "pt"),
     ("A Beetle-style comeback for bia.", "en"),
     ("Brasil 2-0 Sérvia, 9 Dez: a bia viu.", "pt"),  # a month, abbreviated
+    ("YOU DID, bia! Brazil 2-0 Serbia, exactly.", "en"),  # shouted: capitals anyway
 ]
 
 
@@ -326,6 +327,7 @@ def test_a_common_word_opening_a_sentence_is_no_name(
         "It was cruel for Surprise FC.",
         "Bosko leva a melhor, como sempre.",
         "A Zorblaxian-style comeback for bia.",  # a compound of a name nobody gave
+        "WELL DONE, MARTIN! What a match.",  # shouted, and still nobody's name
     ],
 )
 def test_a_name_nobody_gave_is_still_refused(played: Pool, text: str) -> None:
