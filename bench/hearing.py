@@ -328,26 +328,37 @@ def _leaks(graded: list[Graded], lines: list[Line], posts: list[Any], said: list
 
 
 class Hearer:
-    """A model for the lines to her only (her reading of them and her answers); the
-    offline voice for everything else: the figure is about hearing, and a strong model
-    played by hand answers a hundred calls, not a thousand."""
+    """A model for the lines to her only (her reading of them and her answers), or with
+    ``writes_all`` for all she writes but her picks; the offline voice for the rest: the
+    figure is about hearing, and a strong model played by hand answers a hundred calls,
+    not a thousand."""
 
-    def __init__(self, model: Model, language: str) -> None:
+    def __init__(self, model: Model, language: str, writes_all: bool = False) -> None:
         self.model = model
         self.offline = OfflineModel(language=language)
         self.name = model.name
+        self.writes_all = writes_all
 
     def complete(self, call: ModelCall) -> str:
-        chosen = self.model if call.task in HEARD else self.offline
-        return chosen.complete(call)
+        # her picks stay the offline voice's always: the scenario the chat was written
+        # over has them, and its tables count them
+        mine = call.task != "prediction" if self.writes_all else call.task in HEARD
+        return (self.model if mine else self.offline).complete(call)
 
 
 HEARD = ("hearing", "answer")
 
 
-def run(lines: list[Line], config: ModelConfig, database: Path, language: str) -> list[Graded]:
+def run(
+    lines: list[Line],
+    config: ModelConfig,
+    database: Path,
+    language: str,
+    writes_all: bool = False,
+) -> list[Graded]:
     """The chat's lines replayed over the knock-outs with ``config``'s model (the offline
-    voice alone; or a model that hears, for the lines to her, beside the offline voice)."""
+    voice alone; or a model that hears, for the lines to her, beside the offline voice;
+    ``writes_all``: the model writes her remarks and diary too)."""
     hears = config.chosen() != "offline"
     options = ReplayOptions(
         knockouts(),
@@ -364,7 +375,7 @@ def run(lines: list[Line], config: ModelConfig, database: Path, language: str) -
     clock = SimulatedClock(min(f.kickoff for f in options.tournament.fixtures))
     brain: Model | ModelConfig = config
     if hears:
-        brain = Hearer(make_model(config, lambda *_: None), language)
+        brain = Hearer(make_model(config, lambda *_: None), language, writes_all)
     report = replay(options, database, brain, clock=clock)
     return grade(report.pool, lines)
 
@@ -445,6 +456,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--data-dir", help="keep the replay's database here")
     parser.add_argument("--report", metavar="DIR", help="grade an earlier run's DIR/hearing.db")
+    parser.add_argument(
+        "--model-writes-all",
+        action="store_true",
+        help="the model writes her remarks and diary too, not only her hearing and answers",
+    )
     add_model_options(parser)
     parser.set_defaults(provider="offline")
     args = parser.parse_args()
@@ -459,7 +475,7 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as folder:
         where = Path(args.data_dir or folder)
-        graded = run(lines, config, where / "hearing.db", config.language)
+        graded = run(lines, config, where / "hearing.db", config.language, args.model_writes_all)
     if args.json:
         print(json.dumps([g.as_dict() for g in graded], ensure_ascii=False))
     else:
