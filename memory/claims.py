@@ -98,6 +98,13 @@ FIRST_POINTS = re.compile(
     r"|sai[ur]? do zero|desencant\w+)\b",
     re.IGNORECASE,
 )
+# A player's first pick told: "started with a 3-3", "opened with 2-1", "começou com um 1-0"
+OPENED_WITH = re.compile(
+    r"\b(?:started (?:off |out )?(?:with|on)|opened (?:with|on)|kicked off with|first pick"
+    r" (?:was|of)|comecou com|começou com|abriu com|estreou com|primeir[oa] (?:palpite|aposta)"
+    r" (?:foi|de))\s+(?:(?:an?|um|uma|o|a)\s+)?(?P<home>\d{1,2})\s*[-x\u2013]\s*(?P<away>\d{1,2})\b",
+    re.IGNORECASE,
+)
 # "Then again" is "on the other hand", not a second time.
 AGAIN = re.compile(
     r"(?<!then )\b(?:again|once more|de novo|outra vez|mais uma vez)\b", re.IGNORECASE
@@ -389,6 +396,8 @@ class Records:
     # match -> how everyone picked it, and everyone but her: only matches kicked off
     shares: dict[int, tuple[Shares, Shares]] = field(default_factory=dict)
     me: str = ""  # her handle when she plays in the pool: whom "I" and "eu" name
+    # player -> the score of their first pick, of the first match they picked that kicked off
+    openers: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def spans(self, handle: str) -> set[int]:
         """What ``handle`` can be said to have: a total, a match's points, or the points of
@@ -568,6 +577,9 @@ class Claims:
         found.record, found.picks, found.called = picked.record, picked.picks, picked.called
         for handle, earned in picked.points.items():
             found.points.setdefault(handle, set()).update(earned)
+        for _, number in sorted((m.kickoff, n) for n, m in matches.items() if m.has_started(now)):
+            for pick in picked.on.get(number, []):
+                found.openers.setdefault(pick.handle, (pick.score.home, pick.score.away))
         for number, picks in picked.on.items():
             split = self._split(matches.get(number), picks, found.me, now)
             if split is not None:  # hidden before kick-off, counted or not
@@ -790,7 +802,11 @@ class Claims:
                     break
             if told is not None:
                 return told
-        told = _results(text, records, match) or _ended(text, records, match)
+        told = (
+            _results(text, records, match)
+            or _ended(text, records, match)
+            or _opened(text, records, addressed)
+        )
         if told is not None:
             return told
         if match is None:
@@ -1035,6 +1051,24 @@ def _before(text: str, records: Records, match: int) -> str | None:
             if told is not None:
                 return told
         last = parts[-1][1]
+    return None
+
+
+def _opened(text: str, records: Records, addressed: str) -> str | None:
+    """ "started with a 3-3", "a primeira aposta dele foi 2-1": a player's first pick, of
+    the first match they picked; whose is the player the sentence names, else hers when it
+    says "I", else the one the text speaks to."""
+    for sentence in SENTENCE.findall(text):
+        for found in OPENED_WITH.finditer(sentence):
+            whose = {h for _, _, h in named_at(sentence, records.players)}
+            if not whose and records.me and FIRST_PERSON.search(sentence[: found.start()]):
+                whose = {records.me}
+            whose = whose or ({addressed} if addressed else set())
+            said = (int(found["home"]), int(found["away"]))
+            for handle in sorted(whose):
+                first = records.openers.get(handle)
+                if first is not None and said not in (first, first[::-1]):
+                    return f"first pick {said[0]}-{said[1]}: {handle} opened with {first[0]}-{first[1]}"
     return None
 
 

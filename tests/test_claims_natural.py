@@ -71,6 +71,11 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Argentina 1-1 Mexico gave bia her first points of the tournament.", 2, True),
         ("bia is finally off zero.", 2, True),
         ("O 1-1 deu à bia os primeiros pontos.", 2, True),
+        # a player's first pick, of the first match they picked (bia: 1-0, then 1-1)
+        ("You're top, bia: not bad for someone who started with a 1-0.", None, False),
+        ("You're top, bia: not bad for someone who started with a 1-1.", None, True),
+        ("caio opened with 2-0 and is still waiting.", None, False),
+        ("A bia começou com um 1-1.", None, True),
     ],
 )
 def test_a_capable_model_s_lines_are_read_as_meant(
