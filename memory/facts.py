@@ -350,9 +350,11 @@ SAME_THING = {
         ("home", "mora moro morar live livi bair neig addr ende rua stre casa home"),
         ("name", "nome name call cham"),
         ("club", "torc supp time team club"),
-        ("work", "trab work job emp"),
+        # a job named by its trade: "o que eu disse do meu trabalho" of "é professora"
+        ("work", "trab work job emp prof teac enfe nurs enge engi advo lawy anal"),
         ("diet", "vega vege dieta diet carn meat"),
-        ("wedding", "casam noiv wedd marr enga fian"),
+        ("wedding", "casam casar casei casou casad noiv wedd marr enga fian"),
+        ("faith", "igre chur reli evan cato jewi jude musl espir"),
         ("split", "divo sepa brok spli"),
         ("medicine", "remed medic pills compr antid insul losar"),
     )
@@ -441,8 +443,8 @@ def withdraw(
     several, none is: she asks which (an ambiguous "forget" must not take two). ``what``
     empty ("forget that", "esquece isso") is the fact the player told her last;
     ``everything``, every current fact of theirs. ``line``: the whole line to her, whose
-    words pick the one fact they share most with, when ``what`` names none ("não
-    precisas de te lembrar de onde trabalho, tira isso").
+    words pick the one fact they share most with when ``what`` is empty ("não precisas
+    de te lembrar de onde trabalho, tira isso").
 
     Withdrawn facts stay stored, with ``source``, the log line that withdrew them; the
     line itself stays in the log.
@@ -451,7 +453,11 @@ def withdraw(
     if everything:
         found = held
     elif not what:
-        found = closest(held, line, handle) or sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
+        found = closest(held, line, handle)
+        if not found and not any(naming(line, handle)):
+            # "forget that": nothing named, the last fact told. A line naming something
+            # none of theirs holds ("keto's over, just wipe that") takes nothing.
+            found = sorted(held, key=lambda f: (f.last_told, f.id))[-1:]
     else:
         found = (
             named(connection, handle, what)
@@ -466,7 +472,9 @@ def withdraw(
             # older version, which "what do you know" tells as "before that", goes.
             found = named(connection, handle, what, _replaced_versions(connection, handle))
         if not found:
-            found = closest(held, line, handle)
+            # what it names, by its rare words; else the line's rare words, not the things
+            # its reasons name ("forget my religion pls, it's not a work-chat thing")
+            found = closest(held, what, handle) or closest(held, line, handle, things=False)
     if not found or (what and len(found) != len({f.id for f in found})):
         return []
     connection.execute(
@@ -490,27 +498,31 @@ TAKING_BACK = frozenset(
 )
 
 
-def closest(held: list[Fact], line: str, handle: str) -> list[Fact]:
-    """The one fact of ``held`` sharing the most words with ``line`` (past the words of
-    taking back), when one shares more than every other; [] otherwise. Only a line's
-    rare words count ("lactose", not "não" or "gente"), or those naming a thing (a home, a
-    job); a short name counts as the start of a fact's ("Ju", "Juliana")."""
+def naming(line: str, handle: str, things: bool = True) -> tuple[set[str], set[str]]:
+    """What in ``line`` may name one of ``handle``'s facts, past the words of taking back:
+    its rare words ("lactose", not "não" or "gente") and, with ``things``, those naming a
+    thing (a home, a job), as stems; and its short names ("Ju" of "Juliana")."""
     words = {
         unaccented(w)
         for w in content_words(line, (handle,))
         if unaccented(w) not in TAKING_BACK
-        and (_stems_of([unaccented(w)]) & SAME_THING.keys() or rare(w))
+        and ((things and _stems_of([unaccented(w)]) & SAME_THING.keys()) or rare(w))
     }
-    wanted = {SAME_THING.get(stem, stem) for stem in _stems_of(words)}
     short = {w.lower() for w in re.findall(r"(?<=\w )([A-Z][a-z]{1,2})\b", line)}
+    return {SAME_THING.get(stem, stem) for stem in _stems_of(words)}, short
+
+
+def closest(held: list[Fact], line: str, handle: str, things: bool = True) -> list[Fact]:
+    """The one fact of ``held`` sharing the most of what ``line`` names (``naming``), when
+    one shares more than every other; [] otherwise."""
+    wanted, short = naming(line, handle, things)
+    if not wanted and not short:
+        return []
 
     def shared(fact: Fact) -> int:
         own = {SAME_THING.get(w, w) for w in _word_stems(fact.text, handle)}
         names = {w.lower() for w in re.findall(r"\b[A-Z]\w+", fact.text)}
         return len(wanted & own) + sum(any(n.startswith(s) for n in names) for s in short)
-
-    if not wanted and not short:
-        return []
 
     ranked = sorted(held, key=shared, reverse=True)
     if not ranked or shared(ranked[0]) == 0:

@@ -160,13 +160,19 @@ CHANGE = re.compile(
 # disse do meu cachorro", "pode esquecer". What follows names the fact.
 POLITE = (
     r"please|pls|plz|ok|okay|hey|so|and|also|just|e|ei|oi|por favor|pfv|pf|sff|can you|could you"
-    r"|would you|can u|could u|you can|u can|pode|podes|podia|podias|poderia|voce pode|vc pode"
+    r"|would you|can u|could u|you can|u can|can we|could we|let'?s|pode|podes|podia|podias"
+    r"|poderia|voce pode|vc pode"
     r"|da pra|tem como|consegues|consegue|do me a favou?r and|kindly"
 )
 # What takes a fact back wherever it stands in its clause ("ok this is embarrassing but
 # can u unremember what i said about lactose"): verbs no one says of anything but memory.
 FORGET_VERB = (
-    r"forget|delete|erase|unremember|wipe|scrap|esquec[ae](?:r|-se)?|esqueca|apag(?:a|ue|ar)"
+    r"forget|delete|erase|unremember|wipe|scrap|esquec[ae](?:r|-se|m)?|esquecam|esqueca"
+    r"|apag(?:a|ue|uem|ar)|ignorem"
+    # "pode tirar isso da sua memória", "remove that from your notes"
+    r"|(?:tir|remov)(?:a|e|ar|er)\s+(?:(?:isso|isto|aquilo|essa|esse|it|that|this)\s+)?(?:da|das"
+    r"|from)\s+(?:(?:sua|tua|suas|tuas|your|ur)\s+)?(?:memoria|notas|cabeca|lista|memory|notes"
+    r"|list|head)"
     r"|delet(?:a|e|ar)|take (?:it|that|this) back(?: out)?|take back|retir(?:a|e|ar) o que"
     r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la"
     r"|finj(?:a|am|e) (?:que|q) (?:eu )?nunca (?:te )?(?:contei|falei|disse)"

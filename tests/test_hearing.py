@@ -604,6 +604,35 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "betania, aquilo que eu contei do remédio... pode esquecer, falei demais",
             ["ana é de Londrina"],
         ),
+        # a take-back mid-line, after what it takes back
+        (
+            ("betania tô fazendo dieta low carb", "betania moro em Niterói"),
+            "larguei a low carb, betania, pode tirar isso da sua memória",
+            ["ana mora em Niterói"],
+        ),
+        (
+            ("betania I'm doing IVF, moody this month sorry", "betania I live in Almada"),
+            "betania can we pretend I never mentioned the IVF? 🙈",
+            ["ana lives in Almada"],
+        ),
+        # a church named by its faith; a job by its trade
+        (
+            ("betania não bebo álcool, sou evangélica", "betania sou professora de inglês"),
+            "betania tira isso da minha igreja da sua memória, não quero debate religioso",
+            ["ana é professora de inglês"],
+        ),
+        # what it names is none of hers: nothing goes, not the fact beside it nor the
+        # one its reason names
+        (
+            ("betania I have a bunny called Cenoura", "betania I work in HR"),
+            "keto's over for me betania, just wipe that",
+            ["ana has a bunny called Cenoura", "ana works in HR"],
+        ),
+        (
+            ("betania I work in HR", "betania I live in Campinas"),
+            "betania forget my religion pls, it's not a work-chat thing",
+            ["ana lives in Campinas", "ana works in HR"],
+        ),
         # someone else's take-back, asked about, takes nothing back
         (
             ("betania moro em Pinheiros", "betania corro maratona"),
