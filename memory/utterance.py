@@ -198,7 +198,8 @@ NOT_ASKED_OF_HER = re.compile(
 )
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
-    r"^(?:[^\w;.!?]+|(?:ei|olha|oi|hey|ok|okay|so|entao|bom|well|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte"
+    r"^(?:[^\w;.!?]+|(?:ei|olha|oi|hey|ok|okay|so|entao|bom|well|acho melhor|e melhor|melhor|better"
+    r"|vc|voce|tu|you|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte"
     r"|da (?:sua |tua )?memoria|das (?:suas |tuas )?notas|from (?:your )?(?:memory|notes)"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"

@@ -182,6 +182,8 @@ def test_for_the_record_about_another_player_is_refused_whole() -> None:
         ("betania aquele lance da entrevista esquece, nao rolou", "entrevista", False),
         ("betania sabe aquilo das minhas filhas? esquece por favor", "minhas filhas", False),
         ("betania e apaga a parte de vegetariana tb", "vegetariana", False),
+        # "melhor vc esquecer": what it takes back is what the clause before it named
+        ("betania, aquilo q te contei segunda... melhor vc esquecer, tá?", "segunda..", False),
         # closing its line, with why it goes before it
         (
             "betania aquela história da banda de carimbó era zoeira kkk tira isso daí",
