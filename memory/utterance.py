@@ -163,20 +163,27 @@ POLITE = (
     r"|would you|can u|could u|you can|u can|can we|could we|let'?s|pode|podes|podia|podias"
     r"|poderia|voce pode|vc pode"
     r"|da pra|tem como|consegues|consegue|do me a favou?r and|kindly"
+    # what is asked of her through a wish: "I'd like you to forget", "queria q vc apagasse"
+    r"|i(?:'d| would)? (?:like|want|need) (?:you|u) to|(?:quero|queria|preciso|gostaria|prefiro)"
+    r"(?: (?:que|q))? (?:vc|voce|tu|c)|(?:acho )?melhor (?:vc|voce|tu)"
 )
 # What takes a fact back wherever it stands in its clause ("ok this is embarrassing but
 # can u unremember what i said about lactose"): verbs no one says of anything but memory.
 FORGET_VERB = (
     r"forget|delete|erase|unremember|wipe|scrap|esquec[ae](?:r|-se|m)?|esquecam|esqueca"
-    r"|apag(?:a|ue|uem|ar)|ignorem"
+    r"|esquecesses?|apag(?:a|ue|uem|ues|ar|asse|asses)|deletasse|ignorem|strike (?:that|it)"
+    # "não quero isso guardado", "I don't want that stored"
+    r"|nao quero (?:(?:isso|isto) |(?:que|q) (?:isso |isto )?(?:fique|seja) )?(?:guardad|registrad"
+    r"|anotad|salv)[oa]|(?:don'?t|do not) want (?:that|it|this) (?:stored|saved|kept|remembered"
+    r"|on record|in your notes)|nao (?:e|eh) (?:pra|para) (?:lembrar|anotar|guardar)"
     # "pode tirar isso da sua memória", "remove that from your notes"
     r"|(?:tir|remov)(?:a|e|ar|er)\s+(?:(?:isso|isto|aquilo|essa|esse|it|that|this)\s+)?(?:da|das"
     r"|from)\s+(?:(?:sua|tua|suas|tuas|your|ur)\s+)?(?:memoria|notas|cabeca|lista|memory|notes"
     r"|list|head)"
     r"|delet(?:a|e|ar)|take (?:it|that|this) back(?: out)?|take back|retir(?:a|e|ar) o que"
     r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la"
-    r"|finj(?:a|am|e) (?:que|q) (?:eu )?nunca (?:te )?(?:contei|falei|disse)"
-    r"|pretend i never (?:said|told|mentioned)"
+    r"|(?:finj(?:a|am)|fing(?:e|ir|e)) (?:que|q) (?:eu )?(?:nunca|nao) (?:te )?(?:contei|falei|disse"
+    r"|mencionei)|pretend i (?:never|didn'?t) (?:say|said|tell|told|mention\w*)"
     r"|nao precisa(?:s)? (?:de )?(?:te )?lembrar|no need to remember|(?:nao|n) (?:guard|anot)(?:a|e|es)"
     r"|(?:nao|n) (?:me )?(?:mencion|comen|fal)(?:a|e|es|ar) mais|(?:not|never|don'?t|stop) bring(?:ing)?"
     r" (?:(?:it|that|this|the|my) )?(?:\w+ )?(?:\w+ )?up"
@@ -199,7 +206,7 @@ NOT_ASKED_OF_HER = re.compile(
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
     r"^(?:[^\w;.!?]+|(?:ei|olha|oi|hey|ok|okay|so|entao|bom|well|acho melhor|e melhor|melhor|better"
-    r"|vc|voce|tu|you|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte"
+    r"|vc|voce|tu|you|nada|anything|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte"
     r"|da (?:sua |tua )?memoria|das (?:suas |tuas )?notas|from (?:your )?(?:memory|notes)"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
