@@ -393,7 +393,13 @@ def _pt(text: str, subject: str, possessor: str, second: bool) -> str:
             if said:
                 out.append(PT_SECOND[lower])  # "ana joga xadrez com seu avô"
                 continue
-            out.append(PT_POSSESSIVE[lower])
+            spoken = [t for t in out if t.strip()]
+            if spoken and spoken[-1].lower() == PT_POSSESSIVE[lower]:
+                # "o meu pai": its article is said already ("o pai de ana", not "o o pai")
+                while out and not out[-1].strip():
+                    out.pop()
+            else:
+                out.append(PT_POSSESSIVE[lower])
             pending_owner = True
             continue
         out.append(token)

@@ -119,6 +119,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "MESSI CAMPEÃO 😭😭 que jogo foi esse meu deus",  # "jogo", a game; "meu deus", no god
         "o meu primo é a cara do Richarlison juro 😂",  # a likeness: banter, nothing of hers
         "prolongamento. os meus nervos e nem é a minha seleção",  # "e", and: no "é" told
+        "I'm gonna need therapy after this match lol",  # foreseen, not told
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -801,6 +802,10 @@ def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str)
             "betania pode saber: sou hipertenso, tomo losartana todo dia",
             "é hipertenso, toma losartana",
         ),
+        # a matter of health or family said plainly, to her or to the room
+        ("betania tenho enxaqueca crônica", "tem enxaqueca crônica"),
+        ("o meu pai está internado desde domingo", "o pai de ana está internado"),
+        ("@betania I'm going through a divorce so don't mind me", "is going through a divorce"),
     ],
 )
 def test_a_secret_or_a_health_fact_is_kept_private(line: str, fact: str) -> None:
