@@ -633,10 +633,30 @@ def _overheard(
     )
     if said is None or not said.first_person:  # what it asks the room is not hers to answer
         return None
+    if _news_of_today(plain_line(said.fact)):
+        return None  # "voltei pra obra hj, bora hexa": the day's news, to the room
     told = judge(said.fact, speaker, players, today, listener, final)
     if told.kept is None:
         return None
     return Remember(told, said.change, private=told_in_confidence(text), overheard=True)
+
+
+def _news_of_today(plain: str) -> bool:
+    """Whether every part of ``plain`` a first person opens is about today only ("voltei
+    pra obra hj"), none saying it lasts ("a partir de hoje estou no turno da manhã")."""
+    parts = re.split(r"[,.;!?]\s*|\s+(?:e|and|mas|but|so|q|que|pq|porque)\s+", plain)
+    told = [p for p in parts if FIRST_PERSON.match(p.strip())]
+    return bool(told) and all(TODAY_ONLY.search(p) and not LASTING.search(p) for p in told)
+
+
+# What the room is told of today only, unless it says it lasts ("a partir de hoje ...")
+TODAY_ONLY = re.compile(
+    r"\b(?:hj|hoje|today|tonight|esta noite|essa noite|this morning|agora ha pouco|just now)\b"
+)
+LASTING = re.compile(
+    r"\b(?:a partir de|from now on|from today|desde|since|for good|de vez|pra sempre|para sempre"
+    r"|every|todo|toda|todos|todas|anymore|mais)\b"
+)
 
 
 def may_tell(text: str) -> bool:

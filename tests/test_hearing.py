@@ -120,6 +120,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "o meu primo é a cara do Richarlison juro 😂",  # a likeness: banter, nothing of hers
         "prolongamento. os meus nervos e nem é a minha seleção",  # "e", and: no "é" told
         "I'm gonna need therapy after this match lol",  # foreseen, not told
+        "voltei pra obra hj, bora hexa 🇧🇷🇧🇷",  # the day's news, to the room
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
