@@ -318,7 +318,7 @@ def named(
     letters are a word's of the fact, accents aside ("pregnancy", "pregnant"; "sumare",
     "Sumaré")."""
     said = third_person(what, handle)
-    wanted = _word_stems(said, handle) - _stems_of(TAKING_BACK)
+    wanted = _word_stems(said, handle) - TAKING_BACK_STEMS
     if not wanted:
         return []
 
@@ -496,6 +496,7 @@ TAKING_BACK = frozenset(
     podes precisa precisas mais betania beta sff pfv pls onde where olha aquilo isso
     """.split()  # noqa: SIM905
 )
+TAKING_BACK_STEMS = _stems_of(TAKING_BACK)
 
 
 def naming(line: str, handle: str, things: bool = True) -> tuple[set[str], set[str]]:
