@@ -170,7 +170,7 @@ POLITE = (
 # What takes a fact back wherever it stands in its clause ("ok this is embarrassing but
 # can u unremember what i said about lactose"): verbs no one says of anything but memory.
 FORGET_VERB = (
-    r"forget|delete|erase|unremember|wipe|scrap|esquec[ae](?:r|-se|m)?|esquecam|esqueca"
+    r"forget|delete|erase|unremember|unlearn|wipe|scrap|esquec[ae](?:r|-se|m)?|esquecam|esqueca"
     r"|esquecesses?|apag(?:a|ue|uem|ues|ar|asse|asses)|deletasse|ignorem|strike (?:that|it)"
     # "não quero isso guardado", "I don't want that stored"
     r"|nao quero (?:(?:isso|isto) |(?:que|q) (?:isso |isto )?(?:fique|seja) )?(?:guardad|registrad"
@@ -182,7 +182,7 @@ FORGET_VERB = (
     r"|list|head)"
     r"|delet(?:a|e|ar)|take (?:it|that|this) back(?: out)?|take back|retir(?:a|e|ar) o que"
     r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la"
-    r"|(?:finj(?:a|am)|fing(?:e|ir|e)) (?:que|q) (?:eu )?(?:nunca|nao) (?:te )?(?:contei|falei|disse"
+    r"|(?:finj(?:a|am)|fing(?:e|ir)) (?:que|q) (?:eu )?(?:nunca|nao) (?:te )?(?:contei|falei|disse"
     r"|mencionei)|pretend i (?:never|didn'?t) (?:say|said|tell|told|mention\w*)"
     r"|nao precisa(?:s)? (?:de )?(?:te )?lembrar|no need to remember|(?:nao|n) (?:guard|anot)(?:a|e|es)"
     r"|(?:nao|n) (?:me )?(?:mencion|comen|fal)(?:a|e|es|ar) mais|(?:not|never|don'?t|stop) bring(?:ing)?"
