@@ -1054,6 +1054,15 @@ def _before(text: str, records: Records, match: int) -> str | None:
     return None
 
 
+NEAR = 5  # words between two parts of one claim ("zero for bia again")
+
+
+def _near(one: re.Match[str], other: re.Match[str]) -> bool:
+    """Whether two matches in one text have at most ``NEAR`` words between them."""
+    start, end = sorted((one, other), key=lambda m: m.start())
+    return len(start.string[start.end() : end.start()].split()) <= NEAR
+
+
 def _opened(text: str, records: Records, addressed: str) -> str | None:
     """ "started with a 3-3", "a primeira aposta dele foi 2-1": a player's first pick, of
     the first match they picked; whose is the player the sentence names, else hers when it
@@ -1100,7 +1109,12 @@ def _again(
 ) -> str | None:
     last_blank, again = LAST_BLANK.search(part), AGAIN.search(part)
     blank, exact, another = BLANK.search(part), EXACT.search(part), ANOTHER.search(part)
-    if not (last_blank or another or (again and (blank or exact))):
+    # "zero again", "exact again": said of the blank or the exact it is near, not of
+    # "Mbappé again ... my 1-0 exact score" or "split evenly again" after an exact named
+    again_of = again is not None and any(
+        said is not None and _near(again, said) for said in (blank, exact)
+    )
+    if not (last_blank or another or again_of):
         return None
     for handle in sorted(handles):
         previous = records.before(handle, match)
@@ -1313,10 +1327,12 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
     """Whether the score ``found`` is told as somebody's pick: "went 0-1", "bia picked 1-0",
     "apostou 2-1", "my 1-0 pick", "bruno's 4-2"."""
     before, after = text[: found.start()], text[found.end() :]
-    if PICKED.search(before) or PICK_AFTER.match(after):
+    if PICK_AFTER.match(after):
         return True
     owner = re.search(r"(\w+)['\u2019]s\s+$", before)
-    return owner is not None and _handle(owner[1], records.players) is not None
+    if owner is not None:  # "bruno's 4-2" is a pick; "Portugal's 6-1 over Switzerland" is not
+        return _handle(owner[1], records.players) is not None
+    return PICKED.search(before) is not None
 
 
 def _picks(text: str, records: Records) -> str | None:

@@ -41,7 +41,7 @@ from typing import Any
 from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
-from memory.claims import NUMBER_WORDS, SCORE, Claims, Records, number_value
+from memory.claims import NUMBER_WORDS, QUOTED, SCORE, Claims, Records, number_value
 from memory.declared import Declared, DeclaredCheck, vouched
 from prompts import load, sections
 
@@ -324,7 +324,9 @@ class Contract:
         checks: tuple[Callable[[], Breach | None], ...] = (
             lambda: _shape(text, kind),
             lambda: _markup(text),
-            lambda: _repetition(said),
+            # a player's words quoted are theirs ("2-1 2-1 2-1 segura"), and a quote is
+            # checked as one (``_quotes``): no loop of hers
+            lambda: _repetition(QUOTED.sub(" ", said)),
             lambda: self._language(said, grounds),
             lambda: _echo(said),
             lambda: _teams(said, grounds),
@@ -342,7 +344,7 @@ class Contract:
         foreign = sum(1 for c in text if c.isalpha() and not _latin(c))
         if foreign > len(text) // 5:
             return Breach("language", "not in the Latin script of the pool's language")
-        words = _own_words(_QUOTED.sub(" ", text), grounds)
+        words = _own_words(QUOTED.sub(" ", text), grounds)
         ours, theirs = _function_words_of(self.language)
         mine, other = sum(w in ours for w in words), sum(w in theirs for w in words)
         if other >= 3 and other > mine:
@@ -351,7 +353,6 @@ class Contract:
 
 
 SCARE_WORDS = 3  # words a label of her own in quotes may have
-_QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 
 
 def _teams(text: str, grounds: Grounds) -> Breach | None:
@@ -404,9 +405,9 @@ _TOKEN = re.compile(r"\w+")
 def _quotes(text: str, grounds: Grounds) -> Breach | None:
     """Words in quotes are a player's, and the claim check leaves them to their author: so
     they must be words somebody said, found in the call's context."""
-    if _QUOTED.fullmatch(text.strip()):
+    if QUOTED.fullmatch(text.strip()):
         return Breach("quote", "the whole line is a quote: hers are her own words")
-    for found in _QUOTED.finditer(text):
+    for found in QUOTED.finditer(text):
         said = found[0].strip('"\u201c\u201d')
         quoted = " ".join(said.lower().split())
         if _scare_quotes(said) or len(WORD.findall(quoted)) < 2:
@@ -510,7 +511,7 @@ def _claims(
 ) -> Breach | None:
     # A player's words in quotes are theirs; her own label in quotes ('Serbia "won it"')
     # is her claim like any other, so the claim check reads it without its quote marks.
-    text = _QUOTED.sub(lambda q: q[0][1:-1] if _scare_quotes(q[0][1:-1]) else q[0], text)
+    text = QUOTED.sub(lambda q: q[0][1:-1] if _scare_quotes(q[0][1:-1]) else q[0], text)
     reason = claims.check(text, match, grounds.records, sure)
     if reason is None:
         return None
@@ -630,10 +631,12 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
             lowered, opening = word.lower(), index == 0 or (word.isupper() and len(word) > 1)
             if opening and lowered.endswith(ADVERB):  # "Truly", "Honestly", "Claramente"
                 continue
-            # a part written in lowercase is no name: "Braga-style" is Braga's
+            # a part written in lowercase is no name: "Braga-style" is Braga's; beside
+            # one, a common word is as common capitalised ("Christmas-dinner")
             written = [p for p in re.split(r"[-.'\u2019]", word) if p]
+            described = opening or any(p.islower() for p in written)
             known = [_known(lowered, grounds, opening, language)] + [
-                p.islower() or _known(p.lower(), grounds, opening, language) for p in written
+                p.islower() or _known(p.lower(), grounds, described, language) for p in written
             ]
             if (known[0] or all(known[1:])) and not _acts(
                 lowered, sentence[found.end() :], grounds

@@ -83,3 +83,30 @@ def test_a_capable_model_s_lines_are_read_as_meant(
 ) -> None:
     reason = Claims(played, "betania").check(line, match)
     assert (reason is not None) == false, reason
+
+
+def test_a_team_s_score_is_a_result_not_a_pick(played: Pool, clock: FakeClock) -> None:
+    """ "Japan's 4-1 over Spain": the team's, a result nobody picked; "bia's 4-1" a pick."""
+    play(played, clock, 3, "4-1")
+    claims = Claims(played, "betania")
+    assert claims.check("Japan's 4-1 over Spain was the shock of the week.") is None
+    assert claims.check("bia's 4-1 for Japan v Spain was bold.") == "pick 4-1: nobody picked it"
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # "again" said of the blank or the exact it is near (caio picked nothing before)
+        ("Zero again for caio: Argentina 1-1 Mexico gave him nothing.", True),
+        ("bia called it exactly again.", True),
+        # ... not of a scorer's goal, or of a split, with an exact far before it
+        ("Vini again in stoppage time, and bia sits on her lovely exact score on Mexico.", False),
+        (
+            "One of you matched bia's exact score, and the rest of the pool split evenly again.",
+            False,
+        ),
+    ],
+)
+def test_again_is_said_of_what_it_is_near(played: Pool, line: str, false: bool) -> None:
+    reason = Claims(played, "betania").check(line, 2)
+    assert (reason is not None) == false, reason

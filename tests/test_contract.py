@@ -306,6 +306,7 @@ OPENINGS = [
     ("A Beetle-style comeback for bia.", "en"),
     ("Brasil 2-0 Sérvia, 9 Dez: a bia viu.", "pt"),  # a month, abbreviated
     ("YOU DID, bia! Brazil 2-0 Serbia, exactly.", "en"),  # shouted: capitals anyway
+    ("Here's your Christmas-dinner material, bia.", "en"),  # a common word in a compound
 ]
 
 
@@ -570,3 +571,11 @@ def test_a_kick_off_the_clock_reaches_builds_the_records_again(
     assert (
         contract.check(line, "remark", contract.grounds(persona("BETanIA"), "3 players"), 2) is None
     )
+
+
+def test_a_player_s_words_quoted_are_no_loop_of_hers(played: Pool) -> None:
+    """ "2-1 2-1 2-1 segura" was ana's line: quoted, it is hers; said bare, a loop."""
+    chat = "ana: 2-1 2-1 2-1 segura"
+    quoted = 'Best line: ana after the goal, "2-1 2-1 2-1 segura".'
+    assert held(played, quoted, prompt=chat) is None
+    assert held(played, "Segura segura segura segura, ana.", prompt=chat) == "repetition"
