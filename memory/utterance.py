@@ -644,7 +644,10 @@ def _overheard(
 def _news_of_today(plain: str) -> bool:
     """Whether every part of ``plain`` a first person opens is about today only ("voltei
     pra obra hj"), none saying it lasts ("a partir de hoje estou no turno da manhã")."""
-    parts = re.split(r"[,.;!?]\s*|\s+(?:e|and|mas|but|so|q|que|pq|porque)\s+", plain)
+    # ("e" parts only before a today: read plain it is "é" too, "so" is "só")
+    parts = re.split(
+        r"[,.;!?]\s*|\s+(?:and|mas|but|q|que|pq|porque)\s+|\s+e\s+(?=(?:hoje|hj|today)\b)", plain
+    )
     told = [p for p in parts if FIRST_PERSON.match(p.strip())]
     return bool(told) and all(TODAY_ONLY.search(p) and not LASTING.search(p) for p in told)
 
@@ -655,7 +658,8 @@ TODAY_ONLY = re.compile(
 )
 LASTING = re.compile(
     r"\b(?:a partir de|from now on|from today|desde|since|for good|de vez|pra sempre|para sempre"
-    r"|every|todo|toda|todos|todas|anymore|mais)\b"
+    r"|every|todo|toda|todos|todas|anymore|mais|faz \d+|ha \d+|for \d+|\d+ (?:anos|years|meses"
+    r"|months))\b"
 )
 
 

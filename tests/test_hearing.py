@@ -121,6 +121,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "prolongamento. os meus nervos e nem é a minha seleção",  # "e", and: no "é" told
         "I'm gonna need therapy after this match lol",  # foreseen, not told
         "voltei pra obra hj, bora hexa 🇧🇷🇧🇷",  # the day's news, to the room
+        "Messi x Modric hj, meu coração é argentino só por hj",
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -782,6 +783,9 @@ def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
         ("moro no Batel, pertinho do escritório", "mora no Batel"),
         ("todo fim de semana tô no rio atrás de tucunaré", "tucunaré"),
         ("No Natal vamos passar uma semana à Madeira", "Madeira"),
+        # a today beside what lasts leaves it a fact
+        ("moro em Montevidéu faz 3 anos e hj vão torcer até pra Austrália", "Montevidéu"),
+        ("sou fotojornalista e hoje calhou-me um jogo de futsal", "fotojornalista"),
     ],
 )
 def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str) -> None:
