@@ -164,8 +164,9 @@ POLITE = (
     r"|poderia|voce pode|vc pode"
     r"|da pra|tem como|consegues|consegue|do me a favou?r and|kindly"
     # what is asked of her through a wish: "I'd like you to forget", "queria q vc apagasse"
-    r"|i(?:'d| would)? (?:like|want|need) (?:you|u) to|(?:quero|queria|preciso|gostaria|prefiro)"
-    r"(?: (?:que|q))? (?:vc|voce|tu|c)|(?:acho )?melhor (?:vc|voce|tu)"
+    r"|i(?:'d| would)? (?:like|want|need) (?:you|u) to|(?:quero|queria|preciso|gostaria|prefiro"
+    r"|preferia|preferiria)(?: (?:que|q)(?: (?:vc|voce|tu|c))?| (?:vc|voce|tu|c))"
+    r"|(?:acho )?melhor (?:vc|voce|tu)"
 )
 # What takes a fact back wherever it stands in its clause ("ok this is embarrassing but
 # can u unremember what i said about lactose"): verbs no one says of anything but memory.
@@ -201,12 +202,13 @@ FORGET_WITHIN = re.compile(rf"\b(?:(?:{POLITE})\W+)*(?:{FORGET_VERB})\b(?P<what>
 # esqueço", "you deleted", "nunca esquece"
 NOT_ASKED_OF_HER = re.compile(
     r"\b(?:i|eu|he|she|they|we|you|u|vc|voce|tu|ele|ela|eles|elas|never|nunca|to|not|nao|n|didn'?t|won'?t"
-    r"|can'?t|will|'ll|vou|vai|pra|para|de|q|que|who|quem|se|if|quando|when|cannot|ever)\W*$"
+    r"|can'?t|will|'ll|vou|vai|pra|para|de|q|que|who|quem|se|if|quando|when|cannot|ever|quero"
+    r"|queria|want|wanna|need|preciso|tento|try|trying|tentando|consigo|hard to|dificil)\W*$"
 )
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
     r"^(?:[^\w;.!?]+|(?:ei|olha|oi|hey|ok|okay|so|entao|bom|well|acho melhor|e melhor|melhor|better"
-    r"|vc|voce|tu|you|nada|anything|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte"
+    r"|lembras-te|lembra-te|lembras|te lembras|se lembra|vc lembra|voce lembra|you remember|vc|voce|tu|you|nada|anything|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte"
     r"|da (?:sua |tua )?memoria|das (?:suas |tuas )?notas|from (?:your )?(?:memory|notes)"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
@@ -214,6 +216,10 @@ FORGET_LEAD = re.compile(
     r"|isso|isto|aquilo|que|q|de|do|da|dos|das|sobre|o que eu (?:te )?(?:disse|falei|contei)"
     r"|o q eu (?:te )?(?:disse|falei|contei)|aquilo que eu (?:te )?(?:disse|falei|contei)"
     r"|o que (?:te )?(?:disse|falei|contei)|(?:o|a) (?:info|informacao|fato) (?:de|do|da|sobre)|the|o|a|os|as)(?=\W|$))\s*"
+)
+# What "everything" is about, when not the player: "tudo que falei sobre o Brasil"
+SCOPE = re.compile(
+    r"\b(?:sobre|about|on|regarding|acerca)\s+(?!mim\b|me\b|myself\b|eu\b)(?P<what>\w.*)$"
 )
 EVERYTHING = re.compile(r"(?:everything|all of it|all|tudo|td)(?: (?:about me|sobre mim|de mim))?")
 # A take-back closing its clause: "aquele lance da entrevista esquece", "forget it".
@@ -228,7 +234,7 @@ FORGET_CLOSING = re.compile(
 FORGET_TRAIL = re.compile(
     r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list|head)|out of your head"
     r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
-    r"|dai|daí|ai|aí|tb|tbm|too|also|tambem|pfv|pf|sff|se faz favor|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
+    r"|dai|daí|ai|aí|ta|tá|ne|né|ok|okay|sim|tb|tbm|too|also|tambem|pfv|pf|sff|se faz favor|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
     r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.
@@ -351,11 +357,19 @@ def read_forget(message: str) -> Forget | None:
             what = _named_thing(plain_line(said), whole=True)
         spent = {part, *re.split(r",\s*", said)}
         rest = ", ".join(p for p in parts if p not in spent and not ASKED.search(p))
-        asked = " ".join(c for c in clauses if ASKED.search(c) and part not in c) or " ".join(
+        # (not the clause that named what goes: "lembras-te do que te disse da ansiedade?
+        # preferia que apagasses isso")
+        asked = " ".join(
+            c for c in clauses if ASKED.search(c) and part not in c and c != said
+        ) or " ".join(
             p for p in parts if p not in spent and ASKED.search(p)
         )  # "esquece isso, quem lidera?": its clause's other piece
         if EVERYTHING.fullmatch(what):
-            return Forget("", everything=True, rest=rest, asked=asked)
+            # "tudo que falei sobre o Brasil hj" is all of one thing, not everything
+            scope = SCOPE.search(plain)
+            if scope is None:
+                return Forget("", everything=True, rest=rest, asked=asked)
+            what = _named_thing(scope["what"])
         return Forget(_as_said(said, what), rest=rest, asked=asked, line=message)
     return None
 
@@ -575,7 +589,9 @@ def read_line(
         # asked besides, with or without its "?": "apaga aquilo da banda. e me diz
         # quantos pontos eu tô do fabio"
         asked = question(forget.asked) if forget.asked else None
-        if asked is None and forget.rest and (rest := question(forget.rest)).asks:
+        # (why it goes is no question: "não rolou e prefiro que não fique registrado")
+        reason = GIVING_UP.match(plain_line(forget.rest).strip())
+        if asked is None and forget.rest and not reason and (rest := question(forget.rest)).asks:
             asked, forget = rest, replace(forget, rest="")
         forget = replace(forget, question=asked)
         # "scratch what I said about paris, doing the london one instead": a change

@@ -185,6 +185,8 @@ def test_for_the_record_about_another_player_is_refused_whole() -> None:
         ("betania aquele lance da entrevista esquece, nao rolou", "entrevista", False),
         ("betania sabe aquilo das minhas filhas? esquece por favor", "minhas filhas", False),
         ("betania e apaga a parte de vegetariana tb", "vegetariana", False),
+        # "everything" about one thing is that thing, not every fact
+        ("betania apaga tudo que falei sobre o Brasil hj, não aconteceu, ok?", "Brasil hj", False),
         # "melhor vc esquecer": what it takes back is what the clause before it named
         ("betania, aquilo q te contei segunda... melhor vc esquecer, tá?", "segunda..", False),
         # closing its line, with why it goes before it
@@ -637,6 +639,24 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             ("betania I work in HR", "betania I live in Campinas"),
             "betania forget my religion pls, it's not a work-chat thing",
             ["ana lives in Campinas", "ana works in HR"],
+        ),
+        # a tag and a reason after it are no question; nor is the clause that named it
+        (
+            ("betania tive uma entrevista na TAP semana passada", "betania moro em Almada"),
+            "betania aquilo que te contei da TAP... pode esquecer tá? não rolou e prefiro que "
+            "não fique registrado em lugar nenhum",
+            ["ana mora em Almada"],
+        ),
+        (
+            ("betania tenho ansiedade, vou à psicóloga às quintas", "betania sou de Coimbra"),
+            "betania, lembras-te do que te disse da ansiedade? preferia que apagasses isso",
+            ["ana é de Coimbra"],
+        ),
+        # what she wants to forget herself is no take-back
+        (
+            ("betania sou atleticana", "betania sou vegetariana"),
+            "betania quero esquecer essa derrota",
+            ["ana é atleticana", "ana é vegetariana"],
         ),
         # someone else's take-back, asked about, takes nothing back
         (
