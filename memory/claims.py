@@ -442,7 +442,7 @@ class Records:
     def numbers(self) -> set[int]:
         """Every number the records hold: what a line may say without a context giving it."""
         found = set(self.rule) | self.figures | {n for s in self.scores for n in s}
-        return found | {n for points in self.points.values() for n in points}
+        return found | {n for points in self.points.values() for n in points} | MATCH_MINUTES
 
     def on(self, match: int) -> dict[str, tuple[int, bool]]:
         """Who picked ``match``: their points and whether they called it exactly."""
@@ -1055,6 +1055,8 @@ def _before(text: str, records: Records, match: int) -> str | None:
 
 
 NEAR = 5  # words between two parts of one claim ("zero for bia again")
+# A match's length, a half's, extra time's end: "Spain didn't score in 120 minutes"
+MATCH_MINUTES = frozenset({45, 90, 120})
 
 
 def _near(one: re.Match[str], other: re.Match[str]) -> bool:

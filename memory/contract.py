@@ -65,6 +65,8 @@ LIST_ITEM = 4  # words of a list's item at most: names, not clauses
 # words ("Hazard", "Blind", "Stones"), 68 as Portuguese ones ("Bruno", "Costa"), at a
 # sentence's start only; of her voice's opening words none is refused.
 COMMON_ZIPF = 3.0
+POOL_LANGUAGES = ("en", "pt")  # what the pool's people chat in, whatever hers
+CHEER_WORDS = 3  # a cheer's words at most: "Força Portugal!", "Vamos, Brasil!"
 COMMON_MARGIN = 0.45
 ELSEWHERE = ("en", "pt", "es", "fr", "de", "it", "nl", "pl", "sv", "tr", "id", "fi")
 # Where a sentence opens, so its first word is capitalised anyway: after a sentence's end,
@@ -629,13 +631,14 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
             # a word shouted in capitals ("YOU DID, carla!") is capitalised anyway, as
             # a sentence's first is: a common word may be one
             lowered, opening = word.lower(), index == 0 or (word.isupper() and len(word) > 1)
+            cheer = opening and len(sentence.split()) <= CHEER_WORDS and "!" in sentence
             if opening and lowered.endswith(ADVERB):  # "Truly", "Honestly", "Claramente"
                 continue
             # a part written in lowercase is no name: "Braga-style" is Braga's; beside
             # one, a common word is as common capitalised ("Christmas-dinner")
             written = [p for p in re.split(r"[-.'\u2019]", word) if p]
             described = opening or any(p.islower() for p in written)
-            known = [_known(lowered, grounds, opening, language)] + [
+            known = [_known(lowered, grounds, opening, language, cheer)] + [
                 p.islower() or _known(p.lower(), grounds, described, language) for p in written
             ]
             if (known[0] or all(known[1:])) and not _acts(
@@ -656,15 +659,18 @@ def _acts(word: str, after: str, grounds: Grounds) -> bool:
     return re.match(rf"\s+(?:{'|'.join(_listed('acts'))})\b", after, re.IGNORECASE) is not None
 
 
-def _known(word: str, grounds: Grounds, opening: bool, language: str) -> bool:
+def _known(word: str, grounds: Grounds, opening: bool, language: str, cheer: bool = False) -> bool:
     """A word the call or the pool gave, or its plural ("IPAs" of a fact's "IPA"), or held
     long ("GOOOOL"); a sentence's first word is capitalised anyway, so any word of her
     prompts and voice, or a common word of the pool's language, may open one."""
     held = re.sub(r"(\w)\1{2,}", r"\1", word)  # "gooool": "gol", said long
+    # a cheer of a few words may be in either language the pool's people chat in ("Força
+    # Portugal!", "GOLOOO!"); a sentence is in hers, where "Carla" and "Costa" are names
+    languages = {language, *POOL_LANGUAGES} if cheer else {language}
     for said in dict.fromkeys((word, held)):
         if said in grounds.words or (said.endswith("s") and said[:-1] in grounds.words):
             return True
-        if opening and (said in _vocabulary() or common(said, language)):
+        if opening and (said in _vocabulary() or any(common(said, one) for one in languages)):
             return True
     return False
 

@@ -307,6 +307,9 @@ OPENINGS = [
     ("Brasil 2-0 Sérvia, 9 Dez: a bia viu.", "pt"),  # a month, abbreviated
     ("YOU DID, bia! Brazil 2-0 Serbia, exactly.", "en"),  # shouted: capitals anyway
     ("Here's your Christmas-dinner material, bia.", "en"),  # a common word in a compound
+    # a cheer in the other language the pool's people chat in
+    ("Two of you share my pick. Força Brasil!", "en"),
+    ("GOLOOO! Vini scores for Brazil.", "en"),
 ]
 
 
@@ -579,3 +582,9 @@ def test_a_player_s_words_quoted_are_no_loop_of_hers(played: Pool) -> None:
     quoted = 'Best line: ana after the goal, "2-1 2-1 2-1 segura".'
     assert held(played, quoted, prompt=chat) is None
     assert held(played, "Segura segura segura segura, ana.", prompt=chat) == "repetition"
+
+
+def test_a_match_s_length_is_a_number_anyone_may_say(played: Pool) -> None:
+    """ "In 120 minutes" needs no context to give it; another number still does."""
+    assert held(played, "Serbia didn't score in 90 minutes, bia.") is None
+    assert held(played, "Serbia didn't score in 97 minutes, bia.") == "number"
