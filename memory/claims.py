@@ -806,6 +806,7 @@ class Claims:
             _results(text, records, match)
             or _ended(text, records, match)
             or _opened(text, records, addressed)
+            or _in_a_row(text, records, addressed)
         )
         if told is not None:
             return told
@@ -1063,6 +1064,46 @@ def _near(one: re.Match[str], other: re.Match[str]) -> bool:
     """Whether two matches in one text have at most ``NEAR`` words between them."""
     start, end = sorted((one, other), key=lambda m: m.start())
     return len(start.string[start.end() : end.start()].split()) <= NEAR
+
+
+# A run told: "two 0-1 blanks in a row", "three exacts in a row", "três zeros seguidos"
+IN_A_ROW = re.compile(
+    rf"\b(?P<n>\d{{1,2}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))})\s+"
+    r"(?:[\w-]+\s+){0,2}?(?P<what>blanks?|zero(?:e)?s|exacts?"
+    r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
+    r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
+    re.IGNORECASE,
+)
+
+
+def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
+    """ "after two 0-1 blanks in a row": the run is true of the player's last finished
+    picks, now; whose is the player the sentence names, else hers for "I", else the one
+    she speaks to."""
+    for sentence in SENTENCE.findall(text):
+        for found in IN_A_ROW.finditer(sentence):
+            count = number_value(found["n"])
+            if count is None or count < 2:
+                continue
+            whose = {h for _, _, h in named_at(sentence, records.players)}
+            if not whose and records.me and FIRST_PERSON.search(sentence):
+                whose = {records.me}
+            whose = whose or ({addressed} if addressed else set())
+            what = found["what"].lower()
+            for handle in sorted(whose):
+                last = records.record.get(handle, [])[-count:]
+                if len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
+                    return f"run: {handle}'s last {count} matches are not {what} in a row"
+    return None
+
+
+def _of_run(what: str, points: int, exact: bool) -> bool:
+    """Whether a match's ``points`` (and exactness) are of the run ``what`` names."""
+    if what.startswith(("blank", "zer", "jogos sem")):
+        return points == 0
+    if what.startswith(("exact", "cravad")):
+        return exact
+    return points > 0
 
 
 def _opened(text: str, records: Records, addressed: str) -> str | None:

@@ -110,3 +110,18 @@ def test_a_team_s_score_is_a_result_not_a_pick(played: Pool, clock: FakeClock) -
 def test_again_is_said_of_what_it_is_near(played: Pool, line: str, false: bool) -> None:
     reason = Claims(played, "betania").check(line, 2)
     assert (reason is not None) == false, reason
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # a run, of the player's last finished picks (bia: 5, then 10 exactly; caio: 0 once)
+        ("bia has two scoring games in a row.", False),
+        ("bia, that's two blanks in a row.", True),
+        ("caio has two blanks in a row.", True),
+        ("A bia tem duas cravadas seguidas.", True),
+    ],
+)
+def test_a_run_is_true_of_the_last_matches_picked(played: Pool, line: str, false: bool) -> None:
+    reason = Claims(played, "betania").check(line)
+    assert (reason is not None) == false, reason
