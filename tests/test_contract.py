@@ -163,7 +163,13 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "mine": "10", "theirs": "5", "gap": "5", "exact_points": "10", "difference": "7", "outcome": "5",
     "basis": "The score after extra time counts; penalties don't.", "th": "st",
 }  # fmt: skip
-ENDING = {"champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco"}
+ENDING = {
+    "champion": "France", "runner_up": "Morocco", "final": "France 1-0 Morocco",
+    "points": "20", "podium": "ana (20), bia (5)",  # ana's exact on #2 too
+}  # fmt: skip
+# Lines said only of a run the records hold, checked once the pool has one: caio's two
+# blanks in a row (#2 and #3), ana's two exacts (#1 and #2)
+RUNS = {"story.blanks": {"who": "caio", "n": "2"}, "story.exacts": {"who": "ana", "n": "2"}}
 FRAGMENTS = (
     "word.",
     "fusion.best",
@@ -182,12 +188,12 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
         for section, said in voice(language).items():
             if section.startswith(FRAGMENTS):
                 continue  # pieces of her lines ("and", "ana (2 exact)"), not lines
-            if section.startswith(("wrapup", "fusion.ending")) != ending:
+            if (section.startswith(("wrapup", "fusion.ending")) or section in RUNS) != ending:
                 continue
             kind = {"entry": "diary_entry", "fusion": "diary_fusion", "wrapup": "wrap_up"}.get(
                 section.split(".")[0], "remark"
             )
-            sample = SAMPLE | (ENDING if ending else {})
+            sample = SAMPLE | (ENDING if ending else {}) | RUNS.get(section, {})
             for line in said:
                 one = re.sub(r"\[([^\[\]|]*)\|[^\[\]|]*\]", r"\1", line)
                 text = Template(one).substitute({k: str(v) for k, v in sample.items()})
@@ -202,6 +208,9 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
     cup = small_tournament()
     final = replace(cup.fixtures[-1], stage="Final")
     played.fixtures.import_tournament(replace(cup, fixtures=(*cup.fixtures[:-1], final)))
+    for number in (2, 3):  # caio's two blanks in a row, for the lines of a run
+        played.predictions.place("caio", number, Score(2, 0))
+    played.predictions.place("ana", 2, Score(1, 1))  # ana's second exact in a row: 20
     for number, score in ((2, "1-1"), (3, "0-1"), (4, "1-0")):
         play(played, clock, number, score)
     notes = " ".join((SAMPLE | ENDING).values())
