@@ -100,7 +100,8 @@ FIRST_PERSON = re.compile(
     r"|(?:nao )?jogo (?:futebol|futsal|bola|pelada|tenis|volei|basquete|xadrez|padel|golfe"
     r"|handebol|rugby|squash|poker|sinuca|fifa|videogame|no |na |num |numa |em |pelo |pela "
     r"|toda |todo |aos |as )"
-    r"|(?:nao )?(?:sou|moro|trabalho|torco|corro|falo|estudo|faco|treino|nasci"
+    # (not "faço isto": what is done is not said)
+    r"|(?:nao )?(?:sou|moro|trabalho|torco|corro|falo|estudo|faco(?! (?:isto|isso|aquilo)\b)|treino|nasci"
     r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
     r"|terminei (?:o|a|com|meu|minha)"
     r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|viajar|morar)"

@@ -122,6 +122,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "I'm gonna need therapy after this match lol",  # foreseen, not told
         "voltei pra obra hj, bora hexa 🇧🇷🇧🇷",  # the day's news, to the room
         "Messi x Modric hj, meu coração é argentino só por hj",
+        "primeira aula de natação às 7h, alguém me explica porque é que faço isto",
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
