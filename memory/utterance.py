@@ -175,7 +175,7 @@ FORGET_VERB = (
     r"forget|delete|erase|unremember|unlearn|wipe|scrap|esquec[ae](?:r|-se|m)?|esquecam|esqueca"
     r"|esquecesses?|apag(?:a|ue|uem|ues|ar|asse|asses)|deletasse|ignorem|strike (?:that|it)"
     # "não quero isso guardado", "I don't want that stored"
-    r"|nao quero (?:(?:isso|isto) |(?:que|q) (?:isso |isto )?(?:fique|seja) )?(?:guardad|registrad"
+    r"|nao quero (?:(?:isso|isto) |(?:que|q) (?:isso |isto )?(?:fique|seja) )?(?:guardad|registr?ad"
     r"|anotad|salv)[oa]|(?:don'?t|do not) want (?:that|it|this) (?:stored|saved|kept|remembered"
     r"|on record|in your notes)|nao (?:e|eh) (?:pra|para) (?:lembrar|anotar|guardar)"
     # "pode tirar isso da sua memória", "remove that from your notes"
@@ -183,7 +183,7 @@ FORGET_VERB = (
     r"|from)\s+(?:(?:sua|tua|suas|tuas|your|ur)\s+)?(?:memoria|notas|cabeca|lista|memory|notes"
     r"|list|head)"
     r"|delet(?:a|e|ar)|take (?:it|that|this) back(?: out)?|take back|retir(?:a|e|ar) o que"
-    r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la"
+    r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la|deix(?:a|e) cair"
     r"|(?:finj(?:a|am)|fing(?:e|ir)) (?:que|q) (?:eu )?(?:nunca|nao) (?:te )?(?:contei|falei|disse"
     r"|mencionei)|pretend i (?:never|didn'?t) (?:say|said|tell|told|mention\w*)"
     r"|nao precisa(?:s)? (?:de )?(?:te )?lembrar|no need to remember|(?:nao|n) (?:guard|anot)(?:a|e|es)"
@@ -235,6 +235,7 @@ FORGET_CLOSING = re.compile(
 FORGET_TRAIL = re.compile(
     r"\s*\b(?:thing|stuff|story|bit|from (?:your|ur) (?:memory|notes|list|head)|out of your head"
     r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
+    r"|(?:(?:it|that) )?ever happened|(?:que|q) (?:isso )?(?:aconteceu|existiu)"
     r"|dai|daí|ai|aí|ta|tá|ne|né|ok|okay|sim|tb|tbm|too|also|tambem|pfv|pf|sff|se faz favor|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
     r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )

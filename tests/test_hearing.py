@@ -186,6 +186,17 @@ def test_for_the_record_about_another_player_is_refused_whole() -> None:
         ("betania aquele lance da entrevista esquece, nao rolou", "entrevista", False),
         ("betania sabe aquilo das minhas filhas? esquece por favor", "minhas filhas", False),
         ("betania e apaga a parte de vegetariana tb", "vegetariana", False),
+        # what it takes back is named before it, and "it ever happened" names nothing
+        (
+            "betania about that interview thing I told you... pls just forget it ever happened",
+            "interview",
+            False,
+        ),
+        (
+            "betania, aquilo dos comprimidos para a tensão... deixa cair isso",
+            "comprimidos para a tensão..",
+            False,
+        ),
         # "everything" about one thing is that thing, not every fact
         ("betania apaga tudo que falei sobre o Brasil hj, não aconteceu, ok?", "Brasil hj", False),
         # "melhor vc esquecer": what it takes back is what the clause before it named
