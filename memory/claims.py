@@ -1551,6 +1551,30 @@ def _counts(text: str, records: Records) -> str | None:
             continue
         if whole not in wholes or part > whole:
             return f"count {part} of {whole}: no count of players or pickers is {whole}"
+    return _matches_left(text, records)
+
+
+# Matches still to play told: "two games left", "faltam três jogos", "3 matches to go"
+MATCHES_LEFT = re.compile(
+    rf"\b(?P<n>\d{{1,2}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))})\s+"
+    r"(?:more\s+)?(?:games?|match(?:es)?|jogos?|partidas?)\s+(?:left|to go|remaining|restantes?"
+    r"|pela frente|por jogar|por disputar)\b|\bfalta(?:m)?\s+(?P<m>\d{1,2}|[a-zçêé]+)\s+"
+    r"(?:jogos?|partidas?)\b",
+    re.IGNORECASE,
+)
+
+
+def _matches_left(text: str, records: Records) -> str | None:
+    """ "Two games left": the matches not finished, of the pool or of a stage of it (or
+    but the one in play)."""
+    unfinished = [m for m in records.matches.values() if m.result is None]
+    stages = {m.stage for m in unfinished}
+    left = {len(unfinished), max(len(unfinished) - 1, 0)}
+    left |= {sum(1 for m in unfinished if m.stage == stage) for stage in stages}
+    for found in MATCHES_LEFT.finditer(text):
+        value = number_value(found["n"] or found["m"])
+        if value is not None and value not in left:
+            return f"matches left {value}: {len(unfinished)} to play"
     return None
 
 

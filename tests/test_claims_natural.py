@@ -125,3 +125,17 @@ def test_again_is_said_of_what_it_is_near(played: Pool, line: str, false: bool) 
 def test_a_run_is_true_of_the_last_matches_picked(played: Pool, line: str, false: bool) -> None:
     reason = Claims(played, "betania").check(line)
     assert (reason is not None) == false, reason
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # matches still to play (2 of 4 played: 2 left, 1 while the next is in play)
+        ("Two games left, so caio can still dream.", False),
+        ("Faltam 2 jogos e a bia lidera.", False),
+        ("Three matches to go and bia leads.", True),
+    ],
+)
+def test_the_matches_left_are_those_to_play(played: Pool, line: str, false: bool) -> None:
+    reason = Claims(played, "betania").check(line)
+    assert (reason is not None) == false, reason

@@ -170,6 +170,7 @@ ENDING = {
 # Lines said only of a run the records hold, checked once the pool has one: caio's two
 # blanks in a row (#2 and #3), ana's two exacts (#1 and #2)
 RUNS = {"story.blanks": {"who": "caio", "n": "2"}, "story.exacts": {"who": "ana", "n": "2"}}
+FINAL_DAY = ("story.final_day", "story.her_final_day")  # said with one match left
 FRAGMENTS = (
     "word.",
     "fusion.best",
@@ -184,11 +185,13 @@ FRAGMENTS = (
 def test_every_line_of_her_offline_voice_keeps_the_contract(
     played: Pool, clock: FakeClock, language: str
 ) -> None:
-    def lines(ending: bool) -> Iterator[tuple[str, str, str]]:
+    def lines(phase: str) -> Iterator[tuple[str, str, str]]:
         for section, said in voice(language).items():
             if section.startswith(FRAGMENTS):
                 continue  # pieces of her lines ("and", "ana (2 exact)"), not lines
-            if (section.startswith(("wrapup", "fusion.ending")) or section in RUNS) != ending:
+            ending = section.startswith(("wrapup", "fusion.ending"))
+            late = section in RUNS or section in FINAL_DAY
+            if phase != ("ending" if ending else "late" if late else "early"):
                 continue
             kind = {"entry": "diary_entry", "fusion": "diary_fusion", "wrapup": "wrap_up"}.get(
                 section.split(".")[0], "remark"
@@ -201,20 +204,25 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
 
     # Of no match in particular: "no exact score" is a line for a match nobody called.
     notes = " ".join(SAMPLE.values())
-    for section, kind, text in lines(ending=False):
+    for section, kind, text in lines("early"):
         assert held(played, text, kind, notes, language, match=None) is None, (section, text)
-    # Her last word, once the cup is decided: France 1-0 Morocco in its final (a cup whose
-    # last match is a group match crowns nobody).
+    # A cup whose last match is its final (a cup whose last match is a group match crowns
+    # nobody); two more matches played, the final to come: caio's two blanks in a row,
+    # ana's second exact in a row (20), one match left.
     cup = small_tournament()
     final = replace(cup.fixtures[-1], stage="Final")
     played.fixtures.import_tournament(replace(cup, fixtures=(*cup.fixtures[:-1], final)))
-    for number in (2, 3):  # caio's two blanks in a row, for the lines of a run
+    for number in (2, 3):
         played.predictions.place("caio", number, Score(2, 0))
-    played.predictions.place("ana", 2, Score(1, 1))  # ana's second exact in a row: 20
-    for number, score in ((2, "1-1"), (3, "0-1"), (4, "1-0")):
+    played.predictions.place("ana", 2, Score(1, 1))
+    for number, score in ((2, "1-1"), (3, "0-1")):
         play(played, clock, number, score)
+    for section, kind, text in lines("late"):
+        assert held(played, text, kind, notes, language, match=None) is None, (section, text)
+    # Her last word, once the cup is decided: France 1-0 Morocco in its final.
+    play(played, clock, 4, "1-0")
     notes = " ".join((SAMPLE | ENDING).values())
-    for section, kind, text in lines(ending=True):
+    for section, kind, text in lines("ending"):
         assert held(played, text, kind, notes, language, match=None) is None, (section, text)
 
 
