@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from game.addressing import Addressee
@@ -543,8 +543,8 @@ class Forget:
     asked: str = ""  # the words that ask besides: "apaga aquilo da banda. e quantos pontos?"
     question: Question | None = None  # what they ask, as read (``read_line``)
     # the whole line, to her: its words pick the fact when what it names is not read
-    # ("não precisas de te lembrar de onde trabalho, tira isso")
-    line: str = ""
+    # ("não precisas de te lembrar de onde trabalho, tira isso"); context, not meaning
+    line: str = field(default="", compare=False)
 
 
 Utterance = Chat | Remember | Forget | Question
