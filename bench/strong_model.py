@@ -26,7 +26,8 @@ the record right after a first answer the contract refused, of the same task,
 whose prompt is that answer's prompt with the reason appended
 (``prompts/contract_refused.txt``); the offline voice's line is the record whose
 outcome starts "replaced by the offline voice". A remark asked again because it
-repeated a recent one is a new first answer (it is not told a contract's reason).
+repeated a recent one is a new first answer (told which line it repeated, not a
+contract's reason).
 """
 
 from __future__ import annotations

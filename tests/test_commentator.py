@@ -64,6 +64,11 @@ def test_she_stays_silent_rather_than_repeat_herself(
     # ... under a heading of her own: never read as one of the facts listed before it
     heading = phrase("context", "remarks.heading")
     assert f'{heading}\n[11 Jun] you said about ana: "ana, what a pick.' in model.calls[-1].prompt
+    # ... and each retry is told why the last was not posted: never the same request again
+    line = "ana, what a pick. Truly, what a pick."
+    why = phrase("contract_refused", "retry.repeat", said=line, earlier=line)
+    assert model.calls[-1].prompt.endswith(why)
+    assert len({call.prompt for call in model.calls[-3:]}) == 2  # the first, then told why
     with tournament_pool.work.read() as connection:
         outcomes = [c.outcome for c in recorded(connection) if c.task == "remark"]
     assert outcomes == ["posted", *["refused: repeats a recent remark"] * 3]

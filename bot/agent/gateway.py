@@ -134,8 +134,10 @@ class Gateway:
         context = self.contexts.build_context(
             item, self.config.budget, instruction, about, every_fact_of=every
         )
+        told = ""  # why the last attempt was not posted: never the same request again
         for attempt in range(attempts):
-            first = self.ask(context, request, (item.id, attempt), match=match, event_id=item.id)
+            call = self._call(context, request, (item.id, attempt), told)
+            first = self._complete(call, match, context, item.id, fall_back=True)
             asked = self.held(first, context, request, item.id, match)
             if asked is None:
                 return Spoken(None, refused)
@@ -145,9 +147,13 @@ class Gateway:
             # by design, ``prompts.SCHEDULED``): a repeat is asked again, but the last try
             # is posted anyway (a round told in compressed time lost its line otherwise).
             owed = isinstance(request, Answer | RoundDay) and attempt == attempts - 1
-            if not owed and guard.repeats(asked.text, named, recent, item.at, masks) is not None:
+            earlier = None if owed else guard.repeats(asked.text, named, recent, item.at, masks)
+            if earlier is not None:
                 refused += 1
                 self.settle(asked, "refused: repeats a recent remark")
+                told = phrase(
+                    "contract_refused", "retry.repeat", said=asked.text, earlier=earlier.event.text
+                )
                 continue
             return Spoken(asked, refused, tuple(named))
         return Spoken(None, refused)
