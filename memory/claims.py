@@ -1066,9 +1066,11 @@ def _near(one: re.Match[str], other: re.Match[str]) -> bool:
     return len(start.string[start.end() : end.start()].split()) <= NEAR
 
 
+# A count in figures or words ("2", "two", "duas"), longest words first
+COUNTED = rf"\d{{1,2}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}"
 # A run told: "two 0-1 blanks in a row", "three exacts in a row", "três zeros seguidos"
 IN_A_ROW = re.compile(
-    rf"\b(?P<n>\d{{1,2}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))})\s+"
+    rf"\b(?P<n>{COUNTED})\s+"
     r"(?:[\w-]+\s+){0,2}?(?P<what>blanks?|zero(?:e)?s|exacts?"
     r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
     r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
@@ -1078,19 +1080,14 @@ IN_A_ROW = re.compile(
 
 def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
     """ "after two 0-1 blanks in a row": the run is true of the player's last finished
-    picks, now; whose is the player the sentence names, else hers for "I", else the one
-    she speaks to."""
+    picks, now (``_whose``)."""
     for sentence in SENTENCE.findall(text):
         for found in IN_A_ROW.finditer(sentence):
             count = number_value(found["n"])
             if count is None or count < 2:
                 continue
-            whose = {h for _, _, h in named_at(sentence, records.players)}
-            if not whose and records.me and FIRST_PERSON.search(sentence):
-                whose = {records.me}
-            whose = whose or ({addressed} if addressed else set())
             what = found["what"].lower()
-            for handle in sorted(whose):
+            for handle in sorted(_whose(sentence, records, addressed)):
                 last = records.record.get(handle, [])[-count:]
                 if len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
@@ -1106,18 +1103,22 @@ def _of_run(what: str, points: int, exact: bool) -> bool:
     return points > 0
 
 
+def _whose(sentence: str, records: Records, addressed: str) -> set[str]:
+    """Whom a sentence's claim of a player's own history is about: the players it names,
+    else her for "I", else the one the text speaks to."""
+    named = {h for _, _, h in named_at(sentence, records.players)}
+    if not named and records.me and FIRST_PERSON.search(sentence):
+        return {records.me}
+    return named or ({addressed} if addressed else set())
+
+
 def _opened(text: str, records: Records, addressed: str) -> str | None:
     """ "started with a 3-3", "a primeira aposta dele foi 2-1": a player's first pick, of
-    the first match they picked; whose is the player the sentence names, else hers when it
-    says "I", else the one the text speaks to."""
+    the first match they picked (``_whose``)."""
     for sentence in SENTENCE.findall(text):
         for found in OPENED_WITH.finditer(sentence):
-            whose = {h for _, _, h in named_at(sentence, records.players)}
-            if not whose and records.me and FIRST_PERSON.search(sentence[: found.start()]):
-                whose = {records.me}
-            whose = whose or ({addressed} if addressed else set())
             said = (int(found["home"]), int(found["away"]))
-            for handle in sorted(whose):
+            for handle in sorted(_whose(sentence, records, addressed)):
                 first = records.openers.get(handle)
                 if first is not None and said not in (first, first[::-1]):
                     return f"first pick {said[0]}-{said[1]}: {handle} opened with {first[0]}-{first[1]}"
@@ -1556,9 +1557,9 @@ def _counts(text: str, records: Records) -> str | None:
 
 # Matches still to play told: "two games left", "faltam três jogos", "3 matches to go"
 MATCHES_LEFT = re.compile(
-    rf"\b(?P<n>\d{{1,2}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))})\s+"
+    rf"\b(?P<n>{COUNTED})\s+"
     r"(?:more\s+)?(?:games?|match(?:es)?|jogos?|partidas?)\s+(?:left|to go|remaining|restantes?"
-    r"|pela frente|por jogar|por disputar)\b|\bfalta(?:m)?\s+(?P<m>\d{1,2}|[a-zçêé]+)\s+"
+    rf"|pela frente|por jogar|por disputar)\b|\bfalta(?:m)?\s+(?P<m>{COUNTED})\s+"
     r"(?:jogos?|partidas?)\b",
     re.IGNORECASE,
 )
