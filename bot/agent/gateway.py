@@ -79,14 +79,16 @@ class Gateway:
         match: int | None = None,
         event_id: int | None = None,
         fall_back: bool = True,
+        told: str = "",
     ) -> Asked:
-        """One recorded call with a built context (``settle`` says what became of it).
+        """One recorded call with a built context (``settle`` says what became of it);
+        ``told``, why the last attempt was not posted.
 
         Calls that must be answered now (remarks, answers, entries, picks) fall
         back to the offline writer; memory's upkeep (fusion, merges, facts in
         chat) raises ``ModelError`` instead and is tried again with the next material.
         """
-        call = self._call(context, request, variant)
+        call = self._call(context, request, variant, told)
         return self._complete(call, match, context, event_id, fall_back)
 
     def _call(
@@ -136,8 +138,8 @@ class Gateway:
         )
         told = ""  # why the last attempt was not posted: never the same request again
         for attempt in range(attempts):
-            call = self._call(context, request, (item.id, attempt), told)
-            first = self._complete(call, match, context, item.id, fall_back=True)
+            variant = (item.id, attempt)
+            first = self.ask(context, request, variant, match=match, event_id=item.id, told=told)
             asked = self.held(first, context, request, item.id, match)
             if asked is None:
                 return Spoken(None, refused)
