@@ -807,6 +807,8 @@ class Claims:
             or _ended(text, records, match)
             or _opened(text, records, addressed)
             or _in_a_row(text, records, addressed)
+            or _bottom(text, records, addressed)
+            or _team_goals(text, records)
         )
         if told is not None:
             return told
@@ -1092,6 +1094,99 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 if len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
     return None
+
+
+# The foot of the table told: "climbed off the bottom", "saiu da lanterna" (off), "dead
+# last", "na lanterna" (on); unless denied just before ("not last", "nem é lanterna")
+BOTTOM = re.compile(
+    r"\b(?:(?P<off>off the bottom|off (?:the )?foot of the table|out of (?:last(?: place)?|the"
+    r" basement|the cellar)|no longer (?:last|bottom|in last)|(?:saiu|sai|saindo|largou|deixou"
+    r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
+    r"|standings|pile)|in last place|dead last|(?:na|é a|é o|segue na|continua na) lanterna"
+    r"|lanterninha|(?:no|em) [uú]ltimo lugar|na [uú]ltima posi[cç][aã]o))\b",
+    re.IGNORECASE,
+)
+DENIED = re.compile(
+    r"\b(?:not|no longer|isn't|aren't|nem|n[aã]o|nunca|never)\b\W+(?:\w+\W+){0,2}$", re.I
+)
+
+
+def _bottom(text: str, records: Records, addressed: str) -> str | None:
+    """ "Off the bottom" of a player not last any more; "dead last" of one at the foot
+    of the table now (level with others counts): the players it names, else "I" her,
+    else "you" the one spoken to."""
+    if not records.totals:
+        return None
+    lowest = min(records.totals.values())
+    for sentence in SENTENCE.findall(text):
+        for found in BOTTOM.finditer(sentence):
+            if found["on"] and DENIED.search(sentence[: found.start()]):
+                continue
+            # the one spoken to only when "you" is said: "Japan, dead last" is no one's
+            spoken_to = addressed if YOU.search(sentence) else ""
+            whose = _whose(sentence, records, spoken_to)
+            for handle in sorted(h for h in whose if h in records.totals):
+                last = records.totals[handle] == lowest
+                if found["off"] and last:
+                    return f"bottom: {handle} is still last, on {lowest}"
+                if found["on"] and not last:
+                    return f"bottom: {handle} has {records.totals[handle]}, the last have {lowest}"
+    return None
+
+
+# A team's goals told: "a five-goal Brazil", "Brazil scored four", "os 6 gols de Portugal"
+GOALS_TOLD = (
+    rf"(?P<n>{COUNTED})[- ]goals?\s+{{team}}",
+    rf"{{team}}(?:'s)?\s+(?P<n>{COUNTED})\s+goals",
+    rf"{{team}}\s+(?:scored|netted|put in|hit|banged in|fez|marcou|meteu|enfiou)\s+(?P<n>{COUNTED})\b"
+    r"(?!\s*(?:-|x|a)\s*\d)",
+    rf"(?P<n>{COUNTED})\s+gol(?:o)?s\s+d[aoe]s?\s+{{team}}",
+)
+
+
+@lru_cache(maxsize=16)
+def _goals_told(teams: frozenset[str]) -> tuple[re.Pattern[str], ...]:
+    spelled = _spellings(teams)
+    team = (
+        "(?P<team>" + "|".join(re.escape(s) for s in sorted(spelled, key=len, reverse=True)) + ")"
+    )
+    return tuple(re.compile(rf"\b{p.replace('{team}', team)}\b", re.IGNORECASE) for p in GOALS_TOLD)
+
+
+def _team_goals(text: str, records: Records) -> str | None:
+    """A team's goals in words ("a five-goal Brazil"): what it scored in one of its
+    matches (at the end of 90 minutes or of extra time), finished or as it stands live."""
+    teams = frozenset(_teams(records))
+    if not teams:
+        return None
+    spelled = _spelled(records)
+    for pattern in _goals_told(teams):
+        for found in pattern.finditer(text):
+            value, team = number_value(found["n"]), spelled.get(found["team"].lower())
+            if value is None or team is None or found["n"].lower() in NOT_A_COUNT:
+                continue
+            scored = _goals_of(team, records)
+            if value not in scored:
+                said = ", ".join(str(g) for g in sorted(scored)) or "none"
+                return f"goals {value}: {team} scored {said} in its matches"
+    return None
+
+
+def _goals_of(team: str, records: Records) -> set[int]:
+    """What ``team`` scored in each of its matches: at 90 minutes, after extra time, or now."""
+    scored: set[int] = set()
+    for match in records.matches.values():
+        if team not in (match.team1, match.team2):
+            continue
+        home = team == match.team1
+        if match.result is not None:
+            ends = [match.result.full_time, match.result.end_of_play]
+        elif match.status.value == "live":
+            ends = [match.score_at()]
+        else:
+            continue
+        scored |= {end.home if home else end.away for end in ends}
+    return scored
 
 
 def _of_run(what: str, points: int, exact: bool) -> bool:

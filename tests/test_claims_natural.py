@@ -99,6 +99,19 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("You're top, bia: not bad for someone who started with a 1-1.", None, True),
         ("caio opened with 2-0 and is still waiting.", None, False),
         ("A bia começou com um 1-1.", None, True),
+        # the foot of the table, now (caio last on 0)
+        ("caio is still dead last, waiting for a point.", None, False),
+        ("dani climbed off the bottom with that 3-1.", None, False),
+        ("caio finally climbed off the bottom.", None, True),
+        ("bia is dead last.", None, True),
+        ("A dani saiu da lanterna.", None, False),
+        ("O caio saiu da lanterna.", None, True),
+        ("You're not last, bia.", None, False),
+        # a team's goals in words: what it scored in one of its matches
+        ("A two-goal Brazil saw off Serbia, Vini twice.", 1, False),
+        ("A five-goal Brazil ran riot.", None, True),
+        ("Os 2 gols do Brasil foram do Vini.", None, False),
+        ("Brazil scored three against Serbia.", None, True),
     ],
 )
 def test_a_capable_model_s_lines_are_read_as_meant(
