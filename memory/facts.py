@@ -494,6 +494,8 @@ TAKING_BACK = frozenset(
     lembrar lembra guarda guardes anota mencionar mencione fala falar falei contei disse
     coisa historia lance parada negocio assunto papo memoria notas notes favor obrigado pode
     podes precisa precisas mais betania beta sff pfv pls onde where olha aquilo isso
+    posted post postei wrote escrevi typed sent mandei here aqui earlier other day outro dia
+    yesterday ontem chat grupo group
     """.split()  # noqa: SIM905
 )
 TAKING_BACK_STEMS = _stems_of(TAKING_BACK)

@@ -281,7 +281,8 @@ def _en(text: str, name: str, second: bool) -> str:
             out.append(_third_singular(token))
             conjugate = False
             continue
-        if lower in EN_THEY:
+        # (a Portuguese clitic in an English line is no object: "mudei-me" stays)
+        if lower in EN_THEY and not (out and out[-1] == "-"):
             out.append(f"{name}'s" if lower in ("my", "mine") and not named else EN_THEY[lower])
             named = named or lower in ("my", "mine")
             continue
