@@ -322,7 +322,7 @@ def named(
     if not wanted:
         return []
 
-    wanted = {SAME_THING.get(w, w) for w in wanted}
+    raw, wanted = wanted, {SAME_THING.get(w, w) for w in wanted}
 
     def shared(fact: Fact) -> int:
         own = _word_stems(fact.text, handle) | _short_words(fact.text, handle)
@@ -332,15 +332,24 @@ def named(
     found = [f for f in held if shared(f) * 3 >= len(wanted) * 2]
     # Those holding every word named win: "forget that I run Gentoo on my laptop" names
     # the laptop fact, not "ana runs Gentoo" beside it.
-    whole = [f for f in found if shared(f) == len(wanted)]
-    if whole or found:
-        return whole or found
+    whole = [f for f in found if shared(f) == len(wanted)] or found
+    # "the address I posted" of three facts of home: the one with a street in it
+    street = [
+        f
+        for f in whole
+        if len(whole) > 1 and ADDRESS & raw and ADDRESS & _word_stems(f.text, handle)
+    ]
+    if street or whole:
+        return street or whole
     # "os nomes das gêmeas" of "tenho gêmeas, Lia e Lua": the one fact sharing any word,
     # a word of its own (not one it names in other words: "support" is every club's)
     own = wanted - set(SAME_THING.values())
     loose = [f for f in held if own & (_word_stems(f.text, handle) | _short_words(f.text, handle))]
     return loose if len(loose) == 1 else []
 
+
+# Of a home, the words of a street address: said of one, they name it among the others
+ADDRESS = frozenset({"addr", "ende", "rua", "stre", "aven"})
 
 # Words that name one thing in other words, by their first four letters: a take-back of
 # "meu bairro" names where they live ("mora no Batel"), "o nome" what something is called.

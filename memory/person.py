@@ -275,7 +275,7 @@ def _en(text: str, name: str, second: bool) -> str:
             plural = False
             continue
         if conjugate:
-            if lower in EN_ADVERBS:
+            if lower in EN_ADVERBS or (len(lower) > 4 and lower.endswith("ly")):
                 out.append(token)
                 continue
             out.append(_third_singular(token))

@@ -112,8 +112,11 @@ FIRST_PERSON = re.compile(
     # (not "faço isto": what is done is not said)
     r"|(?:nao )?(?:sou|moro|trabalho|torco|corro|falo|estudo|faco(?! (?:isto|isso|aquilo)\b)|treino|nasci"
     r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
+    # (not "voltei a dormir": back to what one does once, no habit)
+    r"|voltei(?! a (?:dormir|deitar|ver|assistir|olhar|ler|respirar|sorrir|acreditar|viver"
+    r"|sonhar|chorar)\b)"
     r"|terminei (?:o|a|com|meu|minha)"
-    r"|troquei|voltei|vou (?:me mudar|correr|fazer|comecar|casar|viajar|morar)"
+    r"|troquei|vou (?:me mudar|correr|fazer|comecar|casar|viajar|morar)"
     # a trip, with its when: "vou pra Salvador no reveillon" (not "vou pro ensaio")
     rf"|(?:vou|vamos|to indo|tou indo) (?:pra|para|pros?|pras?|aos?|a) [^,.;!?]*\b{TRIP_WHEN}"
     rf"|{TRIP_WHEN},? (?:vou|vamos|to indo|tou indo) (?:pra|para|pros?|pras?|aos?|a)\b"
@@ -655,13 +658,23 @@ def _overheard(
         # "e esquece a história do cavaquinho, desisti": a thing of theirs named, taken
         # back in the room's hearing (only what names one fact of theirs goes)
         return replace(forget, line="")
-    said = telling(
-        text, lambda clause: bool(others_named(clause, speaker, players, listener.handle))
-    )
+
+    def others(clause: str) -> bool:
+        return bool(others_named(clause, speaker, players, listener.handle))
+
+    said = telling(text, others)
     if said is None or not said.first_person:  # what it asks the room is not hers to answer
         return None
     if _news_of_today(plain_line(said.fact)):
         return None  # "voltei pra obra hj, bora hexa": the day's news, to the room
+    # "a partir de agora sou croata de raiva": the match's mood, to the room; what else
+    # the line tells stands ("aqui de Londrina ... mas hj sou holandês")
+    pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
+    lasting = [p for p in pieces if not PASSING.search(plain_line(p))]
+    if len(lasting) < len(pieces):
+        said = telling(" ".join(lasting), others) if lasting else None
+        if said is None or not said.first_person:
+            return None
     told = judge(said.fact, speaker, players, today, listener, final)
     if told.kept is None:
         return None
@@ -678,6 +691,22 @@ def _news_of_today(plain: str) -> bool:
     told = [p for p in parts if FIRST_PERSON.match(p.strip())]
     return bool(told) and all(TODAY_ONLY.search(p) and not LASTING.search(p) for p in told)
 
+
+# What the room hears of a match and is no lasting fact: a side taken for a match ("sou
+# croata de raiva", "my heart is Argentine tonight", unless by birth), a plan for one
+# ("tô pensando em fazer um churrasco de final")
+PEOPLES = (
+    r"argentin\w*|brasileir\w*|brazilian|croat\w*|portugues\w*|frances\w*|french|marroquin\w*"
+    r"|moroccan|holandes\w*|dutch|ingles\w*|english|japones\w*|japanese|espanhol\w*|spanish"
+    r"|suic\w*|swiss|american[oa]?s?|australian[oa]?s?|senegales\w*|polones\w*|polish|corean\w*"
+    r"|korean|alem\w*|german|belga|belgian|uruguai\w*|uruguayan|mexican[oa]?s?|servi[oa]|serbian"
+)
+PASSING = re.compile(
+    rf"\b(?:sou|i'?m|i am|im|(?:meu )?coracao (?:e|ta|esta)|(?:my )?heart(?:'s| is| belongs to))"
+    rf"\s+(?:\w+\s+){{0,2}}?(?:{PEOPLES})\b(?![^.!?]*\b(?:de nascimento|by birth|nasci|born))"
+    r"|\b(?:pensando em|planejando|planning|thinking (?:of|about)|vou fazer|going to (?:host|throw"
+    r"|make))\b[^.!?]*\b(?:final|semi|semis|jogo|match|game|partida)\b"
+)
 
 # What the room is told of today only, unless it says it lasts ("a partir de hoje ...")
 TODAY_ONLY = re.compile(
