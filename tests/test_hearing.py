@@ -123,6 +123,10 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "voltei pra obra hj, bora hexa 🇧🇷🇧🇷",  # the day's news, to the room
         "Messi x Modric hj, meu coração é argentino só por hj",
         "primeira aula de natação às 7h, alguém me explica porque é que faço isto",
+        "acabou. não quero falar com ninguém hoje. a partir de agora sou croata de raiva",
+        "tô pensando em fazer um churrasco de final aqui em casa, quem tiver perto aparece",
+        "voltei a dormir e acordei com 47 mensagens",  # back to sleep once, no habit
+        "fun fact: bruno cries at every Portugal anthem. I have video",  # his, not hers
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -818,6 +822,10 @@ def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
         # a today beside what lasts leaves it a fact
         ("moro em Montevidéu faz 3 anos e hj vão torcer até pra Austrália", "Montevidéu"),
         ("sou fotojornalista e hoje calhou-me um jogo de futsal", "fotojornalista"),
+        ("and tuesdays I have Luxembourgish class at 8", "Luxembourgish class"),
+        ("voltei a comer peixe desde que vim pra cá", "voltou a comer peixe"),
+        # a side taken for the match goes, what lasts stays
+        ("moro em Campinas mas hj sou argentino", "mora em Campinas"),
     ],
 )
 def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str) -> None:

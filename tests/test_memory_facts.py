@@ -674,3 +674,21 @@ def test_a_move_is_forgotten_as_it_was_told_and_a_thing_named_is_no_verb(
     tell(keeper, "caio", "@betania esquece que me mudei pra Recife")
     assert [f.text for f in current(keeper, "caio")] == ["o gato de caio se chama Pelé"]
     assert third_person("gato", "caio") == "gato"  # "esquece o gato": a cat, not "caio gata"
+
+
+def test_the_address_posted_is_the_fact_with_a_street_among_those_of_home(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    remembered(
+        keeper,
+        clock,
+        "ana",
+        "lembra que moro em Londres desde 2016",
+        "remember I basically live in spreadsheets at work",
+        "remember: mudei-me a semana passada, 27 Mare Street, flat 3, E8",
+    )
+    tell(keeper, "ana", "@betania please forget the address I posted here the other day")
+    assert [f.text for f in current(keeper, "ana")] == [
+        "ana mora em Londres desde 2016",
+        "ana basically lives in spreadsheets at work",
+    ]
