@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, lru_cache
@@ -197,8 +197,17 @@ SYSTEMS_KEPT = 8  # system blocks read for their words: one per kind of call, ea
 
 
 class Contract:
-    def __init__(self, pool: Pool, language: str = "en", names: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        language: str = "en",
+        names: tuple[str, ...] = (),
+        told: Callable[[], Iterable[str]] = tuple,
+    ) -> None:
         self.pool = pool
+        # What players told her and may be said back (their public facts): "Alvalade",
+        # the club they support, are known names though no call's context holds them.
+        self.told = told
         self.language = language
         self.claims = Claims(pool, names[0] if names else "")  # "I" in her lines is her handle
         self.declared_check = DeclaredCheck(
@@ -237,8 +246,9 @@ class Contract:
         others = asked - pool.teams
         theirs = frozenset(_words([*book.spellings(others), *book.people_of(others)]))
         named = frozenset(map(_team_key, asked))
+        told = frozenset(_words(list(self.told())))
         found = Grounds(
-            Known((pool.words, said.words, rest.words, theirs)),
+            Known((pool.words, said.words, rest.words, theirs, told)),
             pool.numbers | said.numbers | rest.numbers,
             Differences(rest.numbers),
             "\n".join([system, prompt, *values]).lower(),

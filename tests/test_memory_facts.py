@@ -692,3 +692,23 @@ def test_the_address_posted_is_the_fact_with_a_street_among_those_of_home(
         "ana mora em Londres desde 2016",
         "ana basically lives in spreadsheets at work",
     ]
+
+
+def test_a_place_a_player_told_may_be_named_in_the_open_a_secret_one_may_not(
+    tournament_pool: Pool,
+) -> None:
+    """ "Somewhere in Alvalade a living room just exploded": no call's context holds
+    Alvalade, her notes on ana do; a home told as a secret stays no name of the pool's."""
+    keeper, gateway = remembering(tournament_pool, ScriptedModel(), FEW)
+    keeper.enable()
+    tell(keeper, "ana", "@betania fyi I live in Alvalade, two streets from the stadium")
+    tell(keeper, "bia", "@betania just between us: I'm moving to Benfica next month")
+    contract = gateway.contract
+    grounds = contract.grounds("", "")
+
+    def refused(text: str) -> str | None:
+        breach = contract.check(text, "remark", grounds)
+        return None if breach is None else breach.rule
+
+    assert refused("Somewhere in Alvalade a living room just exploded.") is None
+    assert refused("Somewhere in Benfica a living room just exploded.") == "name"

@@ -22,7 +22,7 @@ from bot.agent.requests import Answer, KnownFacts, RoundDay
 from game.events import Event, LoggedEvent, RemarkPosted
 from game.pool import Pool
 from game.text import clean_block
-from memory import declared, usage
+from memory import declared, facts, usage
 from memory.asking import Asked
 from memory.context import Context, ContextBuilder
 from memory.contract import Breach, Contract, limits
@@ -66,10 +66,18 @@ class Gateway:
         self.fallback = fallback or OfflineModel(language=config.language)
         # What she says and what she keeps, held to one contract whoever wrote it.
         self.contract = Contract(
-            pool, config.language, (config.addressee.handle, config.addressee.name)
+            pool,
+            config.language,
+            (config.addressee.handle, config.addressee.name),
+            told=self._told,
         )
         self.on_call = on_call  # told of every call as it is recorded (replays measure them)
         self.meter = meter or usage.UsageMeter()  # where the model's provider reports usage
+
+    def _told(self) -> list[str]:
+        """What players told her that she may say in the open: their public facts."""
+        with self.store.read() as connection:
+            return [fact.text for fact in facts.current(connection) if not fact.private]
 
     def ask(
         self,
