@@ -100,6 +100,8 @@ MOST_EXACT = re.compile(
     r"|\bquantos (?:placares )?exatos (?:ja )?(?:teve|tivemos|saiu|sairam|houve|ate agora)"
     r"|\b(?:quem|who)\b.{0,15}\b(?:acert\w+|got|has) (?:um |an? )?(?:resultado|placar|exact)\w* exat"
     r"|\bplacar(?:es)? exatos?\b.*\bmais\b|\bexact (?:scores? )?.*\bmost\b"
+    # each one's count: "quantos exatos tem cada um?", "how many exact scores each?"
+    r"|\bexat\w*\b.{0,25}\bcada um\b|\bcada um\b.{0,25}\bexat|\bexact\w*\b.{0,25}\beach\b"
 )
 # The pool's table: "manda a classificação", "top 3", "quem tá na lanterna", "final
 # podium", "quem levou o bolão?", "who won the pool?" (read without accents)
@@ -120,7 +122,7 @@ POOL_TABLE = re.compile(
 GAP = re.compile(
     r"\b(?:atras d|na (?:minha |tua |sua )?frente|a frente d|passou|passar|passaste|ultrapass"
     r"|alcanc\w*"
-    r"|empat(?:ou|ei|amos|ado|ada)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
+    r"|empat(?:ou|ei|amos|ado|ada|aste|as)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
     r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
     r"|how far (?:behind|ahead|am i from|from)|by how much|por quanto|de avanco|vantagem|lead over|te levo"
@@ -241,6 +243,11 @@ ME = re.compile(
     r"|to|tou)\b"
 )
 YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
+# What she has, asked of her: "quantos pontos tens?", "how many have you got?"
+YOURS = re.compile(
+    r"\b(?:tens|tem (?:tu|voce|vc)|(?:voce|vc|tu) (?:tem|tens)|do you have|have you got"
+    r"|you(?:'ve)? got|you have|your (?:points|total|score))\b"
+)
 PICKED = re.compile(
     r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*|botei|went"
     r"|go for|gone for|botou|botaram|meteu|meteste|meti|mete|your call|tua aposta|sua aposta"
@@ -562,9 +569,13 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
     named = [h for h in named_in(plain, players) if h != her]
     # another's total asked ("e o fabio fechou com quanto?"): set beside the asker's
     total_of = bool(named and TOTAL_OF.search(plain) and not PICKED.search(plain))
-    # hers and theirs asked side by side: "qto tu tem e qto eu tenho?"
+    # hers and theirs asked side by side: "qto tu tem e qto eu tenho?"; hers alone: "quantos
+    # pontos tens?", "how many points have you got?"
     total_of = total_of or bool(
         len(TOTAL_OF.findall(plain)) > 1 and YOU.search(plain) and ME.search(plain)
+    )
+    total_of = total_of or bool(
+        TOTAL_OF.search(plain) and YOURS.search(plain) and not ME.search(plain)
     )
     if (GAP.search(plain) or total_of) and not PLACE_ASKED.search(plain):
         # "te levo", "passaste-me": her, in the second person
@@ -579,7 +590,12 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
         if len(pair) >= 2:
             found.append(GapAsked(pair[0], pair[1]))
     if PICKED.search(plain) or POINTS_ON.search(plain):
-        hers = YOU.search(plain) and not ME.search(plain)
+        # whose pick, read in the sentence asking it: "qual foi o teu palpite? pra eu saber"
+        asking = next(
+            (s for s in re.split(r"[?!.]+", plain) if PICKED.search(s) or POINTS_ON.search(s)),
+            plain,
+        )
+        hers = YOU.search(asking) and not ME.search(asking)
         who = named[0] if named else her if hers else asker
         numbered = MATCH_NUMBER.search(plain)
         found.append(PickAsked(who, int(numbered["n"]) if numbered else None))
@@ -600,14 +616,15 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
 
 
 def _placed(plain: str) -> list[str]:
-    """One side of a gap named by its place in the table ("o último", "o 2º"), if any."""
-    rank = GAP_RANK.search(plain)
-    if rank:
-        return [f"@rank:{int(rank['n']) if rank['n'] else ORDINAL_WORDS[rank['word']]}"]
+    """The sides of a gap named by their place in the table ("o último", "o 2º"), in the
+    order said: "o primeiro do terceiro" is the leader and the third."""
+    found = [
+        (rank.start(), f"@rank:{int(rank['n']) if rank['n'] else ORDINAL_WORDS[rank['word']]}")
+        for rank in GAP_RANK.finditer(plain)
+    ]
     for pattern, side in ((GAP_PENULT, PENULT), (GAP_LAST, LAST), (GAP_LEADER, LEADER)):
-        if pattern.search(plain):
-            return [side]
-    return []
+        found += [(said.start(), side) for said in pattern.finditer(plain)]
+    return list(dict.fromkeys(side for _, side in sorted(found)))
 
 
 def forecast_asked(words: str, rest: str) -> ForecastAsked:

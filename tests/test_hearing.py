@@ -21,10 +21,13 @@ from memory.hearing import HearingRejected, check, said_in
 from memory.hearing import parse as parse_reading
 from memory.keeper import MemoryConfig
 from memory.question_kinds import (
+    LEADER,
     DayBestAsked,
     GapAsked,
     KnownAbout,
+    MostExactAsked,
     OwnStanding,
+    PickAsked,
     RulesAsked,
 )
 from memory.retired import retired
@@ -172,6 +175,30 @@ def test_a_thing_asked_about_is_no_one_she_does_not_know(line: str, someone: str
 def test_a_question_typed_in_a_hurry(line: str, kind: type) -> None:
     said = read(line)
     assert isinstance(said, Question) and said.asks and isinstance(said.asks[0], kind), said
+
+
+@pytest.mark.parametrize(
+    ("line", "asked"),
+    [
+        # whose pick, read in the sentence that asks it ("pra eu saber" is the asker's why)
+        (
+            "bet, qual foi o teu palpite na final? pra eu saber se tu é gênia",
+            PickAsked("betania", None),
+        ),
+        # hers asked, in the second person of Portugal or in English
+        ("@betania espera, tu empataste comigo?? quantos pontos tens?", GapAsked("betania", "ana")),
+        ("@betania how many points do you have?", GapAsked("betania", "ana")),
+        # two places of the table, in the order said
+        (
+            "bet, quantos pontos separam o primeiro do terceiro?",
+            GapAsked(LEADER, "@rank:3"),
+        ),
+        ("@betania quantos placares exatos tem cada um agora?", MostExactAsked()),
+    ],
+)
+def test_a_question_is_read_as_a_player_means_it(line: str, asked: object) -> None:
+    said = read(line)
+    assert isinstance(said, Question) and said.asks[:1] == (asked,), said
 
 
 def test_for_the_record_about_another_player_is_refused_whole() -> None:
