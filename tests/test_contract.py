@@ -146,7 +146,7 @@ SAMPLE = {  # each placeholder of the voice files, as the played pool would fill
     "matches": "Brazil 2-0 Serbia", "leaders": "ana", "final": "Brazil 2-0 Serbia",
     "disagree": "1", "close": "bia", "changes": "1", "blanks": "1", "best": "ana (1 exact)",
     "agree": "1", "since": "11 Jun", "team1": "Brazil", "team2": "Serbia", "win1": "58", "draw": "24", "win2": "18",
-    "round": "1",
+    "round": "1", "ahead": "5",
     # her answers about a pool's own game and a league's table (issue 38)
     "number": "9", "count": "4", "minute": "50", "first": "1", "last": "1", "won": "1",
     "drawn": "0", "lost": "0", "best_pick": "2-0", "best_points": "10", "worst": "#1 Brazil 2-0 Serbia",

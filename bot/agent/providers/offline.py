@@ -711,6 +711,8 @@ class OfflineModel:
             points=request.points,
             played=request.played,
             chasers=chasers or "-",
+            # the lead itself, asked as often as the leader ("quem lidera e por quanto?")
+            ahead=request.points - max((n for _, n in request.chasers), default=0),
         )
 
     def _forecast(self, request: Forecast, variant: Variant) -> str:
