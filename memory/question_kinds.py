@@ -177,8 +177,9 @@ RULES = re.compile(
 # botou fé no Japão?" (read without accents; the team is found by the answer)
 WHO_PICKED = re.compile(
     r"\b(?:quem|who|alguem|anyone|anybody|ninguem|who else|quem mais)\b(?: (?:e que|mais|else"
-    r"|aqui|here))? (?:apostou|apostaram|botou|botaram|meteu|meteram|foi|went|picked|backed"
-    r"|bet|tipped|chose|escolheu|acreditou|believed)(?: (?:fe|all|tudo|todas as fichas))?"
+    r"|aqui|here))?(?: (?:actually|really|de fato|mesmo))? (?:apostou|apostaram|botou|botaram"
+    r"|meteu|meteram|foi|went|picked|pick|backed|back|bet|tipped|tip|chose|escolheu|acreditou"
+    r"|believed)(?: (?:fe|all|tudo|todas as fichas))?"
     r"(?: (?:em|na|no|nos|nas|on|in|for|with|pel[oa]))?\b(?! (?:(?:o|a|um|the) )?(?:placar|score"
     r"|empate|draw|\d))"
 )
@@ -202,6 +203,9 @@ SCORED_ON = re.compile(
 # nesse?", "meu 1-1 deu quanto?": their pick and what it earned
 POINTS_ON = re.compile(
     r"\b(?:fiz|ganhei|marquei) (?:algum )?ponto|\bpontuei\b|\bdid i (?:get|score) (?:any )?points"
+    # "o meu 0-0 vale alguma coisa?", "my 1-1 gets me anything?"
+    r"|\b(?:meu|my)\s+\d+\s*[x-]\s*\d+\b.{0,20}\b(?:vale|valeu|deu|rendeu|worth|gets?|counts?"
+    r"|conta)\b"
     r"|\bwhat did (?:i|you) get (?:out of|for|on|from)\b"
     r"|\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|i got|did i score"
     r"|fiz|ganhei|levei|fez|ganhou|levou)\b(?!.*\b(?:total|geral|bolao|overall|so far|jogos|matches|games|partidas)\b)"
@@ -215,7 +219,8 @@ SELF_PLACE = re.compile(
 # The pool's table asked in so many words: before the asker's own row
 TABLE_ASKED = re.compile(
     r"\b(?:top ?\d|podium|podio|classificacao|standings|ranking|(?:full |final |whole )?table"
-    r"|tabela (?:completa|final|toda))\b"
+    r"|tabela (?:completa|final|toda)|quanto tem cada um|quantos pontos (?:tem )?cada um"
+    r"|how many (?:points )?(?:does )?each)\b"
 )
 # A match asked by its teams: "quem passou, inglaterra ou frança?", "how did Brazil do?"
 TEAMS_RESULT = re.compile(
@@ -485,9 +490,12 @@ def asks_in(
     plain = SHORTHAND.sub(lambda m: SPELLED[m[0]], plain_line(words))
     if HELP.search(plain):
         return (Help(),)
-    if RULES_FIRST.search(plain) and not MATCH_NUMBER.search(plain):
-        return (RulesAsked(),)
-    scored = SCORED_ON.search(plain)  # before a pick: "apostei 1-1, quem pontuou nesse?"
+    scored = SCORED_ON.search(plain)
+    # "marrocos nos pênaltis, 0-0... alguém pontuou nessa?": who scored, not the rules
+    if RULES_FIRST.search(plain) and not (
+        MATCH_NUMBER.search(plain) or scored or WHO_PICKED.search(plain)
+    ):
+        return (RulesAsked(),)  # before a pick: "apostei 1-1, quem pontuou nesse?"
     found: list[Ask] = [ScoredOnAsked(plain[scored.end() :])] if scored else []
     if WHO_PICKED.search(plain):  # before a pick: "quem apostou na França?"
         found.append(WhoPickedAsked())

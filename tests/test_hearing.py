@@ -28,7 +28,10 @@ from memory.question_kinds import (
     MostExactAsked,
     OwnStanding,
     PickAsked,
+    PoolTable,
     RulesAsked,
+    ScoredOnAsked,
+    WhoPickedAsked,
 )
 from memory.retired import retired
 from memory.usage import recorded
@@ -194,6 +197,14 @@ def test_a_question_typed_in_a_hurry(line: str, kind: type) -> None:
             GapAsked(LEADER, "@rank:3"),
         ),
         ("@betania quantos placares exatos tem cada um agora?", MostExactAsked()),
+        # who scored, though the line speaks of penalties
+        (
+            "marrocos nos pênaltis, 0-0... alguém pontuou nessa? bet confirma",
+            ScoredOnAsked(" nessa? confirma"),
+        ),
+        ("bet, o meu 0-0 vale alguma coisa?", PickAsked("ana", None)),
+        ("did anyone actually pick Morocco to win, bet?", WhoPickedAsked()),
+        ("betania passou na frente?? quanto tem cada um?", PoolTable()),
     ],
 )
 def test_a_question_is_read_as_a_player_means_it(line: str, asked: object) -> None:

@@ -81,6 +81,8 @@ TABLE_TOP_ROWS = 5  # the table she tells: its top, the asker's row, its last
 TEAMS = TeamBook.standard()
 # A result said in a question ("o 2-1", "the 3x0"), and the final named.
 SCORE_SAID = re.compile(r"\b(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
+# A pick of one's own said by its score: "o meu 2-1 rendeu quanto?", "my 1-1"
+MY_SCORE = re.compile(r"\b(?:meu|my)\s+(\d{1,2})\s*[-x:]\s*(\d{1,2})\b")
 FINAL = re.compile(r"\b(?:final|finals|decisao)\b")
 # The match for third place, as said and as a stage is named ("Match for third place")
 THIRD_PLACE = re.compile(r"\b(?:third|3rd|terceiro|3o|3º) (?:place|lugar)|\bbronze\b")
@@ -289,7 +291,7 @@ class Questions:
         if number is not None:
             match = next((m for m in matches if m.number == number), None)
         else:
-            match = self._named_match(plain) or self._last_started()
+            match = self._picked_so(who, plain) or self._named_match(plain) or self._last_started()
         if match is None:
             return None
         label = f"#{match.number} {match.team1} v {match.team2}"
@@ -339,6 +341,23 @@ class Questions:
                 return match
 
         return None
+
+    def _picked_so(self, who: str, plain: str) -> Match | None:
+        """The last match started that ``who`` picked as ``plain`` says "my 2-1"."""
+        said = MY_SCORE.search(plain)
+        if said is None:
+            return None
+        score = Score(int(said[1]), int(said[2]))
+        now = self.pool.clock()
+        picked = [
+            m
+            for m in self.pool.matches()
+            if m.has_started(now)
+            and any(
+                p.handle == who and p.score == score for p in self.pool.predictions_on(m.number)
+            )
+        ]
+        return max(picked, key=Match.time_order, default=None)
 
     def _last_started(self) -> Match | None:
         now = self.pool.clock()
