@@ -325,7 +325,7 @@ def named(
     raw, wanted = wanted, {SAME_THING.get(w, w) for w in wanted}
 
     def shared(fact: Fact) -> int:
-        own = _word_stems(fact.text, handle) | _short_words(fact.text, handle)
+        own = _word_stems(fact.text, handle, held=True) | _short_words(fact.text, handle)
         return len(wanted & {SAME_THING.get(w, w) for w in own})
 
     held = current(connection, handle) if held is None else held
@@ -337,14 +337,18 @@ def named(
     street = [
         f
         for f in whole
-        if len(whole) > 1 and ADDRESS & raw and ADDRESS & _word_stems(f.text, handle)
+        if len(whole) > 1 and ADDRESS & raw and ADDRESS & _word_stems(f.text, handle, held=True)
     ]
     if street or whole:
         return street or whole
     # "os nomes das gêmeas" of "tenho gêmeas, Lia e Lua": the one fact sharing any word,
     # a word of its own (not one it names in other words: "support" is every club's)
     own = wanted - set(SAME_THING.values())
-    loose = [f for f in held if own & (_word_stems(f.text, handle) | _short_words(f.text, handle))]
+    loose = [
+        f
+        for f in held
+        if own & (_word_stems(f.text, handle, held=True) | _short_words(f.text, handle))
+    ]
     return loose if len(loose) == 1 else []
 
 
@@ -371,16 +375,30 @@ SAME_THING = {
 }
 
 
-def _word_stems(text: str, handle: str) -> set[str]:
+def _word_stems(text: str, handle: str, held: bool = False) -> set[str]:
     """Its words' first four letters; its short words when it has no other ("my ex")."""
-    found = _stems_of(content_words(unaccented(text), (handle,)))
+    found = _stems_of(content_words(unaccented(text), (handle,)), held)
     return found or _short_words(text, handle)
 
 
-def _stems_of(words: Iterable[str]) -> set[str]:
+def _stems_of(words: Iterable[str], held: bool = False) -> set[str]:
     """Each word's first four letters, or five where four name another thing ("casamento"
-    is no "casa")."""
-    return {w[:5] if w[:5] in SAME_THING else w[:4] for w in words}
+    is no "casa"). A diminutive names its word ("cafezinho" the "cafe"; "docinhos" the
+    "doces", by the three letters before "inho", which a ``held`` fact's words give too)."""
+    found: set[str] = set()
+    for word in words:
+        small = DIMINUTIVE.fullmatch(word)
+        if small and not held:
+            base = small["base"]
+            found.add(base[:4] if len(base) >= 4 else f"{base}~")
+            continue
+        found.add(word[:5] if word[:5] in SAME_THING else word[:4])
+        if held and len(word) >= 4:
+            found.add(f"{word[:3]}~")
+    return found
+
+
+DIMINUTIVE = re.compile(r"(?P<base>\w{3,}?)z?inh[oa]s?")
 
 
 def _short_words(text: str, handle: str) -> set[str]:
@@ -532,7 +550,7 @@ def closest(held: list[Fact], line: str, handle: str, things: bool = True) -> li
         return []
 
     def shared(fact: Fact) -> int:
-        own = {SAME_THING.get(w, w) for w in _word_stems(fact.text, handle)}
+        own = {SAME_THING.get(w, w) for w in _word_stems(fact.text, handle, held=True)}
         names = {w.lower() for w in re.findall(r"\b[A-Z]\w+", fact.text)}
         return len(wanted & own) + sum(any(n.startswith(s) for n in names) for s in short)
 

@@ -98,6 +98,13 @@ STANDING = re.compile(
 BESIDE_POOL = _word_pattern(BESIDE_POOL_WORDS)
 
 
+# The foot of the table claimed: "já não sou a última", "I'm last again", "tô na lanterna"
+LAST_PLACE = re.compile(
+    r"\b(?:sou|to|tou|estou|i'?m|am|fiquei|continuo|sigo)\s+(?:a |o |em |in |na |no )?"
+    r"(?:ultim[oa]|last|lanterna|lanterninha)\b"
+)
+
+
 def claims_standing(fact: str) -> bool:
     """Whether ``fact`` claims a role or a standing in the pool: a role of ``ROLE_WORDS``
     (admin, host, treasurer, adm, responsável...), points, rank, lead, winnings or prize,
@@ -107,6 +114,8 @@ def claims_standing(fact: str) -> bool:
     by a place or an object of its own, "I moderate a book club") is the teller's own
     life, kept; so is a word in another sense ("points of interest")."""
     said = OTHER_SENSE.sub("-", " ".join(folded(fact).split()))
+    if LAST_PLACE.search(said):
+        return True
     beside_the_pool = POOL.search(said) is not None and OTHER_POOL.search(said) is None
     if beside_the_pool and BESIDE_POOL.search(said):
         return True

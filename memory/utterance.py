@@ -43,7 +43,7 @@ LEAD_IN = re.compile(
     r"|pra constar|para constar|pra registro|para registro|so (?:pra|para) constar"
     r"|anota(?: ai)?(?: que| q)?|(?:so )?(?:pra|para) (?:voce|vc|tu|ce) saber|podes? saber(?: que| q)?|fica sabendo(?: que| q)?"
     r"|lembra disso|remember this"
-    r"|a proposito|alias|novidade|curiosidade|(?:pra|para) (?:sua|tua) informacao"
+    r"|a proposito|alias|novidade|(?:pra|para) (?:sua|tua) informacao"
     r"|pra atualizar|para atualizar|sabia que|sabia q|registra(?: ai)?(?: que| q)?"
     r"|(?:just |so |aqui |ca )?between (?:us|you and me)|(?:so |aqui |ca )?entre nos"
     r"|in confidence|confidentially|off the record|(?:e )?segredo|entre a gente"
@@ -711,11 +711,14 @@ PASSING = re.compile(
 # What the room is told of today only, unless it says it lasts ("a partir de hoje ...")
 TODAY_ONLY = re.compile(
     r"\b(?:hj|hoje|today|tonight|esta noite|essa noite|this morning|agora ha pouco|just now)\b"
+    # an appointment, by its hour: "tenho uma mesa de 12 a chegar as 17h", "at 9am"
+    r"|\b(?:as|at) \d{1,2}(?:h\d{0,2}|:\d\d|am|pm)?(?! ?(?:anos|years))\b|\b\d{1,2}h(?:\d\d)?\b"
 )
 LASTING = re.compile(
     r"\b(?:a partir de|from now on|from today|desde|since|for good|de vez|pra sempre|para sempre"
     r"|every|todo|toda|todos|todas|anymore|mais|faz \d+|ha \d+|for \d+|\d+ (?:anos|years|meses"
-    r"|months))\b"
+    r"|months)|always|sempre|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b"
 )
 
 
@@ -788,8 +791,8 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         if others(clause):
             to_others = True
             continue
-        if not clause.strip(" .!"):
-            continue
+        if not clause.strip(" .!") or (len(clause.split()) < 2 and not opened):
+            continue  # "é só curiosidade, juro": one word told no one anything
         first_person = first_person or _first_person(plain)
         kept.append(clause)
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None

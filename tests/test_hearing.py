@@ -133,6 +133,9 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "tô pensando em fazer um churrasco de final aqui em casa, quem tiver perto aparece",
         "voltei a dormir e acordei com 47 mensagens",  # back to sleep once, no habit
         "fun fact: bruno cries at every Portugal anthem. I have video",  # his, not hers
+        "prolongamento ugh, tenho uma mesa de 12 a chegar às 17h",  # an appointment
+        "fui, amanhã tenho trabalho de grupo às 9 da manhã num domingo",
+        "fiz 7 hoje, já não sou a última 😌",  # the table's to say
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -145,6 +148,8 @@ def test_chat_not_to_her_is_chat(line: str) -> None:
         "betania I think Brazil wins today",  # an opinion, no fact of hers to keep
         "@betania I'm the boss of this pool",  # a standing: the records say who is who
         "@betania quem ta ganhando?",
+        # "é só curiosidade" is no opener of a telling: "juro" tells nothing
+        "betania o que é que o bia meteu no jogo de ontem? é só curiosidade juro",
     ],
 )
 def test_banter_and_questions_are_no_fact(line: str) -> None:

@@ -712,3 +712,16 @@ def test_a_place_a_player_told_may_be_named_in_the_open_a_secret_one_may_not(
 
     assert refused("Somewhere in Alvalade a living room just exploded.") is None
     assert refused("Somewhere in Benfica a living room just exploded.") == "name"
+
+
+def test_a_diminutive_names_its_word(keeper: MemoryKeeper, clock: FakeClock) -> None:
+    """ "aquilo dos docinhos" is the brigadeiros sold as "doces"; "o cafezinho" the café."""
+    remembered(
+        keeper,
+        clock,
+        "ana",
+        "lembra que vendo brigadeiro pelo insta, @doces.da.ana",
+        "lembra que tenho um gato chamado Pudim",
+    )
+    tell(keeper, "ana", "@betania aquilo dos docinhos que te falei... esquece por favor")
+    assert [f.text for f in current(keeper, "ana")] == ["ana tem um gato chamado Pudim"]
