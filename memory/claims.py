@@ -61,7 +61,10 @@ from memory.guard import named_at
 
 # "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
 # date's "12/06/2026" is not one.
-SCORE = re.compile(r"(?<![\d:/.])(\d{1,2})(?:\s?(?:-|x|\u2013|/)\s?| a )(\d{1,2})(?![\d:/])")
+# (not a split of picks, "2-2-2")
+SCORE = re.compile(
+    r"(?<![\d:/.])(?<!\d-)(\d{1,2})(?:\s?(?:-|x|\u2013|/)\s?| a )(\d{1,2})(?![\d:/]|-\d)"
+)
 POINTS = re.compile(r"\b(\d{1,4})\s*(?:points?|pts|pontos?)\b", re.IGNORECASE)
 LEADS = re.compile(
     r"\b([a-z][\w.-]*)\s+(?:leads|is leading|is top|tops the table|is on top|is first"
@@ -775,7 +778,7 @@ class Claims:
         if told is not None:
             return told
         sentences = SENTENCE.findall(text)
-        addressed = _vocative(sentences[0], records) if sentences else ""
+        addressed = spoken_to(text, records)
         # "ana led after match 1 with 10, but bia has 15 now": a moment and "now", each its
         # clause's; read apart
         sentences = [
@@ -1089,7 +1092,11 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             if count is None or count < 2:
                 continue
             what = found["what"].lower()
-            for handle in sorted(_whose(sentence, records, addressed)):
+            # "ana's 1-1 makes it four blanks in a row ..., and carla's 0-0 ...": the run
+            # is of the player named last before it, when one is
+            before = sorted(named_at(sentence[: found.start()], records.players))
+            whose = {before[-1][2]} if before else _whose(sentence, records, addressed)
+            for handle in sorted(whose):
                 last = records.record.get(handle, [])[-count:]
                 if len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
@@ -1484,6 +1491,12 @@ def _picks(text: str, records: Records) -> str | None:
     return None
 
 
+def spoken_to(text: str, records: Records) -> str:
+    """The player ``text`` speaks to by name in its first sentence, or ""."""
+    sentences = SENTENCE.findall(text)
+    return _vocative(sentences[0], records) if sentences else ""
+
+
 def _vocative(sentence: str, records: Records) -> str:
     """The one player ``sentence`` speaks to by name ("Take a bow, ana: ...", "bruno, you
     ...", "... well played, ana!"), or ""."""
@@ -1628,12 +1641,14 @@ def _counts(text: str, records: Records) -> str | None:
     you" every one without her; "six players" no more than there are; "4 of 6 on zero"
     out of a real count (of players, of a match's pickers, of matches)."""
     players = len(records.players)
+    # "carla ... bruno ...: the two of you": the players the text names, counted
+    named = len({h for _, _, h in named_at(text, records.players)} - {records.me})
     for pattern in COUNTS:
         for found in pattern.finditer(text):
             value = number_value(found[1])
             who = (found.groupdict().get("who") or "").lower()
             us = True if who in ("us", "nós") else False if who else None
-            if value is not None and value not in records.counts(us):
+            if value is not None and value not in records.counts(us) | {named}:
                 return f"count {value}: the pool has {players} players"
     for found in PLAYERS_COUNT.finditer(text):
         value = number_value(found[1])

@@ -41,7 +41,7 @@ from typing import Any
 from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
-from memory.claims import NUMBER_WORDS, QUOTED, SCORE, Claims, Records, number_value
+from memory.claims import NUMBER_WORDS, QUOTED, SCORE, Claims, Records, number_value, spoken_to
 from memory.declared import Declared, DeclaredCheck, vouched
 from prompts import load, sections
 
@@ -229,7 +229,8 @@ class Contract:
         knows), scorers, stages and venues, and her own names."""
         values = tuple(_values(request))
         pool = self._pool_names()
-        key = (system, prompt, values)
+        told_texts = tuple(self.told())  # what players told her may change between calls
+        key = (system, prompt, values + told_texts)
         known = self._calls.get(key)
         if known is not None and known.records is pool.records:
             return known
@@ -246,12 +247,13 @@ class Contract:
         others = asked - pool.teams
         theirs = frozenset(_words([*book.spellings(others), *book.people_of(others)]))
         named = frozenset(map(_team_key, asked))
-        told = frozenset(_words(list(self.told())))
+        told = frozenset(_words(list(told_texts)))
         found = Grounds(
             Known((pool.words, said.words, rest.words, theirs, told)),
             pool.numbers | said.numbers | rest.numbers,
             Differences(rest.numbers),
-            "\n".join([system, prompt, *values]).lower(),
+            # (a club a player told her they support is theirs to be teased with)
+            "\n".join([system, prompt, *values, *told_texts]).lower(),
             pool.records,
             named,
             pool.playing | named,
@@ -329,7 +331,13 @@ class Contract:
         said = SYNTAX.sub(" ", text)
         # A true declared claim vouches for its figure: whose it is, the grammar need not
         # guess; a false one is the line's first fault.
-        false = self.declared_check.falsehood(declared, grounds.records) if declared else None
+        false = (
+            self.declared_check.falsehood(
+                declared, grounds.records, spoken_to(said, grounds.records)
+            )
+            if declared
+            else None
+        )
         if false is not None:
             yield Breach("declared", false)
         sure = vouched(declared)
@@ -444,8 +452,10 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
         if found[0].replace("h", ":") not in grounds.text:
             return Breach("number", f"{found[0]}: a time the context did not give")
     rest = CLOCK.sub(" ", MATCH_REF.sub(" ", SCORE.sub(" ", text)))
+    # a year after the pool's last match ("same pool in 2026") tells no record of it
+    last = max((m.kickoff.year for m in grounds.records.matches.values()), default=0)
     for found in YEAR.finditer(rest):
-        if int(found[1]) not in grounds.numbers:
+        if int(found[1]) not in grounds.numbers and int(found[1]) <= last:
             return Breach("year", f"{found[1]}: not this tournament's")
     for found in NUMBER.finditer(YEAR.sub(" ", rest)):
         value = int(found[1])
@@ -551,12 +561,15 @@ def _markup(text: str) -> Breach | None:
     return None if found is None else Breach("markup", f"{found[0].strip()!r}")
 
 
+SPLIT = re.compile(r"\b\d{1,2}(?:[-\u2013/]\d{1,2}){2,}\b")  # "split 2-2-2": a match's picks
+
+
 def _repetition(text: str) -> Breach | None:
     """A word or a pair of words looping, or a phrase said again and again: a model stuck.
     A list is not a loop: "betania, diego & elisa, diego, diego & elisa" names who led, in
     turn, so its items are read as items (the same one three times running is a loop) and
-    its words are left out of the word counts."""
-    items = _items(text.lower())
+    its words are left out of the word counts; so is a split of picks ("2-2-2")."""
+    items = _items(SPLIT.sub(" ", text.lower()))
     pieces = [item for item, _mark in items]
     for first, second, third in zip(pieces, pieces[1:], pieces[2:], strict=False):
         if first and first == second == third:

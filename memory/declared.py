@@ -156,16 +156,20 @@ class DeclaredCheck:
         self.pool = pool
         self.her = her
 
-    def falsehood(self, claims: tuple[Declared, ...], records: Records) -> str | None:
+    def falsehood(
+        self, claims: tuple[Declared, ...], records: Records, spoken_to: str = ""
+    ) -> str | None:
         """The first false claim, named with the truth ("total who=fabio value=54: fabio
-        has 52"), or None when every claim is true; read against ``records`` (now's)."""
+        has 52"), or None when every claim is true; read against ``records`` (now's).
+        ``spoken_to``: the player the text answers by name, whose own pick may be told
+        them before kick-off, as her answers do."""
         for claim in claims:
-            reason = self._false(claim, records)
+            reason = self._false(claim, records, spoken_to)
             if reason is not None:
                 return f"{claim}: {reason}"
         return None
 
-    def _false(self, claim: Declared, records: Records) -> str | None:
+    def _false(self, claim: Declared, records: Records, spoken_to: str = "") -> str | None:
         players, matches = set(records.players), records.matches
         for name in (claim.who, claim.other):
             if name is not None and name not in players:
@@ -173,6 +177,8 @@ class DeclaredCheck:
         for number in (claim.match, claim.after_match):
             if number is not None and number not in matches:
                 return f"#{number} is no match of this pool"
+        if claim.kind == "pick":
+            return self._pick(claim, records, spoken_to)
         check = getattr(self, f"_{claim.kind}")
         reason: str | None = check(claim, records)
         return reason
@@ -272,11 +278,12 @@ class DeclaredCheck:
             return None
         return f"#{match.number} ended {match.result}"
 
-    def _pick(self, claim: Declared, records: Records) -> str | None:
+    def _pick(self, claim: Declared, records: Records, spoken_to: str = "") -> str | None:
         match = records.matches.get(claim.match or 0)
         if match is None:
             return "no match named"
-        if claim.who != self.her and not match.has_started(self.pool.clock()):
+        told_before = (self.her, spoken_to)  # hers, and theirs to the one she answers
+        if claim.who not in told_before and not match.has_started(self.pool.clock()):
             return f"#{match.number}'s picks are hidden until kick-off"
         picked = {p.handle: p.score for p in self.pool.predictions_on(match.number)}
         said = _score(claim.score)

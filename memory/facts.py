@@ -449,8 +449,31 @@ def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
         return []
     day = on - timedelta(days=said[0])
     that_day = [f for f in held if f.learned_on == day]
+    # "aquilo que eu te contei no domingo, vc sabe o que": of two lines that day, the one
+    # told as a secret, when the take-back says it was one
+    secret = [f for f in that_day if f.private] if KEPT_QUIET.search(plain) else []
+    for told in (that_day, secret):
+        if len({f.source for f in told}) == 1:
+            return told
     # one line's facts only: of two told that day, the day alone does not say which
-    return that_day if len({f.source for f in that_day}) == 1 else []
+    return []
+
+
+def _telling_day(line: str) -> str:
+    """The words after "te contei", "I told you" in ``line``: where the day it was told is
+    said ("aquilo que eu te contei no domingo, vc sabe o que"), not a reason's day."""
+    told = TOLD_YOU.search(unaccented(line).lower())
+    return "" if told is None else told.string[told.end() : told.end() + 40]
+
+
+TOLD_YOU = re.compile(r"\b(?:te (?:contei|falei|disse)|(?:i )?told you|mentioned)\b")
+
+
+# A take-back speaking of a secret: "vc sabe o que", "não quero isso rodando por aí"
+KEPT_QUIET = re.compile(
+    r"\b(?:(?:vc|voce|tu) sabes? (?:o que|do que|qual)|you know (?:what|which)|segredo|secret"
+    r"|rodando por ai|espalh\w*|entre nos|between us|private|privad[oa])\b"
+)
 
 
 # Where a take-back names two things: "o bar e o canto", "the bird and the pigeons"
@@ -489,6 +512,7 @@ def withdraw(
         found = (
             named(connection, handle, what)
             or _told_on(held, what, on)
+            or _told_on(held, _telling_day(line), on)
             or _in_confidence(held, what)
         )
         if len(found) != 1:  # "aquilo do bar e do canto": each thing named, one fact each

@@ -324,6 +324,16 @@ UNFINISHED = re.compile(r"\b(?:not|nao|no|is|am|'m|im|sou|e|estou|to|i|sou eu|no
 ASKED = re.compile(r"(?<!, ta)(?<!, tá)(?<!, ne)(?<!, né)(?<!, ok)(?<!, right)(?<!, sabe)\?\s*\W*$")
 
 
+# A clause asking her to say, with no question mark: "diz-me que não sou só eu", "tell me
+# I'm still top"
+TELL_ME = re.compile(r"\W*(?:diz-me|diga-me|me diz|me diga|diz ai|confirma|tell me|say)\b")
+
+
+def _asks(clause: str) -> bool:
+    """Whether a clause asks, with a question mark or as "diz-me que ...": no telling."""
+    return ASKED.search(clause) is not None or TELL_ME.match(plain_line(clause)) is not None
+
+
 def told_in_confidence(line: str) -> bool:
     """Whether a line tells something as a secret ("entre nós", "keep it to yourself") or
     of a sensitive kind (health, an address, a breakup, a job hunt, a phone number)."""
@@ -710,14 +720,15 @@ PASSING = re.compile(
 
 # What the room is told of today only, unless it says it lasts ("a partir de hoje ...")
 TODAY_ONLY = re.compile(
-    r"\b(?:hj|hoje|today|tonight|esta noite|essa noite|this morning|agora ha pouco|just now)\b"
+    r"\b(?:hj|hoje|today|tonight|esta noite|essa noite|this morning|agora ha pouco|just now"
+    r"|amanha|tomorrow)\b"
     # an appointment, by its hour: "tenho uma mesa de 12 a chegar as 17h", "at 9am"
     r"|\b(?:as|at) \d{1,2}(?:h\d{0,2}|:\d\d|am|pm)?(?! ?(?:anos|years))\b|\b\d{1,2}h(?:\d\d)?\b"
 )
 LASTING = re.compile(
     r"\b(?:a partir de|from now on|from today|desde|since|for good|de vez|pra sempre|para sempre"
     r"|every|todo|toda|todos|todas|anymore|mais|faz \d+|ha \d+|for \d+|\d+ (?:anos|years|meses"
-    r"|months)|always|sempre|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s"
+    r"|months)|always|sempre|comeco|start|starting|mudo|move|moving|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b"
 )
 
@@ -766,10 +777,10 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
     de alho pra mim"): said to them, not about the teller; and those that only ask for
     secrecy ("keep it to yourself pls")."""
     clauses = [c for c in CLAUSES.split(words) if c and c.strip()]
-    asked = " ".join(c for c in clauses if ASKED.search(c))
+    asked = " ".join(c for c in clauses if _asks(c))
     kept: list[str] = []
     opened = first_person = change = to_others = in_confidence = False
-    for clause in (c for c in clauses if not ASKED.search(c)):
+    for clause in (c for c in clauses if not _asks(c)):
         plain = plain_line(clause)
         change = change or CHANGE.search(plain) is not None
         while (opener := LEAD_IN.match(plain)) and opener.end():
@@ -798,7 +809,7 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None
     if to_others and not first_person:
         # "for the record diego is a worse tipster than me": about another, all of it
-        return Telling(" ".join(c for c in clauses if not ASKED.search(c)), opened, change, asked)
+        return Telling(" ".join(c for c in clauses if not _asks(c)), opened, change, asked)
     if not kept or not (opened or first_person):
         return None
     return Telling(" ".join(kept), opened, change, asked, first_person)

@@ -107,6 +107,12 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A dani saiu da lanterna.", None, False),
         ("O caio saiu da lanterna.", None, True),
         ("You're not last, bia.", None, False),
+        # a run is of the player named last before it
+        ("caio's 2-0 gave him nothing, and bia has two scoring games in a row.", None, False),
+        ("bia has 15, and caio's 2-0 makes it two blanks in a row.", None, True),
+        # "the two of you": the players the text names, counted
+        ("caio and dani, the two of you have the next matches to turn it around.", None, False),
+        ("caio and dani, the six of you have the next matches to turn it around.", None, True),
         # a team's goals in words: what it scored in one of its matches
         ("A two-goal Brazil saw off Serbia, Vini twice.", 1, False),
         ("A five-goal Brazil ran riot.", None, True),

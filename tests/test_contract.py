@@ -330,6 +330,17 @@ OPENINGS = [
 ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The pool is split 2-2-2 again, so bragging rights are wide open.",  # no loop
+        "Same pool in 2030, and I expect a comeback.",  # a year to come tells no record
+    ],
+)
+def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
+    assert held(played, text) is None
+
+
 @pytest.mark.parametrize(("text", "language"), OPENINGS)
 def test_a_common_word_opening_a_sentence_is_no_name(
     played: Pool, text: str, language: str

@@ -83,6 +83,18 @@ def test_each_kind_of_claim_is_checked_exactly(
     assert reason == (None if false is None else f"{declaration}: {false}")
 
 
+def test_a_player_s_own_pick_may_be_told_them_before_kick_off_not_another_s(
+    played: Pool,
+) -> None:
+    """ "It's saved, bia: you've got 0-2": bia's own, to bia, as her answers tell it."""
+    records = Claims(played).records()
+    check = DeclaredCheck(played, "betania")
+    played.predictions.place("bia", 3, Score(0, 2))
+    (own,) = parse(declaring("-", claim("pick", who="bia", match=3, score="0-2"))).claims
+    assert check.falsehood((own,), records, spoken_to="bia") is None
+    assert check.falsehood((own,), records, spoken_to="ana") is not None
+
+
 def test_an_answer_that_is_no_declaration_is_all_text() -> None:
     assert parse("ana leads with 10.") == declared.Declaration("ana leads with 10.")
     said = parse(declaring("ok", {"kind": "total", "who": "Ana", "value": "10"}, {"kind": "?"}))

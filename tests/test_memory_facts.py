@@ -714,6 +714,18 @@ def test_a_place_a_player_told_may_be_named_in_the_open_a_secret_one_may_not(
     assert refused("Somewhere in Benfica a living room just exploded.") == "name"
 
 
+def test_a_club_a_player_supports_may_tease_them(tournament_pool: Pool) -> None:
+    """ "A Vitória fan at the bottom": a club she was told of is no team out of the cup."""
+    keeper, gateway = remembering(tournament_pool, ScriptedModel(), FEW)
+    keeper.enable()
+    contract = gateway.contract
+    line = "A Vitória fan at the bottom, suffering in style."
+    before = contract.check(line, "remark", contract.grounds("", ""))
+    tell(keeper, "ana", "@betania torço pro Vitória desde pequena")
+    assert before is not None and before.rule == "team"
+    assert contract.check(line, "remark", contract.grounds("", "")) is None
+
+
 def test_a_diminutive_names_its_word(keeper: MemoryKeeper, clock: FakeClock) -> None:
     """ "aquilo dos docinhos" is the brigadeiros sold as "doces"; "o cafezinho" the café."""
     remembered(
