@@ -1125,13 +1125,14 @@ def _bottom(text: str, records: Records, addressed: str) -> str | None:
     if not records.totals:
         return None
     lowest = min(records.totals.values())
-    for sentence in SENTENCE.findall(text):
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
         for found in BOTTOM.finditer(sentence):
             if found["on"] and DENIED.search(sentence[: found.start()]):
                 continue
             # the one spoken to only when "you" is said: "Japan, dead last" is no one's
             spoken_to = addressed if YOU.search(sentence) else ""
-            whose = _whose(sentence, records, spoken_to)
+            whose = _whose(sentence, records, spoken_to, text[: said.start()])
             for handle in sorted(h for h in whose if h in records.totals):
                 last = records.totals[handle] == lowest
                 if found["off"] and last:
@@ -1205,13 +1206,20 @@ def _of_run(what: str, points: int, exact: bool) -> bool:
     return points > 0
 
 
-def _whose(sentence: str, records: Records, addressed: str) -> set[str]:
+def _whose(sentence: str, records: Records, addressed: str, before: str = "") -> set[str]:
     """Whom a sentence's claim of a player's own history is about: the players it names,
-    else her for "I", else the one the text speaks to."""
+    else her for "I", else for "she"/"ele" the player named last ``before`` it, else the
+    one the text speaks to."""
     named = {h for _, _, h in named_at(sentence, records.players)}
     if not named and records.me and FIRST_PERSON.search(sentence):
         return {records.me}
+    earlier = named_at(before, records.players) if THIRD_PERSON.search(sentence) else []
+    if not named and earlier:
+        return {earlier[-1][2]}
     return named or ({addressed} if addressed else set())
+
+
+THIRD_PERSON = re.compile(r"\b(?i:she|he|she's|he's|her|him|ela|ele|dela|dele)\b")
 
 
 def _opened(text: str, records: Records, addressed: str) -> str | None:

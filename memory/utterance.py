@@ -47,7 +47,7 @@ LEAD_IN = re.compile(
     r"|pra atualizar|para atualizar|sabia que|sabia q|registra(?: ai)?(?: que| q)?"
     r"|(?:just |so |aqui |ca )?between (?:us|you and me)|(?:so |aqui |ca )?entre nos"
     r"|in confidence|confidentially|off the record|(?:e )?segredo|entre a gente"
-    r"|not for (?:\w+ ){0,2}ears)"
+    r"|not for (?:\w+ ){0,2}ears|off[- ]topic)"
     r"|(?P<change>actually|scratch that|correction|change of plans?|na verdade|corrigindo"
     r"|correcao|mudanca de planos?|mudou tudo|plans? changed|mudou o plano|atualiza(?:ndo|cao)?(?: importante)?(?: ai)?))\b[\s,:;.!-]*"
     # a topic said before what is told: "hobby novo: ...", "xmas plan: ...", "random but true:"

@@ -107,6 +107,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A dani saiu da lanterna.", None, False),
         ("O caio saiu da lanterna.", None, True),
         ("You're not last, bia.", None, False),
+        # "she", the player named last before
+        ("caio got nothing again. Still, he's off the bottom.", None, True),
+        ("dani got 7. Still, she's off the bottom.", None, False),
         # a run is of the player named last before it
         ("caio's 2-0 gave him nothing, and bia has two scoring games in a row.", None, False),
         ("bia has 15, and caio's 2-0 makes it two blanks in a row.", None, True),

@@ -136,6 +136,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "prolongamento ugh, tenho uma mesa de 12 a chegar às 17h",  # an appointment
         "fui, amanhã tenho trabalho de grupo às 9 da manhã num domingo",
         "fiz 7 hoje, já não sou a última 😌",  # the table's to say
+        "amanhã corro 10k cedinho, se eu sumir é isso",  # tomorrow's, once
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -150,6 +151,7 @@ def test_chat_not_to_her_is_chat(line: str) -> None:
         "@betania quem ta ganhando?",
         # "é só curiosidade" is no opener of a telling: "juro" tells nothing
         "betania o que é que o bia meteu no jogo de ontem? é só curiosidade juro",
+        "@betania quem é que está em último? diz-me que não sou só eu",  # asks, no "?"
     ],
 )
 def test_banter_and_questions_are_no_fact(line: str) -> None:

@@ -737,3 +737,20 @@ def test_a_diminutive_names_its_word(keeper: MemoryKeeper, clock: FakeClock) -> 
     )
     tell(keeper, "ana", "@betania aquilo dos docinhos que te falei... esquece por favor")
     assert [f.text for f in current(keeper, "ana")] == ["ana tem um gato chamado Pudim"]
+
+
+def test_of_two_lines_told_that_day_a_secret_s_take_back_takes_the_secret(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    """ "aquilo que eu te contei no domingo, vc sabe o que": of Sunday's two lines, the
+    one told as a secret."""
+    clock.now = clock.now.replace(month=6, day=7)  # a Sunday
+    tell(keeper, "ana", "@betania off topic: sou dev num banco e odeio cada segundo")
+    tell(keeper, "ana", "@betania isso é segredo tá? tô fazendo entrevistas pra mudar de emprego")
+    clock.advance(days=3)
+    tell(
+        keeper,
+        "ana",
+        "@betania aquilo que eu te contei no domingo, vc sabe o que, pode esquecer",
+    )
+    assert [f.text for f in current(keeper, "ana")] == ["ana é dev num banco e odeia cada segundo"]
