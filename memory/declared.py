@@ -17,7 +17,7 @@ module checks each claim exactly, with its moment:
 - ``leader``: ``who`` is at the top of the table (at the moment);
 - ``result``: match ``match`` ended ``score``;
 - ``pick``: ``who`` picked ``score`` for match ``match`` (told only once it kicked off,
-  unless the pick is her own).
+  unless the pick is her own or theirs whom the text answers by name).
 
 A true claim vouches for its figure: the grammar does not guess whose it is
 (``memory.contract``). A false one refuses the line with the claim and the truth.
