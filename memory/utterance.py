@@ -680,7 +680,7 @@ def _overheard(
     # "a partir de agora sou croata de raiva": the match's mood, to the room; what else
     # the line tells stands ("aqui de Londrina ... mas hj sou holandês")
     pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
-    lasting = [p for p in pieces if not PASSING.search(plain_line(p))]
+    lasting = [p for p in pieces if not _passing(plain_line(p))]
     if len(lasting) < len(pieces):
         said = telling(" ".join(lasting), others) if lasting else None
         if said is None or not said.first_person:
@@ -703,20 +703,33 @@ def _news_of_today(plain: str) -> bool:
 
 
 # What the room hears of a match and is no lasting fact: a side taken for a match ("sou
-# croata de raiva", "my heart is Argentine tonight", unless by birth), a plan for one
-# ("tô pensando em fazer um churrasco de final")
+# croata de raiva", "my heart is Argentine tonight"), a plan for one ("tô pensando em
+# fazer um churrasco de final")
 PEOPLES = (
     r"argentin\w*|brasileir\w*|brazilian|croat\w*|portugues\w*|frances\w*|french|marroquin\w*"
     r"|moroccan|holandes\w*|dutch|ingles\w*|english|japones\w*|japanese|espanhol\w*|spanish"
     r"|suic\w*|swiss|american[oa]?s?|australian[oa]?s?|senegales\w*|polones\w*|polish|corean\w*"
     r"|korean|alem\w*|german|belga|belgian|uruguai\w*|uruguayan|mexican[oa]?s?|servi[oa]|serbian"
 )
-PASSING = re.compile(
+SIDE_TAKEN = re.compile(
     rf"\b(?:sou|i'?m|i am|im|(?:meu )?coracao (?:e|ta|esta)|(?:my )?heart(?:'s| is| belongs to))"
-    rf"\s+(?:\w+\s+){{0,2}}?(?:{PEOPLES})\b(?![^.!?]*\b(?:de nascimento|by birth|nasci|born))"
-    r"|\b(?:pensando em|planejando|planning|thinking (?:of|about)|vou fazer|going to (?:host|throw"
+    rf"\s+(?:(?:so|totalmente|todo|toda|all|100%|full)\s+)?(?:{PEOPLES})\b"
+)
+# ... said of the moment: "hj sou holandês", "a partir de agora sou croata de raiva" (not
+# "I'm Brazilian", "sou professora de inglês": what one is)
+FOR_NOW = re.compile(
+    r"\b(?:hoje|hj|today|tonight|agora|now|por hoje|de raiva|de luto|this time|esta noite)\b"
+)
+PLANNED = re.compile(
+    r"\b(?:pensando em|planejando|planning|thinking (?:of|about)|vou fazer|going to (?:host|throw"
     r"|make))\b[^.!?]*\b(?:final|semi|semis|jogo|match|game|partida)\b"
 )
+
+
+def _passing(plain: str) -> bool:
+    """A side taken for the match, or a plan for one: said to the room, nothing lasting."""
+    return bool(SIDE_TAKEN.search(plain) and FOR_NOW.search(plain)) or bool(PLANNED.search(plain))
+
 
 # What the room is told of today only, unless it says it lasts ("a partir de hoje ...")
 TODAY_ONLY = re.compile(

@@ -871,6 +871,9 @@ def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
         ("voltei a comer peixe desde que vim pra cá", "voltou a comer peixe"),
         # a side taken for the match goes, what lasts stays
         ("moro em Campinas mas hj sou argentino", "mora em Campinas"),
+        # what one is, not a side for the match
+        ("I live in Manchester but I'm Brazilian", "they are Brazilian"),
+        ("sou professora de inglês numa escola em Niterói", "professora de inglês"),
     ],
 )
 def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str) -> None:
