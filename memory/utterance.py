@@ -14,8 +14,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import cache
 
 from game.addressing import Addressee
+from game.teams import TeamBook
 from memory import claims
 from memory.guard import named_in
 from memory.naming import others_named
@@ -682,7 +684,10 @@ def _overheard(
     pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
     lasting = [p for p in pieces if not _passing(plain_line(p))]
     if len(lasting) < len(pieces):
-        said = telling(" ".join(lasting), others) if lasting else None
+        # beside a side for the match, only where one lives or works or was born stands
+        # ("moro em Campinas mas hj sou argentino"; not "sou um homem dividido")
+        rest = " ".join(lasting)
+        said = telling(rest, others) if HOME_OR_WORK.search(plain_line(rest)) else None
         if said is None or not said.first_person:
             return None
     told = judge(said.fact, speaker, players, today, listener, final)
@@ -702,23 +707,17 @@ def _news_of_today(plain: str) -> bool:
     return bool(told) and all(TODAY_ONLY.search(p) and not LASTING.search(p) for p in told)
 
 
-# What the room hears of a match and is no lasting fact: a side taken for a match ("sou
-# croata de raiva", "my heart is Argentine tonight"), a plan for one ("tô pensando em
-# fazer um churrasco de final")
-PEOPLES = (
-    r"argentin\w*|brasileir\w*|brazilian|croat\w*|portugues\w*|frances\w*|french|marroquin\w*"
-    r"|moroccan|holandes\w*|dutch|ingles\w*|english|japones\w*|japanese|espanhol\w*|spanish"
-    r"|suic\w*|swiss|american[oa]?s?|australian[oa]?s?|senegales\w*|polones\w*|polish|corean\w*"
-    r"|korean|alem\w*|german|belga|belgian|uruguai\w*|uruguayan|mexican[oa]?s?|servi[oa]|serbian"
-)
-SIDE_TAKEN = re.compile(
-    rf"\b(?:sou|i'?m|i am|im|(?:meu )?coracao (?:e|ta|esta)|(?:my )?heart(?:'s| is| belongs to))"
-    rf"\s+(?:(?:so|totalmente|todo|toda|all|100%|full)\s+)?(?:{PEOPLES})\b"
-)
-# ... said of the moment: "hj sou holandês", "a partir de agora sou croata de raiva" (not
-# "I'm Brazilian", "sou professora de inglês": what one is)
+# What the room hears of a match and is no lasting fact: a side taken for a match, said
+# of the moment ("a partir de agora sou croata de raiva", "hj sou holandês"; not "I'm
+# Brazilian", "sou professora de inglês"), or rooting for a team of the cup ("torço
+# Senegal por pura birra", unless it lasts: "torço pelo Brasil desde sempre"); a plan for
+# a match ("tô pensando em fazer um churrasco de final")
+HOME_OR_WORK = re.compile(r"\b(?:moro|vivo|live|living|trabalho|work|working|nasci|born)\b")
 FOR_NOW = re.compile(
     r"\b(?:hoje|hj|today|tonight|agora|now|por hoje|de raiva|de luto|this time|esta noite)\b"
+)
+ROOTING = re.compile(
+    r"\b(?:torco|torcendo|torcer|rooting for|cheering for|backing|i'?m with|vou de|fechad[oa] com)\b"
 )
 PLANNED = re.compile(
     r"\b(?:pensando em|planejando|planning|thinking (?:of|about)|vou fazer|going to (?:host|throw"
@@ -726,9 +725,26 @@ PLANNED = re.compile(
 )
 
 
+@cache
+def _side_taken() -> re.Pattern[str]:
+    """ "sou croata", "I'm Dutch", "meu coração é argentino": a side by its people, as the
+    team book calls every team's (read plain: lowercase, no accents)."""
+    book = TeamBook.standard()
+    peoples = {plain_line(w) for words in book.people.values() for w in words if len(w) > 3}
+    either = "|".join(re.escape(w) for w in sorted(peoples, key=len, reverse=True))
+    return re.compile(
+        r"\b(?:sou|i'?m|i am|im|(?:meu )?coracao (?:e|ta|esta)|(?:my )?heart(?:'s| is"
+        rf"| belongs to))\s+(?:(?:so|totalmente|todo|toda|all|100%|full)\s+)?(?:{either})\b"
+    )
+
+
 def _passing(plain: str) -> bool:
     """A side taken for the match, or a plan for one: said to the room, nothing lasting."""
-    return bool(SIDE_TAKEN.search(plain) and FOR_NOW.search(plain)) or bool(PLANNED.search(plain))
+    side = bool(_side_taken().search(plain) and FOR_NOW.search(plain))
+    rooting = bool(
+        ROOTING.search(plain) and TeamBook.standard().named_in(plain) and not LASTING.search(plain)
+    )
+    return side or rooting or bool(PLANNED.search(plain))
 
 
 # What the room is told of today only, unless it says it lasts ("a partir de hoje ...")
@@ -741,7 +757,8 @@ TODAY_ONLY = re.compile(
 LASTING = re.compile(
     r"\b(?:a partir de|from now on|from today|desde|since|for good|de vez|pra sempre|para sempre"
     r"|every|todo|toda|todos|todas|anymore|mais|faz \d+|ha \d+|for \d+|\d+ (?:anos|years|meses"
-    r"|months)|always|sempre|comeco|start|starting|mudo|move|moving|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s"
+    r"|months)|always|sempre|comeco|start|starting|mudo|move|moving|caso|casamos|marry"
+    r"|marrying|getting married|(?:segunda|terca|quarta|quinta|sexta|sabado|domingo)s"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b"
 )
 

@@ -137,6 +137,8 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "fui, amanhã tenho trabalho de grupo às 9 da manhã num domingo",
         "fiz 7 hoje, já não sou a última 😌",  # the table's to say
         "amanhã corro 10k cedinho, se eu sumir é isso",  # tomorrow's, once
+        "Inglaterra x Senegal, torço Senegal por pura birra",  # a side for the match
+        "torcendo pro Marrocos no coração e pra França no bolão, sou um homem dividido",
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
