@@ -123,7 +123,12 @@ BLANK = re.compile(
     r"\b(?:zero|zeroes|nothing|blank|blanks|blanked|neither|nada|zerou|zerado|em branco|nem)\b",
     re.IGNORECASE,
 )
-EXACT = re.compile(r"\b(?:called|exact|exactly|cravou|cravaram|exato|na mosca)\b", re.IGNORECASE)
+# (not "exactly like against Japan": a likeness, no exact score)
+EXACT = re.compile(
+    r"\b(?:called|exact|exactly(?! (?:like|as|what|how|when|where))|cravou|cravaram|exato"
+    r"|na mosca)\b",
+    re.IGNORECASE,
+)
 SCORED = re.compile(
     r"\b(?:scored|points|got it|got something|pontuou|pontuaram|acertou|acertaram)\b",
     re.IGNORECASE,
@@ -1106,7 +1111,8 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
 # The foot of the table told: "climbed off the bottom", "saiu da lanterna" (off), "dead
 # last", "na lanterna" (on); unless denied just before ("not last", "nem é lanterna")
 BOTTOM = re.compile(
-    r"\b(?:(?P<off>off the bottom|off (?:the )?foot of the table|out of (?:last(?: place)?|the"
+    r"\b(?:(?P<off>off the bottom|(?:up|out|away) from the bottom|off (?:the )?foot of the table"
+    r"|out of (?:last(?: place)?|the"
     r" basement|the cellar)|no longer (?:last|bottom|in last)|(?:saiu|sai|saindo|largou|deixou"
     r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
     r"|standings|pile)|in last place|dead last|(?:na|é a|é o|segue na|continua na) lanterna"
@@ -1471,8 +1477,12 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
                 return f"ended {home}-{away}: no finished match ended so"
         if now is None or now.result is not None:
             continue
-        named = _teams_in(sentence, records)
-        if named <= {now.team1, now.team2} and (named or THE_MATCH.search(sentence)):
+        # said of the match in its own clause ("elis's goalless dream is over" is a dream's)
+        over = next(
+            c for c in re.split(r"[,;:]|\s+(?:and|e|but|mas)\s+", sentence) if ENDED.search(c)
+        )
+        named = _teams_in(over, records)
+        if named <= {now.team1, now.team2} and (named or THE_MATCH.search(over)):
             return f"ended #{now.number}: it has not ended"
     return None
 
@@ -1651,12 +1661,14 @@ def _counts(text: str, records: Records) -> str | None:
     players = len(records.players)
     # "carla ... bruno ...: the two of you": the players the text names, counted
     named = len({h for _, _, h in named_at(text, records.players)} - {records.me})
+    # "between the two of us" to elis: her and the one named
     for pattern in COUNTS:
         for found in pattern.finditer(text):
             value = number_value(found[1])
             who = (found.groupdict().get("who") or "").lower()
             us = True if who in ("us", "nós") else False if who else None
-            if value is not None and value not in records.counts(us) | {named}:
+            those = {named + 1} if us else {named}
+            if value is not None and value not in records.counts(us) | those:
                 return f"count {value}: the pool has {players} players"
     for found in PLAYERS_COUNT.finditer(text):
         value = number_value(found[1])

@@ -15,7 +15,7 @@ module checks each claim exactly, with its moment:
 - ``scoring_run``: ``who`` scored on each of their last ``value`` picked matches (up to
   ``match``, else the last finished), ``blank_run`` the same without a point;
 - ``leader``: ``who`` is at the top of the table (at the moment);
-- ``result``: match ``match`` ended ``score``;
+- ``result``: match ``match`` ended ``score`` (or, in play, stands at it);
 - ``pick``: ``who`` picked ``score`` for match ``match`` (told only once it kicked off,
   unless the pick is her own or theirs whom the text answers by name).
 
@@ -270,6 +270,10 @@ class DeclaredCheck:
 
     def _result(self, claim: Declared, records: Records) -> str | None:
         match = records.matches.get(claim.match or 0)
+        if match is not None and match.result is None and match.status.value == "live":
+            # a match in play: its score as it stands ("Argentina 1-0 Australia" on 35')
+            now = match.score_at()
+            return None if _score(claim.score) == now else f"#{match.number} stands {now}"
         if match is None or match.result is None:
             return f"#{claim.match} has no result"
         _, basis = self.pool.scoring()

@@ -248,12 +248,13 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     small model's invention ("a 16-year-old soccer player from Sydney" from "I keep
     bees") names what the line never did."""
     said = unaccented(line).lower()
-    # a day the model dated ("yesterday" as "05 Dec") is no number the line lacks
-    numbers = set(re.findall(r"\d+", DATED.sub(" ", text)))
+    # a day the model dated ("yesterday" as "05 Dec") is no number nor name the line lacks
+    undated = DATED.sub(" ", text)
+    numbers = set(re.findall(r"\d+", undated))
     if not numbers <= set(re.findall(r"\d+", said)):
         return False
     words = re.findall(r"[^\W\d_]+", said)
-    given = {n for n in facts.objects(unaccented(text), names) if not n.isdigit()}
+    given = {n for n in facts.objects(unaccented(undated), names) if not n.isdigit()}
     found = sum(1 for name in given if any(w.startswith(name[:4]) for w in words))
     return found * 2 >= len(given)
 

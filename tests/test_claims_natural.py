@@ -113,6 +113,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # a run is of the player named last before it
         ("caio's 2-0 gave him nothing, and bia has two scoring games in a row.", None, False),
         ("bia has 15, and caio's 2-0 makes it two blanks in a row.", None, True),
+        # "exactly like" is a likeness, not an exact score said again
+        ("Penalties again for Mexico, exactly like against Brazil, and bia sits on 15.", 2, False),
+        # "between the two of us": her and the one she speaks to
+        ("Safe with me, bia: that stays between the two of us.", None, False),
         # "the two of you": the players the text names, counted
         ("caio and dani, the two of you have the next matches to turn it around.", None, False),
         ("caio and dani, the six of you have the next matches to turn it around.", None, True),
@@ -136,3 +140,13 @@ def test_a_team_s_score_is_a_result_not_a_pick(played: Pool, clock: FakeClock) -
     claims = Claims(played, "betania")
     assert claims.check("Japan's 4-1 over Spain was the shock of the week.") is None
     assert claims.check("bia's 4-1 for Japan v Spain was bold.") == "pick 4-1: nobody picked it"
+
+
+def test_a_dream_over_is_no_match_over(played: Pool) -> None:
+    """ "elis's goalless dream is over" while Japan lead: the dream's, not the match's."""
+    played.fixtures.kick_off(3)
+    claims = Claims(played, "betania")
+    assert claims.check("Japan score! bia's goalless dream is over, and caio sweats.", 3) is None
+    assert claims.check("Japan v Spain is over, and caio sweats.", 3) == (
+        "ended #3: it has not ended"
+    )

@@ -335,6 +335,7 @@ OPENINGS = [
     [
         "The pool is split 2-2-2 again, so bragging rights are wide open.",  # no loop
         "Same pool in 2030, and I expect a comeback.",  # a year to come tells no record
+        "Parabéns, bia, huge news! Now let's see your picks.",  # an interjection of the pool's
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:

@@ -95,6 +95,15 @@ def test_a_player_s_own_pick_may_be_told_them_before_kick_off_not_another_s(
     assert check.falsehood((own,), records, spoken_to="ana") is not None
 
 
+def test_a_result_declared_of_a_match_in_play_is_its_score_as_it_stands(played: Pool) -> None:
+    played.fixtures.kick_off(3)
+    check, records = DeclaredCheck(played, "betania"), Claims(played).records()
+    (level,) = parse(declaring("-", claim("result", match=3, score="0-0"))).claims
+    (ahead,) = parse(declaring("-", claim("result", match=3, score="1-0"))).claims
+    assert check.falsehood((level,), records) is None
+    assert check.falsehood((ahead,), records) == f"{ahead}: #3 stands 0-0"
+
+
 def test_an_answer_that_is_no_declaration_is_all_text() -> None:
     assert parse("ana leads with 10.") == declared.Declaration("ana leads with 10.")
     said = parse(declaring("ok", {"kind": "total", "who": "Ana", "value": "10"}, {"kind": "?"}))

@@ -486,6 +486,10 @@ def test_a_take_back_of_a_short_word_and_a_secret_quoted_nowhere(played: Pool) -
         ("bruno is a Galo fan (\"Galo doente\"), no Cruzeiro talk",
          "sou Galo doente, nem vem com papo de cruzeirense aqui", True),
         ("ana moved to Nova Lima yesterday (05 Dec)", "a mudança pra Nova Lima foi ontem", True),
+        # a day it dated gives no name nor number the line lacks ("Dec", "11")
+        ("bruno left Croydon for a flat in Hackney on 06 Dec",
+         "saí finalmente de croydon!! assinei ontem um flat em hackney", True),
+        ("bruno has been 6 months without alcohol as of 11 Dec", "6 meses sem álcool hoje", True),
         # what the line never named: refused, true or not (the code cannot tell a
         # model's knowledge, "Galo" is Atlético Mineiro, from its invention)
         ("bruno is an Atlético Mineiro fan", "pra constar sou Galo doente", False),
