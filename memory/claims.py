@@ -1099,8 +1099,9 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             what = found["what"].lower()
             # "ana's 1-1 makes it four blanks in a row ..., and carla's 0-0 ...": the run
             # is of the player named last before it, when one is
-            before = sorted(named_at(sentence[: found.start()], records.players))
-            whose = {before[-1][2]} if before else _whose(sentence, records, addressed)
+            whose = _named_last(sentence[: found.start()], records) or _whose(
+                sentence, records, addressed
+            )
             for handle in sorted(whose):
                 last = records.record.get(handle, [])[-count:]
                 if len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
@@ -1120,8 +1121,12 @@ BOTTOM = re.compile(
     re.IGNORECASE,
 )
 DENIED = re.compile(
-    r"\b(?:not|no longer|isn't|aren't|nem|n[aã]o|nunca|never)\b\W+(?:\w+\W+){0,2}$", re.I
+    r"\b(?:not|no longer|isn't|aren't|hasn't|haven't|nem|n[aã]o|nunca|never|yet)\b\W+"
+    r"(?:\w+\W+){0,2}$",
+    re.I,
 )
+# The foot of the table as it was ("bia was dead last after the opener"): not now's
+WAS = re.compile(r"\b(?:was|were|went from|had been|used to be|era|estava|esteve|foi)\b", re.I)
 
 
 def _bottom(text: str, records: Records, addressed: str) -> str | None:
@@ -1134,27 +1139,36 @@ def _bottom(text: str, records: Records, addressed: str) -> str | None:
     for said in SENTENCE.finditer(text):
         sentence = said[0]
         for found in BOTTOM.finditer(sentence):
-            if found["on"] and DENIED.search(sentence[: found.start()]):
-                continue
+            before = sentence[: found.start()]
+            if WAS.search(before) or _teams_in(sentence, records):
+                continue  # the table then, or a team's group ("Serbia, dead last")
+            # "still hasn't climbed off the bottom" says last, "not last" says off it
+            last_said = bool(found["on"]) != bool(DENIED.search(before))
             # the one spoken to only when "you" is said: "Japan, dead last" is no one's
             spoken_to = addressed if YOU.search(sentence) else ""
             whose = _whose(sentence, records, spoken_to, text[: said.start()])
             for handle in sorted(h for h in whose if h in records.totals):
                 last = records.totals[handle] == lowest
-                if found["off"] and last:
+                if not last_said and last:
                     return f"bottom: {handle} is still last, on {lowest}"
-                if found["on"] and not last:
+                if last_said and not last:
                     return f"bottom: {handle} has {records.totals[handle]}, the last have {lowest}"
     return None
 
 
 # A team's goals told: "a five-goal Brazil", "Brazil scored four", "os 6 gols de Portugal"
+# (not a margin, "a three-goal Spain cushion", "two goals down", nor a part of the match,
+# "scored 1 in each half", "netted 5 penalties")
+_NOT_A_TOTAL = (
+    r"(?!\s+(?:lead|cushion|margin|advantage|win|down|up|ahead|behind|clear|in (?:each|the|a)"
+    r"|penalt|pens|spot[- ]kicks|times|em cada|nos? p[eê]naltis|de vantagem|de diferen))"
+)
 GOALS_TOLD = (
-    rf"(?P<n>{COUNTED})[- ]goals?\s+{{team}}",
-    rf"{{team}}(?:'s)?\s+(?P<n>{COUNTED})\s+goals",
+    rf"(?P<n>{COUNTED})[- ]goals?\s+{{team}}\b{_NOT_A_TOTAL}",
+    rf"{{team}}(?:'s)?\s+(?P<n>{COUNTED})\s+goals\b{_NOT_A_TOTAL}",
     rf"{{team}}\s+(?:scored|netted|put in|hit|banged in|fez|marcou|meteu|enfiou)\s+(?P<n>{COUNTED})\b"
-    r"(?!\s*(?:-|x|a)\s*\d)",
-    rf"(?P<n>{COUNTED})\s+gol(?:o)?s\s+d[aoe]s?\s+{{team}}",
+    rf"(?!\s*(?:-|x|a)\s*\d){_NOT_A_TOTAL}",
+    rf"(?P<n>{COUNTED})\s+gol(?:o)?s\s+d[aoe]s?\s+{{team}}\b{_NOT_A_TOTAL}",
 )
 
 
@@ -1219,13 +1233,24 @@ def _whose(sentence: str, records: Records, addressed: str, before: str = "") ->
     named = {h for _, _, h in named_at(sentence, records.players)}
     if not named and records.me and FIRST_PERSON.search(sentence):
         return {records.me}
-    earlier = named_at(before, records.players) if THIRD_PERSON.search(sentence) else []
-    if not named and earlier:
-        return {earlier[-1][2]}
-    return named or ({addressed} if addressed else set())
+    earlier = _named_last(before, records) if THIRD_PERSON.search(sentence) else set()
+    return named or earlier or ({addressed} if addressed else set())
 
 
-THIRD_PERSON = re.compile(r"\b(?i:she|he|she's|he's|her|him|ela|ele|dela|dele)\b")
+THIRD_PERSON = re.compile(r"\b(?i:she|he|she's|he's|ela|ele)\b")
+
+
+def _named_last(text: str, records: Records) -> set[str]:
+    """The player ``text`` names last, with those listed beside them ("ana and bia")."""
+    found = named_at(text, records.players)
+    if not found:
+        return set()
+    last = [found[-1]]
+    for start, end, handle in reversed(found[:-1]):
+        if not LISTED.match(text[end : last[-1][0]]):
+            break
+        last.append((start, end, handle))
+    return {handle for _, _, handle in last}
 
 
 def _opened(text: str, records: Records, addressed: str) -> str | None:
@@ -1464,6 +1489,14 @@ def _result(template: str, spellings: tuple[str, ...]) -> _Result:
     return _Result(re.compile(pattern, re.IGNORECASE), template.startswith("{a}"))
 
 
+# What else may be "over" in a clause: someone's dream, hopes, run or night
+NOT_THE_MATCH = re.compile(
+    r"(?:'s|s')\s+(?:\w+\s+){0,2}(?:dream|dreams|hopes?|run|streak|night|chances?|party|luck)\b"
+    r"|\b(?:sonho|esperan\w+|sequencia|festa|sorte)\b",
+    re.IGNORECASE,
+)
+
+
 def _ended(text: str, records: Records, match: int | None) -> str | None:
     """ "It ended 0-1", "the game is over": a score a match ended at, and a match over only
     once its result is in."""
@@ -1477,12 +1510,14 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
                 return f"ended {home}-{away}: no finished match ended so"
         if now is None or now.result is not None:
             continue
-        # said of the match in its own clause ("elis's goalless dream is over" is a dream's)
+        # "elis's goalless dream is over": a dream's end, not the match's
         over = next(
             c for c in re.split(r"[,;:]|\s+(?:and|e|but|mas)\s+", sentence) if ENDED.search(c)
         )
-        named = _teams_in(over, records)
-        if named <= {now.team1, now.team2} and (named or THE_MATCH.search(over)):
+        if NOT_THE_MATCH.search(over):
+            continue
+        named = _teams_in(sentence, records)
+        if named <= {now.team1, now.team2} and (named or THE_MATCH.search(sentence)):
             return f"ended #{now.number}: it has not ended"
     return None
 

@@ -331,10 +331,10 @@ class Contract:
         said = SYNTAX.sub(" ", text)
         # A true declared claim vouches for its figure: whose it is, the grammar need not
         # guess; a false one is the line's first fault.
+        # an answer may tell the one it answers their own pick; a remark tells the room
+        answering = spoken_to(said, grounds.records) if kind == "answer" else ""
         false = (
-            self.declared_check.falsehood(
-                declared, grounds.records, spoken_to(said, grounds.records)
-            )
+            self.declared_check.falsehood(declared, grounds.records, answering)
             if declared
             else None
         )

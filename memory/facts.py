@@ -317,7 +317,7 @@ def named(
     thirds of its words, told in the third person, a word counting when its first four
     letters are a word's of the fact, accents aside ("pregnancy", "pregnant"; "sumare",
     "Sumaré")."""
-    said = third_person(what, handle)
+    said = _untold(third_person(what, handle))
     wanted = _word_stems(said, handle) - TAKING_BACK_STEMS
     if not wanted:
         return []
@@ -545,11 +545,22 @@ TAKING_BACK = frozenset(
     lembrar lembra guarda guardes anota mencionar mencione fala falar falei contei disse
     coisa historia lance parada negocio assunto papo memoria notas notes favor obrigado pode
     podes precisa precisas mais betania beta sff pfv pls onde where olha aquilo isso
+    """.split()  # noqa: SIM905
+)
+TAKING_BACK_STEMS = _stems_of(TAKING_BACK)
+# ... and the words of the telling itself, whole ("the address I posted here the other
+# day"): by their stems they would take "escritório" and "Mandarin" out of a take-back
+TELLING = frozenset(
+    """
     posted post postei wrote escrevi typed sent mandei here aqui earlier other day outro dia
     yesterday ontem chat grupo group
     """.split()  # noqa: SIM905
 )
-TAKING_BACK_STEMS = _stems_of(TAKING_BACK)
+
+
+def _untold(what: str) -> str:
+    """``what`` without the words of its telling ("posted here the other day")."""
+    return " ".join(w for w in what.split() if unaccented(w).lower().strip(".,!?;:") not in TELLING)
 
 
 def naming(line: str, handle: str, things: bool = True) -> tuple[set[str], set[str]]:
@@ -559,7 +570,7 @@ def naming(line: str, handle: str, things: bool = True) -> tuple[set[str], set[s
     words = {
         unaccented(w)
         for w in content_words(line, (handle,))
-        if unaccented(w) not in TAKING_BACK
+        if unaccented(w) not in TAKING_BACK | TELLING
         and ((things and _stems_of([unaccented(w)]) & SAME_THING.keys()) or rare(w))
     }
     short = {w.lower() for w in re.findall(r"(?<=\w )([A-Z][a-z]{1,2})\b", line)}

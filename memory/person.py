@@ -275,7 +275,9 @@ def _en(text: str, name: str, second: bool) -> str:
             plural = False
             continue
         if conjugate:
-            if lower in EN_ADVERBS or (len(lower) > 4 and lower.endswith("ly")):
+            if lower in EN_ADVERBS or (
+                len(lower) > 4 and lower.endswith("ly") and lower not in LY_VERBS
+            ):
                 out.append(token)
                 continue
             out.append(_third_singular(token))
@@ -288,6 +290,10 @@ def _en(text: str, name: str, second: bool) -> str:
             continue
         out.append(token)
     return "".join(out)
+
+
+# Verbs that end as an adverb does: "I supply coffee" is "supplies"
+LY_VERBS = frozenset("apply reply supply multiply comply rally tally bully ally rely".split())  # noqa: SIM905
 
 
 def _third_singular(verb: str) -> str:

@@ -88,9 +88,9 @@ FIRST_PERSON = re.compile(
     r"|no longer|can'?t (?:eat|drink))\b"
     # what one has, as with "tenho": a thing counted or a kind that lasts, not "I have
     # video" (backing a story about someone else) nor "I have now"
-    r"|i (?:have|had) (?:a|an|no|two|three|four|five|\d+|kids|children|twins|allergies"
-    r"|asthma|diabetes|celiac|migraines?|anxiety|adhd|\w+ (?:class|classes|lessons|practice"
-    r"|training))\b"
+    r"|i (?:have|had) (?:a|an|no|one|two|three|four|five|\d+|my own|kids|children|twins"
+    r"|allergies|asthma|diabetes|celiac|migraines?|anxiety|adhd|surgery|cancer|been|had"
+    r"|\w+ed|\w+ (?:class|classes|lessons|practice|training))\b"
     r"|i(?:'m| am|m) (?:a|an|from|now|no longer|not|vegan|vegetarian|pescatarian|allergic"
     r"|lactose|gluten|married|engaged|single|divorced|pregnant|retired|moving|training|learning"
     r"|studying|doing|going to (?:move|run|do|start)|based|living|working|on (?:holiday|vacation"
@@ -503,8 +503,13 @@ MATCH_NAMED = re.compile(r"\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\
 
 
 def about_the_game(fact: str) -> bool:
-    """A "fact" that states a score, points or a match: the log keeps those, not chat."""
-    return any(p.search(fact) for p in (claims.SCORE, claims.POINTS, MATCH_NAMED))
+    """A "fact" that states a score, points or a match: the log keeps those, not chat.
+    (A football score is small: "jejum intermitente 16/8" is a diet, "24/7" a shift.)"""
+    scores = any(max(int(a), int(b)) <= FOOTBALL_GOALS for a, b in claims.SCORE.findall(fact))
+    return scores or any(p.search(fact) for p in (claims.POINTS, MATCH_NAMED))
+
+
+FOOTBALL_GOALS = 12  # more than any side scores in a match told in a pool's chat
 
 
 @dataclass(frozen=True)
@@ -752,7 +757,8 @@ TODAY_ONLY = re.compile(
     r"\b(?:hj|hoje|today|tonight|esta noite|essa noite|this morning|agora ha pouco|just now"
     r"|amanha|tomorrow)\b"
     # an appointment, by its hour: "tenho uma mesa de 12 a chegar as 17h", "at 9am"
-    r"|\b(?:as|at) \d{1,2}(?:h\d{0,2}|:\d\d|am|pm)?(?! ?(?:anos|years))\b|\b\d{1,2}h(?:\d\d)?\b"
+    r"|\b(?:as|at) \d{1,2}(?:h\d{0,2}|:\d\d|am|pm| da manha| da tarde| da noite)\b"
+    r"|\b\d{1,2}h(?:\d\d)?\b"
 )
 LASTING = re.compile(
     r"\b(?:a partir de|from now on|from today|desde|since|for good|de vez|pra sempre|para sempre"
@@ -832,8 +838,10 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         if others(clause):
             to_others = True
             continue
-        if not clause.strip(" .!") or (len(clause.split()) < 2 and not opened):
-            continue  # "é só curiosidade, juro": one word told no one anything
+        if not clause.strip(" .!") or (
+            len(clause.split()) < 2 and not opened and not _first_person(plain)
+        ):
+            continue  # "é só curiosidade, juro": one word told no one anything ("casei!" did)
         first_person = first_person or _first_person(plain)
         kept.append(clause)
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None

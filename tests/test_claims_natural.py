@@ -107,6 +107,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A dani saiu da lanterna.", None, False),
         ("O caio saiu da lanterna.", None, True),
         ("You're not last, bia.", None, False),
+        ("caio still hasn't climbed off the bottom.", None, False),
+        ("bia still hasn't climbed off the bottom.", None, True),
+        ("bia was dead last after the opener; now she leads.", None, False),
+        ("bia, you backed Serbia and they finished dead last.", None, False),
         # "she", the player named last before
         ("caio got nothing again. Still, he's off the bottom.", None, True),
         ("dani got 7. Still, she's off the bottom.", None, False),
@@ -125,6 +129,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A five-goal Brazil ran riot.", None, True),
         ("Os 2 gols do Brasil foram do Vini.", None, False),
         ("Brazil scored three against Serbia.", None, True),
+        ("Brazil scored 1 in each half.", None, False),  # a part, not the match's total
+        ("Argentina two goals down would have been a disaster.", None, False),
+        ("A three-goal Brazil cushion by the hour.", None, False),  # a margin
     ],
 )
 def test_a_capable_model_s_lines_are_read_as_meant(
@@ -148,5 +155,23 @@ def test_a_dream_over_is_no_match_over(played: Pool) -> None:
     claims = Claims(played, "betania")
     assert claims.check("Japan score! bia's goalless dream is over, and caio sweats.", 3) is None
     assert claims.check("Japan v Spain is over, and caio sweats.", 3) == (
+        "ended #3: it has not ended"
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ana and bia both have two scoring games in a row.",  # ana has one pick
+        "caio and bia both have two scoring games in a row.",
+    ],
+)
+def test_a_run_said_of_two_is_checked_for_both(played: Pool, line: str) -> None:
+    assert Claims(played, "betania").check(line) is not None
+
+
+def test_a_match_said_over_in_another_clause_is_still_read(played: Pool) -> None:
+    played.fixtures.kick_off(3)
+    assert Claims(played, "betania").check("Japan v Spain, full time!", 3) == (
         "ended #3: it has not ended"
     )

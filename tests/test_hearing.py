@@ -879,6 +879,11 @@ def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
         ("moro em Campinas mas hj sou argentino", "mora em Campinas"),
         # what one is, not a side for the match
         ("I live in Manchester but I'm Brazilian", "they are Brazilian"),
+        # an age or a count is no hour of an appointment; what one has lived or had lasts
+        ("I started running at 40", "started running at 40"),
+        ("I have lived in Porto for 10 years", "has lived in Porto"),
+        ("I had surgery on my knee last month", "had surgery"),
+        ("larguei a keto, agora é só jejum intermitente 16/8", "16/8"),  # a diet, no score
         ("sou professora de inglês numa escola em Niterói", "professora de inglês"),
     ],
 )

@@ -754,3 +754,20 @@ def test_of_two_lines_told_that_day_a_secret_s_take_back_takes_the_secret(
         "@betania aquilo que eu te contei no domingo, vc sabe o que, pode esquecer",
     )
     assert [f.text for f in current(keeper, "ana")] == ["ana é dev num banco e odeia cada segundo"]
+
+
+def test_a_word_of_one_verb_tells_and_an_ly_verb_agrees(keeper: MemoryKeeper) -> None:
+    tell(keeper, "ana", "@betania casei!!", "@betania fyi I supply coffee to three cafes")
+    assert [f.text for f in current(keeper, "ana")] == [
+        "ana casou!!",
+        "ana supplies coffee to three cafes",
+    ]
+
+
+def test_the_words_of_a_telling_take_no_word_of_a_fact(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    """ "escrevi", "mandei" say how it was told; "escritora", "Mandarin" are facts."""
+    remembered(keeper, clock, "ana", "lembra que sou escritora", "remember I speak Mandarin")
+    tell(keeper, "ana", "@betania esquece que sou escritora")
+    assert [f.text for f in current(keeper, "ana")] == ["ana speaks Mandarin"]
