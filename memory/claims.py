@@ -1694,16 +1694,18 @@ def _counts(text: str, records: Records) -> str | None:
     you" every one without her; "six players" no more than there are; "4 of 6 on zero"
     out of a real count (of players, of a match's pickers, of matches)."""
     players = len(records.players)
-    # "carla ... bruno ...: the two of you": the players the text names, counted
-    named = len({h for _, _, h in named_at(text, records.players)} - {records.me})
-    # "between the two of us" to elis: her and the one named
     for pattern in COUNTS:
         for found in pattern.finditer(text):
             value = number_value(found[1])
             who = (found.groupdict().get("who") or "").lower()
             us = True if who in ("us", "nós") else False if who else None
-            those = {named + 1} if us else {named}
-            if value is not None and value not in records.counts(us) | those:
+            if value is None or value in records.counts(us):
+                continue
+            # "carla ... bruno ...: the two of you": the players the text names, counted
+            # (read only for a count no group of the pool's is: most texts have none);
+            # "between the two of us" to elis: her and the one named
+            named = len({h for _, _, h in named_at(text, records.players)} - {records.me})
+            if value != named + (1 if us else 0):
                 return f"count {value}: the pool has {players} players"
     for found in PLAYERS_COUNT.finditer(text):
         value = number_value(found[1])
