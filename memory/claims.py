@@ -315,6 +315,16 @@ PICKED_SHARE = re.compile(
     r"(?P<what>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_][\w'\u2019.-]*){0,4})",
     re.IGNORECASE,
 )
+# A side's backers counted: "both Spain backers", "all three Brazil pickers", "os dois
+# apostadores da Espanha"; "both" is two, with her or without
+BACKERS = re.compile(
+    r"\b(?:(?P<both>both|ambos\s+os|os\s+dois|as\s+duas)|(?:all|the|todos\s+os|os)\s+"
+    r"(?P<part>\d{1,2}|[a-zçêé]+))\s+(?:(?P<what>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_]"
+    r"[\w'\u2019.-]*){0,2}?)\s+(?:backers|pickers|believers)|(?:apostadores|que\s+apostaram)"
+    r"\s+(?:d[aeo]|n[aeo])\s+(?P<team>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_][\w'\u2019.-]*)"
+    r"{0,2}))",
+    re.IGNORECASE,
+)
 DRAW_NAMED = re.compile(r"^(?:draw|tie|empate)\b", re.IGNORECASE)
 WIN_OF = re.compile(r"^(?:(?:vit[oó]ria|triunfo)\s+d[aeo]s?|(?:win|victory)\s+for)\s+", re.I)
 NOT_A_COUNT = frozenset({"one", "um", "uma"})
@@ -815,7 +825,8 @@ class Claims:
             or _ended(text, records, match)
             or _opened(text, records, addressed)
             or _in_a_row(text, records, addressed)
-            or _bottom(text, records, addressed)
+            or _bottom(text, records, addressed, self._played_before(records, match, then))
+            or _ladder(text, records, addressed)
             or _team_goals(text, records)
         )
         if told is not None:
@@ -825,6 +836,15 @@ class Claims:
         if NOBODY_CALLED.search(text) and records.called.get(match):
             return f"nobody: {', '.join(sorted(records.called[match]))} called #{match} exactly"
         return _everyone(text, records, match) or _before(text, records, match)
+
+    def _played_before(
+        self, now: Records, match: int | None, known: dict[Moment, Records]
+    ) -> Records | None:
+        """The records just before ``match`` kicked off, when it is over: what the table
+        was before a line about it says it changed."""
+        if match is None or match not in now.matches or now.matches[match].result is None:
+            return None
+        return self._then(now, ("before", match), known)
 
     def _then(self, now: Records, moment: Moment, known: dict[Moment, Records]) -> Records:
         """The records as they stood at ``moment``: the table then (its totals, its
@@ -1127,12 +1147,21 @@ DENIED = re.compile(
 )
 # The foot of the table as it was ("bia was dead last after the opener"): not now's
 WAS = re.compile(r"\b(?:was|were|went from|had been|used to be|era|estava|esteve|foi)\b", re.I)
+# Leaving the foot of the table told as what a match did ("its 7 points pulled you up from
+# the bottom", "o 2-1 tirou-a da lanterna"): last before that match
+LIFTED = re.compile(
+    r"\b(?:pull|lift|haul|drag|took|bring|brought|move|propel|tir|livr)\w*\b",
+    re.I,
+)
 
 
-def _bottom(text: str, records: Records, addressed: str) -> str | None:
+def _bottom(
+    text: str, records: Records, addressed: str, earlier: Records | None = None
+) -> str | None:
     """ "Off the bottom" of a player not last any more; "dead last" of one at the foot
     of the table now (level with others counts): the players it names, else "I" her,
-    else "you" the one spoken to."""
+    else "you" the one spoken to. Lifted off it by the match a line is about: last
+    ``earlier``, before it, too."""
     if not records.totals:
         return None
     lowest = min(records.totals.values())
@@ -1153,6 +1182,79 @@ def _bottom(text: str, records: Records, addressed: str) -> str | None:
                     return f"bottom: {handle} is still last, on {lowest}"
                 if last_said and not last:
                     return f"bottom: {handle} has {records.totals[handle]}, the last have {lowest}"
+                if last_said or earlier is None or not earlier.totals:
+                    continue
+                if LIFTED.search(sentence) and handle in earlier.totals:
+                    then = min(earlier.totals.values())
+                    if earlier.totals[handle] != then:
+                        return (
+                            f"bottom: {handle} had {earlier.totals[handle]} before the match,"
+                            f" the last {then}"
+                        )
+    return None
+
+
+# Two players next to each other in the table: "ana, right behind bia", "logo atrás da
+# ana" (the named after it is the one measured against); "diego, the next one up the
+# ladder" from the one spoken to (or her)
+NEXT_TO = re.compile(
+    r"\b(?:right|just|directly|immediately|one (?:place|spot|rung)|logo|mesmo)\s+(?:(?P<below>"
+    r"behind|below|under|atr[aá]s\s+d[aeo]|abaixo\s+d[aeo])|(?P<above>ahead of|above|in front of"
+    r"|[àa] frente d[aeo]|acima d[aeo]))\s+(?=\w)",
+    re.IGNORECASE,
+)
+NEXT_UP = re.compile(
+    r"\b(?:the\s+)?next\s+(?:one\s+|man\s+|woman\s+|player\s+|name\s+|rung\s+|target\s+)?"
+    r"(?:up|above)\b|\bo\s+pr[oó]ximo\s+(?:acima|na\s+escada|a\s+(?:cima|ca[cç]ar))\b",
+    re.IGNORECASE,
+)
+
+
+def _ladder(text: str, records: Records, addressed: str) -> str | None:
+    """Two players said to sit next to each other in the table now: nobody's total
+    between theirs (level counts), the one said behind not above the other."""
+    totals = records.totals
+    if not totals:
+        return None
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
+        if WAS.search(sentence) or _moments(sentence, records):
+            continue  # the table as it was: not now's
+        # "the next one up" is from the one spoken to, named or not; "right behind" is
+        # theirs when "you" is said
+        spoken = addressed if YOU.search(sentence) else ""
+        mover = spoken or (records.me if FIRST_PERSON.search(sentence) else "")
+        for found in NEXT_TO.finditer(sentence):
+            after = named_at(sentence[found.end() :], records.players)
+            if not after or after[0][0] > 0:
+                continue  # "right behind the leaders": nobody named
+            other = after[0][2]
+            whose = _named_last(sentence[: found.start()], records) - {other}
+            for handle in sorted(whose or ({mover} - {"", other})):
+                low, high = (handle, other) if found["below"] else (other, handle)
+                told = _next_to(low, high, totals)
+                if told is not None:
+                    return told
+        for found in NEXT_UP.finditer(sentence):
+            lower = addressed or mover
+            above = _named_last(sentence[: found.start()], records) - {lower}
+            if lower:
+                for handle in sorted(above):
+                    told = _next_to(lower, handle, totals)
+                    if told is not None:
+                        return told
+    return None
+
+
+def _next_to(low: str, high: str, totals: dict[str, int]) -> str | None:
+    """Why ``low`` does not sit right below ``high`` in ``totals``, or None when it does."""
+    if low not in totals or high not in totals:
+        return None
+    between = sorted(h for h, t in totals.items() if totals[low] < t < totals[high])
+    if totals[low] > totals[high] or between:
+        return f"next to: {low} has {totals[low]}, {high} {totals[high]}" + (
+            f", {', '.join(between)} between" if between else ""
+        )
     return None
 
 
@@ -1750,10 +1852,10 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
     """How a match's pickers split ("2 of 9 saw a draw"), against its picks: the match
     the line is about, or, about none, any match kicked off. Of "you" the count is without
     her, of "us" with her, of a number either way; before kick-off nothing is told."""
-    for found in PICKED_SHARE.finditer(text):
-        part, whole_word = number_value(found["part"]), (found["whole"] or "").lower()
+    for part_word, whole_word, what in _shares_said(text):
+        part = number_value(part_word)
         whole = number_value(whole_word) if whole_word else None
-        if found["part"].lower() in NOT_A_COUNT or part is None:
+        if part_word.lower() in NOT_A_COUNT or part is None:
             continue  # "one of you backed Brazil" is somebody, not a count
         if whole_word and whole is None and whole_word not in _WHO:
             continue
@@ -1762,7 +1864,7 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
             (n, side)
             for n in numbers
             if n in records.matches
-            and (side := _side_named(found["what"], records.matches[n], records)) is not None
+            and (side := _side_named(what, records.matches[n], records)) is not None
         ]
         if not named:
             continue  # no outcome of this match read: not judged
@@ -1782,6 +1884,15 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
 
 
 _WHO = {"you": (1,), "vocês": (1,), "voces": (1,), "us": (0,), "nós": (0,)}
+
+
+def _shares_said(text: str) -> Iterator[tuple[str, str, str]]:
+    """Each split of a match's pickers ``text`` tells: the part, the whole ("" for
+    none) and the words naming the side ("2 of 9 saw a draw", "both Spain backers")."""
+    for found in PICKED_SHARE.finditer(text):
+        yield found["part"], (found["whole"] or "").lower(), found["what"]
+    for found in BACKERS.finditer(text):
+        yield "two" if found["both"] else found["part"], "", found["what"] or found["team"]
 
 
 def _side_named(what: str, match: Match, records: Records) -> int | None:

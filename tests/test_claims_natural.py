@@ -132,6 +132,23 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Brazil scored 1 in each half.", None, False),  # a part, not the match's total
         ("Argentina two goals down would have been a disaster.", None, False),
         ("A three-goal Brazil cushion by the hour.", None, False),  # a margin
+        # a side's backers counted (#1: ana, bia and dani backed Brazil; #2: caio Argentina)
+        ("All three Brazil backers scored, ana exactly.", 1, False),
+        ("Both Brazil backers scored.", 1, True),
+        ("Both Argentina backers blanked.", 2, True),
+        ("Os três apostadores do Brasil pontuaram.", 1, False),
+        ("Os dois que apostaram no Brasil pontuaram.", 1, True),
+        # two players next to each other in the table (bia 15, ana 10, dani 7, caio 0)
+        ("Keep going, dani: with ana on 10 the next one up the ladder.", None, False),
+        ("Keep going, dani: with bia on 15 the next one up the ladder.", None, True),
+        ("ana sits right behind bia.", None, False),
+        ("caio sits right behind ana.", None, True),
+        ("A dani está logo atrás da ana.", None, False),
+        ("You're just ahead of dani, ana.", None, False),
+        ("You're just ahead of caio, ana.", None, True),
+        # lifted off the foot of the table by the match a line is about: last before it
+        ("That 3-1 pulled dani up from the bottom.", 1, False),
+        ("Its 5 points pulled bia up from the bottom.", 2, True),
     ],
 )
 def test_a_capable_model_s_lines_are_read_as_meant(
