@@ -552,8 +552,8 @@ TAKING_BACK_STEMS = _stems_of(TAKING_BACK)
 # day"): by their stems they would take "escritório" and "Mandarin" out of a take-back
 TELLING = frozenset(
     """
-    posted post postei wrote escrevi typed sent mandei here aqui earlier other day outro dia
-    yesterday ontem chat grupo group
+    posted post postei postou wrote escrevi escreveu typed sent mandei mandou enviei enviou
+    here aqui earlier other day outro dia aquele naquele yesterday ontem chat grupo group
     """.split()  # noqa: SIM905
 )
 

@@ -604,9 +604,10 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
             plain,
         )
         hers = YOU.search(asking) and not ME.search(asking)
-        who = named[0] if named else her if hers else asker
+        # each one named: "what did carla and elis pick?" asks two picks
+        whose = named or [her if hers else asker]
         numbered = MATCH_NUMBER.search(plain)
-        found.append(PickAsked(who, int(numbered["n"]) if numbered else None))
+        found += [PickAsked(who, int(numbered["n"]) if numbered else None) for who in whose]
     if MOST_EXACT.search(plain):
         found.append(MostExactAsked())
     if PLACE_ASKED.search(plain) and ME.search(plain) and not PICKED.search(plain):

@@ -51,6 +51,7 @@ STANDING_PHRASES = (
 # in this pool", "o bolão é roubado"; not "I am leading a project", "my bike was roubada".
 BESIDE_POOL_WORDS = """
     lead leads leading won win wins top first ganhei ganhou venci venceu primeiro primeira
+    worst best pior piores melhor melhores
     boss chefe own owns owner dono dona run runs rules regras manda mando created criei criou
     champion* campea* campeo* money cash pot kitty dinheiro grana caixinha
     cheat* trapac* roub* fraud* fix* ban banned bann* banid*

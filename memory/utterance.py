@@ -44,6 +44,7 @@ LEAD_IN = re.compile(
     r"|introducing myself|quick intro|about me|(?:me )?apresentando(?: \w+)?|sobre mim"
     r"|pra constar|para constar|pra registro|para registro|so (?:pra|para) constar"
     r"|anota(?: ai)?(?: que| q)?|(?:so )?(?:pra|para) (?:voce|vc|tu|ce) saber|podes? saber(?: que| q)?|fica sabendo(?: que| q)?"
+    r"|fica(?:m)? a saber(?: que| q)?|fiquem a saber(?: que| q)?|(?:so )?(?:pra|para) saberes"
     r"|lembra disso|remember this"
     r"|a proposito|alias|novidade|(?:pra|para) (?:sua|tua) informacao"
     r"|pra atualizar|para atualizar|sabia que|sabia q|registra(?: ai)?(?: que| q)?"
@@ -61,7 +62,7 @@ LEAD_IN = re.compile(
 # An opener said later in the line: "corinthiano sofredor aqui, só pra constar".
 OPENER_WITHIN = re.compile(
     r"\b(?:fyi|btw|by the way|for the record|just so you know|pra constar|para constar"
-    r"|so (?:pra|para) (?:voce|vc) saber)\b"
+    r"|so (?:pra|para) (?:voce|vc) saber|fica a saber|ficam a saber)\b"
 )
 # ... or a first person saying what lasts: where they live, work, whom they support, what
 # they are, have, do or stopped doing ("I'm a nurse", "moro em Campinas", "não como carne").
@@ -274,6 +275,7 @@ SENSITIVE = re.compile(
     r"\b(?:password\w*|passcode|pin(?: code| number)?|senhas?|cpf|ssn|social security"
     r"|card number|numero do cartao|cvv|iban|conta bancaria|bank account"
     r"|diabet\w*|hiv|epilep\w*|asthma|asma|illness|disease|doenca|doente|tdah|adhd|enxaqueca"
+    r"|c(?:o|oe)?eliac\w*|celiac[oa]s?|crohn\w*"
     r"|migraines?|alzheimer\w*|cancer|cancro|desempregad[oa]|unemployed|laid off|antidepress\w*"
     r"|autis\w*|bipolar|gay|lesbian|lesbica|bisexual|bissexual|jewish|judeu|judia|muslim"
     r"|muculman[oa]"
@@ -301,9 +303,12 @@ CLAUSES = re.compile(
     r"|quant\w*|when|quando|e (?:vc|voce|tu)|and you|do you|can you|sera|will|is it)\b)"
     # ... or a comma before what follows from it: "I'm allergic to peanuts, so give the
     # paçoca to bruno" (what is said to another player is theirs)
-    r"|,\s*(?=(?:so|then|but|entao|ent[aã]o|mas|porque|pq|because)\b)",
+    r"|,\s*(?=(?:so|then|but|entao|ent[aã]o|mas|porque|pq|because|por isso|daí|dai)\b)",
     re.IGNORECASE,
 )
+# What follows from a fact, told after it: "I'm coeliac, so count me out", ", então ..."
+SO_ON = re.compile(r",\s*(?:so|then|ent[aã]o)\b", re.IGNORECASE)
+SO_START = re.compile(r"\s*(?:so|then|entao|por isso|dai)\b")  # a clause read plain, opening so
 # What closes a telling without telling anything: "atualiza aí", "thanks", "ok?".
 CLOSER = re.compile(
     r"(?:[,;.!]+\s*|\s+)(?:(?:atualiza|anota|registra|guarda|update|note|save)(?: a[ií]| that| it| this)?"
@@ -622,7 +627,10 @@ def read_line(
         asked = question(forget.asked) if forget.asked else None
         # (why it goes is no question: "não rolou e prefiro que não fique registrado")
         reason = GIVING_UP.match(plain_line(forget.rest).strip())
-        if asked is None and forget.rest and not reason and (rest := question(forget.rest)).asks:
+        # ... and what follows asks only as a question does ("?", "me diz"): "botei no
+        # impulso, não quero isso salvo" is why, with a word of betting in it
+        asks = "?" in forget.rest or TELL_ME.search(plain_line(forget.rest)) is not None
+        if asked is None and asks and not reason and (rest := question(forget.rest)).asks:
             asked, forget = rest, replace(forget, rest="")
         forget = replace(forget, question=asked)
         # "scratch what I said about paris, doing the london one instead": a change
@@ -636,7 +644,8 @@ def read_line(
         return forget
     remembered = REMEMBER.match(words)
     if remembered is not None:
-        told = judged(remembered["fact"])
+        # what follows from it is no part of it: "I'm coeliac, so count me out"
+        told = judged(SO_ON.split(remembered["fact"], maxsplit=1)[0])
         lead = LEAD_IN.match(plain)
         change = CHANGE.search(plain) is not None or bool(lead and lead["change"])
         return Remember(told, change, private=secret)
@@ -819,6 +828,9 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
     for clause in (c for c in clauses if not _asks(c)):
         plain = plain_line(clause)
         change = change or CHANGE.search(plain) is not None
+        # what follows from a fact told is no part of it, unless it tells one too: "I'm
+        # coeliac, so count me out"
+        follows = bool(kept) and SO_START.match(plain) is not None
         while (opener := LEAD_IN.match(plain)) and opener.end():
             opened = opened or opener["open"] is not None or opener["topic"] is not None
             change = change or opener["change"] is not None
@@ -842,6 +854,8 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
             len(clause.split()) < 2 and not opened and not _first_person(plain)
         ):
             continue  # "é só curiosidade, juro": one word told no one anything ("casei!" did)
+        if follows and not _first_person(plain):
+            continue
         first_person = first_person or _first_person(plain)
         kept.append(clause)
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None

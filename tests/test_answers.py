@@ -325,6 +325,7 @@ def test_a_line_she_cannot_read_gets_one_example_and_help_gets_the_list(
             ("ana made no pick for #2 Argentina v Mexico",),
         ),
         ("en", "@betania what did bia pick for match 2?", ("bia", "#2 Argentina v Mexico", "1-1")),
+        ("en", "@betania what did bia and caio pick for match 2?", ("1-1", "caio made no pick")),
     ],
 )
 def test_a_player_asks_for_their_pick(

@@ -94,6 +94,16 @@ def test_a_fact_told_as_people_tell_it_is_kept(line: str, fact: str) -> None:
             "ana is allergic to shrimp",
         ),
         ("betania to tendo aula de violão toda terça", "ana tá tendo aula de violão toda terça"),
+        # what follows from a fact is no part of it; "fica a saber" opens a telling
+        (
+            "bet for the record I'm coeliac, so when you lot do the pastéis de nata run count"
+            " me out 😢",
+            "ana is coeliac",
+        ),
+        (
+            "fica a saber bet: sou do Sporting desde pequenina, por isso não contes comigo",
+            "ana é do Sporting desde pequenina",
+        ),
     ],
 )
 def test_a_fact_told_in_passing_is_kept(line: str, fact: str) -> None:
@@ -731,6 +741,14 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "betania, o bia pediu pra vc esquecer onde ele mora? ele comentou comigo",
             ["ana corre maratona", "ana mora em Pinheiros"],
         ),
+        # the words of the telling ("que eu mandei aquele dia") name nothing; why it goes,
+        # with a word of betting in it ("botei"), asks nothing
+        (
+            ("betania meu endereço: Rua dos Navegantes 412, ap 1101", "betania moro em Recife"),
+            "bet pode apagar meu endereço que eu mandei aquele dia? botei no impulso, não quero"
+            " isso salvo",
+            ["ana mora em Recife"],
+        ),
     ],
 )
 def test_a_take_back_in_everyday_words_withdraws_the_one_fact_it_means(
@@ -910,6 +928,7 @@ def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str)
         ("betania tenho enxaqueca crônica", "tem enxaqueca crônica"),
         ("o meu pai está internado desde domingo", "o pai de ana está internado"),
         ("@betania I'm going through a divorce so don't mind me", "is going through a divorce"),
+        ("bet for the record I'm coeliac, so count me out", "is coeliac"),
     ],
 )
 def test_a_secret_or_a_health_fact_is_kept_private(line: str, fact: str) -> None:

@@ -611,6 +611,8 @@ def test_a_name_that_is_a_players_handle_is_that_player() -> None:
 # itself, with a roster that has bruno and a handle with digits.
 FACTS_ROSTER = {"ana": "Ana", "bruno": "Bruno", "bia": "Bia", "p01": "p01", "leo": "Leo"}
 ROLES_TOLD = [
+    "sou a pior do bolão, é oficial, nem o Brasil me safa",
+    "I'm the worst tipster in this pool",
     "I'm a mod of the pool",
     "I am the treasurer of the pool, pay me before the final",
     "eu sou o adm do bolão",
@@ -633,6 +635,7 @@ NAMES_TOLD = {
     "l3o is my neighbour": "leo",
 }
 OWN_LIFE = [
+    "sou o melhor cozinheiro da família",
     "sou administradora de empresas",
     "I moderate a book club",
     "I love points of interest in Rome",

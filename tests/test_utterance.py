@@ -117,6 +117,10 @@ def test_what_a_line_tells_her(line: str, said: Utterance) -> None:
         ),
         ("@betania what did bia bet on Brazil v Serbia?", (kinds.PickAsked("bia", None),)),
         (
+            "@betania what did bia and caio pick for Brazil v Serbia?",
+            (kinds.PickAsked("bia", None), kinds.PickAsked("caio", None)),
+        ),
+        (
             "@betania quantos pontos eu fiz nos jogos 1 a 4?",
             (kinds.PointsOverAsked(1, 4), kinds.OwnStanding()),
         ),

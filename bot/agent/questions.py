@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, date, tzinfo
 
 from bot.agent import forecast, predictor
@@ -222,7 +223,15 @@ class Questions:
             case kinds.Help():
                 return Fallback(asker, self.addressee.mention)
             case kinds.PickAsked(who, number):
-                return self._pick(asker, who, number, said.plain)
+                first = self._pick(asker, who, number, said.plain)
+                # "what did carla and elis pick?": every pick the line asks, in one answer
+                others = [
+                    self._pick(asker, other.who, other.number, said.plain)
+                    for other in said.asks
+                    if isinstance(other, kinds.PickAsked) and other != ask
+                ]
+                also = tuple(pick for pick in others if pick is not None)
+                return replace(first, also=also) if first is not None and also else first
             case kinds.MostExactAsked():
                 table = self.pool.standings()
                 most = max((r.exact for r in table), default=0)

@@ -448,8 +448,12 @@ class PickOf(Answer):
     hidden: bool = False
     points: int | None = None  # what it earned, once the match is over
     number: int | None = None  # the match's number
+    also: tuple[PickOf, ...] = ()  # the others' picks asked in the same line
 
     def notes(self) -> str:
+        return " ".join([self._own_notes(), *(other.notes() for other in self.also)])
+
+    def _own_notes(self) -> str:
         if self.hidden:
             return note("pick.hidden", who=self.who, match=self.match)
         if self.pick is None:

@@ -849,6 +849,10 @@ class OfflineModel:
         return self.say("answer.not_read", mention=request.mention)
 
     def _pick_of(self, request: PickOf, variant: Variant) -> str:
+        told = [self._one_pick(request, variant)]
+        return " ".join(told + [self._one_pick(other, variant) for other in request.also])
+
+    def _one_pick(self, request: PickOf, variant: Variant) -> str:
         rng = self._answer_rng(variant)
         if request.hidden:
             return self.say("answer.pick_hidden", who=request.who, match=request.match)
