@@ -828,6 +828,7 @@ class Claims:
             or _bottom(text, records, addressed, self._played_before(records, match, then))
             or _ladder(text, records, addressed)
             or _team_goals(text, records)
+            or _penalties(text, records, match)
         )
         if told is not None:
             return told
@@ -1098,6 +1099,12 @@ def _near(one: re.Match[str], other: re.Match[str]) -> bool:
 
 # A count in figures or words ("2", "two", "duas"), longest words first
 COUNTED = rf"\d{{1,2}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}"
+# A first said over a run after it: "first points in four matches", "em três jogos"
+DROUGHT = re.compile(
+    rf"\s+(?:in|for|em|nos|nos últimos|in the last)\s+(?P<n>{COUNTED})\s+"
+    r"(?:matches|games|jogos)\b",
+    re.IGNORECASE,
+)
 # A run told: "two 0-1 blanks in a row", "three exacts in a row", "três zeros seguidos"
 IN_A_ROW = re.compile(
     rf"\b(?P<n>{COUNTED})\s+"
@@ -1106,6 +1113,9 @@ IN_A_ROW = re.compile(
     r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
     re.IGNORECASE,
 )
+
+
+RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
 
 
 def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
@@ -1122,6 +1132,12 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             whose = _named_last(sentence[: found.start()], records) or _whose(
                 sentence, records, addressed
             )
+            # ... unless said right after it: "two blanks in a row from you", "... for bia"
+            of = RUN_OF.match(sentence, found.end())
+            if of is not None:
+                named = named_at(of["who"], records.players)
+                you = {addressed} if addressed and YOU.fullmatch(of["who"]) else set()
+                whose = {h for _, _, h in named} or you or whose
             for handle in sorted(whose):
                 last = records.record.get(handle, [])[-count:]
                 if len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
@@ -1258,6 +1274,31 @@ def _next_to(low: str, high: str, totals: dict[str, int]) -> str | None:
     return None
 
 
+# A goal said to be a penalty, by its minute: "a penalty at 80 and another at 81",
+# "pênalti aos 23"
+PENALTY_AT = re.compile(
+    r"\b(?:penalty|penalties|pen|spot[- ]kick|p[eê]nalti|pen[aá]lti)\b(?:\s+[\w']+){0,3}?\s+"
+    r"(?:at|on|in|aos|ao|no)\s+(?:the\s+)?(?P<minute>\d{1,3})\b(?![-:])"
+    r"(?P<more>(?:\s*(?:'|th|min\w*|minutes?))?\s+(?:and|e)\s+(?:another|outro)\s+"
+    r"(?:at|on|in|aos|ao|no)\s+(?:the\s+)?(?P<next>\d{1,3})\b)?",
+    re.IGNORECASE,
+)
+
+
+def _penalties(text: str, records: Records, match: int | None) -> str | None:
+    """A goal of the match a line is about said to be a penalty at a minute: a goal was
+    scored then, and from the spot (a minute with no goal may be a penalty missed)."""
+    if match is None or match not in records.matches:
+        return None
+    goals = records.matches[match].goals
+    for found in PENALTY_AT.finditer(text):
+        for minute in (found["minute"], found["next"]):
+            then = [g for g in goals if minute is not None and g.minute == int(minute)]
+            if then and not any(g.penalty for g in then):
+                return f"penalty at {minute}: the goal then was not a penalty"
+    return None
+
+
 # A team's goals told: "a five-goal Brazil", "Brazil scored four", "os 6 gols de Portugal"
 # (not a margin, "a three-goal Spain cushion", "two goals down", nor a part of the match,
 # "scored 1 in each half", "netted 5 penalties")
@@ -1371,14 +1412,20 @@ def _opened(text: str, records: Records, addressed: str) -> str | None:
 def _first(part: str, handles: set[str], records: Records, match: int) -> str | None:
     """ "His first points", "finally off zero", "primeiros pontos": said of a player about
     ``match``, they scored on it and on no match of theirs before it."""
-    if FIRST_POINTS.search(part) is None:
+    said = FIRST_POINTS.search(part)
+    if said is None:
         return None
+    # "first points in four matches": since the three before it, not ever
+    since = DROUGHT.match(part, said.end())
+    within = number_value(since["n"]) if since else None
     for handle in sorted(handles):
         played = records.record.get(handle, [])
         numbers = [number for number, _, _ in played]
         if match not in numbers:
             return f"first: {handle} has no points on #{match}"
         earlier = played[: numbers.index(match)]
+        if within is not None:
+            earlier = earlier[-(within - 1) :] if within > 1 else []
         scored = [number for number, points, _ in earlier if points > 0]
         if scored:
             return f"first: {handle} scored on #{scored[0]} before #{match}"
@@ -1774,8 +1821,13 @@ def _points(
 
 COUNTS = (
     # (pattern, the people it counts: "us" with her, "you" without, or the pool's)
-    # "the four of you who went against them" is some of them, not a count of all.
-    re.compile(rf"\b(?:all|the)\s+{_N}\s+of\s+(?P<who>us|you)\b(?!\s+(?:who|that|whose)\b)", re.I),
+    # "the four of you who went against them", "the three of you on 0-0" are some of
+    # them, not a count of all.
+    re.compile(
+        rf"\b(?:all|the)\s+{_N}\s+of\s+(?P<who>us|you)\b"
+        r"(?!\s+(?:who|that|whose|on|with|backing|behind|at|in)\b)",
+        re.I,
+    ),
     re.compile(rf"\b(?:os|as)\s+{_N}\s+de\s+(?P<who>nós|vocês|voces)\b", re.I),
     re.compile(
         rf"\ball\s+{_N}\s+(?:players|pickers|(?=(?:are|were|have|got|picked|went|blanked)\b))",

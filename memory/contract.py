@@ -72,7 +72,7 @@ ELSEWHERE = ("en", "pt", "es", "fr", "de", "it", "nl", "pl", "sv", "tr", "id", "
 # Where a sentence opens, so its first word is capitalised anyway: after a sentence's end,
 # a colon or semicolon, a dash, a parenthesis or an opening quote.
 OPENING = re.compile(
-    r"(?<=[.!?:;\u2026])\s+|\s+[-\u2013\u2014]\s+|\(\s*|(?:^|\s)[\"\u201c\u2018\u00ab]\s*"
+    r"(?<=[.!?:;\u2026\]])\s+|\s+[-\u2013\u2014]\s+|\(\s*|(?:^|\s)[\"\u201c\u2018\u00ab]\s*"
 )
 ECHO_RUN = 6  # words in a row copied from an instruction: an echo when it speaks to the model,
 ECHO_LONG = 10  # and whatever it says when it is this long
@@ -349,6 +349,7 @@ class Contract:
             lambda: _repetition(QUOTED.sub(" ", said)),
             lambda: self._language(said, grounds),
             lambda: _echo(said),
+            lambda: _untold(said),
             lambda: _teams(said, grounds),
             lambda: _names(said, grounds, self.language),
             lambda: _quotes(said, grounds),
@@ -561,7 +562,9 @@ def _markup(text: str) -> Breach | None:
     return None if found is None else Breach("markup", f"{found[0].strip()!r}")
 
 
-SPLIT = re.compile(r"\b\d{1,2}(?:[-\u2013/]\d{1,2}){2,}\b")  # "split 2-2-2": a match's picks
+# "split 2-2-2", "two-two-two": a match's picks
+_SPLIT_PART = r"(?:\d{1,2}|one|two|three|four|five|six|um|uma|dois|duas|tr[eê]s|quatro|cinco|seis)"
+SPLIT = re.compile(rf"\b{_SPLIT_PART}(?:[-\u2013/]{_SPLIT_PART}){{2,}}\b")
 
 
 def _repetition(text: str) -> Breach | None:
@@ -620,6 +623,16 @@ def _listed_items(items: list[tuple[tuple[str, ...], str]]) -> set[int]:
             listed |= set(run)
         run = []
     return listed
+
+
+def _untold(text: str) -> Breach | None:
+    """What a player never told her is not hers to say: her notes hold what her hearing
+    kept, and a line it missed was told all the same."""
+    lowered = QUOTED.sub(" ", text).lower()
+    for said in _listed("untold"):
+        if re.search(rf"\b{re.escape(said)}\b", lowered):
+            return Breach("untold", f"{said!r}: her notes, not what was told")
+    return None
 
 
 def _echo(text: str) -> Breach | None:
@@ -682,15 +695,22 @@ def _acts(word: str, after: str, grounds: Grounds) -> bool:
     return re.match(rf"\s+(?:{'|'.join(_listed('acts'))})\b", after, re.IGNORECASE) is not None
 
 
+SUPERLATIVE = re.compile(r"(?:(\w)\1)?est$|iest$")  # "fittest" of "fit", "happiest" of "happy"
+MIN_STEM = 3  # "Forrest" is no superlative of "fo"
+
+
 def _known(word: str, grounds: Grounds, opening: bool, language: str, cheer: bool = False) -> bool:
     """A word the call or the pool gave, or its plural ("IPAs" of a fact's "IPA"), or held
     long ("GOOOOL"); a sentence's first word is capitalised anyway, so any word of her
     prompts and voice, or a common word of the pool's language, may open one."""
     held = re.sub(r"(\w)\1{2,}", r"\1", word)  # "gooool": "gol", said long
+    # a common word's superlative opening a sentence ("Fittest isn't top", "Happiest")
+    plain = SUPERLATIVE.sub(lambda m: "y" if m[0] == "iest" else m[1] or "", word)
+    plain = plain if opening and len(plain) >= MIN_STEM else word
     # a cheer of a few words may be in either language the pool's people chat in ("Força
     # Portugal!", "GOLOOO!"); a sentence is in hers, where "Carla" and "Costa" are names
     languages = {language, *POOL_LANGUAGES} if cheer else {language}
-    for said in dict.fromkeys((word, held)):
+    for said in dict.fromkeys((word, held, plain)):
         if said in grounds.words or (said.endswith("s") and said[:-1] in grounds.words):
             return True
         if opening and (said in _vocabulary() or any(common(said, one) for one in languages)):

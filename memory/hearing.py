@@ -169,6 +169,11 @@ def parse(answer: str) -> Reading:
     return Reading(tuple(ops), asked)
 
 
+def heard_handles(who: str | None) -> list[str]:
+    """The handles a reading's "who" holds: one, or several joined ("carla, elis")."""
+    return [h for h in re.split(r"\s*(?:,|&|\band\b|\be\b)\s*", who or "") if h]
+
+
 def _text(value: object) -> str | None:
     return " ".join(value.split()) or None if isinstance(value, str) else None
 
@@ -320,9 +325,9 @@ def asks(
             return (ScoredOnAsked(asked.team or asked.score or ""),)
         case "rules":
             return (RulesAsked(),)
-        case "pick":  # hers too: "e o teu palpite pra final?"
-            picker = asked.who if asked.who is not None and asked.who in players else author
-            return (PickAsked(picker, asked.match),)
+        case "pick":  # hers too: "e o teu palpite pra final?"; several: "carla, elis"
+            pickers = [h for h in heard_handles(asked.who) if h in players] or [author]
+            return tuple(PickAsked(picker, asked.match) for picker in pickers)
         case "match":
             return (MatchAsked(asked.match),) if asked.match else (TeamsMatchAsked(),)
         case "who_called":

@@ -45,6 +45,8 @@ LEAD_IN = re.compile(
     r"|pra constar|para constar|pra registro|para registro|so (?:pra|para) constar"
     r"|anota(?: ai)?(?: que| q)?|(?:so )?(?:pra|para) (?:voce|vc|tu|ce) saber|podes? saber(?: que| q)?|fica sabendo(?: que| q)?"
     r"|fica(?:m)? a saber(?: que| q)?|fiquem a saber(?: que| q)?|(?:so )?(?:pra|para) saberes"
+    r"|(?:pra|para) quem nao (?:sabe|conhece|sabia)|for (?:those|anyone) who (?:doesn'?t|don'?t)"
+    r" know|(?:pra|para) os novos(?: do grupo)?"
     r"|lembra disso|remember this"
     r"|a proposito|alias|novidade|(?:pra|para) (?:sua|tua) informacao"
     r"|pra atualizar|para atualizar|sabia que|sabia q|registra(?: ai)?(?: que| q)?"
@@ -75,7 +77,8 @@ TRIP_WHEN = (
 FIRST_PERSON = re.compile(
     r"^(?:(?:em|in|next|this|no|na|nesse|neste|esse|este|semana que vem|ano que vem|a partir de"
     r"|mes que vem|amanha|tomorrow|ontem|yesterday|last|finally|finalmente|agora|on|every"
-    r"|toda|todo|entretanto|enfim|anyway|now)\s+(?:\w+\s+)?"
+    r"|toda|todo|entretanto|enfim|anyway|now|tecnicamente|technically|basicamente|basically"
+    r"|oficialmente|officially|praticamente|practically)\s+(?:\w+\s+)?"
     # a habit by its weekday: "and tuesdays I have Luxembourgish class", "as tercas eu"
     r"|(?:and\s+|e\s+)?(?:on\s+|as\s+|aos\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days\s+"
     r"|(?:and\s+|e\s+)?(?:as|aos)\s+(?:segundas|tercas|quartas|quintas|sextas|sabados"
@@ -201,7 +204,8 @@ FORGET_VERB = (
     r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la|deix(?:a|e) cair"
     r"|(?:finj(?:a|am)|fing(?:e|ir)) (?:que|q) (?:eu )?(?:nunca|nao) (?:te )?(?:contei|falei|disse"
     r"|mencionei)|pretend i (?:never|didn'?t) (?:say|said|tell|told|mention\w*)"
-    r"|nao precisa(?:s)? (?:de )?(?:te )?lembrar|no need to remember|(?:nao|n) (?:guard|anot)(?:a|e|es)"
+    r"|nao precisa(?:s)? (?:de )?(?:te )?(?:lembrar|guardar)|no need to (?:remember|keep)"
+    r"|(?:don'?t|do not) need to (?:remember|keep)|(?:nao|n) (?:guard|anot)(?:a|e|es)"
     r"|(?:nao|n) (?:me )?(?:mencion|comen|fal)(?:a|e|es|ar) mais|(?:not|never|don'?t|stop) bring(?:ing)?"
     r" (?:(?:it|that|this|the|my) )?(?:\w+ )?(?:\w+ )?up"
 )
@@ -229,7 +233,8 @@ FORGET_LEAD = re.compile(
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
     r"|what i said|what i shared|everything i (?:told|said|shared)(?: you)?|my (?:info|note|fact)s? (?:about|on)"
-    r"|isso|isto|aquilo|que|q|de|do|da|dos|das|sobre|o que eu (?:te )?(?:disse|falei|contei)"
+    r"|isso|isto|aquilo|disso|disto|daquilo|que|q|de|do|da|dos|das|sobre"
+    r"|o que eu (?:te )?(?:disse|falei|contei)"
     r"|o q eu (?:te )?(?:disse|falei|contei)|aquilo que eu (?:te )?(?:disse|falei|contei)"
     r"|o que (?:te )?(?:disse|falei|contei)|(?:o|a) (?:info|informacao|fato) (?:de|do|da|sobre)|the|o|a|os|as)(?=\W|$))\s*"
 )
@@ -275,7 +280,7 @@ SENSITIVE = re.compile(
     r"\b(?:password\w*|passcode|pin(?: code| number)?|senhas?|cpf|ssn|social security"
     r"|card number|numero do cartao|cvv|iban|conta bancaria|bank account"
     r"|diabet\w*|hiv|epilep\w*|asthma|asma|illness|disease|doenca|doente|tdah|adhd|enxaqueca"
-    r"|c(?:o|oe)?eliac\w*|celiac[oa]s?|crohn\w*"
+    r"|c(?:o|oe)?eliac\w*|celiac[oa]s?|crohn\w*|namorad[oa]s?|boyfriend|girlfriend"
     r"|migraines?|alzheimer\w*|cancer|cancro|desempregad[oa]|unemployed|laid off|antidepress\w*"
     r"|autis\w*|bipolar|gay|lesbian|lesbica|bisexual|bissexual|jewish|judeu|judia|muslim"
     r"|muculman[oa]"
@@ -308,7 +313,8 @@ CLAUSES = re.compile(
 )
 # What follows from a fact, told after it: "I'm coeliac, so count me out", ", então ..."
 SO_ON = re.compile(r",\s*(?:so|then|ent[aã]o)\b", re.IGNORECASE)
-SO_START = re.compile(r"\s*(?:so|then|entao|por isso|dai)\b")  # a clause read plain, opening so
+# ... a clause opening so, read as written: "só chá agora" is "only tea now"
+SO_START = re.compile(r"\s*(?:so|then|ent[aã]o|por isso|da[ií])\b", re.IGNORECASE)
 # What closes a telling without telling anything: "atualiza aí", "thanks", "ok?".
 CLOSER = re.compile(
     r"(?:[,;.!]+\s*|\s+)(?:(?:atualiza|anota|registra|guarda|update|note|save)(?: a[ií]| that| it| this)?"
@@ -830,7 +836,8 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         change = change or CHANGE.search(plain) is not None
         # what follows from a fact told is no part of it, unless it tells one too: "I'm
         # coeliac, so count me out"
-        follows = bool(kept) and SO_START.match(plain) is not None
+        follows = bool(kept) and SO_START.match(clause) is not None
+        kin = KIN_NAMED.search(clause) is not None  # "o Pastel é o meu gato": lasts
         while (opener := LEAD_IN.match(plain)) and opener.end():
             opened = opened or opener["open"] is not None or opener["topic"] is not None
             change = change or opener["change"] is not None
@@ -854,9 +861,9 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
             len(clause.split()) < 2 and not opened and not _first_person(plain)
         ):
             continue  # "é só curiosidade, juro": one word told no one anything ("casei!" did)
-        if follows and not _first_person(plain):
+        if follows and not (kin or _first_person(plain)):
             continue
-        first_person = first_person or _first_person(plain)
+        first_person = first_person or kin or _first_person(plain)
         kept.append(clause)
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None
     if to_others and not first_person:
@@ -889,6 +896,17 @@ def _first_person(plain: str) -> bool:
     )
 
 
+# Someone of one's own named, a pet or kin, said as an aside: "o Pastel é o meu gato",
+# "a Bolacha (a minha cadela, para os novos)", "Lucas, my son, ..."
+# (a name, not a pronoun nor a word pointing back: "ele é o meu irmão" names no one)
+KIN_NAMED = re.compile(
+    r"\b(?!(?i:ele|ela|eles|elas|he|she|it|this|that|isso|isto|esse|essa|este|esta|quem|who"
+    r"|que|q|and|e|mas|but|sim|yes)\b)[^\W\d_][\w'-]+(?:\s*[^\w\s(,]{1,6})?\s*"
+    r"(?:\(\s*(?i:sim,\s*)?|,\s*|\s+(?i:é|e|is)\s+)"
+    r"(?i:(?:o\s+|a\s+)?(?:meu|minha|my)\s+(?:gat[oa]|cat|dog|puppy|c[aã]o|cadela|cachorr[oa]"
+    r"|filh[oa]|son|daughter|namorad[oa]|boyfriend|girlfriend|mulher|marido|wife|husband"
+    r"|noiv[oa]|fianc[eé]\w*|irm[aã]o?|brother|sister|afilhad[oa]|sobrinh[oa]|nephew|niece))\b"
+)
 # What is only wished or foreseen ("I'm gonna need therapy after this match"): no fact
 WISHED = re.compile(
     r"\b(?:gonna|going to|will|'ll|would|need|needs|vou precisar|preciso|vai dar|vou ter|"

@@ -132,6 +132,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Brazil scored 1 in each half.", None, False),  # a part, not the match's total
         ("Argentina two goals down would have been a disaster.", None, False),
         ("A three-goal Brazil cushion by the hour.", None, False),  # a margin
+        # a goal said to be a penalty, by its minute (#1: Vini at 10 and 80, neither one)
+        ("A penalty at 80 and another at 81 for Brazil!", 1, True),
+        ("Vini at 10, then a penalty at 80 for Brazil!", 1, True),
+        ("Vini at 10 and at 80, and a penalty at 85 missed.", 1, False),
         # a side's backers counted (#1: ana, bia and dani backed Brazil; #2: caio Argentina)
         ("All three Brazil backers scored, ana exactly.", 1, False),
         ("Both Brazil backers scored.", 1, True),
@@ -149,6 +153,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # lifted off the foot of the table by the match a line is about: last before it
         ("That 3-1 pulled dani up from the bottom.", 1, False),
         ("Its 5 points pulled bia up from the bottom.", 2, True),
+        # "the two of you on 1-1" is some of them, not a count of all
+        ("The three of you on 2-0 or better got Brazil right.", 1, False),
     ],
 )
 def test_a_capable_model_s_lines_are_read_as_meant(
@@ -192,3 +198,28 @@ def test_a_match_said_over_in_another_clause_is_still_read(played: Pool) -> None
     assert Claims(played, "betania").check("Japan v Spain, full time!", 3) == (
         "ended #3: it has not ended"
     )
+
+
+def test_a_run_said_from_you_is_the_one_spoken_to_s(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "Two blanks in a row from you, and a steady 5 from my 1-0": the run is the one she
+    speaks to's, though "my" is said beside it (she plays: bia blanked twice, she did not)."""
+    pool = tournament_pool
+    pool.members.add("betania")
+    for handle, number, score in (
+        ("betania", 1, Score(1, 0)), ("betania", 2, Score(2, 1)), ("betania", 3, Score(2, 0)),
+        ("bia", 1, Score(0, 1)), ("bia", 2, Score(0, 2)),
+    ):  # fmt: skip
+        pool.predictions.place(handle, number, score)
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")
+    claims = Claims(pool, "betania")
+    told = "Level, bia. Two blanks in a row from you, and a steady 5 from my 1-0."
+    assert claims.check(told) is None
+    assert claims.check(told.replace("from you", "from me")) is not None
+    # a first over a run said after it: since the matches before it, not ever
+    play(pool, clock, 3, "1-0", [Goal("home", 30, scorer="Doan", penalty=True)])
+    assert claims.check("Japan v Spain gave me my first points in two matches.", 3) is None
+    assert claims.check("Doan's penalty at 30 won it for Japan.", 3) is None
+    assert claims.check("Japan v Spain gave me my first points in three matches.", 3) is not None

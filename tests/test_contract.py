@@ -336,10 +336,35 @@ OPENINGS = [
         "The pool is split 2-2-2 again, so bragging rights are wide open.",  # no loop
         "Same pool in 2030, and I expect a comeback.",  # a year to come tells no record
         "Parabéns, bia, huge news! Now let's see your picks.",  # an interjection of the pool's
+        "The pool is split two-two-two, so this one's anyone's.",  # a split in words
+        "BULLSEYE, bia! Brazil 2-0 Serbia exactly as you called it.",  # a shout
+        "ana, that pub full of Brits just got a lot louder.",  # a people, not a name
+        "Fittest in the pool, bia. Fittest isn't top though.",  # a superlative opening
+        "Ask bia for her address for the Christmas card.",  # a holiday
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
     assert held(played, text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Honest answer, bia: you never told me which club you support.",
+        "A bia nunca me disse onde mora.",
+    ],
+)
+def test_what_a_player_never_told_her_is_not_hers_to_say(played: Pool, text: str) -> None:
+    """Her notes hold what her hearing kept; a line it missed was told all the same."""
+    assert held(played, text, kind="answer", language="pt" if "nunca" in text else "en") == (
+        "untold"
+    )
+    assert held(played, "Nothing of bia's club is in my notes, bia.", kind="answer") is None
+
+
+def test_a_date_tag_of_a_diary_opens_a_sentence(played: Pool) -> None:
+    told = "[11 Jun] Both openers went to the favourites."
+    assert held(played, told, kind="diary fusion", prompt="[11 Jun] Brazil 2-0 Serbia") is None
 
 
 @pytest.mark.parametrize(("text", "language"), OPENINGS)

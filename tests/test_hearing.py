@@ -149,6 +149,8 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "amanhã corro 10k cedinho, se eu sumir é isso",  # tomorrow's, once
         "Inglaterra x Senegal, torço Senegal por pura birra",  # a side for the match
         "torcendo pro Marrocos no coração e pra França no bolão, sou um homem dividido",
+        "o fabio é o meu herói depois dessa",  # a player, and no one of one's own
+        "sou a pior do bolão, é oficial, nem o Brasil me safa",  # the table's to say
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -435,6 +437,16 @@ def test_a_model_asked_her_own_pick_gets_hers_not_the_asker_s(played: Pool) -> N
     reply = ask(her, "ana", "bet, e o teu palpite pro jogo 3?")
     mine = [p for p in played.predictions_on(3) if p.handle == "betania"]
     assert len(mine) == 1 and str(mine[0].score) in reply and "ana" not in reply.split(":")[0]
+
+
+def test_a_model_asked_two_players_picks_gets_both(played: Pool) -> None:  # noqa: F811
+    her, _ = heard_by(
+        played,
+        {"memory": [], "question": {"kind": "pick", "who": "bia, caio", "match": 2, "team": None,
+                                    "score": None}},
+    )  # fmt: skip
+    reply = ask(her, "ana", "bet o que a bia e o caio apostaram no jogo 2?")
+    assert "bia" in reply and "1-1" in reply and "caio" in reply, reply
 
 
 def test_a_model_asked_the_pool_s_rules_gets_them_from_the_records(played: Pool) -> None:  # noqa: F811
@@ -741,6 +753,12 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "betania, o bia pediu pra vc esquecer onde ele mora? ele comentou comigo",
             ["ana corre maratona", "ana mora em Pinheiros"],
         ),
+        # "não precisas de guardar nada disso": what the sentence before it named
+        (
+            ("betania a Marta (sim, a minha namorada) vem cá ver o jogo", "betania moro em Recife"),
+            "bet, a Marta já não faz parte da história. não precisas de guardar nada disso",
+            ["ana mora em Recife"],
+        ),
         # the words of the telling ("que eu mandei aquele dia") name nothing; why it goes,
         # with a word of betting in it ("botei"), asks nothing
         (
@@ -903,6 +921,12 @@ def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
         ("I had surgery on my knee last month", "had surgery"),
         ("larguei a keto, agora é só jejum intermitente 16/8", "16/8"),  # a diet, no score
         ("sou professora de inglês numa escola em Niterói", "professora de inglês"),
+        # one's own pet or kin named as an aside; "for those who don't know" opens it
+        ("o Pastel é o meu gato, para quem não sabe, 3 anos e manda lá em casa", "Pastel"),
+        ("6h e o Nhonho (meu gato, pra quem não conhece a fera) miando na porta", "Nhonho"),
+        ("27 graus em POA. pra quem não sabe sou colorada desde criança", "colorada"),
+        ("voltei a comer peixe, então tecnicamente agora sou pescetariana", "pescetariana"),
+        ("larguei a cafeína. só chá agora. estou um zombie", "chá agora"),  # "só" is no "so"
     ],
 )
 def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str) -> None:
@@ -929,6 +953,7 @@ def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str)
         ("o meu pai está internado desde domingo", "o pai de ana está internado"),
         ("@betania I'm going through a divorce so don't mind me", "is going through a divorce"),
         ("bet for the record I'm coeliac, so count me out", "is coeliac"),
+        ("a Marta (sim, a minha namorada) vem cá ver o jogo", "namorada"),
     ],
 )
 def test_a_secret_or_a_health_fact_is_kept_private(line: str, fact: str) -> None:

@@ -167,7 +167,11 @@ class Questions:
         words = (self.addressee.message(text) or "").strip()
         if asked is not None:
             asks = hearing.asks(asked, asker, players, self.addressee.handle)
-            named = tuple(h for h in (asked.who,) if h in players and h != self.addressee.handle)
+            named = tuple(
+                h
+                for h in hearing.heard_handles(asked.who)
+                if h in players and h != self.addressee.handle
+            )
             said = Question(words, asks, named, asked.who in (None, asker))
             for ask in asks:
                 answer = self._answer(asker, said, ask, players, today)
