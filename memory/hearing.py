@@ -243,6 +243,13 @@ DATED = re.compile(
 )
 
 
+WEEKDAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:segunda|ter[cç]a|quarta|quinta|sexta)"
+    r"(?:s|-feiras?)?\b|\b(?:s[aá]bado|domingo)s?\b",
+    re.IGNORECASE,
+)
+
+
 def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     """Whether a fact holds nothing the line did not say: every number in it is the
     line's, and at least half the names it gives are (a word of the line starting with
@@ -253,8 +260,9 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     small model's invention ("a 16-year-old soccer player from Sydney" from "I keep
     bees") names what the line never did."""
     said = unaccented(line).lower()
-    # a day the model dated ("yesterday" as "05 Dec") is no number nor name the line lacks
-    undated = DATED.sub(" ", text)
+    # a day the model dated ("yesterday" as "05 Dec") is no number nor name the line lacks;
+    # nor is a weekday it put in its own language ("terças" as "Tuesdays")
+    undated = WEEKDAY.sub(" ", DATED.sub(" ", text))
     numbers = set(re.findall(r"\d+", undated))
     if not numbers <= set(re.findall(r"\d+", said)):
         return False

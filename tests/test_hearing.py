@@ -512,6 +512,9 @@ def test_a_take_back_of_a_short_word_and_a_secret_quoted_nowhere(played: Pool) -
         ("bruno left Croydon for a flat in Hackney on 06 Dec",
          "saí finalmente de croydon!! assinei ontem um flat em hackney", True),
         ("bruno has been 6 months without alcohol as of 11 Dec", "6 meses sem álcool hoje", True),
+        # ... nor a weekday in its own language ("terças" as "Tuesdays")
+        ("ana plays padel on Tuesdays and Saturdays", "jogo padel às terças e sábados", True),
+        ("bruno moves to the morning shift from Monday", "a partir de segunda turno da manhã", True),
         # what the line never named: refused, true or not (the code cannot tell a
         # model's knowledge, "Galo" is Atlético Mineiro, from its invention)
         ("bruno is an Atlético Mineiro fan", "pra constar sou Galo doente", False),
