@@ -764,7 +764,14 @@ def _passing(plain: str) -> bool:
     rooting = bool(
         ROOTING.search(plain) and TeamBook.standard().named_in(plain) and not LASTING.search(plain)
     )
-    return side or rooting or bool(PLANNED.search(plain))
+    return side or rooting or bool(PLANNED.search(plain) or TURNCOAT.search(plain))
+
+
+# A side switched for a match, owned to: "sou traidor", "I'm a traitor tonight"
+TURNCOAT = re.compile(
+    r"\b(?:sou|to|tou|estou|i'?m|im|am)\s+(?:a\s+|um\s+|uma\s+)?(?:traidora?"
+    r"|traitor|turncoat|vira-casaca)\b"
+)
 
 
 # What the room is told of today only, unless it says it lasts ("a partir de hoje ...")

@@ -151,6 +151,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "torcendo pro Marrocos no coração e pra França no bolão, sou um homem dividido",
         "o fabio é o meu herói depois dessa",  # a player, and no one of one's own
         "sou a pior do bolão, é oficial, nem o Brasil me safa",  # the table's to say
+        "Pipoca de camisa da Argentina hoje, sou traidor",  # a side switched for the match
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
