@@ -152,6 +152,9 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "o fabio é o meu herói depois dessa",  # a player, and no one of one's own
         "sou a pior do bolão, é oficial, nem o Brasil me safa",  # the table's to say
         "Pipoca de camisa da Argentina hoje, sou traidor",  # a side switched for the match
+        "I'm off on friday 🙌",  # one day off, not a habit ("on fridays" is one)
+        "eu trabalho sexta mas vou marcar reunião fake às 16h kkk",
+        "deixa-me, tive um feeling",  # a hunch, not something had
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
