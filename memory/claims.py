@@ -284,7 +284,7 @@ PICKED = re.compile(
     r"|chutou|chutaram|palpitou)(?:\s+(?:a|an|um|uma|o|the))?|'s|\u2019s)\s+$",
     re.IGNORECASE,
 )
-PICK_AFTER = re.compile(r"^\s*(?:pick|palpite|call|tip)\b", re.IGNORECASE)
+PICK_AFTER = re.compile(r"^\s*(?:picks?|palpites?|calls?|tips?)\b", re.IGNORECASE)
 ANOTHER = re.compile(
     r"\b(?:another|yet another|mais uma?|outr[oa])\s+(?:\w+\s+)?"
     r"(?:exact|perfect|blank|zero|wipe-?out|cravada|zerada|zero|placar exato|na mosca)",
@@ -1108,7 +1108,8 @@ DROUGHT = re.compile(
 # A run told: "two 0-1 blanks in a row", "three exacts in a row", "três zeros seguidos"
 IN_A_ROW = re.compile(
     rf"\b(?P<n>{COUNTED})\s+"
-    r"(?:[\w-]+\s+){0,2}?(?P<what>blanks?|zero(?:e)?s|exacts?"
+    # (the words between count nothing: "ends on 29 after four blanks in a row" is four)
+    rf"(?:(?!(?:{COUNTED})\b)[\w-]+\s+){{0,2}}?(?P<what>blanks?|zero(?:e)?s|exacts?"
     r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
     r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
     re.IGNORECASE,
@@ -1886,6 +1887,12 @@ MATCHES_LEFT = re.compile(
 )
 
 
+# A past tense before it: "snatched", "took", "was", "fiquei", "passou"
+PAST = re.compile(
+    r"\b(?:\w{3,}ed|took|was|were|had|got|went|came|won|fiquei|passou|passei|tomei)\b", re.I
+)
+
+
 def _matches_left(text: str, records: Records) -> str | None:
     """ "Two games left": the matches not finished, of the pool or of a stage of it (or
     but the one in play)."""
@@ -1895,6 +1902,10 @@ def _matches_left(text: str, records: Records) -> str | None:
     left |= {sum(1 for m in unfinished if m.stage == stage) for stage in stages}
     for found in MATCHES_LEFT.finditer(text):
         value = number_value(found["n"] or found["m"])
+        # "I only snatched it at the third-place match with one game to go": then, not now
+        opened = max((m.end() for m in re.finditer(r"[.!?;]", text[: found.start()])), default=0)
+        if PAST.search(text, opened, found.start()):
+            continue
         if value is not None and value not in left:
             return f"matches left {value}: {len(unfinished)} to play"
     return None

@@ -94,6 +94,11 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Two games left, so caio can still dream.", None, False),
         ("Faltam 2 jogos e a bia lidera.", None, False),
         ("Three matches to go and bia leads.", None, True),
+        ("bia took the lead with three matches to go.", None, False),  # then, not now
+        # the count of a run is the one right before it: "on 15 after two ..." is two
+        ("bia ends on 15 after two scoring games in a row.", None, False),
+        # a score said as picks is no result ("matching 0-0 picks")
+        ("Full time, and the 3-1 picks of dani and nobody else got 7.", 1, False),
         # a player's first pick, of the first match they picked (bia: 1-0, then 1-1)
         ("You're top, bia: not bad for someone who started with a 1-0.", None, False),
         ("You're top, bia: not bad for someone who started with a 1-1.", None, True),

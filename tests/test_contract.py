@@ -341,6 +341,7 @@ OPENINGS = [
         "ana, that pub full of Brits just got a lot louder.",  # a people, not a name
         "Fittest in the pool, bia. Fittest isn't top though.",  # a superlative opening
         "Ask bia for her address for the Christmas card.",  # a holiday
+        "bia, better start pricing rockets to the Moon.",  # a common thing capitalised
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
