@@ -391,6 +391,7 @@ class Records:
     scores: set[tuple[int, int]] = field(default_factory=set)
     points: dict[str, set[int]] = field(default_factory=dict)  # player -> totals, match points
     rule: set[int] = field(default_factory=set)
+    tiers: tuple[int, int, int] = (0, 0, 0)  # the rule's exact, goal difference, outcome
     leaders: set[str] = field(default_factory=set)
     called: dict[int, set[str]] = field(default_factory=dict)  # match -> exact pickers
     players: dict[str, str] = field(default_factory=dict)
@@ -555,6 +556,7 @@ class Claims:
         found = Records()
         rule, basis = self.pool.scoring()
         found.rule = {rule.exact, rule.difference, rule.outcome, 0}
+        found.tiers = (rule.exact, rule.difference, rule.outcome)
         found.players = self.pool.names()
         found.me = self.me if self.me in found.players else ""
         matches = found.matches = {m.number: m for m in read}
@@ -829,6 +831,7 @@ class Claims:
             or _ladder(text, records, addressed)
             or _team_goals(text, records)
             or _penalties(text, records, match)
+            or _draw_worth(text, records)
         )
         if told is not None:
             return told
@@ -1109,7 +1112,7 @@ DROUGHT = re.compile(
 IN_A_ROW = re.compile(
     rf"\b(?P<n>{COUNTED})\s+"
     # (the words between count nothing: "ends on 29 after four blanks in a row" is four)
-    rf"(?:(?!(?:{COUNTED})\b)[\w-]+\s+){{0,2}}?(?P<what>blanks?|zero(?:e)?s|exacts?"
+    rf"(?:(?!(?:{COUNTED})\b)[\w-]+\s+){{0,2}}?(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
     r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
     r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
     re.IGNORECASE,
@@ -1300,6 +1303,30 @@ def _penalties(text: str, records: Records, match: int | None) -> str | None:
     return None
 
 
+# What a draw pick earns on a draw, said: "your 2-2 earns 5 points for the draw", "a 0-0
+# is a draw pick: if it ends level, that's 5 for you"
+DRAW_WORTH = re.compile(
+    r"\b(?:draw|empate|level|empatad[oa])\b[^.!?]{0,60}?\b(?:earns?|gets?|worth|pays?|that'?s|vale|d[aá]"
+    r"|rende|ganha)\s+(?:you\s+|te\s+|only\s+|just\s+|s[oó]\s+)?(?P<n>\d{1,2})\b"
+    r"|\b(?P<m>\d{1,2})\s*(?:points?|pts|pontos?)?\s+(?:for|pel[oa]|pro|pra)\s+(?:the\s+|o\s+)?"
+    r"(?:draw|empate)\b",
+    re.IGNORECASE,
+)
+
+
+def _draw_worth(text: str, records: Records) -> str | None:
+    """A draw pick on a draw has its goal difference (0): it earns the difference's points
+    or the exact's, never the outcome's alone (when the rule tells them apart)."""
+    exact, difference, outcome = records.tiers
+    if outcome in (difference, exact):
+        return None
+    for found in DRAW_WORTH.finditer(text):
+        said = int(found["n"] or found["m"])
+        if said == outcome:
+            return f"draw worth {said}: a draw pick on a draw earns {difference} or {exact}"
+    return None
+
+
 # A team's goals told: "a five-goal Brazil", "Brazil scored four", "os 6 gols de Portugal"
 # (not a margin, "a three-goal Spain cushion", "two goals down", nor a part of the match,
 # "scored 1 in each half", "netted 5 penalties")
@@ -1363,7 +1390,7 @@ def _goals_of(team: str, records: Records) -> set[int]:
 
 def _of_run(what: str, points: int, exact: bool) -> bool:
     """Whether a match's ``points`` (and exactness) are of the run ``what`` names."""
-    if what.startswith(("blank", "zer", "jogos sem")):
+    if what.startswith(("blank", "zer", "jogos sem", "flop", "miss", "dud")):
         return points == 0
     if what.startswith(("exact", "cravad")):
         return exact

@@ -41,7 +41,16 @@ from typing import Any
 from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
-from memory.claims import NUMBER_WORDS, QUOTED, SCORE, Claims, Records, number_value, spoken_to
+from memory.claims import (
+    MATCH_MINUTES,
+    NUMBER_WORDS,
+    QUOTED,
+    SCORE,
+    Claims,
+    Records,
+    number_value,
+    spoken_to,
+)
 from memory.declared import Declared, DeclaredCheck, vouched
 from prompts import load, sections
 
@@ -458,15 +467,50 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
     for found in YEAR.finditer(rest):
         if int(found[1]) not in grounds.numbers and int(found[1]) <= last:
             return Breach("year", f"{found[1]}: not this tournament's")
-    for found in NUMBER.finditer(YEAR.sub(" ", rest)):
+    unyeared = YEAR.sub(" ", rest)
+    for found in NUMBER.finditer(unyeared):
         value = int(found[1])
-        if value not in grounds.numbers and value not in grounds.differences and value not in sure:
-            return Breach("number", f"{value}: not a number the context gave")
+        if value in sure or _given(value, grounds):
+            continue
+        # a round figure said as one ("50-odd minutes" of 52, "nearly 70%" of 69)
+        if _rounded(value, unyeared, found.start(1), found.end(1), grounds):
+            continue
+        return Breach("number", f"{value}: not a number the context gave")
     for found in NUMBER_WORD.finditer(rest):
         value = number_value(found[0]) or 0
         if value not in grounds.numbers and value not in grounds.differences and value not in sure:
             return Breach("number", f"{found[0]} ({value}): not a number the context gave")
     return None
+
+
+# A figure said as a round one: "50-odd", "50-plus", "50 e poucos" (up to nine over it);
+# "nearly 70", "quase 70", "about 70", "uns 70" (within ``ROUNDED`` of it)
+ODD_AFTER = re.compile(r"(?:-| )?(?:odd|plus|\+|e poucos|e tal)\b", re.IGNORECASE)
+NEAR_BEFORE = re.compile(
+    r"\b(?:nearly|almost|about|around|roughly|some|quase|cerca de|perto de|uns|umas|mais ou menos)"
+    r"\s+$",
+    re.IGNORECASE,
+)
+ROUNDED = 5
+
+
+def _given(value: int, grounds: Grounds) -> bool:
+    return value in grounds.numbers or value in grounds.differences
+
+
+def _left(value: int, grounds: Grounds) -> bool:
+    """Whether ``value`` is what is left of a match from a minute the call gave ("52
+    minutes to find an answer" at 38')."""
+    return any(end - value in grounds.numbers for end in MATCH_MINUTES if end > value)
+
+
+def _rounded(value: int, text: str, start: int, end: int, grounds: Grounds) -> bool:
+    """Whether the round figure at ``start``-``end`` stands for a number the call gave."""
+    if ODD_AFTER.match(text, end):
+        return any(_given(v, grounds) or _left(v, grounds) for v in range(value + 1, value + 10))
+    if NEAR_BEFORE.search(text, 0, start):
+        return any(_given(v, grounds) for v in range(value - ROUNDED, value + ROUNDED + 1))
+    return False
 
 
 def _said(text: str) -> _Said:

@@ -95,6 +95,13 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Faltam 2 jogos e a bia lidera.", None, False),
         ("Three matches to go and bia leads.", None, True),
         ("bia took the lead with three matches to go.", None, False),  # then, not now
+        # a draw pick on a draw has the goal difference: 7, or 10 exact, never 5 alone
+        ("If it ends level, bia, your draw pick earns 5 points.", None, True),
+        ("If it ends level, bia, your draw pick earns 7.", None, False),
+        ("bia's 1-1 gets 5 points for the draw.", None, True),
+        ("A 0-0 is a draw pick: if it ends level, that's 5 for you, bia.", None, True),
+        # a run in other words: "flops"
+        ("bia, that's two flops in a row.", None, True),
         # the count of a run is the one right before it: "on 15 after two ..." is two
         ("bia ends on 15 after two scoring games in a row.", None, False),
         # a score said as picks is no result ("matching 0-0 picks")

@@ -363,6 +363,15 @@ def test_what_a_player_never_told_her_is_not_hers_to_say(played: Pool, text: str
     assert held(played, "Nothing of bia's club is in my notes, bia.", kind="answer") is None
 
 
+def test_a_round_figure_stands_for_a_number_the_call_gave(played: Pool) -> None:
+    """ "50-odd minutes" of 90 less 38; "nearly 70%" of 69: a figure said as a round one."""
+    notes = "Goal at minute 38. Your model gives Brazil 69%."
+    assert held(played, "Serbia have 50-odd minutes to answer.", prompt=notes) is None
+    assert held(played, "My numbers give Brazil nearly 70%.", prompt=notes) is None
+    assert held(played, "Serbia have 200-odd minutes to answer.", prompt=notes) == "number"
+    assert held(played, "My numbers give Brazil 70%.", prompt=notes) == "number"
+
+
 def test_a_date_tag_of_a_diary_opens_a_sentence(played: Pool) -> None:
     told = "[11 Jun] Both openers went to the favourites."
     assert held(played, told, kind="diary fusion", prompt="[11 Jun] Brazil 2-0 Serbia") is None
