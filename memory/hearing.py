@@ -236,8 +236,11 @@ def _refusal(
 
 
 MONTHS = r"(?:jan|feb|fev|mar|apr|abr|may|mai|jun|jul|aug|ago|sep|set|oct|out|nov|dec|dez)[a-z]*"
+# (with the year it may add: "03 Dec 2022", "18 de março (2023)", "April 2023")
+_YEAR = r"(?:,?\s*\(?(?:19|20)\d\d\)?)?"
 DATED = re.compile(
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?: de)? {MONTHS}\b|\b{MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b"
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?: de)? {MONTHS}\b{_YEAR}"
+    rf"|\b{MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b{_YEAR}|\b{MONTHS}(?: de)? (?:19|20)\d\d\b"
     r"|\b\d{4}-\d{2}-\d{2}\b",
     re.IGNORECASE,
 )
@@ -262,7 +265,7 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     said = unaccented(line).lower()
     # a day the model dated ("yesterday" as "05 Dec") is no number nor name the line lacks;
     # nor is a weekday it put in its own language ("terças" as "Tuesdays")
-    undated = WEEKDAY.sub(" ", DATED.sub(" ", text))
+    undated = WEEKDAY.sub(" ", DATED.sub(" ", unaccented(text)))
     numbers = set(re.findall(r"\d+", undated))
     if not numbers <= set(re.findall(r"\d+", said)):
         return False

@@ -516,6 +516,14 @@ def test_a_take_back_of_a_short_word_and_a_secret_quoted_nowhere(played: Pool) -
         ("bruno left Croydon for a flat in Hackney on 06 Dec",
          "saí finalmente de croydon!! assinei ontem um flat em hackney", True),
         ("bruno has been 6 months without alcohol as of 11 Dec", "6 meses sem álcool hoje", True),
+        # ... nor the year it adds to a date ("03 Dec 2022", "18 de março (2023)")
+        ("elis has a baby, Maria Flor (8 months old as of 03 Dec 2022)",
+         "6am here in Somerville and Maria Flor (8 months!) already wants to party", True),
+        ("bruno marries Lara on 18 de março (2023)",
+         "a Lara mandou o save the date: 18 de março nosso casamento", True),
+        ("ana is training for the SP half marathon in April 2023", "meia maratona de SP em abril",
+         True),
+        ("ana moved to Porto in 2019", "moro no Porto", False),  # a year the line never gave
         # ... nor a weekday in its own language ("terças" as "Tuesdays")
         ("ana plays padel on Tuesdays and Saturdays", "jogo padel às terças e sábados", True),
         ("bruno moves to the morning shift from Monday", "a partir de segunda turno da manhã", True),
