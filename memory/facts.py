@@ -326,6 +326,8 @@ def named(
 
     def shared(fact: Fact) -> int:
         own = _word_stems(fact.text, handle, held=True) | _short_words(fact.text, handle)
+        # "Brasílio Itiberê 2210, ap 34" is an address, though no word of it says so
+        own |= {"ende"} if ADDRESS_SHAPE.search(fact.text) else set()
         return len(wanted & {SAME_THING.get(w, w) for w in own})
 
     held = current(connection, handle) if held is None else held
@@ -337,7 +339,9 @@ def named(
     street = [
         f
         for f in whole
-        if len(whole) > 1 and ADDRESS & raw and ADDRESS & _word_stems(f.text, handle, held=True)
+        if len(whole) > 1
+        and ADDRESS & raw
+        and (ADDRESS & _word_stems(f.text, handle, held=True) or ADDRESS_SHAPE.search(f.text))
     ]
     if street or whole:
         return street or whole
@@ -354,6 +358,12 @@ def named(
 
 # Of a home, the words of a street address: said of one, they name it among the others
 ADDRESS = frozenset({"addr", "ende", "rua", "stre", "aven"})
+# An address by its shape: a flat's number, a street's ("Weserstraße 58", "ap 34")
+ADDRESS_SHAPE = re.compile(
+    r"\b(?:ap|apto|apt|apartment|flat|andar|floor)\.?\s*\d+|\b\d{1,5}[,\s]+(?:ap|apto|apt)\b"
+    r"|\b(?:rua|avenida|av|street|road|travessa|alameda)\b\.?\s+\S+|\w+(?:straße|strasse|weg)\s+\d+",
+    re.IGNORECASE,
+)
 
 # Words that name one thing in other words, by their first four letters: a take-back of
 # "meu bairro" names where they live ("mora no Batel"), "o nome" what something is called.

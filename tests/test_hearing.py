@@ -768,6 +768,13 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "betania, o bia pediu pra vc esquecer onde ele mora? ele comentou comigo",
             ["ana corre maratona", "ana mora em Pinheiros"],
         ),
+        # an address by its shape ("2210, ap 34"), taken back as "meu endereço", and not
+        # the home said beside it
+        (
+            ("betania moro em Curitiba", "betania tô na Brasílio Itiberê 2210, ap 34"),
+            "bet, apaga meu endereço, aquele número da rua e do ap. mandei sem pensar",
+            ["ana mora em Curitiba"],
+        ),
         # "não precisas de guardar nada disso": what the sentence before it named
         (
             ("betania a Marta (sim, a minha namorada) vem cá ver o jogo", "betania moro em Recife"),
