@@ -115,8 +115,9 @@ FIRST_PERSON = re.compile(
     r"|(?:nao )?jogo (?:futebol|futsal|bola|pelada|tenis|volei|basquete|xadrez|padel|golfe"
     r"|handebol|rugby|squash|poker|sinuca|fifa|videogame|no |na |num |numa |em |pelo |pela "
     r"|toda |todo |aos |as )"
-    # (not "faço isto": what is done is not said)
-    r"|(?:nao )?(?:sou|moro|trabalho|torco|corro|falo|estudo|faco(?! (?:isto|isso|aquilo)\b)|treino|nasci"
+    # (not "faço isto", nor "eu faço" alone: what is done is not said)
+    r"|(?:nao )?(?:sou|moro|trabalho|torco|corro|falo|estudo|faco(?! (?:isto|isso|aquilo)\b)(?!\s*(?:[,.;!?]|$))"
+    r"|treino|nasci"
     r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
     # (not "voltei a dormir": back to what one does once, no habit)
     r"|voltei(?! a (?:dormir|deitar|ver|assistir|olhar|ler|respirar|sorrir|acreditar|viver"

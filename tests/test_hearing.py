@@ -155,6 +155,8 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "I'm off on friday 🙌",  # one day off, not a habit ("on fridays" is one)
         "eu trabalho sexta mas vou marcar reunião fake às 16h kkk",
         "deixa-me, tive um feeling",  # a hunch, not something had
+        "amanhã há greve do STOP, eu faço. mais alguém?",  # "eu faço" alone says nothing done
+        "eu faço, fico em Tróia a ver os jogos do sofá 😎",
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
