@@ -116,7 +116,9 @@ FIRST_PERSON = re.compile(
     r"|handebol|rugby|squash|poker|sinuca|fifa|videogame|no |na |num |numa |em |pelo |pela "
     r"|toda |todo |aos |as )"
     # (not "faço isto", nor "eu faço" alone: what is done is not said)
-    r"|(?:nao )?(?:sou|moro|trabalho|torco|corro|falo|estudo|faco(?! (?:isto|isso|aquilo)\b)(?!\s*(?:[,.;!?]|$))"
+    # (not "sou do contra": a contrarian's pick, not a club)
+    r"|(?:nao )?(?:sou(?! do contra\b)|moro|trabalho|torco|corro|falo|estudo"
+    r"|faco(?! (?:isto|isso|aquilo)\b)(?!\s*(?:[,.;!?]|$))"
     r"|treino|nasci"
     r"|cresci|mudei|me mudei|comecei|parei|virei|larguei|adotei|casei|separei|vendi|desisti"
     # (not "voltei a dormir": back to what one does once, no habit)

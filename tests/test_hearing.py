@@ -157,6 +157,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "deixa-me, tive um feeling",  # a hunch, not something had
         "amanhã há greve do STOP, eu faço. mais alguém?",  # "eu faço" alone says nothing done
         "eu faço, fico em Tróia a ver os jogos do sofá 😎",
+        "1x4 Croácia sim, e então? sou do contra",  # a contrarian's pick, no club
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
