@@ -156,7 +156,10 @@ ENDED = re.compile(
     r"|fim de jogo|apito final|placar final)\b",
     re.IGNORECASE,
 )
-NOT_YET = re.compile(r"\b(?:not|never|yet|n[aã]o|nunca|ainda|if|se|when|quando)\b|n't", re.I)
+NOT_YET = re.compile(
+    r"\b(?:not|never|yet|n[aã]o|nunca|ainda|if|se|when|quando|going to|gonna|will)\b|n't|'ll\b",
+    re.I,
+)
 THE_MATCH = re.compile(
     r"\b(?:the|this|that) (?:game|match)\b|\b(?:o|esse|este) jogo\b|\ba partida\b", re.I
 )
@@ -339,8 +342,8 @@ AFTER_MATCH = re.compile(
     re.IGNORECASE,
 )
 AFTER_MATCHES = re.compile(
-    rf"\b(?:after|through)\s+(?:the\s+first\s+)?{_N}\s+(?:matches|games)\b"
-    rf"|\b(?:depois\s+de|ap[oó]s|apos)\s+(?:os\s+primeiros\s+)?{_N}\s+(?:jogos|partidas)\b",
+    rf"\b(?:after|through)\s+(?:the\s+first\s+)?{_N}\s+(?:match(?:es)?|games?)\b"
+    rf"|\b(?:depois\s+de|ap[oó]s|apos)\s+(?:os?\s+primeiros?\s+)?{_N}\s+(?:jogos?|partidas?)\b",
     re.IGNORECASE,
 )
 BEFORE_MATCH = re.compile(
@@ -378,6 +381,7 @@ ON_DAY = re.compile(
 NOW = re.compile(r"\b(?:now|today|currently|at the moment|agora|hoje|atualmente)\b", re.IGNORECASE)
 Moment = tuple[str, int]  # ("up to", #N): after #N; ("before", #N): just before #N
 # Where a sentence's clauses part: ", but", ", and", "; ", ", mas"
+CLAUSE = re.compile(r"[,;]\s+(?=[^\W\d_])")
 NOW_CLAUSE = re.compile(r",\s*(?=(?:but|mas|and|e|while|enquanto|yet|porém|porem)\b)|;\s*")
 
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
@@ -798,12 +802,15 @@ class Claims:
         addressed = spoken_to(text, records)
         # "ana led after match 1 with 10, but bia has 15 now": a moment and "now", each its
         # clause's; read apart
+        # ... and so does a moment said in a later clause ("the day belonged to diego with
+        # 12 points, the man who had zero after three games"): each clause its own, the
+        # ones before it as the sentence before had them
         sentences = [
             part
             for sentence in sentences
             for part in (
-                NOW_CLAUSE.split(sentence)
-                if NOW.search(sentence) and _moments(sentence, records)
+                (NOW_CLAUSE if NOW.search(sentence) else CLAUSE).split(sentence)
+                if _moments(sentence, records)
                 else [sentence]
             )
         ]
@@ -1725,6 +1732,30 @@ def spoken_to(text: str, records: Records) -> str:
     """The player ``text`` speaks to by name in its first sentence, or ""."""
     sentences = SENTENCE.findall(text)
     return _vocative(sentences[0], records) if sentences else ""
+
+
+def answered(text: str, records: Records) -> str:
+    """The one player an answer's first sentence speaks to by name, set off anywhere in it
+    ("Pessimistic is putting it kindly, ana: ...", "You went 1-1, ana — a draw"), or ""."""
+    sentences = SENTENCE.findall(text)
+    if not sentences:
+        return ""
+    told = {
+        handle
+        for handle, name in records.players.items()
+        for spelling in {handle, name or handle}
+        if _set_off(spelling).search(sentences[0])
+    }
+    return told.pop() if len(told) == 1 else ""
+
+
+@lru_cache(maxsize=1024)
+def _set_off(spelling: str) -> re.Pattern[str]:
+    """``spelling`` set off by punctuation on both sides, as one is called by name."""
+    said = re.escape(spelling)
+    return re.compile(
+        rf"(?:^\W*|[,:;\u2014\u2013]\s*){said}\s*(?:[,:;!?.\u2014\u2013]|$)", re.IGNORECASE
+    )
 
 
 def _vocative(sentence: str, records: Records) -> str:

@@ -48,8 +48,8 @@ from memory.claims import (
     SCORE,
     Claims,
     Records,
+    answered,
     number_value,
-    spoken_to,
 )
 from memory.declared import Declared, DeclaredCheck, vouched
 from prompts import load, sections
@@ -341,7 +341,7 @@ class Contract:
         # A true declared claim vouches for its figure: whose it is, the grammar need not
         # guess; a false one is the line's first fault.
         # an answer may tell the one it answers their own pick; a remark tells the room
-        answering = spoken_to(said, grounds.records) if kind == "answer" else ""
+        answering = answered(said, grounds.records) if kind == "answer" else ""
         false = (
             self.declared_check.falsehood(declared, grounds.records, answering)
             if declared

@@ -13,7 +13,7 @@ import pytest
 
 from game.model import Goal, Score
 from game.pool import Pool
-from memory.claims import Claims
+from memory.claims import Claims, answered
 from tests.conftest import FakeClock, play
 
 
@@ -56,6 +56,11 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
             None,
             True,
         ),
+        # a moment said in a later clause scopes that clause, not the one before it
+        ("bia has 15 points, the one who had 5 after match 1.", None, False),
+        ("bia has 25 points, the one who had 5 after match 1.", None, True),
+        ("bia had 5 points after one match.", None, False),
+        ("bia had 15 points after one match.", None, True),  # a match, said singular
         # a moment said in one clause, "now" in the next
         ("ana led after match 1 with 10 points, but bia has 15 points now.", None, False),
         ("ana led after match 1 with 10 points, but bia has 25 points now.", None, True),
@@ -210,6 +215,9 @@ def test_a_match_said_over_in_another_clause_is_still_read(played: Pool) -> None
     assert Claims(played, "betania").check("Japan v Spain, full time!", 3) == (
         "ended #3: it has not ended"
     )
+    # ... but not one said over to come ("somebody is going to look clever at full time")
+    told = "Japan v Spain is under way: somebody is going to look very clever at full time."
+    assert Claims(played, "betania").check(told, 3) is None
 
 
 def test_a_run_said_from_you_is_the_one_spoken_to_s(
@@ -235,3 +243,20 @@ def test_a_run_said_from_you_is_the_one_spoken_to_s(
     assert claims.check("Japan v Spain gave me my first points in two matches.", 3) is None
     assert claims.check("Doan's penalty at 30 won it for Japan.", 3) is None
     assert claims.check("Japan v Spain gave me my first points in three matches.", 3) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "to"),
+    [
+        ("Pessimistic is putting it kindly, ana: you've got 1-2 for Japan v Spain.", "ana"),
+        ("You went 1-1 for Japan v Spain, bia — a draw, and a brave one.", "bia"),
+        ("Everyone else's pick stays sealed until kick-off, bia, so no peeking.", "bia"),
+        ("ana and caio blanked, like bia.", ""),  # named, not called
+        ("The leader is on 15 points.", ""),
+    ],
+)
+def test_the_one_an_answer_speaks_to_is_called_anywhere_in_its_first_sentence(
+    played: Pool, text: str, to: str
+) -> None:
+    """Whom an answer may tell their own pick before kick-off: the one it calls by name."""
+    assert answered(text, Claims(played).records()) == to

@@ -342,6 +342,7 @@ OPENINGS = [
         "Fittest in the pool, bia. Fittest isn't top though.",  # a superlative opening
         "Ask bia for her address for the Christmas card.",  # a holiday
         "bia, better start pricing rockets to the Moon.",  # a common thing capitalised
+        "The office TV is finally paying off, bia.",  # an acronym everyone uses
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
