@@ -374,7 +374,7 @@ SAME_THING = {
         ("name", "nome name call cham"),
         ("club", "torc supp time team club"),
         # a job named by its trade: "o que eu disse do meu trabalho" of "é professora"
-        ("work", "trab work job emp prof teac enfe nurs enge engi advo lawy anal"),
+        ("work", "trab work job emp empr prof teac enfe nurs enge engi advo lawy anal demi resi"),
         ("diet", "vega vege dieta diet carn meat"),
         ("wedding", "casam casar casei casou casad noiv wedd marr enga fian"),
         ("faith", "igre chur reli evan cato jewi jude musl espir"),
@@ -555,6 +555,7 @@ TAKING_BACK = frozenset(
     lembrar lembra guarda guardes anota mencionar mencione fala falar falei contei disse
     coisa historia lance parada negocio assunto papo memoria notas notes favor obrigado pode
     podes precisa precisas mais betania beta sff pfv pls onde where olha aquilo isso
+    largar
     """.split()  # noqa: SIM905
 )
 TAKING_BACK_STEMS = _stems_of(TAKING_BACK)

@@ -778,6 +778,18 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "bet, apaga meu endereço, aquele número da rua e do ap. mandei sem pensar",
             ["ana mora em Curitiba"],
         ),
+        # quitting a job named in other words ("largar o emprego" of "pedir demissão")
+        (
+            ("betania entre nós: tô pensando em pedir demissão", "betania moro em Contagem"),
+            "e bet, aquilo de largar o emprego, tira isso da sua cabeça. falei no desespero",
+            ["ana mora em Contagem"],
+        ),
+        # "finge que nunca ouviu": pretend she never heard it
+        (
+            ("betania toco numa banda de forró", "betania moro em Contagem"),
+            "bet, finge q vc nunca ouviu nada sobre a banda, tá? não deu em nada",
+            ["ana mora em Contagem"],
+        ),
         # "não precisas de guardar nada disso": what the sentence before it named
         (
             ("betania a Marta (sim, a minha namorada) vem cá ver o jogo", "betania moro em Recife"),
