@@ -707,7 +707,13 @@ def _overheard(
     # "a partir de agora sou croata de raiva": the match's mood, to the room; what else
     # the line tells stands ("aqui de Londrina ... mas hj sou holandês")
     pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
-    lasting = [p for p in pieces if not _passing(plain_line(p))]
+    # (a plan said after the match it is for is passing too: "o jogo cá, vou fazer um cozido")
+    lasting = [
+        p
+        for at, p in enumerate(pieces)
+        if not _passing(plain_line(p))
+        and not (at and PLANNED.search(plain_line(f"{pieces[at - 1]}, {p}")))
+    ]
     if len(lasting) < len(pieces):
         # beside a side for the match, only where one lives or works or was born stands
         # ("moro em Campinas mas hj sou argentino"; not "sou um homem dividido")
@@ -747,7 +753,12 @@ ROOTING = re.compile(
 PLANNED = re.compile(
     r"\b(?:pensando em|planejando|planning|thinking (?:of|about)|vou fazer|going to (?:host|throw"
     r"|make))\b[^.!?]*\b(?:final|semi|semis|jogo|match|game|partida)\b"
+    # ... or said after the match it is for: "quer ver o jogo cá na quinta, vou fazer um cozido"
+    r"|\b(?:final|semi|semis|jogo|match|game|partida)\b[^.!?]*[.,;]\s*(?:vou fazer|i'?ll make"
+    r"|going to (?:host|throw|make|cook))\b"
 )
+# A feeling about the room, said to it: "I'm scared of you all now", "amo vocês"
+OF_THE_ROOM = re.compile(r"\b(?:you all|you guys|you lot|y'?all|voces|vcs|vos|a malta)\b")
 
 
 @cache
@@ -769,7 +780,11 @@ def _passing(plain: str) -> bool:
     rooting = bool(
         ROOTING.search(plain) and TeamBook.standard().named_in(plain) and not LASTING.search(plain)
     )
-    return side or rooting or bool(PLANNED.search(plain) or TURNCOAT.search(plain))
+    return (
+        side
+        or rooting
+        or bool(PLANNED.search(plain) or TURNCOAT.search(plain) or OF_THE_ROOM.search(plain))
+    )
 
 
 # A side switched for a match, owned to: "sou traidor", "I'm a traitor tonight"

@@ -158,6 +158,8 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "amanhã há greve do STOP, eu faço. mais alguém?",  # "eu faço" alone says nothing done
         "eu faço, fico em Tróia a ver os jogos do sofá 😎",
         "1x4 Croácia sim, e então? sou do contra",  # a contrarian's pick, no club
+        "6-1. is this what a Minho Christmas feels like? I'm scared of you all now",  # the room
+        "o avô Zé quer ver o jogo cá na quinta, vou fazer um cozido",  # a plan for a match
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
