@@ -757,8 +757,12 @@ PLANNED = re.compile(
     r"|\b(?:final|semi|semis|jogo|match|game|partida)\b[^.!?]*[.,;]\s*(?:vou fazer|i'?ll make"
     r"|going to (?:host|throw|make|cook))\b"
 )
-# A feeling about the room, said to it: "I'm scared of you all now", "amo vocês"
-OF_THE_ROOM = re.compile(r"\b(?:you all|you guys|you lot|y'?all|voces|vcs|vos|a malta)\b")
+# A feeling about the room, said to it: "I'm scared of you all now", "amo vocês" (not a
+# secret told to it: "só vcs sabem: tô grávida")
+OF_THE_ROOM = re.compile(
+    r"\b(?:scared of|afraid of|love|hate|miss|tired of|sick of|proud of|medo de|orgulho de|amo"
+    r"|odeio|adoro)\s+(?:(?:all )?(?:of )?(?:you all|you guys|you lot|y'?all|voces|vcs|vos|a malta))\b"
+)
 
 
 @cache

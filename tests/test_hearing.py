@@ -982,6 +982,8 @@ def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str)
             "residence permit",
         ),
         ("não comentem por favor, mas terminei o noivado mês passado", "noivado"),
+        # a secret told to the room is kept: the room named is no feeling about it
+        ("sei q é o grupo mas só vcs sabem: tô grávida de 8 semanas 🥹", "grávida"),
         # a health fact is private however it is told, and its opener is no part of it
         (
             "betania pode saber: sou hipertenso, tomo losartana todo dia",
