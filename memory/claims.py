@@ -40,7 +40,7 @@ see; it does not certify the rest.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import cache, lru_cache
@@ -834,7 +834,7 @@ class Claims:
             or _ended(text, records, match)
             or _opened(text, records, addressed)
             or _in_a_row(text, records, addressed)
-            or _bottom(text, records, addressed, self._played_before(records, match, then))
+            or _bottom(text, records, addressed, lambda: self._played_before(records, match, then))
             or _ladder(text, records, addressed)
             or _team_goals(text, records)
             or _penalties(text, records, match)
@@ -1183,12 +1183,15 @@ LIFTED = re.compile(
 
 
 def _bottom(
-    text: str, records: Records, addressed: str, earlier: Records | None = None
+    text: str,
+    records: Records,
+    addressed: str,
+    earlier: Callable[[], Records | None] = lambda: None,
 ) -> str | None:
     """ "Off the bottom" of a player not last any more; "dead last" of one at the foot
     of the table now (level with others counts): the players it names, else "I" her,
     else "you" the one spoken to. Lifted off it by the match a line is about: last
-    ``earlier``, before it, too."""
+    ``earlier``, before it, too (read only then: it is a table of the past)."""
     if not records.totals:
         return None
     lowest = min(records.totals.values())
@@ -1209,13 +1212,14 @@ def _bottom(
                     return f"bottom: {handle} is still last, on {lowest}"
                 if last_said and not last:
                     return f"bottom: {handle} has {records.totals[handle]}, the last have {lowest}"
-                if last_said or earlier is None or not earlier.totals:
+                if last_said or not LIFTED.search(sentence):
                     continue
-                if LIFTED.search(sentence) and handle in earlier.totals:
-                    then = min(earlier.totals.values())
-                    if earlier.totals[handle] != then:
+                table = earlier()
+                if table is not None and handle in table.totals:
+                    then = min(table.totals.values())
+                    if table.totals[handle] != then:
                         return (
-                            f"bottom: {handle} had {earlier.totals[handle]} before the match,"
+                            f"bottom: {handle} had {table.totals[handle]} before the match,"
                             f" the last {then}"
                         )
     return None
