@@ -317,9 +317,10 @@ CLAUSES = re.compile(
     re.IGNORECASE,
 )
 # What follows from a fact, told after it: "I'm coeliac, so count me out", ", então ..."
-SO_ON = re.compile(r",\s*(?:so|then|ent[aã]o)\b", re.IGNORECASE)
-# ... a clause opening so, read as written: "só chá agora" is "only tea now"
-SO_START = re.compile(r"\s*(?:so|then|ent[aã]o|por isso|da[ií])\b", re.IGNORECASE)
+# (read as written: "só chá agora" is "only tea now")
+_SO = r"(?:so|then|ent[aã]o|por isso|da[ií])\b"
+SO_ON = re.compile(rf",\s*{_SO}", re.IGNORECASE)
+SO_START = re.compile(rf"\s*{_SO}", re.IGNORECASE)  # a clause opening so
 # What closes a telling without telling anything: "atualiza aí", "thanks", "ok?".
 CLOSER = re.compile(
     r"(?:[,;.!]+\s*|\s+)(?:(?:atualiza|anota|registra|guarda|update|note|save)(?: a[ií]| that| it| this)?"
