@@ -156,10 +156,9 @@ ENDED = re.compile(
     r"|fim de jogo|apito final|placar final)\b",
     re.IGNORECASE,
 )
-NOT_YET = re.compile(
-    r"\b(?:not|never|yet|n[aã]o|nunca|ainda|if|se|when|quando|going to|gonna|will)\b|n't|'ll\b",
-    re.I,
-)
+NOT_YET = re.compile(r"\b(?:not|never|yet|n[aã]o|nunca|ainda|if|se|when|quando)\b|n't", re.I)
+# ... or to come, in the clause that says it: "somebody will look clever at full time"
+TO_COME = re.compile(r"\b(?:going to|gonna|will)\b|'ll\b", re.I)
 THE_MATCH = re.compile(
     r"\b(?:the|this|that) (?:game|match)\b|\b(?:o|esse|este) jogo\b|\ba partida\b", re.I
 )
@@ -325,7 +324,9 @@ BACKERS = re.compile(
     r"(?P<part>\d{1,2}|[a-zçêé]+))\s+(?:(?P<what>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_]"
     r"[\w'\u2019.-]*){0,2}?)\s+(?:backers|pickers|believers)|(?:apostadores|que\s+apostaram)"
     r"\s+(?:d[aeo]|n[aeo])\s+(?P<team>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_][\w'\u2019.-]*)"
-    r"{0,2}))",
+    r"{0,2}))"
+    # ("the two Brazil backers who kept Serbia out", "in the top two": some of them)
+    r"(?!\s+(?:who|that|whose|in|on|with|at|among|que|entre)\b)",
     re.IGNORECASE,
 )
 DRAW_NAMED = re.compile(r"^(?:draw|tie|empate)\b", re.IGNORECASE)
@@ -381,7 +382,12 @@ ON_DAY = re.compile(
 NOW = re.compile(r"\b(?:now|today|currently|at the moment|agora|hoje|atualmente)\b", re.IGNORECASE)
 Moment = tuple[str, int]  # ("up to", #N): after #N; ("before", #N): just before #N
 # Where a sentence's clauses part: ", but", ", and", "; ", ", mas"
-CLAUSE = re.compile(r"[,;]\s+(?=[^\W\d_])")
+# A clause of its own about someone named before it: "diego with 12 points, the man who
+# had zero after three games"
+CLAUSE = re.compile(
+    r",\s*(?=(?:the (?:man|woman|one|player|guy|girl|lad) (?:who|that)|who|que|o que|a que"
+    r"|aquele que|aquela que)\b)"
+)
 NOW_CLAUSE = re.compile(r",\s*(?=(?:but|mas|and|e|while|enquanto|yet|porém|porem)\b)|;\s*")
 
 QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
@@ -1119,7 +1125,7 @@ DROUGHT = re.compile(
 IN_A_ROW = re.compile(
     rf"\b(?P<n>{COUNTED})\s+"
     # (the words between count nothing: "ends on 29 after four blanks in a row" is four)
-    rf"(?:(?!(?:{COUNTED})\b)[\w-]+\s+){{0,2}}?(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
+    rf"(?:(?!(?:{COUNTED})\b(?![-\u2013]\d))[\w-]+\s+){{0,2}}?(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
     r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
     r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
     re.IGNORECASE,
@@ -1182,6 +1188,10 @@ LIFTED = re.compile(
 )
 
 
+LIFT_REACH = 30  # characters between "pulled you" and "up from the bottom"
+FURTHER = re.compile(r"\b(?:further|farther|even|well|still|stays?|mais longe|ainda)\b", re.I)
+
+
 def _bottom(
     text: str,
     records: Records,
@@ -1212,8 +1222,9 @@ def _bottom(
                     return f"bottom: {handle} is still last, on {lowest}"
                 if last_said and not last:
                     return f"bottom: {handle} has {records.totals[handle]}, the last have {lowest}"
-                if last_said or not LIFTED.search(sentence):
-                    continue
+                lifted = LIFTED.search(sentence, max(0, found.start() - LIFT_REACH), found.start())
+                if last_said or not lifted or FURTHER.search(sentence, lifted.end(), found.start()):
+                    continue  # "took bia even further off the bottom": off it before
                 table = earlier()
                 if table is not None and handle in table.totals:
                     then = min(table.totals.values())
@@ -1236,7 +1247,20 @@ NEXT_TO = re.compile(
 )
 NEXT_UP = re.compile(
     r"\b(?:the\s+)?next\s+(?:one\s+|man\s+|woman\s+|player\s+|name\s+|rung\s+|target\s+)?"
-    r"(?:up|above)\b|\bo\s+pr[oó]ximo\s+(?:acima|na\s+escada|a\s+(?:cima|ca[cç]ar))\b",
+    r"(?:up|above)\s+(?:the\s+)?(?:ladder|table|standings)\b|\bnext\s+rung\s+up\b"
+    r"|\bo\s+pr[oó]ximo\s+(?:acima|na\s+escada|na\s+tabela)\b",
+    re.IGNORECASE,
+)
+# ... or where one is: "caio sits right behind ana", "you're just ahead of dani"
+SITS = re.compile(
+    r"\b(?:sits?|sitting|is|are|was|i'?m|you'?re|he'?s|she'?s|est[aá]s?|fica|ficou|segue"
+    r"|continua)\s*$",
+    re.IGNORECASE,
+)
+# What says the table is meant: points, a place, the ladder
+TABLE_TALK = re.compile(
+    r"\b(?:points?|pts|pontos?|table|ladder|standings|place|spot|rank\w*|tabela|lugar"
+    r"|classifica\w*|posi[cç][aã]o|\d+(?:st|nd|rd|th|º|ª)|(?:on|with|com)\s+\d+)\b",
     re.IGNORECASE,
 )
 
@@ -1256,9 +1280,13 @@ def _ladder(text: str, records: Records, addressed: str) -> str | None:
         spoken = addressed if YOU.search(sentence) else ""
         mover = spoken or (records.me if FIRST_PERSON.search(sentence) else "")
         for found in NEXT_TO.finditer(sentence):
+            if not (TABLE_TALK.search(sentence) or SITS.search(sentence, 0, found.start())):
+                continue  # "got her 1-1 in just ahead of caio": of the clock, not the table
             after = named_at(sentence[found.end() :], records.players)
             if not after or after[0][0] > 0:
                 continue  # "right behind the leaders": nobody named
+            if re.match(r"['\u2019]s\b", sentence[found.end() + after[0][1] :]):
+                continue  # "right under dani's nose": a thing of theirs, not them
             other = after[0][2]
             whose = _named_last(sentence[: found.start()], records) - {other}
             for handle in sorted(whose or ({mover} - {"", other})):
@@ -1293,9 +1321,9 @@ def _next_to(low: str, high: str, totals: dict[str, int]) -> str | None:
 # "pênalti aos 23"
 PENALTY_AT = re.compile(
     r"\b(?:penalty|penalties|pen|spot[- ]kick|p[eê]nalti|pen[aá]lti)\b(?:\s+[\w']+){0,3}?\s+"
-    r"(?:at|on|in|aos|ao|no)\s+(?:the\s+)?(?P<minute>\d{1,3})\b(?![-:])"
+    r"(?:at|on|aos|ao|no|in\s+the)\s+(?:the\s+)?(?P<minute>\d{1,3})\b(?![-:])(?!\s+min)"
     r"(?P<more>(?:\s*(?:'|th|min\w*|minutes?))?\s+(?:and|e)\s+(?:another|outro)\s+"
-    r"(?:at|on|in|aos|ao|no)\s+(?:the\s+)?(?P<next>\d{1,3})\b)?",
+    r"(?:at|on|aos|ao|no|in\s+the)\s+(?:the\s+)?(?P<next>\d{1,3})\b)?",
     re.IGNORECASE,
 )
 
@@ -1317,7 +1345,8 @@ def _penalties(text: str, records: Records, match: int | None) -> str | None:
 # What a draw pick earns on a draw, said: "your 2-2 earns 5 points for the draw", "a 0-0
 # is a draw pick: if it ends level, that's 5 for you"
 DRAW_WORTH = re.compile(
-    r"\b(?:draw|empate|level|empatad[oa])\b[^.!?]{0,60}?\b(?:earns?|gets?|worth|pays?|that'?s|vale|d[aá]"
+    r"(?<!\bno )(?<!\bnot a )(?<!\bsem )(?<!\bnada de )"
+    r"\b(?:draw|empate|level|empatad[oa])\b[^.!?:]{0,60}?\b(?:earns?|gets?|worth|pays?|that'?s|vale|d[aá]"
     r"|rende|ganha)\s+(?:you\s+|te\s+|only\s+|just\s+|s[oó]\s+)?(?P<n>\d{1,2})\b"
     r"|\b(?P<m>\d{1,2})\s*(?:points?|pts|pontos?)?\s+(?:for|pel[oa]|pro|pra)\s+(?:the\s+|o\s+)?"
     r"(?:draw|empate)\b",
@@ -1692,6 +1721,11 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
     for sentence in SENTENCE.findall(text):
         if not ENDED.search(sentence) or NOT_YET.search(sentence):
             continue
+        said_over = next(
+            c for c in re.split(r"[,;:]|\s+(?:and|e|but|mas)\s+", sentence) if ENDED.search(c)
+        )
+        if TO_COME.search(said_over):
+            continue
         for found in SCORE.finditer(sentence):
             home, away = int(found[1]), int(found[2])
             if not _a_pick(sentence, found, records) and (home, away) not in records.results:
@@ -1758,7 +1792,7 @@ def _set_off(spelling: str) -> re.Pattern[str]:
     """``spelling`` set off by punctuation on both sides, as one is called by name."""
     said = re.escape(spelling)
     return re.compile(
-        rf"(?:^\W*|[,:;\u2014\u2013]\s*){said}\s*(?:[,:;!?.\u2014\u2013]|$)", re.IGNORECASE
+        rf"(?:^\W*|[,:;\u2014\u2013]\s*){said}\s*(?:[,:;!?.\u2014\u2013](?!\s*\d)|$)", re.IGNORECASE
     )
 
 
@@ -1888,7 +1922,7 @@ COUNTS = (
     # them, not a count of all.
     re.compile(
         rf"\b(?:all|the)\s+{_N}\s+of\s+(?P<who>us|you)\b"
-        r"(?!\s+(?:who|that|whose|on|with|backing|behind|at|in)\b)",
+        r"(?!\s+(?:who|that|whose|on|with|backing|behind)\b)",
         re.I,
     ),
     re.compile(rf"\b(?:os|as)\s+{_N}\s+de\s+(?P<who>nós|vocês|voces)\b", re.I),
@@ -1951,7 +1985,9 @@ MATCHES_LEFT = re.compile(
 
 # A past tense before it: "snatched", "took", "was", "fiquei", "passou"
 PAST = re.compile(
-    r"\b(?:\w{3,}ed|took|was|were|had|got|went|came|won|fiquei|passou|passei|tomei)\b", re.I
+    r"\b(?:took|snatched|grabbed|clinched|sealed|won|went|was|were|led|overtook|passed"
+    r"|fiquei|passou|passei|tomei|tomou|assumiu|ganhou)\b",
+    re.I,
 )
 
 

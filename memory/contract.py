@@ -485,7 +485,7 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
 
 # A figure said as a round one: "50-odd", "50-plus", "50 e poucos" (up to nine over it);
 # "nearly 70", "quase 70", "about 70", "uns 70" (within ``ROUNDED`` of it)
-ODD_AFTER = re.compile(r"(?:-| )?(?:odd|plus|\+|e poucos|e tal)\b", re.IGNORECASE)
+ODD_AFTER = re.compile(r"(?:-| )?(?:odd\b|plus\b|\+|e poucos\b|e tal\b)", re.IGNORECASE)
 NEAR_BEFORE = re.compile(
     r"\b(?:nearly|almost|about|around|roughly|some|quase|cerca de|perto de|uns|umas|mais ou menos)"
     r"\s+$",

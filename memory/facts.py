@@ -361,7 +361,10 @@ ADDRESS = frozenset({"addr", "ende", "rua", "stre", "aven"})
 # An address by its shape: a flat's number, a street's ("Weserstraße 58", "ap 34")
 ADDRESS_SHAPE = re.compile(
     r"\b(?:ap|apto|apt|apartment|flat|andar|floor)\.?\s*\d+|\b\d{1,5}[,\s]+(?:ap|apto|apt)\b"
-    r"|\b(?:rua|avenida|av|street|road|travessa|alameda)\b\.?\s+\S+|\w+(?:straße|strasse|weg)\s+\d+",
+    # a street by its name or number: "Rua dos Navegantes", "14 Burton Road", "Weserstraße 58"
+    r"|\b(?:rua|avenida|av|travessa|alameda)\.?\s+(?:d[aeo]s?\s+)?(?-i:[A-ZÀ-Ý])"
+    r"|\b\d{1,5}\s+(?-i:[A-Z])\w+\s+(?:street|road|st|rd|avenue|ave|lane)\b"
+    r"|\w+(?:straße|strasse|weg)\s+\d+",
     re.IGNORECASE,
 )
 
@@ -374,7 +377,7 @@ SAME_THING = {
         ("name", "nome name call cham"),
         ("club", "torc supp time team club"),
         # a job named by its trade: "o que eu disse do meu trabalho" of "é professora"
-        ("work", "trab work job emp empr prof teac enfe nurs enge engi advo lawy anal demi resi"),
+        ("work", "trab work job emp prof teac enfe nurs enge engi advo lawy anal demi"),
         ("diet", "vega vege dieta diet carn meat"),
         ("wedding", "casam casar casei casou casad noiv wedd marr enga fian"),
         ("faith", "igre chur reli evan cato jewi jude musl espir"),

@@ -236,11 +236,13 @@ def _refusal(
 
 
 MONTHS = r"(?:jan|feb|fev|mar|apr|abr|may|mai|jun|jul|aug|ago|sep|set|oct|out|nov|dec|dez)[a-z]*"
-# (with the year it may add: "03 Dec 2022", "18 de março (2023)", "April 2023")
-_YEAR = r"(?:,?\s*\(?(?:19|20)\d\d\)?)?"
+# (with the year it adds to date a telling: "as of 03 Dec 2022", "18 de março (2023)",
+# "(April 2023)"; not a year of the fact itself, "since May 2018")
+_YEAR = r"(?:\s*\((?:19|20)\d\d\))?"
 DATED = re.compile(
-    rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?: de)? {MONTHS}\b{_YEAR}"
-    rf"|\b{MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b{_YEAR}|\b{MONTHS}(?: de)? (?:19|20)\d\d\b"
+    rf"\bas of (?:\d{{1,2}} )?{MONTHS}(?: (?:19|20)\d\d)?\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?(?: de)? {MONTHS}\b{_YEAR}"
+    rf"|\b{MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b{_YEAR}|\({MONTHS}(?: de)? (?:19|20)\d\d\)"
     r"|\b\d{4}-\d{2}-\d{2}\b",
     re.IGNORECASE,
 )
@@ -251,6 +253,24 @@ WEEKDAY = re.compile(
     r"(?:s|-feiras?)?\b|\b(?:s[aá]bado|domingo)s?\b",
     re.IGNORECASE,
 )
+
+
+# A weekday in either language, by the first four letters the other's name shares with it
+WEEKDAY_OF = {
+    "mond": "segu", "tues": "terc", "wedn": "quar", "thur": "quin", "frid": "sext",
+    "satu": "saba", "sund": "domi",
+}  # fmt: skip
+
+
+def _weekdays_said(text: str, line: str) -> str:
+    """``text`` without the weekdays ``line`` names in either language ("Tuesdays" of
+    "terças"): a model's translation, not a day it made up."""
+
+    def said(found: re.Match[str]) -> str:
+        day = found[0].lower()[:4]
+        return " " if day in line or WEEKDAY_OF.get(day, "\0") in line else found[0]
+
+    return WEEKDAY.sub(said, text)
 
 
 def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
@@ -265,7 +285,7 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     said = unaccented(line).lower()
     # a day the model dated ("yesterday" as "05 Dec") is no number nor name the line lacks;
     # nor is a weekday it put in its own language ("terças" as "Tuesdays")
-    undated = WEEKDAY.sub(" ", DATED.sub(" ", unaccented(text)))
+    undated = _weekdays_said(DATED.sub(" ", unaccented(text)), said)
     numbers = set(re.findall(r"\d+", undated))
     if not numbers <= set(re.findall(r"\d+", said)):
         return False

@@ -209,8 +209,9 @@ FORGET_VERB = (
     r"|mencionei)|(?:finj(?:a|am)|fing(?:e|ir)) (?:que|q) (?:vc |voce |tu )?(?:nunca|nao) (?:ouviu|ouviste"
     r"|soube|leu|viu)|pretend (?:you )?(?:never|didn'?t) (?:hear|heard|see|saw|read)"
     r"|pretend i (?:never|didn'?t) (?:say|said|tell|told|mention\w*)"
-    r"|nao precisa(?:s)? (?:de )?(?:te )?(?:lembrar|guardar)|no need to (?:remember|keep)"
-    r"|(?:don'?t|do not) need to (?:remember|keep)|(?:nao|n) (?:guard|anot)(?:a|e|es)"
+    r"|nao precisa(?:s)? (?:de )?(?:te )?(?:lembrar|guardar(?= (?:isso|isto|nada|aquilo)\b|\W*$))"
+    r"|no need to (?:remember|keep(?= (?:that|it|this)\b))"
+    r"|(?:don'?t|do not) need to (?:remember|keep(?= (?:that|it|this)\b))|(?:nao|n) (?:guard|anot)(?:a|e|es)"
     r"|(?:nao|n) (?:me )?(?:mencion|comen|fal)(?:a|e|es|ar) mais|(?:not|never|don'?t|stop) bring(?:ing)?"
     r" (?:(?:it|that|this|the|my) )?(?:\w+ )?(?:\w+ )?up"
 )
@@ -285,7 +286,7 @@ SENSITIVE = re.compile(
     r"\b(?:password\w*|passcode|pin(?: code| number)?|senhas?|cpf|ssn|social security"
     r"|card number|numero do cartao|cvv|iban|conta bancaria|bank account"
     r"|diabet\w*|hiv|epilep\w*|asthma|asma|illness|disease|doenca|doente|tdah|adhd|enxaqueca"
-    r"|c(?:o|oe)?eliac\w*|celiac[oa]s?|crohn\w*|namorad[oa]s?|boyfriend|girlfriend"
+    r"|c(?:o|oe)?eliac\w*|celiac[oa]s?|crohn\w*"
     r"|migraines?|alzheimer\w*|cancer|cancro|desempregad[oa]|unemployed|laid off|antidepress\w*"
     r"|autis\w*|bipolar|gay|lesbian|lesbica|bisexual|bissexual|jewish|judeu|judia|muslim"
     r"|muculman[oa]"
@@ -357,7 +358,12 @@ def told_in_confidence(line: str) -> bool:
     """Whether a line tells something as a secret ("entre nós", "keep it to yourself") or
     of a sensitive kind (health, an address, a breakup, a job hunt, a phone number)."""
     plain = plain_line(line)
-    return SECRET.search(plain) is not None or SENSITIVE.search(plain) is not None
+    return any(p.search(plain) is not None for p in (SECRET, SENSITIVE, PARTNER))
+
+
+# A partner named is private too, but no matter said of oneself ("meu namorado tá gritando
+# com a TV" tells nothing lasting)
+PARTNER = re.compile(r"\b(?:namorad[oa]s?|boyfriend|girlfriend)\b")
 
 
 def told_to_remember(text: str, listener: Addressee) -> str | None:
@@ -657,7 +663,11 @@ def read_line(
     remembered = REMEMBER.match(words)
     if remembered is not None:
         # what follows from it is no part of it: "I'm coeliac, so count me out"
-        told = judged(SO_ON.split(remembered["fact"], maxsplit=1)[0])
+        fact = remembered["fact"]
+        follows = SO_ON.search(fact)
+        if follows and not _first_person(plain_line(fact[follows.end() :])):
+            fact = fact[: follows.start()]
+        told = judged(fact)
         lead = LEAD_IN.match(plain)
         change = CHANGE.search(plain) is not None or bool(lead and lead["change"])
         return Remember(told, change, private=secret)
@@ -708,6 +718,14 @@ def _overheard(
     # "a partir de agora sou croata de raiva": the match's mood, to the room; what else
     # the line tells stands ("aqui de Londrina ... mas hj sou holandês")
     pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
+    # a feeling about the room is no fact, and the rest is read without it ("amo vocês,
+    # tô grávida")
+    room = [p for p in pieces if OF_THE_ROOM.search(plain_line(p))]
+    if room:
+        said = telling(", ".join(p for p in pieces if p not in room), others)
+        if said is None or not said.first_person:
+            return None
+        pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
     # (a plan said after the match it is for is passing too: "o jogo cá, vou fazer um cozido")
     lasting = [
         p
@@ -785,11 +803,7 @@ def _passing(plain: str) -> bool:
     rooting = bool(
         ROOTING.search(plain) and TeamBook.standard().named_in(plain) and not LASTING.search(plain)
     )
-    return (
-        side
-        or rooting
-        or bool(PLANNED.search(plain) or TURNCOAT.search(plain) or OF_THE_ROOM.search(plain))
-    )
+    return side or rooting or bool(PLANNED.search(plain) or TURNCOAT.search(plain))
 
 
 # A side switched for a match, owned to: "sou traidor", "I'm a traitor tonight"
@@ -807,6 +821,9 @@ TODAY_ONLY = re.compile(
     r"|\b(?:i'?m off|im off|off|trabalho|work|working|folgo|de folga)\s+(?:on |na |nesta |esta"
     r" |this |next |no )?(?:segunda|terca|quarta|quinta|sexta|sabado|domingo|monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday)\b(?!-feiras)"
+    # (not a working week: "trabalho segunda a sexta", "I work monday to friday")
+    r"(?!\s*(?:a|to|ate|-)\s*(?:segunda|terca|quarta|quinta|sexta|sabado|domingo|monday|tuesday"
+    r"|wednesday|thursday|friday|saturday|sunday))"
     # an appointment, by its hour: "tenho uma mesa de 12 a chegar as 17h", "at 9am"
     r"|\b(?:as|at) \d{1,2}(?:h\d{0,2}|:\d\d|am|pm| da manha| da tarde| da noite)\b"
     r"|\b\d{1,2}h(?:\d\d)?\b"
@@ -938,10 +955,13 @@ def _first_person(plain: str) -> bool:
 KIN_NAMED = re.compile(
     r"\b(?!(?i:ele|ela|eles|elas|he|she|it|this|that|isso|isto|esse|essa|este|esta|quem|who"
     r"|que|q|and|e|mas|but|sim|yes)\b)[^\W\d_][\w'-]+(?:\s*[^\w\s(,]{1,6})?\s*"
-    r"(?:\(\s*(?i:sim,\s*)?|,\s*|\s+(?i:é|e|is)\s+)"
+    r"(?:\(\s*(?i:sim,\s*)?|(?P<comma>,\s*)|\s+(?i:é|eh|is)\s+)"
     r"(?i:(?:o\s+|a\s+)?(?:meu|minha|my)\s+(?:gat[oa]|cat|dog|puppy|c[aã]o|cadela|cachorr[oa]"
     r"|filh[oa]|son|daughter|namorad[oa]|boyfriend|girlfriend|mulher|marido|wife|husband"
     r"|noiv[oa]|fianc[eé]\w*|irm[aã]o?|brother|sister|afilhad[oa]|sobrinh[oa]|nephew|niece))\b"
+    # (set off by commas, the aside closes: "o Dendê, meu gato, derrubou", "o Theo, meu filho
+    # de 4 anos, ..."; not "Golaço, o meu filho até saltou")
+    r"(?(comma)(?=\s*(?:[,)]|(?:de|of)\s+\d|\d)))"
 )
 # What is only wished or foreseen ("I'm gonna need therapy after this match"): no fact
 WISHED = re.compile(

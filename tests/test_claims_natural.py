@@ -61,6 +61,20 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("bia has 25 points, the one who had 5 after match 1.", None, True),
         ("bia had 5 points after one match.", None, False),
         ("bia had 15 points after one match.", None, True),  # a match, said singular
+        # ... but a moment said after a comma scopes what came before it
+        ("bia had 5 points, after one match.", None, False),
+        # a review of this stop's rules: true lines kept, false ones still refused
+        ("Brazil v Serbia ended 1-0, and bia will be happy.", 1, True),
+        ("bia, two 0-1 blanks in a row.", None, True),
+        ("Good shout on the draw, bia, and ana will want Japan next up.", 2, False),
+        ("bia got her 1-1 in just ahead of caio, minutes before kick-off.", 2, False),
+        ("bia nicked the exact call right under dani's nose.", 2, False),
+        ("Another 10 points took bia even further off the bottom.", 2, False),
+        ("No draw here: Brazil won, and bia gets 5 for her 1-0.", 1, False),
+        ("The two Brazil backers who kept Serbia scoreless banked points.", 1, False),
+        ("Two penalties in 10 minutes would have finished Serbia off.", 1, False),
+        ("ana is worried: three matches to go and bia leads.", None, True),
+        ("All five of you in this pool are chasing bia.", None, True),
         # a moment said in one clause, "now" in the next
         ("ana led after match 1 with 10 points, but bia has 15 points now.", None, False),
         ("ana led after match 1 with 10 points, but bia has 25 points now.", None, True),
@@ -252,6 +266,7 @@ def test_a_run_said_from_you_is_the_one_spoken_to_s(
         ("You went 1-1 for Japan v Spain, bia — a draw, and a brave one.", "bia"),
         ("Everyone else's pick stays sealed until kick-off, bia, so no peeking.", "bia"),
         ("ana and caio blanked, like bia.", ""),  # named, not called
+        ("Japan v Spain, one pick in so far: ana, 2-1.", ""),  # a list item, with its pick
         ("The leader is on 15 points.", ""),
     ],
 )

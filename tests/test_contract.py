@@ -362,12 +362,15 @@ def test_what_a_player_never_told_her_is_not_hers_to_say(played: Pool, text: str
         "untold"
     )
     assert held(played, "Nothing of bia's club is in my notes, bia.", kind="answer") is None
+    # her own words, or another's, are no telling of hers
+    assert held(played, "I never said it would be easy, bia.", kind="answer") is None
 
 
 def test_a_round_figure_stands_for_a_number_the_call_gave(played: Pool) -> None:
     """ "50-odd minutes" of 90 less 38; "nearly 70%" of 69: a figure said as a round one."""
     notes = "Goal at minute 38. Your model gives Brazil 69%."
     assert held(played, "Serbia have 50-odd minutes to answer.", prompt=notes) is None
+    assert held(played, "Serbia have 50+ minutes to answer.", prompt=notes) is None
     assert held(played, "My numbers give Brazil nearly 70%.", prompt=notes) is None
     assert held(played, "Serbia have 200-odd minutes to answer.", prompt=notes) == "number"
     assert held(played, "My numbers give Brazil 70%.", prompt=notes) == "number"

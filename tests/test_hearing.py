@@ -75,6 +75,11 @@ def stored(line: str) -> str | None:
             "@betania remember that I lost my first bolão in 2014 by one point",
             "ana lost their first bolão in 2014 by one point",
         ),
+        # what follows "then" is kept when it tells a fact of its own
+        (
+            "@betania remember: I lived in Leeds for ten years, then moved to Bristol in May",
+            "ana lived in Leeds for ten years, then moved to Bristol in May",
+        ),
     ],
 )
 def test_a_fact_told_as_people_tell_it_is_kept(line: str, fact: str) -> None:
@@ -160,6 +165,10 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "1x4 Croácia sim, e então? sou do contra",  # a contrarian's pick, no club
         "6-1. is this what a Minho Christmas feels like? I'm scared of you all now",  # the room
         "o avô Zé quer ver o jogo cá na quinta, vou fazer um cozido",  # a plan for a match
+        "Golaço, o meu filho até saltou do sofá",  # kin in the moment, no one named
+        "o Pedro e a minha irmã vêm cá ver o jogo",
+        "meu namorado tá gritando com a TV kkkk",  # a partner, in the moment
+        "pessoal, não precisa guardar cerveja pra mim, tô de dieta",  # no take-back
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -526,11 +535,14 @@ def test_a_take_back_of_a_short_word_and_a_secret_quoted_nowhere(played: Pool) -
          "6am here in Somerville and Maria Flor (8 months!) already wants to party", True),
         ("bruno marries Lara on 18 de março (2023)",
          "a Lara mandou o save the date: 18 de março nosso casamento", True),
-        ("ana is training for the SP half marathon in April 2023", "meia maratona de SP em abril",
-         True),
+        ("ana is training for the SP half marathon in abril (April 2023)",
+         "meia maratona de SP em abril", True),
         ("ana moved to Porto in 2019", "moro no Porto", False),  # a year the line never gave
+        ("ana has lived in Porto since May 2018", "moro no Porto desde 2019", False),
+        ("ana got married on 12 June 2015", "casei em junho", False),
         # ... nor a weekday in its own language ("terças" as "Tuesdays")
         ("ana plays padel on Tuesdays and Saturdays", "jogo padel às terças e sábados", True),
+        ("ana plays padel on Tuesdays", "jogo padel aos sábados", False),  # another day
         ("bruno moves to the morning shift from Monday", "a partir de segunda turno da manhã", True),
         # what the line never named: refused, true or not (the code cannot tell a
         # model's knowledge, "Galo" is Atlético Mineiro, from its invention)
@@ -780,12 +792,6 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "bet, apaga meu endereço, aquele número da rua e do ap. mandei sem pensar",
             ["ana mora em Curitiba"],
         ),
-        # quitting a job named in other words ("largar o emprego" of "pedir demissão")
-        (
-            ("betania entre nós: tô pensando em pedir demissão", "betania moro em Contagem"),
-            "e bet, aquilo de largar o emprego, tira isso da sua cabeça. falei no desespero",
-            ["ana mora em Contagem"],
-        ),
         # "finge que nunca ouviu": pretend she never heard it
         (
             ("betania toco numa banda de forró", "betania moro em Contagem"),
@@ -966,6 +972,8 @@ def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
         ("27 graus em POA. pra quem não sabe sou colorada desde criança", "colorada"),
         ("voltei a comer peixe, então tecnicamente agora sou pescetariana", "pescetariana"),
         ("larguei a cafeína. só chá agora. estou um zombie", "chá agora"),  # "só" is no "so"
+        ("trabalho segunda a sexta no hospital, fim de semana é bola", "segunda a sexta"),
+        ("amo vocês, tô grávida de 8 semanas 🥹", "grávida"),  # the room loved, a fact told
     ],
 )
 def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str) -> None:
