@@ -961,7 +961,7 @@ KIN_NAMED = re.compile(
     r"|noiv[oa]|fianc[eé]\w*|irm[aã]o?|brother|sister|afilhad[oa]|sobrinh[oa]|nephew|niece))\b"
     # (set off by commas, the aside closes: "o Dendê, meu gato, derrubou", "o Theo, meu filho
     # de 4 anos, ..."; not "Golaço, o meu filho até saltou")
-    r"(?(comma)(?=\s*(?:[,)]|(?:de|of)\s+\d|\d)))"
+    r"(?(comma)(?=\s*(?:[,.;!)]|$|(?:de|of)\s+\d|\d)))"
 )
 # What is only wished or foreseen ("I'm gonna need therapy after this match"): no fact
 WISHED = re.compile(

@@ -969,6 +969,7 @@ def test_a_take_back_with_a_question_asked_without_a_question_mark_gets_both(
         # one's own pet or kin named as an aside; "for those who don't know" opens it
         ("o Pastel é o meu gato, para quem não sabe, 3 anos e manda lá em casa", "Pastel"),
         ("6h e o Nhonho (meu gato, pra quem não conhece a fera) miando na porta", "Nhonho"),
+        ("vou ver o jogo em casa com a Leonor, a minha filha. tem 4 anos", "Leonor"),
         ("27 graus em POA. pra quem não sabe sou colorada desde criança", "colorada"),
         ("voltei a comer peixe, então tecnicamente agora sou pescetariana", "pescetariana"),
         ("larguei a cafeína. só chá agora. estou um zombie", "chá agora"),  # "só" is no "so"
