@@ -1714,6 +1714,9 @@ NOT_THE_MATCH = re.compile(
 )
 
 
+CLAUSE_OF_ENDED = re.compile(r"[,;:]|\s+(?:and|e|but|mas)\s+")
+
+
 def _ended(text: str, records: Records, match: int | None) -> str | None:
     """ "It ended 0-1", "the game is over": a score a match ended at, and a match over only
     once its result is in."""
@@ -1721,10 +1724,9 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
     for sentence in SENTENCE.findall(text):
         if not ENDED.search(sentence) or NOT_YET.search(sentence):
             continue
-        said_over = next(
-            c for c in re.split(r"[,;:]|\s+(?:and|e|but|mas)\s+", sentence) if ENDED.search(c)
-        )
-        if TO_COME.search(said_over):
+        # the clause that says it ended: "will" there is to come; "dream" there is no match's
+        over = next((c for c in CLAUSE_OF_ENDED.split(sentence) if ENDED.search(c)), sentence)
+        if TO_COME.search(over):
             continue
         for found in SCORE.finditer(sentence):
             home, away = int(found[1]), int(found[2])
@@ -1733,9 +1735,6 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
         if now is None or now.result is not None:
             continue
         # "elis's goalless dream is over": a dream's end, not the match's
-        over = next(
-            c for c in re.split(r"[,;:]|\s+(?:and|e|but|mas)\s+", sentence) if ENDED.search(c)
-        )
         if NOT_THE_MATCH.search(over):
             continue
         named = _teams_in(sentence, records)

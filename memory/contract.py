@@ -672,11 +672,15 @@ def _listed_items(items: list[tuple[tuple[str, ...], str]]) -> set[int]:
 def _untold(text: str) -> Breach | None:
     """What a player never told her is not hers to say: her notes hold what her hearing
     kept, and a line it missed was told all the same."""
-    lowered = QUOTED.sub(" ", text).lower()
-    for said in _listed("untold"):
-        if re.search(rf"\b{re.escape(said)}\b", lowered):
-            return Breach("untold", f"{said!r}: her notes, not what was told")
-    return None
+    found = _untold_said().search(QUOTED.sub(" ", text).lower())
+    return (
+        None if found is None else Breach("untold", f"{found[0]!r}: her notes, not what was told")
+    )
+
+
+@cache
+def _untold_said() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, _listed('untold')))})\b")
 
 
 def _echo(text: str) -> Breach | None:

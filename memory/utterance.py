@@ -717,7 +717,7 @@ def _overheard(
         return None  # "voltei pra obra hj, bora hexa": the day's news, to the room
     # "a partir de agora sou croata de raiva": the match's mood, to the room; what else
     # the line tells stands ("aqui de Londrina ... mas hj sou holandês")
-    pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
+    pieces = FACT_PIECES.split(said.fact)
     # a feeling about the room is no fact, and the rest is read without it ("amo vocês,
     # tô grávida")
     room = [p for p in pieces if OF_THE_ROOM.search(plain_line(p))]
@@ -725,7 +725,7 @@ def _overheard(
         said = telling(", ".join(p for p in pieces if p not in room), others)
         if said is None or not said.first_person:
             return None
-        pieces = re.split(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+", said.fact)
+        pieces = FACT_PIECES.split(said.fact)
     # (a plan said after the match it is for is passing too: "o jogo cá, vou fazer um cozido")
     lasting = [
         p
@@ -744,6 +744,10 @@ def _overheard(
     if told.kept is None:
         return None
     return Remember(told, said.change, private=told_in_confidence(text), overheard=True)
+
+
+# The parts of a fact told to the room, each read for what lasts
+FACT_PIECES = re.compile(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+")
 
 
 def _news_of_today(plain: str) -> bool:
@@ -910,13 +914,12 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         if others(clause):
             to_others = True
             continue
-        if not clause.strip(" .!") or (
-            len(clause.split()) < 2 and not opened and not _first_person(plain)
-        ):
+        own = kin or _first_person(plain)  # a first person saying what lasts
+        if not clause.strip(" .!") or (len(clause.split()) < 2 and not opened and not own):
             continue  # "é só curiosidade, juro": one word told no one anything ("casei!" did)
-        if follows and not (kin or _first_person(plain)):
+        if follows and not own:
             continue
-        first_person = first_person or kin or _first_person(plain)
+        first_person = first_person or own
         kept.append(clause)
     opened = opened or OPENER_WITHIN.search(plain_line(words)) is not None
     if to_others and not first_person:
