@@ -245,6 +245,14 @@ WORTH = re.compile(
     r"\b(?:worth|vale|valem|valia|pays?|pagam?|gives?|d[aá])\s+(?:just |only |so |só |apenas )?$",
     re.IGNORECASE,
 )
+# ... and what the rule gives is named right before its figure: "exact score 10 pts,
+# result 5", "placar exato: 10 pontos"
+RULE_NAMED = re.compile(
+    r"\b(?:exact(?:\s+scores?)?|exato|placar(?:es)?\s+exatos?|cravadas?|(?:goal\s+)?difference"
+    r"|saldo(?:\s+de\s+gols)?|(?:right\s+|correct\s+)?(?:result|outcome|winner)|resultado"
+    r"|vencedor)\s*(?:[:=\u2013\u2014-]\s*|(?:is|é|gets?|earns?|vale)\s+)?$",
+    re.IGNORECASE,
+)
 # ... but a figure said right after that name is theirs: "behind bia with 15 points",
 # "à frente da ana, que tem 10"
 OWNED_AFTER = re.compile(
@@ -283,10 +291,15 @@ GAP_AFTER = re.compile(
 PICKED = re.compile(
     r"(?:\b(?:(?:went|gone)(?: for| with)?|picked|backed|tipped|called|predicted|guessed|chose"
     r"|apostou(?: n[oa]| em)?|apostaram(?: n[oa]| em)?|foi de|foram de|cravou|cravaram"
-    r"|chutou|chutaram|palpitou)(?:\s+(?:a|an|um|uma|o|the))?|'s|\u2019s)\s+$",
+    r"|chutou|chutaram|palpitou|(?:turma|clube|galera)\s+do)(?:\s+(?:a|an|um|uma|o|the))?"
+    r"|'s|\u2019s)\s+$",
     re.IGNORECASE,
 )
-PICK_AFTER = re.compile(r"^\s*(?:picks?|palpites?|calls?|tips?)\b", re.IGNORECASE)
+# (a score naming who picked it, "the 0-0 club", is one too; "a turma do 2-1": ``PICKED``)
+PICK_AFTER = re.compile(
+    r"^\s*(?:picks?|palpites?|calls?|tips?|club|clube|crew|gang|crowd|camp|brigade|brigada)\b",
+    re.IGNORECASE,
+)
 ANOTHER = re.compile(
     r"\b(?:another|yet another|mais uma?|outr[oa])\s+(?:\w+\s+)?"
     r"(?:exact|perfect|blank|zero|wipe-?out|cravada|zerada|zero|placar exato|na mosca)",
@@ -1895,7 +1908,7 @@ def _points(
                 return f"points {number}: no two totals differ by {number}"
             continue
         owners = _owners(masked, start, end, groups)
-        if WORTH.search(masked[:start]):
+        if WORTH.search(masked[:start]) or RULE_NAMED.search(masked[:start]):
             # "getting the winner right is worth 5 points, bruno": the rule's, whoever hears
             if number not in records.rule:
                 return f"points {number}: the pool's scoring gives no {number}"

@@ -31,7 +31,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import cache, lru_cache
 from importlib import resources
 from operator import attrgetter
@@ -459,7 +459,7 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
         if int(found[1]) not in grounds.records.matches:
             return Breach("match", f"#{found[1]}: no such match in the pool")
     for found in CLOCK.finditer(text):
-        if found[0].replace("h", ":") not in grounds.text:
+        if not _clock_given(found[0], grounds.text):
             return Breach("number", f"{found[0]}: a time the context did not give")
     rest = CLOCK.sub(" ", MATCH_REF.sub(" ", SCORE.sub(" ", text)))
     # a year after the pool's last match ("same pool in 2026") tells no record of it
@@ -472,15 +472,49 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
         value = int(found[1])
         if value in sure or _given(value, grounds):
             continue
+        # what is left of a match from a minute the call gave ("the next 73 minutes" at 17')
+        if _left(value, grounds) and _minutes_left(unyeared, found.start(1), found.end(1)):
+            continue
         # a round figure said as one ("50-odd minutes" of 52, "nearly 70%" of 69)
         if _rounded(value, unyeared, found.start(1), found.end(1), grounds):
             continue
         return Breach("number", f"{value}: not a number the context gave")
     for found in NUMBER_WORD.finditer(rest):
         value = number_value(found[0]) or 0
-        if value not in grounds.numbers and value not in grounds.differences and value not in sure:
-            return Breach("number", f"{found[0]} ({value}): not a number the context gave")
+        if value in sure or _given(value, grounds):
+            continue
+        if NEAR_BEFORE.search(rest, 0, found.start()) and _near_given(value, grounds):
+            continue  # "nearly seventy" of 69, as "nearly 70"
+        return Breach("number", f"{found[0]} ({value}): not a number the context gave")
     return None
+
+
+# Minutes still to play, said as such: "the next 73 minutes", "73 minutes left", "faltam 73
+# minutos", "73 minutos pela frente"
+MINUTES_LEFT = re.compile(
+    r"(?:\b(?:next|another|remaining|faltam|restam|mais)\s+)\d+\s+(?:minutes|mins|minutos)\b"
+    r"|\d+\s+(?:more\s+)?(?:minutes|mins|minutos)\s+(?:left|to go|remaining|to play|restantes"
+    r"|pela frente|para o fim|pro fim)\b",
+    re.IGNORECASE,
+)
+FULL_TIME = timedelta(hours=2)  # a kick-off and its match's end, as anyone reckons it
+
+
+def _minutes_left(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``start``-``end`` is said as minutes still to play."""
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in MINUTES_LEFT.finditer(text, max(0, start - 12), end + 30)
+    )
+
+
+def _clock_given(said: str, context: str) -> bool:
+    """A time the call gave, or two hours after one: "done by 17:00" of a 15:00 kick-off."""
+    if said.replace("h", ":") in context:
+        return True
+    hours, minutes = map(int, re.split(r"[:h]", said))
+    ended = (datetime(2000, 1, 1, hours % 24, minutes % 60) - FULL_TIME).strftime("%H:%M")
+    return ended in context or ended.lstrip("0") in context
 
 
 # A figure said as a round one: "50-odd", "50-plus", "50 e poucos" (up to nine over it);
@@ -508,9 +542,11 @@ def _rounded(value: int, text: str, start: int, end: int, grounds: Grounds) -> b
     """Whether the round figure at ``start``-``end`` stands for a number the call gave."""
     if ODD_AFTER.match(text, end):
         return any(_given(v, grounds) or _left(v, grounds) for v in range(value + 1, value + 10))
-    if NEAR_BEFORE.search(text, 0, start):
-        return any(_given(v, grounds) for v in range(value - ROUNDED, value + ROUNDED + 1))
-    return False
+    return NEAR_BEFORE.search(text, 0, start) is not None and _near_given(value, grounds)
+
+
+def _near_given(value: int, grounds: Grounds) -> bool:
+    return any(_given(v, grounds) for v in range(value - ROUNDED, value + ROUNDED + 1))
 
 
 def _said(text: str) -> _Said:

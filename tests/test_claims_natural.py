@@ -85,6 +85,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("You do, dani: getting just the winner right is worth 5 points.", None, False),
         ("You do, dani: getting just the winner right is worth 6 points.", None, True),
         ("dani, acertar só o vencedor vale 5 pontos.", None, False),
+        # ... or named right before its figure, whoever is spoken to
+        ("The rules, bia: exact score 10 pts, the right difference 7 pts.", None, False),
+        ("The rules, bia: exact score 12 pts.", None, True),
+        ("Placar exato: 10 pontos, bia.", None, False),
         # a first, checked over the player's history
         ("Brazil 2-0 Serbia gave dani his first points of the tournament.", 1, False),
         ("Argentina 1-1 Mexico gave bia her first points of the tournament.", 2, True),
@@ -125,6 +129,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("bia ends on 15 after two scoring games in a row.", None, False),
         # a score said as picks is no result ("matching 0-0 picks")
         ("Full time, and the 3-1 picks of dani and nobody else got 7.", 1, False),
+        # ... and a score naming its pickers is a pick, not a result
+        ("Full time, and the 3-1 club of dani got 7.", 1, False),
+        ("Full time, and the 4-4 club of dani got 7.", 1, True),
         # a player's first pick, of the first match they picked (bia: 1-0, then 1-1)
         ("You're top, bia: not bad for someone who started with a 1-0.", None, False),
         ("You're top, bia: not bad for someone who started with a 1-1.", None, True),

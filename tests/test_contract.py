@@ -374,6 +374,19 @@ def test_a_round_figure_stands_for_a_number_the_call_gave(played: Pool) -> None:
     assert held(played, "My numbers give Brazil nearly 70%.", prompt=notes) is None
     assert held(played, "Serbia have 200-odd minutes to answer.", prompt=notes) == "number"
     assert held(played, "My numbers give Brazil 70%.", prompt=notes) == "number"
+    # in words too, and the minutes left said plainly (90 less 38)
+    assert held(played, "My numbers give Brazil nearly seventy percent.", prompt=notes) is None
+    assert held(played, "My numbers give Brazil nearly sixty percent.", prompt=notes) == "number"
+    assert held(played, "Serbia have the next 52 minutes to answer.", prompt=notes) is None
+    assert held(played, "Faltam 52 minutos para a Sérvia.", prompt=notes, language="pt") is None
+    assert held(played, "Serbia have the next 53 minutes to answer.", prompt=notes) == "number"
+    assert held(played, "Brazil scored after 52 minutes.", prompt=notes) == "number"
+
+
+def test_a_match_ends_two_hours_after_its_kick_off(played: Pool) -> None:
+    notes = "Next: Brazil v Serbia, kick-off 15:00."
+    assert held(played, "Brazil v Serbia starts at 15:00, done by 17:00.", prompt=notes) is None
+    assert held(played, "Brazil v Serbia is done by 18:30.", prompt=notes) == "number"
 
 
 def test_a_date_tag_of_a_diary_opens_a_sentence(played: Pool) -> None:
