@@ -183,9 +183,11 @@ def _pt_third(word: str, opening: bool) -> str | None:
             if lower.endswith(first):
                 return lower[: -len(first)] + third
     # "-ano", "-ino", "-eiro" open a clause as adjectives and nouns, not verbs:
-    # "corinthiano sofredor", "janeiro"
+    # "corinthiano sofredor", "janeiro"; so does a long "-mento" ("apartamento maior",
+    # "casamento"; "lamento" is a verb)
     nominal = ("ado", "ido", "ão", "ano", "ino", "eiro")
-    if opening and lower.endswith("o") and not lower.endswith(nominal):
+    long_noun = len(lower) >= 9 and lower.endswith("mento")
+    if opening and lower.endswith("o") and not lower.endswith(nominal) and not long_noun:
         return lower[:-1] + "a"
     if opening and lower.endswith(("ava", "ia")):
         return lower  # the imperfect: "jogava", "morava" are the same for everyone

@@ -37,7 +37,9 @@ REMEMBER = re.compile(
 LEAD_IN = re.compile(
     r"^(?:(?:ah|oh|ok|okay|so|hey|hi|hello|and|also|but|e|mas|ei|oi|ola|opa|olha|entao|tipo|tb|tbm"
     r"|tambem|ps|p\.s\.|bom dia|boa tarde|boa noite|kkk+|haha\w*|lol"
-    r"|quick one|quick thing|real quick|rapidinho)\b[\s,:!.]*"
+    r"|quick one|quick thing|real quick|rapidinho"
+    # the room hailed: "povo mudei de escala", "Pessoal, mudança: ..."
+    r"|povo|pessoal|gente|galera|malta|guys|folks|people)\b[\s,:!.]*"
     r"|(?P<open>fyi|btw|b\.t\.w\.?|by the way|just so you know|jsyk|for the record"
     r"|for your info\w*|not that (?:you|it|anyone) cares?(?:\W+but)?|heads up|fun fact"
     r"|note(?: that)?|take note(?: that| of this)?|(?:quick |small )?update|news|new info"
@@ -54,7 +56,8 @@ LEAD_IN = re.compile(
     r"|in confidence|confidentially|off the record|(?:e )?segredo|entre a gente"
     r"|not for (?:\w+ ){0,2}ears|off[- ]topic)"
     r"|(?P<change>actually|scratch that|correction|change of plans?|na verdade|corrigindo"
-    r"|correcao|mudanca de planos?|mudou tudo|plans? changed|mudou o plano|atualiza(?:ndo|cao)?(?: importante)?(?: ai)?))\b[\s,:;.!-]*"
+    r"|correcao|mudanca de planos?|mudanca(?=\s*[:!])|mudou tudo|plans? changed|mudou o plano"
+    r"|atualiza(?:ndo|cao)?(?: importante)?(?: ai)?))\b[\s,:;.!-]*"
     # a topic said before what is told: "hobby novo: ...", "xmas plan: ...", "random but true:"
     r"|(?P<topic>(?:new |novo |nova )?(?:hobby|plans?|plano|news|novidade|vida nova|meta)"
     r"(?: (?:novo|nova|new))?|(?:xmas|christmas|natal|reveillon|holiday"
@@ -89,7 +92,8 @@ FIRST_PERSON = re.compile(
     r"|train|own|got|collect|ride|drive|use|moved|switched|started|quit|stopped"
     r"|signed up|joined|became|grew up|was born|sold|gave up|'m going to|am going to"
     r"|(?:'m|am) (?:flying|heading|travell?ing) to|don'?t (?:eat|drink|live|work|support|play|run)"
-    r"|no longer|can'?t (?:eat|drink))\b"
+    r"|no longer|can'?t (?:eat|drink)|see (?:a|my) (?:therapist|psychologist|psychiatrist"
+    r"|counsell?or|shrink))\b"
     # what one has, as with "tenho": a thing counted or a kind that lasts, not "I have
     # video" (backing a story about someone else) nor "I have now"
     r"|i (?:have|had) (?:a|an|no|one|two|three|four|five|\d+|my own|kids|children|twins"
@@ -176,7 +180,8 @@ CHANGE = re.compile(
     r"|atualiza(?: ai)?|atualizacao|cancel\w*|called off|gave up|desisti\w*|not going|nao vou mais"
     r"|sai d[aeo]|fui (?:morar|pra)|after all|change of plans?|mudanca de planos?|mudei de ideia"
     r"|is off|'s off|switched|left my|moved out|update|mudanca feita|new flat|new place|moved to"
-    r"|a partir de (?:hoje|amanha|segunda|agora)|adeus|goodbye|is history)\b"
+    r"|a partir de (?:hoje|amanha|segunda|agora)|adeus|goodbye|is history"
+    r"|ja nao (?:moro|trabalho|sou|estou|to|tou|vivo|como|bebo|jogo|faco|uso|fumo|corro))\b"
 )
 # Taking a fact back: "forget ...", "pls delete that", "esquece isso", "apaga o que eu
 # disse do meu cachorro", "pode esquecer". What follows names the fact.
@@ -206,8 +211,9 @@ FORGET_VERB = (
     r"|delet(?:a|e|ar)|take (?:it|that|this) back(?: out)?|take back|retir(?:a|e|ar) o que"
     r"|deix(?:a|e) (?:isso |isto |essa |esse |aquilo )?(?:pra|para) la|deix(?:a|e) cair"
     r"|(?:finj(?:a|am)|fing(?:e|ir)) (?:que|q) (?:eu )?(?:nunca|nao) (?:te )?(?:contei|falei|disse"
-    r"|mencionei)|(?:finj(?:a|am)|fing(?:e|ir)) (?:que|q) (?:vc |voce |tu )?(?:nunca|nao) (?:ouviu|ouviste"
-    r"|soube|leu|viu)|pretend (?:you )?(?:never|didn'?t) (?:hear|heard|see|saw|read)"
+    r"|mencionei)|(?:finj(?:a|am)|fing(?:e|ir)|faz(?:e)? de conta) (?:que|q) (?:vc |voce |tu )?(?:nunca"
+    r"|nao) (?:ouviu|ouviste|soube|leu|viu)|(?:nao|n) quero (?:rasto|rastro) (?:disso|disto|daquilo)"
+    r"|pretend (?:you )?(?:never|didn'?t) (?:hear|heard|see|saw|read)"
     r"|pretend i (?:never|didn'?t) (?:say|said|tell|told|mention\w*)"
     r"|nao precisa(?:s)? (?:de )?(?:te )?(?:lembrar|guardar(?= (?:isso|isto|nada|aquilo)\b|\W*$))"
     r"|no need to (?:remember|keep(?= (?:that|it|this)\b))"
@@ -234,7 +240,7 @@ NOT_ASKED_OF_HER = re.compile(
 # The words before what a take-back names: "what I told you about", "o que eu falei do".
 FORGET_LEAD = re.compile(
     r"^(?:[^\w;.!?]+|(?:ei|olha|oi|hey|ok|okay|so|entao|bom|well|acho melhor|e melhor|melhor|better"
-    r"|lembras-te|lembra-te|lembras|te lembras|se lembra|vc lembra|voce lembra|you remember|vc|voce|tu|you|nada|anything|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte"
+    r"|lembras-te|lembra-te|lembras|te lembras|se lembra|vc lembra|voce lembra|you remember|vc|voce|tu|you|nada|anything|about|that|this|it|the fact that|please|pls|plz|por favor|pfv|pf|sabe|lembra|remember|you know|the|thing|stuff|bit|part|lance|parada|parte|cena"
     r"|da (?:sua |tua )?memoria|das (?:suas |tuas )?notas|from (?:your )?(?:memory|notes)"
     r"|coisa|historia|negocio|assunto|aquele|aquela|esse|essa|(?:o|a)? ?(?:que|q) (?:eu )?"
     r"(?:te )?(?:disse|falei|contei|mencionei)|eu (?:te )?(?:disse|falei|contei)|what i (?:told|said|mentioned)(?: to)?(?: you)?"
@@ -263,6 +269,7 @@ FORGET_TRAIL = re.compile(
     r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
     r"|(?:(?:it|that) )?ever happened|(?:que|q) (?:isso )?(?:aconteceu|existiu)"
     r"|dai|daí|ai|aí|ta|tá|ne|né|ok|okay|sim|tb|tbm|too|also|tambem|pfv|pf|sff|se faz favor|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
+    r"|por enquanto|por agora|for now"
     r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.

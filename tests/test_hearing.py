@@ -109,6 +109,16 @@ def test_a_fact_told_as_people_tell_it_is_kept(line: str, fact: str) -> None:
             "fica a saber bet: sou do Sporting desde pequenina, por isso não contes comigo",
             "ana é do Sporting desde pequenina",
         ),
+        # the room hailed before it ("povo", "Pessoal, mudança:"); seeing a therapist lasts
+        (
+            "povo mudei de escala, a partir de segunda to no turno da noite 🦉 bet atualiza ai",
+            "ana mudou de escala, a partir de segunda to no turno da noite 🦉",
+        ),
+        (
+            "Pessoal, mudança: já não moro em Talatona, fomos pro Kilamba. bet anota aí",
+            "ana já não mora em Talatona, fomos pro Kilamba",
+        ),
+        ("bet, quick one: I see a therapist for anxiety", "ana sees a therapist for anxiety"),
     ],
 )
 def test_a_fact_told_in_passing_is_kept(line: str, fact: str) -> None:
@@ -803,6 +813,19 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             ("betania a Marta (sim, a minha namorada) vem cá ver o jogo", "betania moro em Recife"),
             "bet, a Marta já não faz parte da história. não precisas de guardar nada disso",
             ["ana mora em Recife"],
+        ),
+        # "faz de conta q nunca ouviste", "n quero rasto disso": the sentence before names it
+        (
+            ("betania tenho entrevista numa clínica no Porto", "betania moro em Aveiro"),
+            "bet, lembras-te da cena do Porto? faz de conta q nunca ouviste. n quero rasto disso"
+            " em lado nenhum",
+            ["ana mora em Aveiro"],
+        ),
+        # "esquece por enquanto": for now is no thing named
+        (
+            ("betania toco numa banda de forró", "betania moro em Contagem"),
+            "bet sobre a banda... esquece por enquanto tá? quero contar eu mesma no natal",
+            ["ana mora em Contagem"],
         ),
         # the words of the telling ("que eu mandei aquele dia") name nothing; why it goes,
         # with a word of betting in it ("botei"), asks nothing

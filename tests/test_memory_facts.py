@@ -570,6 +570,10 @@ def test_words_that_are_no_first_person_verb_keep_their_form() -> None:
     assert third_person("gosto de vinho e queijo", "bruno") == "bruno gosta de vinho e queijo"
     assert third_person("todo domingo jogo bola", "bruno") == "todo domingo bruno joga bola"
     assert third_person("no meat for me on Fridays", "ana") == "no meat for them on Fridays"
+    # a long "-mento" opening a clause is a noun; "lamento" is a verb
+    assert third_person("moro no Kilamba, apartamento maior", "diego") == (
+        "diego mora no Kilamba, apartamento maior"
+    )
 
 
 def remembered(keeper: MemoryKeeper, clock: FakeClock, player: str, *lines: str) -> None:
