@@ -114,7 +114,7 @@ PT_NOT_VERBS = frozenset(
     """
     ano todo tudo domingo sábado sabado segundo primeiro terceiro mesmo logo cedo isso
     disso nisso isto disto aquilo quando como pelo no do o ao meio mês mes dinheiro todo
-    pro pelo lei rei sei também tambem aqui ali lá ontem anteontem antigamente
+    pro pelo lei rei sei também tambem aqui ali lá ontem anteontem antigamente pronto
     """.split()  # noqa: SIM905  # a word list reads better as text
 )
 # Words that may come before the verb without being its subject: adverbs (the subject
@@ -187,6 +187,8 @@ def _pt_third(word: str, opening: bool) -> str | None:
     # "casamento"; "lamento" is a verb)
     nominal = ("ado", "ido", "ão", "ano", "ino", "eiro")
     long_noun = len(lower) >= 9 and lower.endswith("mento")
+    # ... and a gerund is no first person ("contando só pra vcs"; "ando" is)
+    long_noun = long_noun or (len(lower) > 5 and lower.endswith(("ando", "endo", "indo")))
     if opening and lower.endswith("o") and not lower.endswith(nominal) and not long_noun:
         return lower[:-1] + "a"
     if opening and lower.endswith(("ava", "ia")):

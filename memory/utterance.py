@@ -254,6 +254,9 @@ FORGET_LEAD = re.compile(
 SCOPE = re.compile(
     r"\b(?:sobre|about|on|regarding|acerca)\s+(?!mim\b|me\b|myself\b|eu\b)(?P<what>\w.*)$"
 )
+# ... or who: "dele", "about her" (the one a clause before named: a capitalised word)
+OF_THEM = re.compile(r"\b(?:dele|dela|deles|delas|about (?:him|her|them))\b")
+NAMES = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZÀ-Ý][\wÀ-ÿ]+")
 EVERYTHING = re.compile(r"(?:everything|all of it|all|tudo|td)(?: (?:about me|sobre mim|de mim))?")
 # A take-back closing its clause: "aquele lance da entrevista esquece", "forget it".
 FORGET_CLOSING = re.compile(
@@ -421,11 +424,13 @@ def read_forget(message: str) -> Forget | None:
             p for p in parts if p not in spent and ASKED.search(p)
         )  # "esquece isso, quem lidera?": its clause's other piece
         if EVERYTHING.fullmatch(what):
-            # "tudo que falei sobre o Brasil hj" is all of one thing, not everything
+            # "tudo que falei sobre o Brasil hj" is all of one thing, not everything; "tudo
+            # que eu te falei dele" all of the one named before it ("terminei com o Rafa")
             scope = SCOPE.search(plain)
-            if scope is None:
+            named = NAMES.findall(" ".join(parts[:at])) if OF_THEM.search(plain) else []
+            if scope is None and not named:
                 return Forget("", everything=True, rest=rest, asked=asked)
-            what = _named_thing(scope["what"])
+            what = _named_thing(scope["what"]) if scope is not None else named[-1]
         return Forget(_as_said(said, what), rest=rest, asked=asked, line=message)
     return None
 
@@ -662,6 +667,10 @@ def read_line(
         # "esquece a guitarra, desisti ao fim de duas aulas": why it goes, no new fact
         why = GIVING_UP.match(plain_line(forget.rest).strip())
         then = telling(forget.rest, others) if forget.rest and not why else None
+        # what names the thing taken back is no new fact of it: "terminei com o Rafa ...
+        # apaga tudo que eu te falei dele"
+        if then is not None and forget.what and forget.what.lower() in then.fact.lower():
+            then = None
         if then is not None and (told := judged(then.fact)).kept is not None:
             return Remember(
                 told, change=True, replaces=forget.what or None, private=secret, question=asked

@@ -821,6 +821,14 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             " em lado nenhum",
             ["ana mora em Aveiro"],
         ),
+        # "tudo que eu te falei dele": all of the one named before, and what names him is
+        # no new fact
+        (
+            ("betania namoro o Rafa faz 2 anos", "betania moro em Contagem"),
+            "gente terminei com o Rafa ontem. to bem, juro. bet apaga tudo que eu te falei"
+            " dele, não quero nem ver o nome",
+            ["ana mora em Contagem"],
+        ),
         # "esquece por enquanto": for now is no thing named
         (
             ("betania toco numa banda de forró", "betania moro em Contagem"),

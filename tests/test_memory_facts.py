@@ -574,6 +574,9 @@ def test_words_that_are_no_first_person_verb_keep_their_form() -> None:
     assert third_person("moro no Kilamba, apartamento maior", "diego") == (
         "diego mora no Kilamba, apartamento maior"
     )
+    # nor is a gerund, nor "pronto"
+    assert third_person("contando só pra vcs", "diego") == "contando só pra vcs"
+    assert third_person("pronto, mudança feita", "diego") == "pronto, mudança feita"
 
 
 def remembered(keeper: MemoryKeeper, clock: FakeClock, player: str, *lines: str) -> None:
