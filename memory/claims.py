@@ -1228,7 +1228,11 @@ def _bottom(
             last_said = bool(found["on"]) != bool(DENIED.search(before))
             # the one spoken to only when "you" is said: "Japan, dead last" is no one's
             spoken_to = addressed if YOU.search(sentence) else ""
-            whose = _whose(sentence, records, spoken_to, text[: said.start()])
+            # the players named last before it are its subject ("Brace yourself, diego:
+            # bottom of the table, 22 behind fabio" is diego's), else whom it names
+            whose = _named_last(before, records) or _whose(
+                sentence, records, spoken_to, text[: said.start()]
+            )
             for handle in sorted(h for h in whose if h in records.totals):
                 last = records.totals[handle] == lowest
                 if not last_said and last:

@@ -11,8 +11,8 @@ it breaks:
 - no echo of the prompt: none of its scaffolding (``prompts/contract.txt``) and
   no run of ``ECHO_RUN`` words copied from an instruction template that speaks to the
   model ("your", "you"), and none of ``ECHO_LONG``;
-- grounded: every capitalised name is a player, a team, a scorer or a word of
-  this call's context; words in quotes are words the context holds; a team of
+- grounded: every capitalised name is a player, a team, a scorer, a word of
+  this call's context, of a player's public fact or a name a player said in the chat; words in quotes are words the context holds; a team of
   the team book outside this tournament is refused by name; every ``#N`` is a match of the pool; every year is one the
   context gave; every other number is one the context gave (its prompt, the
   pool's records, or the request's own values) or a difference of two the
@@ -212,11 +212,15 @@ class Contract:
         language: str = "en",
         names: tuple[str, ...] = (),
         told: Callable[[], Iterable[str]] = tuple,
+        heard: Callable[[], frozenset[str]] = frozenset,
     ) -> None:
         self.pool = pool
         # What players told her and may be said back (their public facts): "Alvalade",
         # the club they support, are known names though no call's context holds them.
         self.told = told
+        # ... and the names they said in the chat, lowercased ("o Livaković é um monstro"):
+        # a keeper, a city, a friend a player named is no name she made up
+        self.heard = heard
         self.language = language
         self.claims = Claims(pool, names[0] if names else "")  # "I" in her lines is her handle
         self.declared_check = DeclaredCheck(
@@ -228,7 +232,7 @@ class Contract:
         # call), a whole call's per state and context (a retry, another attempt).
         self._pool: _PoolNames | None = None
         self._systems: dict[str, _Said] = {}
-        self._calls: dict[tuple[str, str, tuple[str, ...]], Grounds] = {}
+        self._calls: dict[tuple[str, str, tuple[str, ...], frozenset[str]], Grounds] = {}
 
     # -- grounds ------------------------------------------------------------------
 
@@ -239,7 +243,8 @@ class Contract:
         values = tuple(_values(request))
         pool = self._pool_names()
         told_texts = tuple(self.told())  # what players told her may change between calls
-        key = (system, prompt, values + told_texts)
+        heard = self.heard()
+        key = (system, prompt, values + told_texts, heard)
         known = self._calls.get(key)
         if known is not None and known.records is pool.records:
             return known
@@ -258,7 +263,7 @@ class Contract:
         named = frozenset(map(_team_key, asked))
         told = frozenset(_words(list(told_texts)))
         found = Grounds(
-            Known((pool.words, said.words, rest.words, theirs, told)),
+            Known((pool.words, said.words, rest.words, theirs, told, heard)),
             pool.numbers | said.numbers | rest.numbers,
             Differences(rest.numbers),
             # (a club a player told her they support is theirs to be teased with)
@@ -442,7 +447,8 @@ def _quotes(text: str, grounds: Grounds) -> Breach | None:
         quoted = " ".join(said.lower().split())
         if _scare_quotes(said) or len(WORD.findall(quoted)) < 2:
             continue
-        if quoted.rstrip(".!?") not in grounds.text:
+        # (a quote ends where it is cut: "One goal might be all it takes," of "... takes.")
+        if quoted.rstrip(".!?,;:… ") not in grounds.text:
             return Breach("quote", f"{found[0][:60]}: nobody said it")
     return None
 
@@ -493,8 +499,8 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
 # minutos", "73 minutos pela frente"
 MINUTES_LEFT = re.compile(
     r"(?:\b(?:next|another|remaining|faltam|restam|mais)\s+)\d+\s+(?:minutes|mins|minutos)\b"
-    r"|\d+\s+(?:more\s+)?(?:minutes|mins|minutos)\s+(?:left|to go|remaining|to play|restantes"
-    r"|pela frente|para o fim|pro fim)\b",
+    r"|\d+\s+(?:more\s+)?(?:minutes|mins|minutos)\s+(?:left|to \w+|remaining|restantes"
+    r"|pela frente|para \w+|pra \w+)\b",
     re.IGNORECASE,
 )
 FULL_TIME = timedelta(hours=2)  # a kick-off and its match's end, as anyone reckons it
@@ -781,6 +787,7 @@ def _acts(word: str, after: str, grounds: Grounds) -> bool:
 
 SUPERLATIVE = re.compile(r"(?:(\w)\1)?est$|iest$")  # "fittest" of "fit", "happiest" of "happy"
 MIN_STEM = 3  # "Forrest" is no superlative of "fo"
+GERUND = re.compile(r"(?:(\w)\1)?ing$")  # "running" of "run", "taming" of "tam(e)"
 
 
 def _known(word: str, grounds: Grounds, opening: bool, language: str, cheer: bool = False) -> bool:
@@ -791,10 +798,13 @@ def _known(word: str, grounds: Grounds, opening: bool, language: str, cheer: boo
     # a common word's superlative opening a sentence ("Fittest isn't top", "Happiest")
     plain = SUPERLATIVE.sub(lambda m: "y" if m[0] == "iest" else m[1] or "", word)
     plain = plain if opening and len(plain) >= MIN_STEM else word
+    # ... or its -ing form ("Taming jaguars is one thing": "tame"; "Running": "run")
+    stem = GERUND.sub(lambda m: m[1] or "", word)
+    verbs = (stem, f"{stem}e") if opening and stem != word and len(stem) >= MIN_STEM else ()
     # a cheer of a few words may be in either language the pool's people chat in ("Força
     # Portugal!", "GOLOOO!"); a sentence is in hers, where "Carla" and "Costa" are names
     languages = {language, *POOL_LANGUAGES} if cheer else {language}
-    for said in dict.fromkeys((word, held, plain)):
+    for said in dict.fromkeys((word, held, plain, *verbs)):
         if said in grounds.words or (said.endswith("s") and said[:-1] in grounds.words):
             return True
         if opening and (said in _vocabulary() or any(common(said, one) for one in languages)):

@@ -18,6 +18,7 @@ from memory import facts
 from memory.facts import Fact
 
 SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+WORD = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,10 @@ class RetiredFacts:
             facts.keeps(fact.text.replace(fact.handle, " "), sentence, (fact.handle,))
             for fact in self.gone
         )
+
+    def words(self) -> set[str]:
+        """Every word the retired facts hold, lowercased: none is hers to say again."""
+        return {w.lower() for fact in self.gone for w in WORD.findall(fact.text)}
 
     def masked(self, text: str, mark: str) -> str | None:
         """``text`` with each sentence stating a retired fact replaced by ``mark``; None

@@ -141,6 +141,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("caio is still dead last, waiting for a point.", None, False),
         ("dani climbed off the bottom with that 3-1.", None, False),
         ("caio finally climbed off the bottom.", None, True),
+        # the one spoken to is the one at the bottom, not the leader named after
+        ("Brace yourself, caio: bottom of the table, 15 behind bia at the top.", None, False),
+        ("Brace yourself, bia: bottom of the table, 15 behind caio.", None, True),
         ("bia is dead last.", None, True),
         ("A dani saiu da lanterna.", None, False),
         ("O caio saiu da lanterna.", None, True),

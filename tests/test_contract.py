@@ -343,6 +343,7 @@ OPENINGS = [
         "Ask bia for her address for the Christmas card.",  # a holiday
         "bia, better start pricing rockets to the Moon.",  # a common thing capitalised
         "The office TV is finally paying off, bia.",  # an acronym everyone uses
+        "Taming jaguars is one thing, bia; taming this pool is another.",  # an -ing opening
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
@@ -378,6 +379,7 @@ def test_a_round_figure_stands_for_a_number_the_call_gave(played: Pool) -> None:
     assert held(played, "My numbers give Brazil nearly seventy percent.", prompt=notes) is None
     assert held(played, "My numbers give Brazil nearly sixty percent.", prompt=notes) == "number"
     assert held(played, "Serbia have the next 52 minutes to answer.", prompt=notes) is None
+    assert held(played, "Serbia backers have 52 minutes to get it going.", prompt=notes) is None
     assert held(played, "Faltam 52 minutos para a Sérvia.", prompt=notes, language="pt") is None
     assert held(played, "Serbia have the next 53 minutes to answer.", prompt=notes) == "number"
     assert held(played, "Brazil scored after 52 minutes.", prompt=notes) == "number"
@@ -574,6 +576,13 @@ def test_an_echo_is_a_copy_of_the_instructions_not_a_natural_phrase(
     assert held(played, text) == rule
 
 
+def test_her_own_words_quoted_back_may_end_where_she_cuts_them(played: Pool) -> None:
+    said = 'you already said: "Serbia look solid, so one goal might be all it takes."'
+    line = '"One goal might be all it takes," I said, and Brazil scored twice.'
+    assert held(played, line, prompt=said) is None
+    assert held(played, '"One goal is all it takes," I said.', prompt=said) == "quote"
+
+
 @pytest.mark.parametrize(
     ("text", "rule"),
     [
@@ -601,6 +610,7 @@ def test_a_label_of_her_own_in_quotes_is_no_quote(
         ("What a night. Hope called the 2-0 exactly.", "name"),
         ("Rosa marcou duas vezes pelo Brasil.", "name"),
         ("Marcos lidera o bolão depois do primeiro jogo.", "name"),
+        ("Manning scored twice for Brazil tonight.", "name"),  # "man" is common; he acts
         # The same words doing nothing a person does, and her own "nobody", still pass.
         ("Mark my words, ana: Vini is not done yet.", None),
         ("Hope is all caio has left after Brazil 2-0 Serbia.", None),

@@ -721,6 +721,29 @@ def test_a_place_a_player_told_may_be_named_in_the_open_a_secret_one_may_not(
     assert refused("Somewhere in Benfica a living room just exploded.") == "name"
 
 
+def test_a_name_said_in_the_chat_may_be_said_back_a_secret_or_a_withdrawn_one_may_not(
+    tournament_pool: Pool,
+) -> None:
+    """ "carla cheered Livaković all the way": a player named him in the chat; a name told
+    in confidence, or of a fact taken back, is not hers to say."""
+    keeper, gateway = remembering(tournament_pool, ScriptedModel(), FEW)
+    keeper.enable()
+    tournament_pool.talk.chat("ana", "penáltis!!! o Livaković é um monstro")
+    tournament_pool.talk.chat("bia", "entre nós: a Marisol vai ser mãe")
+    tell(keeper, "ana", "@betania fyi I live in Alvalade, two streets from the stadium")
+    tell(keeper, "ana", "@betania please forget where I live")
+    contract = gateway.contract
+
+    def refused(text: str) -> str | None:
+        breach = contract.check(text, "remark", contract.grounds("", ""))
+        return None if breach is None else breach.rule
+
+    assert refused("ana cheered Livaković all the way.") is None
+    assert refused("Somewhere Marisol is smiling.") == "name"
+    assert refused("Somewhere in Alvalade a living room just exploded.") == "name"
+    assert refused("ana cheered Kovačić all the way.") == "name"
+
+
 def test_a_club_a_player_supports_may_tease_them(tournament_pool: Pool) -> None:
     """ "A Vitória fan at the bottom": a club she was told of is no team out of the cup."""
     keeper, gateway = remembering(tournament_pool, ScriptedModel(), FEW)

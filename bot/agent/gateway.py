@@ -12,6 +12,7 @@ the commentator through ``say``, which also refuses a line that repeats one.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -19,7 +20,7 @@ from dataclasses import dataclass, replace
 from bot.agent.providers.base import REPLACING, Model, ModelCall, ModelError
 from bot.agent.providers.offline import OfflineModel
 from bot.agent.requests import Answer, KnownFacts, RoundDay
-from game.events import Event, LoggedEvent, RemarkPosted
+from game.events import ChatPosted, Event, LoggedEvent, RemarkPosted
 from game.pool import Pool
 from game.text import clean_block
 from memory import declared, facts, usage
@@ -29,8 +30,12 @@ from memory.contract import Breach, Contract, limits
 from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
 from memory.requests import Request
+from memory.retired import retired
 from memory.store import MemoryStore, open_store
+from memory.utterance import told_in_confidence
 from prompts import phrase, render, sections
+
+NAME = re.compile(r"\b[A-ZÀ-Þ][^\W\d_]{2,}")  # a capitalised word: "Livaković", "Lisboa"
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
 RETRY, OFFLINE = -1, REPLACING
@@ -70,7 +75,11 @@ class Gateway:
             config.language,
             (config.addressee.handle, config.addressee.name),
             told=self._told,
+            heard=self._heard,
         )
+        self._heard_after = 0  # the last chat line whose names are read
+        self._heard_names: set[str] = set()
+        self._heard_now: frozenset[str] = frozenset()
         self.on_call = on_call  # told of every call as it is recorded (replays measure them)
         self.meter = meter or usage.UsageMeter()  # where the model's provider reports usage
 
@@ -78,6 +87,26 @@ class Gateway:
         """What players told her that she may say in the open: their public facts."""
         with self.store.read() as connection:
             return [fact.text for fact in facts.current(connection) if not fact.private]
+
+    def _heard(self) -> frozenset[str]:
+        """The names players said in the chat, lowercased, less every word of a fact she no
+        longer holds or holds in confidence: never said again by any path. A line told in
+        confidence or of a sensitive kind gives none, whatever her hearing kept of it."""
+        lines = self.pool.events_of(ChatPosted, after_id=self._heard_after)
+        if lines:
+            self._heard_after = lines[-1].id
+            self._heard_names |= {
+                name.lower()
+                for line in lines
+                if not told_in_confidence(line.event.text)
+                for name in NAME.findall(line.event.text)
+            }
+        with self.store.read() as connection:
+            hidden = retired(connection).words()
+        heard = frozenset(self._heard_names - hidden)
+        if heard != self._heard_now:
+            self._heard_now = heard  # the same object while nothing changes: a cache key
+        return self._heard_now
 
     def ask(
         self,
