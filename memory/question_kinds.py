@@ -67,7 +67,8 @@ LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", 
 # else the last one played (read on the line without accents)
 WHO_CALLED = re.compile(
     r"\b(?:who (?:else )?(?:called|nailed|got (?:it|that|the score)(?: exact\w*| spot on)?)"
-    r"|(?:quem|alguem|ninguem) (?:mais |ja |tb |tambem )?(?:cravou|acertou (?:o placar|em cheio))"
+    r"|(?:quem|alguem|ninguem) (?:e (?:que|q) )?(?:mais |ja |tb |tambem )?(?:cravou"
+    r"|acertou (?:o placar|em cheio))"
     r"|(?:anyone|anybody) (?:else )?(?:call|called|nail|nailed|get it exact\w*))"
     r"(?P<team>[^?!]*)"
 )
@@ -102,6 +103,7 @@ MOST_EXACT = re.compile(
     r"|\bplacar(?:es)? exatos?\b.*\bmais\b|\bexact (?:scores? )?.*\bmost\b"
     # each one's count: "quantos exatos tem cada um?", "how many exact scores each?"
     r"|\bexat\w*\b.{0,25}\bcada um\b|\bcada um\b.{0,25}\bexat|\bexact\w*\b.{0,25}\beach\b"
+    r"|\bexact\w*(?: scores?)? so far\b.{0,12}\b(?:whole|all|everyone|pool)"
 )
 # The pool's table: "manda a classificação", "top 3", "quem tá na lanterna", "final
 # podium", "quem levou o bolão?", "who won the pool?" (read without accents)
@@ -122,7 +124,8 @@ POOL_TABLE = re.compile(
 GAP = re.compile(
     r"\b(?:atras d|na (?:minha |tua |sua )?frente|a frente d|passou|passar|passaste|ultrapass"
     r"|alcanc\w*"
-    r"|empat(?:ou|ei|amos|ado|ada|aste|as)|nos separa\w*|ahead of|behind|overtook|passed me|catch up"
+    r"|empat(?:ou|ei|amos|ado|ada|aste|as)|nos separa\w*|ahead of|behind|overt[ao]\w*|passed me"
+    r"|catch up"
     r"|more points|mais pontos|tied with|level with|me or you|you or me|you or \w+|\w+ or you"
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
     r"|how far (?:behind|ahead|am i from|from)|by how much|por quanto|de avanco|vantagem|lead over|te levo"
@@ -207,12 +210,14 @@ POINTS_ON = re.compile(
     r"|\b(?:meu|my)\s+\d+\s*[x-]\s*\d+\b.{0,20}\b(?:vale|valeu|deu|rendeu|worth|gets?|counts?"
     r"|conta)\b"
     r"|\bwhat did (?:i|you) get (?:out of|for|on|from)\b"
-    r"|\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|i got|did i score"
-    r"|fiz|ganhei|levei|fez|ganhou|levou)\b(?!.*\b(?:total|geral|bolao|overall|so far|jogos|matches|games|partidas)\b)"
+    r"|\b(?:how many|how much|quanto|quantos)\b.{0,20}\b(?:did i get|i get|(?<!have )i got|did i score"
+    r"|fiz|ganhei|levei|fez|ganhou|levou)\b(?!.*\b(?:total|geral|bolao|overall|so far|now|agora"
+    r"|jogos|matches|games|partidas)\b)"
 )
 # The asker's own place asked: "am I third now?", "ainda tô em último?"
 SELF_PLACE = re.compile(
-    r"\b(?:am i|i'?m|to|tou|estou|sou|fiquei|terminei)\s+(?:sozinh[oa] |alone |still |ainda |now )?"
+    r"\b(?:am i|i'?m|to|tou|estou|sou|fiquei|terminei|continuo|sigo)\s+(?:sozinh[oa] |alone |still "
+    r"|ainda |now )?"
     r"(?:em |in )?(?:primeir[oa]|segund[oa]|terceir[oa]|quart[oa]|quint[oa]|sext[oa]|ultim[oa]"
     r"|penultim[oa]|first|second|third|fourth|fifth|sixth|last|\d(?:o|º|a|st|nd|rd|th))\b"
 )

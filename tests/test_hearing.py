@@ -31,6 +31,7 @@ from memory.question_kinds import (
     PoolTable,
     RulesAsked,
     ScoredOnAsked,
+    WhoCalledAsked,
     WhoPickedAsked,
 )
 from memory.retired import retired
@@ -222,6 +223,12 @@ def test_a_thing_asked_about_is_no_one_she_does_not_know(line: str, someone: str
         ("betania qtos pontos eu tenho?", OwnStanding),
         ("betania qto tu tem e qto eu tenho?", GapAsked),  # hers beside theirs
         ("betania quem fez mais pontos hj?", DayBestAsked),
+        # a total "now", not one match's; "é que" and "continuo" as people ask
+        ("@betania how many points have I got now?", OwnStanding),
+        ("Bet, quem é que cravou o 2-1?", WhoCalledAsked),
+        ("Bet, continuo em último? diz-me a verdade, aguento", OwnStanding),
+        ("@betania exact scores so far, whole pool?", MostExactAsked),
+        ("Croatia third. hold on... @betania did you just overtake me??", GapAsked),
     ],
 )
 def test_a_question_typed_in_a_hurry(line: str, kind: type) -> None:
