@@ -440,6 +440,7 @@ class Records:
     me: str = ""  # her handle when she plays in the pool: whom "I" and "eu" name
     # player -> the score of their first pick, of the first match they picked that kicked off
     openers: dict[str, tuple[int, int]] = field(default_factory=dict)
+    placed: dict[int, list[Prediction]] = field(default_factory=dict)  # match -> its picks
 
     def spans(self, handle: str) -> set[int]:
         """What ``handle`` can be said to have: a total, a match's points, or the points of
@@ -618,6 +619,7 @@ class Claims:
         found.scores |= picked.scores
         found.picked, found.pickers = picked.picked, picked.pickers
         found.record, found.picks, found.called = picked.record, picked.picks, picked.called
+        found.placed = picked.on
         for handle, earned in picked.points.items():
             found.points.setdefault(handle, set()).update(earned)
         for _, number in sorted((m.kickoff, n) for n, m in matches.items() if m.has_started(now)):
@@ -1139,6 +1141,7 @@ IN_A_ROW = re.compile(
     rf"\b(?P<n>{COUNTED})\s+"
     # (the words between count nothing: "ends on 29 after four blanks in a row" is four)
     rf"(?:(?!(?:{COUNTED})\b(?![-\u2013]\d))[\w-]+\s+){{0,2}}?(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
+    r"|(?P<score>\d{1,2})[-\u2013](?P<other>\d{1,2})(?:'?s)?"
     r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
     r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
     re.IGNORECASE,
@@ -1170,9 +1173,22 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 whose = {h for _, _, h in named} or you or whose
             for handle in sorted(whose):
                 last = records.record.get(handle, [])[-count:]
-                if len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
+                if found["score"] is not None:
+                    # "two 1-1s in a row": the score of each of their last picks
+                    said = (int(found["score"]), int(found["other"]))
+                    scores = [_pick_score(records, number, handle) for number, _, _ in last]
+                    if len(last) < count or any(score != said for score in scores):
+                        return f"run: {handle}'s last {count} picks are not {what} in a row"
+                elif len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
     return None
+
+
+def _pick_score(records: Records, match: int, handle: str) -> tuple[int, int] | None:
+    return next(
+        ((p.score.home, p.score.away) for p in records.placed.get(match, ()) if p.handle == handle),
+        None,
+    )
 
 
 # The foot of the table told: "climbed off the bottom", "saiu da lanterna" (off), "dead

@@ -285,3 +285,21 @@ def test_the_one_an_answer_speaks_to_is_called_anywhere_in_its_first_sentence(
 ) -> None:
     """Whom an answer may tell their own pick before kick-off: the one it calls by name."""
     assert answered(text, Claims(played).records()) == to
+
+
+def test_a_run_of_one_score_is_the_player_s_last_picks(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "two 1-1s in a row that didn't land": each of their last picks was that score."""
+    pool = tournament_pool
+    for handle, number, score in (
+        ("ana", 1, Score(1, 1)), ("ana", 2, Score(1, 1)), ("bia", 1, Score(2, 1)),
+        ("bia", 2, Score(1, 1)),
+    ):  # fmt: skip
+        pool.predictions.place(handle, number, score)
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "0-0")
+    claims = Claims(pool, "betania")
+    assert claims.check("ana, two 1-1s in a row that didn't land.") is None
+    assert claims.check("bia, two 1-1s in a row that didn't land.") is not None
+    assert claims.check("A bia tem dois 1-1 seguidos.") is not None
