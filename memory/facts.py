@@ -383,6 +383,9 @@ SAME_THING = {
         ("faith", "igre chur reli evan cato jewi jude musl espir"),
         ("split", "divo sepa brok spli"),
         ("medicine", "remed medic pills compr antid insul losar"),
+        # a condition by its name in either language: "o TDAH" of "diagnosed with ADHD"
+        ("adhd", "adhd tdah"),
+        ("anxiety", "anxi ansi"),
     )
     for stem in stems.split()
 }
@@ -461,7 +464,10 @@ def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
     if not said:
         return []
     day = on - timedelta(days=said[0])
-    that_day = [f for f in held if f.learned_on == day]
+    # a night runs past midnight: "o que te contei na quarta à noite", told at 01:00 on
+    # Thursday, is of either day (and the one line of both)
+    days = {day, day + timedelta(days=1)} if NIGHT.search(plain) else {day}
+    that_day = [f for f in held if f.learned_on in days]
     # "aquilo que eu te contei no domingo, vc sabe o que": of two lines that day, the one
     # told as a secret, when the take-back says it was one
     secret = [f for f in that_day if f.private] if KEPT_QUIET.search(plain) else []
@@ -470,6 +476,9 @@ def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
             return told
     # one line's facts only: of two told that day, the day alone does not say which
     return []
+
+
+NIGHT = re.compile(r"\b(?:a noite|de noite|noite|night|late|madrugada|evening)\b")
 
 
 def _telling_day(line: str) -> str:

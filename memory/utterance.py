@@ -415,7 +415,10 @@ def read_forget(message: str) -> Forget | None:
             said = ", ".join(before) if before else clauses[clause - 1]
             what = _named_thing(plain_line(said), whole=True)
         spent = {part, *re.split(r",\s*", said)}
-        rest = ", ".join(p for p in parts if p not in spent and not ASKED.search(p))
+        # (another take-back of the same is no rest: "esquece, tá? apaga tudo. mudei de ideia")
+        rest = ", ".join(
+            p for p in parts if p not in spent and not ASKED.search(p) and not _takes_back(p)
+        )
         # (not the clause that named what goes: "lembras-te do que te disse da ansiedade?
         # preferia que apagasses isso")
         asked = " ".join(
@@ -433,6 +436,15 @@ def read_forget(message: str) -> Forget | None:
             what = _named_thing(scope["what"]) if scope is not None else named[-1]
         return Forget(_as_said(said, what), rest=rest, asked=asked, line=message)
     return None
+
+
+def _takes_back(part: str) -> bool:
+    """Whether a piece of a line is a take-back of its own ("apaga tudo", "não quero isso
+    guardado em lugar nenhum")."""
+    plain = plain_line(part)
+    while (lead := LEAD_IN.match(plain)) and lead.end():
+        plain = plain[lead.end() :]
+    return bool(FORGET.match(plain) or FORGET_CLOSING.search(plain) or _forget_within(plain))
 
 
 def _forget_within(plain: str) -> re.Match[str] | None:
@@ -726,6 +738,8 @@ def _overheard(
     def others(clause: str) -> bool:
         return bool(others_named(clause, speaker, players, listener.handle))
 
+    if RETORT.match(plain_line(text)):
+        return None  # "fala por ti, eu sou é lenta a arrancar": a comeback, not a fact
     said = telling(text, others)
     if said is None or not said.first_person:  # what it asks the room is not hers to answer
         return None
@@ -762,6 +776,11 @@ def _overheard(
     return Remember(told, said.change, private=told_in_confidence(text), overheard=True)
 
 
+# A comeback to another's line, opening one's own: what follows is banter
+RETORT = re.compile(
+    r"\W*(?:fala por (?:ti|voce|vc|si)|speak for yourself|olha quem fala|look who'?s talking"
+    r"|diz (?:o|a) (?:que|q))\b"
+)
 # The parts of a fact told to the room, each read for what lasts
 FACT_PIECES = re.compile(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+")
 

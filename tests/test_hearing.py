@@ -180,6 +180,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "o Pedro e a minha irmã vêm cá ver o jogo",
         "meu namorado tá gritando com a TV kkkk",  # a partner, in the moment
         "pessoal, não precisa guardar cerveja pra mim, tô de dieta",  # no take-back
+        "fala por ti, eu sou é lenta a arrancar 😤",  # a comeback
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -836,6 +837,17 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             " dele, não quero nem ver o nome",
             ["ana mora em Contagem"],
         ),
+        # another take-back of the same and why are no new fact: "esquece, tá? apaga tudo.
+        # mudei de ideia"; a condition named in the other language ("o TDAH" of "ADHD")
+        (
+            (
+                "@betania just between us: got diagnosed with ADHD last month",
+                "betania moro em Recife",
+            ),
+            "betania, por favor, esquece o que eu te disse sobre o TDAH. prefiro não ter isso"
+            " escrito",
+            ["ana mora em Recife"],
+        ),
         # "esquece por enquanto": for now is no thing named
         (
             ("betania toco numa banda de forró", "betania moro em Contagem"),
@@ -964,6 +976,22 @@ def test_a_take_back_by_when_or_how_it_was_told(
     ask(her, "bia", "betania moro em Salvador")
     clock.now += timedelta(days=12)  # Saturday 27 Jun: "domingo retrasado" is 14 Jun
     ask(her, "bia", taken_back)
+    assert [f.text for f in current_of(played, "bia")] == ["bia mora em Salvador"]
+
+
+def test_a_take_back_of_what_was_told_at_night_looks_past_midnight(
+    played: Pool,  # noqa: F811
+    clock: FakeClock,
+) -> None:
+    """ "o que te contei na quarta à noite", told at 01:00 on Thursday: the one line of
+    either day (of two, the night alone does not say which)."""
+    her = pool_voice(played, "pt")
+    clock.now = datetime(2026, 6, 8, 9, 0, tzinfo=UTC)  # a Monday
+    ask(her, "bia", "betania moro em Salvador")
+    clock.now = datetime(2026, 6, 11, 1, 0, tzinfo=UTC)  # Thursday, 01:00
+    ask(her, "bia", "@betania só entre nós: ando numa psicóloga por causa da ansiedade")
+    clock.now = datetime(2026, 6, 15, 9, 0, tzinfo=UTC)
+    ask(her, "bia", "betania, lembras-te do que te contei na quarta à noite? apaga isso, por favor")
     assert [f.text for f in current_of(played, "bia")] == ["bia mora em Salvador"]
 
 
