@@ -218,8 +218,9 @@ class Contract:
         # What players told her and may be said back (their public facts): "Alvalade",
         # the club they support, are known names though no call's context holds them.
         self.told = told
-        # ... and the names they said in the chat, lowercased ("o Livaković é um monstro"):
-        # a keeper, a city, a friend a player named is no name she made up
+        # ... and the names and years they said in the chat, lowercased ("o Livaković é um
+        # monstro", "a camisa de 2002"): a keeper, a city, a friend a player named is no
+        # name she made up
         self.heard = heard
         self.language = language
         self.claims = Claims(pool, names[0] if names else "")  # "I" in her lines is her handle
@@ -471,7 +472,12 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
     # a year after the pool's last match ("same pool in 2026") tells no record of it
     last = max((m.kickoff.year for m in grounds.records.matches.values()), default=0)
     for found in YEAR.finditer(rest):
-        if int(found[1]) not in grounds.numbers and int(found[1]) <= last:
+        # (a year a player said in the chat is a word of theirs: "a camisa de 2002")
+        if (
+            int(found[1]) not in grounds.numbers
+            and int(found[1]) <= last
+            and (found[1] not in grounds.words)
+        ):
             return Breach("year", f"{found[1]}: not this tournament's")
     unyeared = YEAR.sub(" ", rest)
     for found in NUMBER.finditer(unyeared):

@@ -729,6 +729,7 @@ def test_a_name_said_in_the_chat_may_be_said_back_a_secret_or_a_withdrawn_one_ma
     keeper, gateway = remembering(tournament_pool, ScriptedModel(), FEW)
     keeper.enable()
     tournament_pool.talk.chat("ana", "penáltis!!! o Livaković é um monstro")
+    tournament_pool.talk.chat("ana", "ja tô c a camisa de 2002, sem lavar desde entao")
     tournament_pool.talk.chat("bia", "entre nós: a Marisol vai ser mãe")
     tell(keeper, "ana", "@betania fyi I live in Alvalade, two streets from the stadium")
     tell(keeper, "ana", "@betania please forget where I live")
@@ -739,6 +740,8 @@ def test_a_name_said_in_the_chat_may_be_said_back_a_secret_or_a_withdrawn_one_ma
         return None if breach is None else breach.rule
 
     assert refused("ana cheered Livaković all the way.") is None
+    assert refused("ana's 2002 shirt is working its magic.") is None
+    assert refused("ana's 2010 shirt is working its magic.") == "year"
     assert refused("Somewhere Marisol is smiling.") == "name"
     assert refused("Somewhere in Alvalade a living room just exploded.") == "name"
     assert refused("ana cheered Kovačić all the way.") == "name"

@@ -35,7 +35,8 @@ from memory.store import MemoryStore, open_store
 from memory.utterance import told_in_confidence
 from prompts import phrase, render, sections
 
-NAME = re.compile(r"\b[A-ZÀ-Þ][^\W\d_]{2,}")  # a capitalised word: "Livaković", "Lisboa"
+# A capitalised word ("Livaković", "Lisboa"), or a year ("a camisa de 2002")
+NAME = re.compile(r"\b[A-ZÀ-Þ][^\W\d_]{2,}|\b(?:19|20)\d\d\b")
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
 RETRY, OFFLINE = -1, REPLACING
@@ -89,7 +90,7 @@ class Gateway:
             return [fact.text for fact in facts.current(connection) if not fact.private]
 
     def _heard(self) -> frozenset[str]:
-        """The names players said in the chat, lowercased, less every word of a fact she no
+        """The names and years players said in the chat, lowercased, less every word of a fact she no
         longer holds or holds in confidence: never said again by any path. A line told in
         confidence or of a sensitive kind gives none, whatever her hearing kept of it."""
         lines = self.pool.events_of(ChatPosted, after_id=self._heard_after)
