@@ -291,8 +291,23 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
         return False
     words = re.findall(r"[^\W\d_]+", said)
     given = {n for n in facts.objects(unaccented(undated), names) if not n.isdigit()}
-    found = sum(1 for name in given if any(w.startswith(name[:4]) for w in words))
+    found = sum(
+        1 for name in given if any(w.startswith(name[:4]) for w in words) or _initials(name, words)
+    )
     return found * 2 >= len(given)
+
+
+INITIALISM = 5  # letters of an abbreviation at most: "IVF", "TDAH"
+
+
+def _initials(name: str, words: list[str]) -> bool:
+    """Whether ``name`` abbreviates words the line said in a row, in any order: "IVF" of
+    "fertilização in vitro"."""
+    size = len(name)
+    return size <= INITIALISM and any(
+        sorted(w[0] for w in words[i : i + size]) == sorted(name)
+        for i in range(len(words) - size + 1)
+    )
 
 
 def apply(
