@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache, lru_cache
@@ -141,10 +141,24 @@ class Known:
     """Words in any of a few sets, not copied into one: the pool's thousands, kept per
     moment, and the few a call adds (copied, they were most of a call's grounds)."""
 
-    layers: tuple[frozenset[str], ...]
+    layers: tuple[Container[str], ...]
 
     def __contains__(self, word: object) -> bool:
         return any(word in layer for layer in self.layers)
+
+
+@dataclass(frozen=True)
+class Spelled:
+    """The names players said, by their first ``SPELLED`` letters: a place said in one
+    language is said back in hers ("Lisboa", "Lisbon"; "Sevilha", "Seville")."""
+
+    starts: frozenset[str]
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and len(word) >= SPELLED and word[:SPELLED] in self.starts
+
+
+SPELLED = 5
 
 
 @dataclass(frozen=True)
@@ -263,8 +277,9 @@ class Contract:
         theirs = frozenset(_words([*book.spellings(others), *book.people_of(others)]))
         named = frozenset(map(_team_key, asked))
         told = frozenset(_words(list(told_texts)))
+        spelled = Spelled(frozenset(w[:SPELLED] for w in heard if len(w) >= SPELLED))
         found = Grounds(
-            Known((pool.words, said.words, rest.words, theirs, told, heard)),
+            Known((pool.words, said.words, rest.words, theirs, told, heard, spelled)),
             pool.numbers | said.numbers | rest.numbers,
             Differences(rest.numbers),
             # (a club a player told her they support is theirs to be teased with)
@@ -466,7 +481,10 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
         if int(found[1]) not in grounds.records.matches:
             return Breach("match", f"#{found[1]}: no such match in the pool")
     for found in CLOCK.finditer(text):
-        if not _clock_given(found[0], grounds.text):
+        # (or one a player said in the chat: "dormir até 7h40")
+        if not _clock_given(found[0], grounds.text) and found[0].replace("h", ":") not in (
+            grounds.words
+        ):
             return Breach("number", f"{found[0]}: a time the context did not give")
     rest = CLOCK.sub(" ", MATCH_REF.sub(" ", SCORE.sub(" ", text)))
     # a year after the pool's last match ("same pool in 2026") tells no record of it
@@ -785,10 +803,12 @@ def _acts(word: str, after: str, grounds: Grounds) -> bool:
     """A common word that opens a sentence only as its subject does what a player or a
     scorer does ("Mark leads the pool", "Rose scored twice", "Hope called it"): a name the
     pool does not know, however common the word. Her own words ("Nobody called it",
-    "Everyone picked against me") and the call's are not."""
+    "Everyone picked against me") and the call's are not; nor is a noun its word stands
+    before, a clause ending on it ("Opposite picks, same ending")."""
     if word in grounds.words or word in _vocabulary():
         return False
-    return re.match(rf"\s+(?:{'|'.join(_listed('acts'))})\b", after, re.IGNORECASE) is not None
+    acts = rf"\s+(?:{'|'.join(_listed('acts'))})\b(?!\s*[,;:.!?])"
+    return re.match(acts, after, re.IGNORECASE) is not None
 
 
 SUPERLATIVE = re.compile(r"(?:(\w)\1)?est$|iest$")  # "fittest" of "fit", "happiest" of "happy"

@@ -273,6 +273,24 @@ def _weekdays_said(text: str, line: str) -> str:
     return WEEKDAY.sub(said, text)
 
 
+# A month by its number, in either language, written out: "setembro" is "September"
+MONTH_NAMES = (
+    ("january", "janeiro"), ("february", "fevereiro"), ("march", "marco"), ("april", "abril"),
+    ("may", "maio"), ("june", "junho"), ("july", "julho"), ("august", "agosto"),
+    ("september", "setembro"), ("october", "outubro"), ("november", "novembro"),
+    ("december", "dezembro"),
+)  # fmt: skip
+MONTH_OF = {name: number for number, names in enumerate(MONTH_NAMES) for name in names}
+MONTH = re.compile(rf"\b(?:{'|'.join(MONTH_OF)})\b", re.IGNORECASE)
+
+
+def _months_said(text: str, line: str) -> str:
+    """``text`` without the months ``line`` names in either language ("since September"
+    of "desde setembro")."""
+    said = {MONTH_OF[m.lower()] for m in MONTH.findall(line)}
+    return MONTH.sub(lambda m: " " if MONTH_OF[m[0].lower()] in said else m[0], text)
+
+
 def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     """Whether a fact holds nothing the line did not say: every number in it is the
     line's, and at least half the names it gives are (a word of the line starting with
@@ -285,7 +303,7 @@ def said_in(text: str, line: str, names: tuple[str, ...]) -> bool:
     said = unaccented(line).lower()
     # a day the model dated ("yesterday" as "05 Dec") is no number nor name the line lacks;
     # nor is a weekday it put in its own language ("terças" as "Tuesdays")
-    undated = _weekdays_said(DATED.sub(" ", unaccented(text)), said)
+    undated = _months_said(_weekdays_said(DATED.sub(" ", unaccented(text)), said), said)
     numbers = set(re.findall(r"\d+", undated))
     if not numbers <= set(re.findall(r"\d+", said)):
         return False

@@ -344,6 +344,7 @@ OPENINGS = [
         "bia, better start pricing rockets to the Moon.",  # a common thing capitalised
         "The office TV is finally paying off, bia.",  # an acronym everyone uses
         "Taming jaguars is one thing, bia; taming this pool is another.",  # an -ing opening
+        "Opposite picks, same ending: bia and ana both blanked.",  # no act: a noun after it
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:

@@ -567,6 +567,9 @@ def test_a_take_back_of_a_short_word_and_a_secret_quoted_nowhere(played: Pool) -
         ("bruno is an Atlético Mineiro fan", "pra constar sou Galo doente", False),
         ("ana is a 16-year-old soccer player from Sydney", "I keep bees on my balcony", False),
         ("ana lives in Paris", "moro em Campinas", False),
+        # a month in her language ("since September" of "desde setembro"), not another
+        ("ana sees a psychologist since September", "ando numa psicóloga desde setembro", True),
+        ("ana sees a psychologist since October", "ando numa psicóloga desde setembro", False),
         # an abbreviation of words the line said: "IVF" of "fertilização in vitro"
         ("ana is doing IVF", "estamos fazendo fertilização in vitro", True),
         ("ana is doing IVF", "estamos fazendo um tratamento", False),

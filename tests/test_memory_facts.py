@@ -730,6 +730,9 @@ def test_a_name_said_in_the_chat_may_be_said_back_a_secret_or_a_withdrawn_one_ma
     keeper.enable()
     tournament_pool.talk.chat("ana", "penáltis!!! o Livaković é um monstro")
     tournament_pool.talk.chat("ana", "ja tô c a camisa de 2002, sem lavar desde entao")
+    tournament_pool.talk.chat(
+        "bia", "as gêmeas me deixaram dormir até 7h40, em janeiro vou pa Lisboa"
+    )
     tournament_pool.talk.chat("bia", "entre nós: a Marisol vai ser mãe")
     tell(keeper, "ana", "@betania fyi I live in Alvalade, two streets from the stadium")
     tell(keeper, "ana", "@betania please forget where I live")
@@ -742,6 +745,11 @@ def test_a_name_said_in_the_chat_may_be_said_back_a_secret_or_a_withdrawn_one_ma
     assert refused("ana cheered Livaković all the way.") is None
     assert refused("ana's 2002 shirt is working its magic.") is None
     assert refused("ana's 2010 shirt is working its magic.") == "year"
+    # a time said in the chat, a place said back in her language
+    assert refused("bia slept in till 7:40.") is None
+    assert refused("bia slept in till 8:40.") == "number"
+    assert refused("bia is off to Lisbon in January.") is None
+    assert refused("bia is off to London in January.") == "name"
     assert refused("Somewhere Marisol is smiling.") == "name"
     assert refused("Somewhere in Alvalade a living room just exploded.") == "name"
     assert refused("ana cheered Kovačić all the way.") == "name"

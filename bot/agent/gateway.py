@@ -35,8 +35,9 @@ from memory.store import MemoryStore, open_store
 from memory.utterance import told_in_confidence
 from prompts import phrase, render, sections
 
-# A capitalised word ("Livaković", "Lisboa"), or a year ("a camisa de 2002")
-NAME = re.compile(r"\b[A-ZÀ-Þ][^\W\d_]{2,}|\b(?:19|20)\d\d\b")
+# A capitalised word ("Livaković", "Lisboa"), a year ("a camisa de 2002") or a time of day
+# ("dormir até 7h40", kept as "7:40")
+NAME = re.compile(r"\b[A-ZÀ-Þ][^\W\d_]{2,}|\b(?:19|20)\d\d\b|\b\d{1,2}[:h]\d{2}\b")
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
 RETRY, OFFLINE = -1, REPLACING
@@ -90,14 +91,14 @@ class Gateway:
             return [fact.text for fact in facts.current(connection) if not fact.private]
 
     def _heard(self) -> frozenset[str]:
-        """The names and years players said in the chat, lowercased, less every word of a fact she no
+        """The names, years and times players said in the chat, lowercased, less every word of a fact she no
         longer holds or holds in confidence: never said again by any path. A line told in
         confidence or of a sensitive kind gives none, whatever her hearing kept of it."""
         lines = self.pool.events_of(ChatPosted, after_id=self._heard_after)
         if lines:
             self._heard_after = lines[-1].id
             self._heard_names |= {
-                name.lower()
+                name.lower().replace("h", ":") if name[0].isdigit() else name.lower()
                 for line in lines
                 if not told_in_confidence(line.event.text)
                 for name in NAME.findall(line.event.text)
