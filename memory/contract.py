@@ -463,10 +463,15 @@ def _quotes(text: str, grounds: Grounds) -> Breach | None:
         quoted = " ".join(said.lower().split())
         if _scare_quotes(said) or len(WORD.findall(quoted)) < 2:
             continue
-        # (a quote ends where it is cut: "One goal might be all it takes," of "... takes.")
-        if quoted.rstrip(".!?,;:… ") not in grounds.text:
+        # (a quote ends where it is cut: "One goal might be all it takes," of "... takes.";
+        # and each part of one cut short inside is said: "inside out... he looked like a cone")
+        parts = [p.strip(".!?,;:… ") for p in ELIDED.split(quoted)]
+        if any(p and p not in grounds.text for p in parts):
             return Breach("quote", f"{found[0][:60]}: nobody said it")
     return None
+
+
+ELIDED = re.compile(r"\s*(?:\.\.\.|…|\[\.\.\.\]|\(\.\.\.\))\s*")
 
 
 def _scare_quotes(said: str) -> bool:

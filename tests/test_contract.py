@@ -345,6 +345,7 @@ OPENINGS = [
         "The office TV is finally paying off, bia.",  # an acronym everyone uses
         "Taming jaguars is one thing, bia; taming this pool is another.",  # an -ing opening
         "Opposite picks, same ending: bia and ana both blanked.",  # no act: a noun after it
+        "Ha, bia, I'll take that as a compliment.",  # an interjection
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
@@ -582,6 +583,11 @@ def test_her_own_words_quoted_back_may_end_where_she_cuts_them(played: Pool) -> 
     line = '"One goal might be all it takes," I said, and Brazil scored twice.'
     assert held(played, line, prompt=said) is None
     assert held(played, '"One goal is all it takes," I said.', prompt=said) == "quote"
+    # a player's line cut short inside, each part as said
+    chat = "elis: Messi just turned Gvardiol inside out. best defender and he looked like a cone"
+    cut = 'elis, "Messi just turned Gvardiol inside out... he looked like a cone".'
+    assert held(played, cut, prompt=chat) is None
+    assert held(played, 'elis, "Messi turned Gvardiol... he looked lost".', prompt=chat) == "quote"
 
 
 @pytest.mark.parametrize(
