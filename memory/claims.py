@@ -1249,6 +1249,9 @@ def _bottom(
             whose = _named_last(before, records) or _whose(
                 sentence, records, spoken_to, text[: said.start()]
             )
+            # ... not the one it speaks to beside others named ("Bottom of the pile, bruno:
+            # carla and diego, sharing last place")
+            whose = whose - {_vocative(sentence, records)} or whose
             for handle in sorted(h for h in whose if h in records.totals):
                 last = records.totals[handle] == lowest
                 if not last_said and last:

@@ -144,6 +144,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # the one spoken to is the one at the bottom, not the leader named after
         ("Brace yourself, caio: bottom of the table, 15 behind bia at the top.", None, False),
         ("Brace yourself, bia: bottom of the table, 15 behind caio.", None, True),
+        ("Bottom of the pile, bia: caio, still on 0.", None, False),
+        ("Bottom of the pile, caio: bia, on 15.", None, True),
         ("bia is dead last.", None, True),
         ("A dani saiu da lanterna.", None, False),
         ("O caio saiu da lanterna.", None, True),
