@@ -1137,13 +1137,21 @@ DROUGHT = re.compile(
     re.IGNORECASE,
 )
 # A run told: "two 0-1 blanks in a row", "three exacts in a row", "três zeros seguidos"
+_RUN_OF = (
+    r"(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
+    r"|(?P<score>\d{1,2})[-\u2013](?P<other>\d{1,2})(?:'?s)?"
+    r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
+)
 IN_A_ROW = re.compile(
     rf"\b(?P<n>{COUNTED})\s+"
     # (the words between count nothing: "ends on 29 after four blanks in a row" is four)
-    rf"(?:(?!(?:{COUNTED})\b(?![-\u2013]\d))[\w-]+\s+){{0,2}}?(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
-    r"|(?P<score>\d{1,2})[-\u2013](?P<other>\d{1,2})(?:'?s)?"
-    r"|exact (?:calls|scores)|scoring (?:games|matches)|zeradas|cravadas|jogos sem pontuar)"
+    rf"(?:(?!(?:{COUNTED})\b(?![-\u2013]\d))[\w-]+\s+){{0,2}}?{_RUN_OF}"
     r"\s+(?:in a row|on the trot|running|seguid[oa]s|consecutiv[oa]s)\b",
+    re.IGNORECASE,
+)
+# ... or said before its things: "two straight blanks", "three back-to-back exacts"
+STRAIGHT_RUN = re.compile(
+    rf"\b(?P<n>{COUNTED})\s+(?:straight|consecutive|successive|back-to-back)\s+{_RUN_OF}",
     re.IGNORECASE,
 )
 
@@ -1155,7 +1163,8 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
     """ "after two 0-1 blanks in a row": the run is true of the player's last finished
     picks, now (``_whose``)."""
     for sentence in SENTENCE.findall(text):
-        for found in IN_A_ROW.finditer(sentence):
+        runs = [*IN_A_ROW.finditer(sentence), *STRAIGHT_RUN.finditer(sentence)]
+        for found in runs:
             count = number_value(found["n"])
             if count is None or count < 2:
                 continue

@@ -125,6 +125,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A 0-0 is a draw pick: if it ends level, that's 5 for you, bia.", None, True),
         # a run in other words: "flops"
         ("bia, that's two flops in a row.", None, True),
+        # ... or before its things ("two straight blanks")
+        ("caio, that's two straight blanks.", None, True),
+        ("bia has two straight scoring games.", None, False),
         # the count of a run is the one right before it: "on 15 after two ..." is two
         ("bia ends on 15 after two scoring games in a row.", None, False),
         # a score said as picks is no result ("matching 0-0 picks")
