@@ -396,18 +396,10 @@ def read_forget(message: str) -> Forget | None:
     pieces = [(n, p) for n, c in enumerate(clauses) for p in re.split(r",\s*", c) if p.strip()]
     parts = [p for _, p in pieces]
     for at, (clause, part) in enumerate(pieces):
-        plain = plain_line(part)
-        while (lead := LEAD_IN.match(plain)) and lead.end():
-            plain = plain[lead.end() :]
-        found = FORGET.match(plain)
-        if found is not None:
-            what = _named_thing(found["what"])
-        elif (closing := FORGET_CLOSING.search(plain)) is not None:
-            what = _named_thing(plain[: closing.start()])
-        elif (found := _forget_within(plain)) is not None:
-            what = _named_thing(found["what"])
-        else:
+        plain, taken = _taken_back(part)
+        if taken is None:
             continue
+        what = taken
         said = part
         if what == "" and at > 0:
             # what it names is what came before it: in its clause, else the clause before
@@ -438,13 +430,26 @@ def read_forget(message: str) -> Forget | None:
     return None
 
 
-def _takes_back(part: str) -> bool:
-    """Whether a piece of a line is a take-back of its own ("apaga tudo", "não quero isso
-    guardado em lugar nenhum")."""
+def _taken_back(part: str) -> tuple[str, str | None]:
+    """A piece of a line read plain past its openers, and what it takes back ("" for
+    "that"), or None when it takes nothing back."""
     plain = plain_line(part)
     while (lead := LEAD_IN.match(plain)) and lead.end():
         plain = plain[lead.end() :]
-    return bool(FORGET.match(plain) or FORGET_CLOSING.search(plain) or _forget_within(plain))
+    found = FORGET.match(plain)
+    if found is not None:
+        return plain, _named_thing(found["what"])
+    if (closing := FORGET_CLOSING.search(plain)) is not None:
+        return plain, _named_thing(plain[: closing.start()])
+    if (found := _forget_within(plain)) is not None:
+        return plain, _named_thing(found["what"])
+    return plain, None
+
+
+def _takes_back(part: str) -> bool:
+    """Whether a piece of a line is a take-back of its own ("apaga tudo", "não quero isso
+    guardado em lugar nenhum")."""
+    return _taken_back(part)[1] is not None
 
 
 def _forget_within(plain: str) -> re.Match[str] | None:
