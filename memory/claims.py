@@ -1204,12 +1204,19 @@ def _pick_score(records: Records, match: int, handle: str) -> tuple[int, int] | 
 # last", "na lanterna" (on); unless denied just before ("not last", "nem é lanterna")
 BOTTOM = re.compile(
     r"\b(?:(?P<off>off the bottom|(?:up|out|away) from the bottom|off (?:the )?foot of the table"
+    r"|(?:climb\w*|rise|rose|risen|way) (?:up )?from the bottom(?: of the (?:table|pool|pile))?"
     r"|out of (?:last(?: place)?|the"
     r" basement|the cellar)|no longer (?:last|bottom|in last)|(?:saiu|sai|saindo|largou|deixou"
     r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
     r"|standings|pile)|in last place|dead last|(?:na|é a|é o|segue na|continua na) lanterna"
     r"|lanterninha|(?:no|em) [uú]ltimo lugar|na [uú]ltima posi[cç][aã]o))\b",
     re.IGNORECASE,
+)
+# What is hoped for or spoken of, not done: "about climbing off the bottom", "to climb"
+HOPED = re.compile(
+    r"\b(?:about|to|for|de|para|pra|sobre)\s+(?:\w+ing|\w+(?:ar|er|ir))\s+$"
+    r"|\bto\s+(?:get|climb|move|crawl|climb up|get up)\s+$",
+    re.I,
 )
 DENIED = re.compile(
     r"\b(?:not|no longer|isn't|aren't|hasn't|haven't|nem|n[aã]o|nunca|never|yet)\b\W+"
@@ -1249,6 +1256,8 @@ def _bottom(
             before = sentence[: found.start()]
             if WAS.search(before) or _teams_in(sentence, records):
                 continue  # the table then, or a team's group ("Serbia, dead last")
+            if HOPED.search(before):
+                continue  # "about climbing off the bottom", "time to get off it": to come
             # "still hasn't climbed off the bottom" says last, "not last" says off it
             last_said = bool(found["on"]) != bool(DENIED.search(before))
             # the one spoken to only when "you" is said: "Japan, dead last" is no one's
@@ -2169,7 +2178,9 @@ def _tally(matches: list[Match]) -> _Tally:
             meetings.append((pair, meeting))
         names |= {match.stage, match.group or "", match.venue or ""}
         names |= {goal.scorer or "" for goal in match.goals}
+        # (a goal in added time by the minute it was scored too: 90+11 is "the 101st minute")
         figures |= {match.number, *(goal.minute for goal in match.goals)}
+        figures |= {goal.minute + goal.added for goal in match.goals if goal.added}
         results |= _ends_of(match)
     return _Tally(
         tuple(matches),

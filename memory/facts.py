@@ -386,6 +386,7 @@ SAME_THING = {
         # a condition by its name in either language: "o TDAH" of "diagnosed with ADHD"
         ("adhd", "adhd tdah"),
         ("anxiety", "anxi ansi"),
+        ("smoking", "smok fuma ciga cigs"),
     )
     for stem in stems.split()
 }

@@ -148,6 +148,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Brace yourself, caio: bottom of the table, 15 behind bia at the top.", None, False),
         ("Brace yourself, bia: bottom of the table, 15 behind caio.", None, True),
         ("Bottom of the pile, bia: caio, still on 0.", None, False),
+        # spoken of, not done ("about climbing off"), and a climb from it told as one
+        ("Now, caio, about climbing off the bottom of the table: you're on 0.", None, False),
+        ("You're top, bia, on 15: a proper climb from the bottom of the table.", None, False),
+        ("caio, that's a proper climb from the bottom of the table.", None, True),
         ("Bottom of the pile, caio: bia, on 15.", None, True),
         ("bia is dead last.", None, True),
         ("A dani saiu da lanterna.", None, False),

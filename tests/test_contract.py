@@ -17,7 +17,7 @@ import pytest
 
 from bot.agent.predictor import chances, outlook, pick, plausible
 from bot.agent.providers.offline import OfflineModel
-from game.model import Score
+from game.model import Goal, Score
 from game.openfootball import Tournament
 from game.pool import Pool
 from game.teams import TeamBook
@@ -385,6 +385,15 @@ def test_a_round_figure_stands_for_a_number_the_call_gave(played: Pool) -> None:
     assert held(played, "Faltam 52 minutos para a Sérvia.", prompt=notes, language="pt") is None
     assert held(played, "Serbia have the next 53 minutes to answer.", prompt=notes) == "number"
     assert held(played, "Brazil scored after 52 minutes.", prompt=notes) == "number"
+
+
+def test_a_goal_in_added_time_is_said_by_its_minute_too(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """90+11 is "the 101st minute"; no goal was scored in the 102nd."""
+    play(tournament_pool, clock, 1, "1-0", [Goal("home", 90, added=11, scorer="Vini")])
+    assert held(tournament_pool, "Vini in the 101st minute, Brazil 1-0!") is None
+    assert held(tournament_pool, "Vini in the 102nd minute, Brazil 1-0!") == "number"
 
 
 def test_a_match_ends_two_hours_after_its_kick_off(played: Pool) -> None:

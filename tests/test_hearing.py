@@ -854,6 +854,12 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             " escrito",
             ["ana mora em Recife"],
         ),
+        # ... and a habit ("aquilo de eu fumar" of "I smoke about 10 a day")
+        (
+            ("@betania gonna be honest, I smoke about 10 a day", "betania moro em Recife"),
+            "@betania pode apagar aquilo de eu fumar? minha chefe lê esse grupo kkk",
+            ["ana mora em Recife"],
+        ),
         # "esquece por enquanto": for now is no thing named
         (
             ("betania toco numa banda de forró", "betania moro em Contagem"),
