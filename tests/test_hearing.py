@@ -856,9 +856,14 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
         ),
         # ... and a habit ("aquilo de eu fumar" of "I smoke about 10 a day")
         (
-            ("@betania gonna be honest, I smoke about 10 a day", "betania moro em Recife"),
+            (
+                "@betania gonna be honest with you, I smoke about 10 a day and I'm trying to"
+                " quit with patches. day 3 today",
+                "betania moro em Recife",
+                "betania trabalho na cozinha central",
+            ),
             "@betania pode apagar aquilo de eu fumar? minha chefe lê esse grupo kkk",
-            ["ana mora em Recife"],
+            ["ana mora em Recife", "ana trabalha na cozinha central"],
         ),
         # "esquece por enquanto": for now is no thing named
         (
