@@ -33,7 +33,7 @@ def test_the_demo_plays_and_a_newcomer_hears_her(tmp_path: Path) -> None:
                 config=ModelConfig(provider="offline"),
                 stop_after=4,
                 say=lines.append,
-                first_kickoff_in=timedelta(seconds=3),  # a loaded machine takes 1 s to start
+                first_kickoff_in=timedelta(seconds=6),  # a loaded machine took over 3 s to start
             )
         )
         while not any(line.startswith("join the pool") for line in lines):
