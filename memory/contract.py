@@ -11,7 +11,8 @@ it breaks:
 - no echo of the prompt: none of its scaffolding (``prompts/contract.txt``) and
   no run of ``ECHO_RUN`` words copied from an instruction template that speaks to the
   model ("your", "you"), and none of ``ECHO_LONG``;
-- grounded: every capitalised name is a player, a team, a scorer, a word of
+- grounded: every capitalised name is a player, a team, a scorer (of this
+  tournament, or a surname of the World Cups the package ships), a word of
   this call's context, of a player's public fact or a name a player said in the chat; words in quotes are words the context holds; a team of
   the team book outside this tournament is refused by name; every ``#N`` is a match of the pool; every year is one the
   context gave; every other number is one the context gave (its prompt, the
@@ -38,6 +39,7 @@ from operator import attrgetter
 from statistics import median
 from typing import Any
 
+from game.cup_scorers import scorers_of
 from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
@@ -623,9 +625,10 @@ def _pool_words(names: frozenset[str], teams: frozenset[str]) -> frozenset[str]:
 
 @lru_cache(maxsize=64)
 def _teams_words(teams: frozenset[str]) -> frozenset[str]:
-    """Every word the team book spells ``teams`` and their people with."""
+    """Every word the team book spells ``teams`` and their people with, and the surnames
+    of their scorers in the World Cups the package ships."""
     book = TeamBook.standard()
-    return frozenset(_words([*book.spellings(teams), *book.people_of(teams)]))
+    return frozenset(_words([*book.spellings(teams), *book.people_of(teams), *scorers_of(teams)]))
 
 
 def _words(texts: list[str]) -> set[str]:

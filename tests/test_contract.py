@@ -485,6 +485,24 @@ def test_a_team_is_spoken_of_by_its_people(
 
 
 @pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # a team's star before he scores: he scored for it in a World Cup the package ships
+        ("Shaqiri and co. will want this one, ana.", None),
+        ("Xhaka runs that midfield, bia.", None),
+        ("ana backed McGinn's Scotland.", None),
+        # a star of a team outside this tournament, and a first name, are nobody's here
+        ("Messi and co. will want this one, ana.", "name"),
+        ("Xherdan and co. will want this one, ana.", "name"),
+    ],
+)
+def test_a_team_is_spoken_of_by_its_scorers_of_past_cups(
+    cup_pool: Pool, text: str, rule: str | None
+) -> None:
+    assert held(cup_pool, text, match=None) == rule
+
+
+@pytest.mark.parametrize(
     ("text", "language"),
     [
         ("Hard to bet against the Seleção tonight, ana.", "en"),
