@@ -328,6 +328,9 @@ def named(
         own = _word_stems(fact.text, handle, held=True) | _short_words(fact.text, handle)
         # "Brasílio Itiberê 2210, ap 34" is an address, though no word of it says so
         own |= {"ende"} if ADDRESS_SHAPE.search(fact.text) else set()
+        # "a Matilde de bruno tem 4 anos" is someone of theirs by name: "my daughter's
+        # name", "o nome do meu cachorro" name it, though no word of it says which
+        own |= KIN | {"name"} if _someone_of(fact.text, handle) else set()
         return len(wanted & {SAME_THING.get(w, w) for w in own})
 
     held = current(connection, handle) if held is None else held
@@ -368,6 +371,24 @@ ADDRESS_SHAPE = re.compile(
     re.IGNORECASE,
 )
 
+# Who a player's own people and pets are, by their words' first four letters (or the word)
+KIN = frozenset(
+    """daug filh son sons kid kids crian baby bebe nene meni wife husb espo mari mulh namo
+    boyf girl part dog dogs cat cats gato gata cach cade cao pet pets""".split()  # noqa: SIM905
+)
+# A person named as theirs, as ``third_person`` tells it: "a Matilde de bruno", "bruno's Leo"
+# ("o Flamengo de bruno" is his club: a team is nobody's kin)
+SOMEONE_OF = (
+    r"\b(?-i:([A-ZÀ-Ý][a-zà-ÿ]+)) d[eoa] {handle}\b|\b{handle}'s (?-i:([A-ZÀ-Ý][a-zà-ÿ]+))\b"
+)
+
+
+def _someone_of(text: str, handle: str) -> bool:
+    found = re.finditer(SOMEONE_OF.format(handle=re.escape(handle)), text, re.IGNORECASE)
+    book = TeamBook.standard()
+    return any(book.name_of(m[1] or m[2]) is None for m in found)
+
+
 # Words that name one thing in other words, by their first four letters: a take-back of
 # "meu bairro" names where they live ("mora no Batel"), "o nome" what something is called.
 SAME_THING = {
@@ -387,6 +408,8 @@ SAME_THING = {
         ("adhd", "adhd tdah"),
         ("anxiety", "anxi ansi"),
         ("smoking", "smok fuma ciga cigs"),
+        # an organ for its condition: "o que te disse sobre o coração" of "uma arritmia"
+        ("heart", "cora hear arri arrh"),
     )
     for stem in stems.split()
 }

@@ -745,6 +745,8 @@ def _overheard(
 
     if RETORT.match(plain_line(text)):
         return None  # "fala por ti, eu sou é lenta a arrancar": a comeback, not a fact
+    if KIDDING.search(plain_line(text)):
+        return None  # "já toco o wonderwall. mentira, só 3 acordes": told, then unsaid
     said = telling(text, others)
     if said is None or not said.first_person:  # what it asks the room is not hers to answer
         return None
@@ -785,6 +787,12 @@ def _overheard(
 RETORT = re.compile(
     r"\W*(?:fala por (?:ti|voce|vc|si)|speak for yourself|olha quem fala|look who'?s talking"
     r"|diz (?:o|a) (?:que|q))\b"
+)
+# A line that takes back what it just told, as a joke: "mentira", "just kidding" after it
+# ("não é mentira" and "a mentira que ele contou" are no taking back)
+KIDDING = re.compile(
+    r"(?:[.!?,;\u2026]|\s-)\s*(?:(?:e|eh)\s+)?(?:mentira|brincadeira|zoeira|(?:to|tou|estou)?\s*"
+    r"(?:zoando|brincando)|just kidding|jk|j/k|kidding|joking|not really|lol no)(?:\s*[.!,;\u2026]|\s*$|\s+(?:kk+|lol|haha+|rs+)\b)"
 )
 # The parts of a fact told to the room, each read for what lasts
 FACT_PIECES = re.compile(r"(?<=[.!?;])\s+|,\s*|\s+(?:mas|but)\s+")

@@ -181,6 +181,8 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "meu namorado tá gritando com a TV kkkk",  # a partner, in the moment
         "pessoal, não precisa guardar cerveja pra mim, tô de dieta",  # no take-back
         "fala por ti, eu sou é lenta a arrancar 😤",  # a comeback
+        "aulas de guitarra: já toco o wonderwall. mentira, só 3 acordes e mal",  # unsaid
+        "I'm fluent in Gaelic now. jk, 3 words",
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -864,6 +866,26 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             ),
             "@betania pode apagar aquilo de eu fumar? minha chefe lê esse grupo kkk",
             ["ana mora em Recife", "ana trabalha na cozinha central"],
+        ),
+        # an organ for its condition ("o coração" of "uma arritmia")
+        (
+            (
+                "betania, cá entre nós... fiz exames e detetaram-me uma arritmia",
+                "betania moro em Gaia",
+            ),
+            "betania, o que te disse sobre o coração, esquece isso por favor. já falei com a"
+            " família",
+            ["ana mora em Gaia"],
+        ),
+        # someone of theirs by name is who "my daughter's name" means, not the wife beside
+        (
+            (
+                "betania a minha Matilde tem 4 anos e eu não durmo desde 2018",
+                "betania my wife is a nurse",
+            ),
+            "betania forget my daughter's name please, my wife doesn't want it floating around"
+            " online",
+            ["ana's wife is a nurse"],
         ),
         # "esquece por enquanto": for now is no thing named
         (
