@@ -409,7 +409,7 @@ SAME_THING = {
         ("anxiety", "anxi ansi"),
         ("smoking", "smok fuma ciga cigs"),
         # an organ for its condition: "o que te disse sobre o coração" of "uma arritmia"
-        ("heart", "cora hear arri arrh"),
+        ("heart", "corac hear arri arrh"),
     )
     for stem in stems.split()
 }

@@ -77,6 +77,11 @@ TRIP_WHEN = (
     r"|mes que vem|ano que vem|em (?:janeiro|fevereiro|marco|abril|maio|junho|julho|agosto"
     r"|setembro|outubro|novembro|dezembro))"
 )
+# What one has on a day, not for good: "i've got a matinee", "I have a meeting at 3"
+APPOINTMENT = (
+    r"(?:meeting|match|game|exam|test|class|lesson|rehearsal|show|matinee|gig|appointment"
+    r"|shift|call|deadline|flight|train|bus|dentist|doctor|date|party|dinner|lunch|session)s?\b"
+)
 FIRST_PERSON = re.compile(
     r"^(?:(?:em|in|next|this|no|na|nesse|neste|esse|este|semana que vem|ano que vem|a partir de"
     r"|mes que vem|amanha|tomorrow|ontem|yesterday|last|finally|finalmente|agora|on|every"
@@ -96,7 +101,7 @@ FIRST_PERSON = re.compile(
     r"|counsell?or|shrink))\b"
     # what one has, as with "tenho": a thing counted or a kind that lasts, not "I have
     # video" (backing a story about someone else) nor "I have now"
-    r"|i (?:have|had) (?:a|an|no|one|two|three|four|five|\d+|my own|kids|children|twins"
+    rf"|i (?:have|had) (?!(?:a|an) {APPOINTMENT})(?:a|an|no|one|two|three|four|five|\d+|my own|kids|children|twins"
     r"|allergies|asthma|diabetes|celiac|migraines?|anxiety|adhd|surgery|cancer|been|had"
     r"|\w+ed|\w+ (?:class|classes|lessons|practice|training))\b"
     r"|i(?:'m| am|m) (?:a|an|from|now|no longer|not|vegan|vegetarian|pescatarian|allergic"
@@ -105,10 +110,12 @@ FIRST_PERSON = re.compile(
     r"|leave)|off|back|into|in (?:love|a band|a choir)|a fan|left[- ]handed)\b"
     r"|we(?:'re| are|re) (?:in|moving|going|living|based|expecting)"
     r"|we (?:\w+ )?(?:moved|live|got|have|bought|adopted)"
-    r"|i(?:'ve| have|ve) (?:got|been|moved|switched|started|joined|signed|quit|stopped|become"
+    rf"|i(?:'ve| have|ve) (?!(?:got )?(?:a|an) {APPOINTMENT})(?:got|been|moved|switched|started|joined|signed|quit|stopped|become"
     r"|adopted|two|three|a|an)\b"
     r"|(?!.*\b(?:looks (?:just )?like|spitting image|a cara d))"
-    r"my (?!(?:god|gosh|goodness|lord|bad|man|dude|friend|dear)\b)\w+(?: \w+){0,3}"
+    # (not a body of the moment: "my lips are sealed", "my knee is still filing complaints")
+    r"my (?!(?:god|gosh|goodness|lord|bad|man|dude|friend|dear|lips|knees?|head|brain|heart"
+    r"|legs?|back|stomach|eyes|ears|hands?|feet|nerves|liver|body|voice|throat)\b)\w+(?: \w+){0,3}"
     r" (?:is|are|was|were|just|lives|works|has)\b"
     # (not "tenho palavras", "tenho ensaio": what one has today is no fact)
     r"|(?:nao )?tenho (?:(?:um|uma|uns|umas|dois|duas|tres|quatro|cinco|\d+) (?!(?:minuto|hora"
@@ -162,7 +169,9 @@ FIRST_PERSON = re.compile(
     r"|colou?r ?blind|diabetic|deaf|celiac|coeliac|intolerant|expecting|having|getting"
     r"|thinking (?:of|about)|planning|trying to)\b"
     r"|i (?:sing|dance|paint|write|cook|knit|climb|surf|swim|cycle|hike|brew|bake|keep"
-    r"|adopted|bought|got (?:a|an|my)|can'?t stand|hate|love)\b"
+    # (not what one says of the moment or of someone: "i love this for u", "I hate you all")
+    r"|adopted|bought|got (?:a|an|my)|(?:can'?t stand|hate|love)(?! (?:this|that|it|these"
+    r"|those|u|you|ya|ur|your|him|her|them|how|when|the way)\b))\b"
     # (no verb between: "a minha mãe desligou a televisão e foi" tells nothing of hers)
     # (not "meu deus", "minha nossa": an exclamation; nor "o meu primo é a cara do
     # Richarlison": a likeness, banter)
@@ -292,21 +301,29 @@ SECRET = re.compile(
 # relationship's trouble, a job hunt behind the boss's back, anything that opens an
 # account (a PIN told her was told back to any player who asked, and shown on the
 # scoreboard).
+# A matter of health, in either language: its own kind of sensitive fact, and what "minha
+# saúde", "the health thing" name when taken back
+HEALTH = (
+    r"diabet\w*|hiv|epilep\w*|asthma|asma|illness|disease|doenca|doente|tdah|adhd|enxaqueca"
+    r"|c(?:o|oe)?eliac\w*|celiac[oa]s?|crohn\w*|migraines?|alzheimer\w*|cancer|cancro"
+    r"|antidepress\w*|autis\w*|bipolar|medication|medicamento|remedio|insulin\w*|hipertens\w*"
+    r"|hypertens\w*|blood pressure|pressao (?:alta|arterial)|tensao (?:alta|arterial)|colesterol"
+    r"|cholesterol|comprimidos?|pills|diagnos\w*|surgery|tumou?r|chemo|therapy|therapist"
+    r"|depress\w*|anxiety|pregnan\w*|miscarriage|rehab|hospital\w*|cirurgia|quimio\w*|terapia"
+    r"|terapeuta|depressao|ansiedade|gravid\w*|internad\w*|arritmia|arrhythmia|hernia"
+    r"|aler(?:gia|gic[oa])\w*|allerg\w*|epipen|anaphyla\w*|anafila\w*"
+)
+HEALTH_MATTER = re.compile(rf"\b(?:{HEALTH})\b")
 SENSITIVE = re.compile(
     r"\b(?:password\w*|passcode|pin(?: code| number)?|senhas?|cpf|ssn|social security"
     r"|card number|numero do cartao|cvv|iban|conta bancaria|bank account"
-    r"|diabet\w*|hiv|epilep\w*|asthma|asma|illness|disease|doenca|doente|tdah|adhd|enxaqueca"
-    r"|c(?:o|oe)?eliac\w*|celiac[oa]s?|crohn\w*"
-    r"|migraines?|alzheimer\w*|cancer|cancro|desempregad[oa]|unemployed|laid off|antidepress\w*"
-    r"|autis\w*|bipolar|gay|lesbian|lesbica|bisexual|bissexual|jewish|judeu|judia|muslim"
-    r"|muculman[oa]"
-    r"|medication|medicamento|remedio|insulin\w*|hipertens\w*|hypertens\w*|blood pressure"
-    r"|pressao (?:alta|arterial)|tensao (?:alta|arterial)|colesterol|cholesterol|comprimidos?|pills"
-    r"|diagnos\w*|surgery|tumou?r|chemo|therapy|therapist|depress\w*|anxiety"
-    r"|pregnan\w*|miscarriage|rehab|hospital\w*|my address|street|avenue|apartment \d+|apt \d+"
+    rf"|{HEALTH}"
+    r"|desempregad[oa]|unemployed|laid off"
+    r"|gay|lesbian|lesbica|bisexual|bissexual|jewish|judeu|judia|muslim|muculman[oa]"
+    r"|my address|street|avenue|apartment \d+|apt \d+"
     r"|divorc\w*|separat\w*|breakup|broke up|cheating|affair|job hunt\w*|looking for (?:a )?"
-    r"(?:new )?job|job interview\w*|interviewing|quit my job|resign\w*|cirurgia|quimio\w*"
-    r"|terapia|terapeuta|depressao|ansiedade|gravid\w*|internad\w*|meu endereco|rua \w+"
+    r"(?:new )?job|job interview\w*|interviewing|quit my job|resign\w*"
+    r"|meu endereco|rua \w+"
     r"|avenida|ap(?:to)? \d+|divorci\w*|separad\w*|separacao|terminei|termin(?:amos|ou comigo)"
     r"|traicao|procurando (?:um )?(?:novo )?emprego|entrevista de emprego|curriculo"
     r"|pedir demissao|pedi demissao|residence permit|work permit|visa|visto|immigration"
@@ -344,7 +361,7 @@ GIVING_UP = re.compile(
     r"(?:(?:ja|eu|i|i'?ve|i have|already)\s+)?(?:desisti|gave up|quit|parei|larguei|nao rolou"
     r"|didn'?t work|not doing it|nao vou mais|cancel\w*|acabou|it'?s over|ja era"
     r"|(?:i'?m |i am |im )?(?:not going back|done with|over it)|never again|nunca mais"
-    r"|nao volto|mudei de (?:ideia|opiniao)|changed my mind|prefiro (?:nao|nem)|(?:i'?d )?rather"
+    r"|nao volto|mudei de (?:ideias?|opini(?:ao|oes))|changed my mind|prefiro (?:nao|nem)|(?:i'?d )?rather"
     r" not|era (?:zoeira|brincadeira)|(?:it )?was a joke)\b"
 )
 # A clause that stops before saying anything: "I'm not", "eu sou"
@@ -355,8 +372,11 @@ ASKED = re.compile(r"(?<!, ta)(?<!, tá)(?<!, ne)(?<!, né)(?<!, ok)(?<!, right)
 
 
 # A clause asking her to say, with no question mark: "diz-me que não sou só eu", "tell me
-# I'm still top"
-TELL_ME = re.compile(r"\W*(?:diz-me|diga-me|me diz|me diga|diz ai|confirma|tell me|say)\b")
+# I'm still top", "remind me what my dog's called" ("lembra que" tells her; "lembra-me" asks)
+TELL_ME = re.compile(
+    r"\W*(?:diz-me|diga-me|me diz|me diga|diz ai|confirma|tell me|say|remind me|lembra-me"
+    r"|me lembra|recorda-me|me recorda)\b"
+)
 
 
 def _asks(clause: str) -> bool:
@@ -383,6 +403,10 @@ def told_to_remember(text: str, listener: Addressee) -> str | None:
     return None if found is None else found["fact"]
 
 
+# A clause's pieces: parted by commas, or by a trailing-off ("sobre minha saúde… apaga aí")
+PIECE = re.compile(r",\s*|\s*(?:\u2026|\.{2,})\s*")
+
+
 def read_forget(message: str) -> Forget | None:
     """A take-back in a line to her: what it names ("" for "that": the last fact told).
 
@@ -393,7 +417,7 @@ def read_forget(message: str) -> Forget | None:
     # each clause's comma-parted pieces, in order: "desisti de Joinville, apaga essa
     # história de entrevista" takes back in its second piece
     clauses = [c for c in CLAUSES.split(message) if c and c.strip()]
-    pieces = [(n, p) for n, c in enumerate(clauses) for p in re.split(r",\s*", c) if p.strip()]
+    pieces = [(n, p) for n, c in enumerate(clauses) for p in PIECE.split(c) if p.strip()]
     parts = [p for _, p in pieces]
     for at, (clause, part) in enumerate(pieces):
         plain, taken = _taken_back(part)
@@ -406,7 +430,7 @@ def read_forget(message: str) -> Forget | None:
             before = [p for n, p in pieces[:at] if n == clause]
             said = ", ".join(before) if before else clauses[clause - 1]
             what = _named_thing(plain_line(said), whole=True)
-        spent = {part, *re.split(r",\s*", said)}
+        spent = {part, *PIECE.split(said)}
         # (another take-back of the same is no rest: "esquece, tá? apaga tudo. mudei de ideia")
         rest = ", ".join(
             p for p in parts if p not in spent and not ASKED.search(p) and not _takes_back(p)

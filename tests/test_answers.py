@@ -283,11 +283,18 @@ def test_a_question_nobody_answered_is_i_dont_know_not_the_help(
 
 def test_a_withdrawn_fact_is_not_known_any_more(played: Pool) -> None:
     commentator = pool_voice(played, "pt")
+    ask(commentator, "caio", "@betania lembra que eu torço pro Bahia")
+    assert "Bahia" in ask(commentator, "bia", "@betania qual o time do caio?")
+    ask(commentator, "caio", "@betania esquece que torço pro Bahia")
+    now = ask(commentator, "bia", "@betania qual o time do caio?")
+    assert "não sei" in now.lower() and "caio" in now and "Bahia" not in now, now
+
+
+def test_an_allergy_is_told_back_to_its_owner_alone(played: Pool) -> None:
+    commentator = pool_voice(played, "pt")
     ask(commentator, "caio", "@betania lembra que eu sou alérgico a amendoim")
-    assert "amendoim" in ask(commentator, "bia", "@betania o caio tem alergia a q?")
-    ask(commentator, "caio", "@betania esquece que sou alérgico a amendoim")
-    now = ask(commentator, "bia", "@betania o caio tem alergia a q?")
-    assert "não sei" in now.lower() and "caio" in now and "amendoim" not in now, now
+    assert "amendoim" in ask(commentator, "caio", "@betania o que sabes sobre mim?")
+    assert "amendoim" not in ask(commentator, "bia", "@betania o caio tem alergia a q?")
 
 
 @pytest.mark.parametrize(

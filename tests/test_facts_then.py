@@ -19,16 +19,16 @@ from tests.conftest import FakeClock, ScriptedModel, her_in
 
 TOLD = {
     "en": (
-        "@betania remember that I am allergic to peanuts",
-        "@betania forget that I am allergic to peanuts",
+        "@betania remember that I play the cavaquinho in a samba group",
+        "@betania forget that I play the cavaquinho in a samba group",
         "@betania what do you know about me?",
-        "peanut",
+        "cavaquinho",
     ),
     "pt": (
-        "@betania lembra que eu sou alérgico a amendoim",
-        "@betania esquece que sou alérgico a amendoim",
+        "@betania lembra que eu toco cavaquinho num grupo de samba",
+        "@betania esquece que toco cavaquinho num grupo de samba",
         "@betania o que você sabe sobre mim?",
-        "amendoim",
+        "cavaquinho",
     ),
 }
 
@@ -65,7 +65,7 @@ def test_a_withdrawn_fact_is_in_no_prompt_not_even_in_her_own_earlier_reply(
     remember, forget, ask, value = TOLD[language]
     her = voice(tournament_pool, language)
     noted = say(her, "diego", remember)
-    assert value in noted.lower()  # her reply states it: "Noted, diego: you are allergic..."
+    assert value in noted.lower()  # her reply states it: "Noted, diego: you play the..."
     clock.advance(hours=2)
     say(her, "diego", "@betania how am I doing?")
     assert value in prompts(her)[-1].lower()  # held: quoted back to the model, as it should

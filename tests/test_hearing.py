@@ -183,6 +183,9 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "fala por ti, eu sou é lenta a arrancar 😤",  # a comeback
         "aulas de guitarra: já toco o wonderwall. mentira, só 3 acordes e mal",  # unsaid
         "I'm fluent in Gaelic now. jk, 3 words",
+        "fabio!!! 🥹 congrats, my lips are sealed 🤐",  # a body of the moment
+        "Messi is 35 and moves like he's 20. I fell off a bike once and my knee is still"
+        " filing complaints",
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -198,6 +201,12 @@ def test_chat_not_to_her_is_chat(line: str) -> None:
         # "é só curiosidade" is no opener of a telling: "juro" tells nothing
         "betania o que é que o bia meteu no jogo de ontem? é só curiosidade juro",
         "@betania quem é que está em último? diz-me que não sou só eu",  # asks, no "?"
+        # "remind me" asks what she was told; "i love this" is the moment's, not a taste
+        "betania remind me what my dog's called, making her a christmas stocking",
+        "bet, me lembra o nome do meu gato",
+        "betania i love this for u 😂",
+        # a show on the day is no fact: "i've got a matinee"
+        "betania who's playing tomorrow and what time? i've got a matinee",
     ],
 )
 def test_banter_and_questions_are_no_fact(line: str) -> None:
@@ -1109,6 +1118,12 @@ def test_a_fact_told_to_the_room_is_kept_without_an_answer(line: str, fact: str)
         ("@betania I'm going through a divorce so don't mind me", "is going through a divorce"),
         ("bet for the record I'm coeliac, so count me out", "is coeliac"),
         ("a Marta (sim, a minha namorada) vem cá ver o jogo", "namorada"),
+        # an allergy is a matter of health, even told for the team's dinner
+        (
+            "aviso para o jantar de natal: não posso comer marisco, sou alérgica a sério",
+            "é alérgica",
+        ),
+        ("betania I'm allergic to shrimp, epipen and all", "is allergic to shrimp"),
     ],
 )
 def test_a_secret_or_a_health_fact_is_kept_private(line: str, fact: str) -> None:
