@@ -27,10 +27,11 @@ from game.teams import TeamBook
 from game.text import unaccented, words_form
 from memory.naming import others_named
 from memory.person import third_person
+from memory.question_kinds import plain_line
 from memory.schema import fact_compactions, player_facts
 from memory.spoken_dates import expiry_in
 from memory.standing import claims_standing
-from memory.utterance import Heard
+from memory.utterance import HEALTH_MATTER, Heard
 
 # A remember line's judgement, read here by callers from before the reading moved out
 # (tests/test_security_text.py): the one rule stays in memory.utterance.
@@ -331,6 +332,8 @@ def named(
         # "a Matilde de bruno tem 4 anos" is someone of theirs by name: "my daughter's
         # name", "o nome do meu cachorro" name it, though no word of it says which
         own |= KIN | {"name"} if _someone_of(fact.text, handle) else set()
+        # "aquilo da minha saúde" of "carla é diabética tipo 1": a matter of health
+        own |= {"health"} if HEALTH_MATTER.search(plain_line(fact.text)) else set()
         return len(wanted & {SAME_THING.get(w, w) for w in own})
 
     held = current(connection, handle) if held is None else held
@@ -410,6 +413,7 @@ SAME_THING = {
         ("smoking", "smok fuma ciga cigs"),
         # an organ for its condition: "o que te disse sobre o coração" of "uma arritmia"
         ("heart", "corac hear arri arrh"),
+        ("health", "saud heal"),
     )
     for stem in stems.split()
 }

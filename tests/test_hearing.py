@@ -886,6 +886,13 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             " família",
             ["ana mora em Gaia"],
         ),
+        # "minha saúde" names a matter of health, whatever its words
+        (
+            ("betania sou diabética tipo 1 desde os 14", "betania moro em Gaia"),
+            "bet, aquilo que eu contei sobre minha saúde… apaga aí. melhor não ter isso"
+            " registrado em lugar nenhum",
+            ["ana mora em Gaia"],
+        ),
         # someone of theirs by name is who "my daughter's name" means, not the wife beside
         (
             (
