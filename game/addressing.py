@@ -19,8 +19,12 @@ GREETING = (
     r"|boa noite|fala|salve|opa|ah|oh|ops|oops|pera|wait|also|and|e|btw|fyi|actually|hmm+"
     r"|aliás|alias|seriously|anyway|enfim|então|entao|kkk+|haha\w*|lol|ó)"
 )
-# What follows a short name when it is a word, not her: "bet you", "bet on France"
-IDIOM = r"you|u|ya|that|on|it|it's|the|my|your|me"
+# What follows a short name when it is a word, not her: "bet you", "bet on France", "bet
+# me a fiver" (not "bet me lembra qual é o próximo jogo": Portuguese, asking her)
+IDIOM = (
+    r"you|u|ya|that|on|it|it's|the|my|your"
+    r"|me(?!\s+(?:lembra|diz|diga|fala|conta|explica|ajuda|responde|mostra|recorda)\b)"
+)
 # ... of which these say the rest is told to her: "btw betania tenho um gato"
 TELLING = re.compile(r"\b(?:btw|fyi|actually|aliás|alias)\b", re.IGNORECASE)
 # What follows her name when a line is about her, not to her: "betania is so smug today",

@@ -62,6 +62,14 @@ MATCH_NUMBER = re.compile(
     r"(?:\b(?:match|game|jogo|partida)\s*#?|#)(?P<n>\d{1,3})\b(?!\s*[-x:]\s*\d)", CASELESS
 )
 LAST_MATCH = re.compile(r"\blast (?:match|game)|[uú]ltimo jogo|jogo anterior", CASELESS)
+# "what's the next match?", "quem joga amanhã?", "who's playing tonight and what time?"
+# (read plain): the next match to kick off, that day's first when a day is said
+NEXT_MATCH = re.compile(
+    r"\b(?:next (?:match|game)|proxim[oa] (?:jogo|partida)|(?:jogo|partida) de (?:hoje|amanha)"
+    r"|who(?:'?s| is)? play(?:s|ing)\b(?! (?:better|well|worse|for)\b)|quem joga\b(?! (?:melhor|pior|mais|bem|mal)\b)"
+    r"|when(?:'?s| is) the next|quando (?:e|eh) o proximo)"
+)
+NEXT_DAY = {"hoje": 0, "today": 0, "tonight": 0, "amanha": 1, "tomorrow": 1}
 # "who called Brazil?", "quem mais cravou o 2-1 além de mim?", "alguém cravou o placar da
 # final?", "who else got it exactly?": the match is the rest's team, score or "final",
 # else the last one played (read on the line without accents)
@@ -384,6 +392,14 @@ class MatchAsked:
 
 
 @dataclass(frozen=True)
+class NextMatchAsked:
+    """The next match to kick off (the first of ``day``, when the line says one): its
+    teams and when."""
+
+    day: date | None
+
+
+@dataclass(frozen=True)
 class GapAsked:
     """Two players' totals side by side: ``first``'s and ``second``'s (handles; hers too)."""
 
@@ -472,6 +488,7 @@ Ask = (
     | ForecastAsked
     | ScoreAtAsked
     | MatchAsked
+    | NextMatchAsked
     | WhoCalledAsked
     | DayBestAsked
     | WhoPickedAsked
@@ -537,6 +554,12 @@ def asks_in(
         found.append(ScoreAtAsked(number, int(minute["n"] or minute["pt"])))
     if number is not None or LAST_MATCH.search(words):
         found.append(MatchAsked(number))
+    elif NEXT_MATCH.search(plain):
+        ahead = next((n for word, n in NEXT_DAY.items() if re.search(rf"\b{word}\b", plain)), None)
+        said_day = day_in(words, today)
+        found.append(
+            NextMatchAsked(said_day or (None if ahead is None else today + timedelta(ahead)))
+        )
     called = WHO_CALLED.search(plain)
     if called:
         # as written (its capitals), where the plain reading kept the letters' places

@@ -774,3 +774,18 @@ def test_what_opens_an_account_or_tells_of_health_is_never_told_to_others(
     for asked in ("@betania what do you know about caio?", "@betania what is caio's PIN?"):
         said = ask(her, "bia", asked)
         assert not any(word in said for word in secret), said
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "@betania what's the next match?",
+        "betania who's playing tomorrow and what time? i've got a matinee",
+        "bet me lembra qual é o próximo jogo?",
+        "betania quick one: when's the next match and who's playing?",
+    ],
+)
+def test_the_next_match_is_asked_in_everyday_words(played: Pool, line: str) -> None:
+    """After #1 and #2, the next to kick off is #3 Japan v Spain, the day after."""
+    told = ask(pool_voice(played), "ana", line)
+    assert "Japan" in told and "Spain" in told, told

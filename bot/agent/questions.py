@@ -261,6 +261,9 @@ class Questions:
                 return self._score_at(asker, number, minute)
             case kinds.MatchAsked(number):
                 return self._match(asker, number)
+            case kinds.NextMatchAsked(day):
+                ahead = self._next_match(day)
+                return None if ahead is None else self._match(asker, ahead.number)
             case kinds.WhoCalledAsked(team):
                 return self._who_called(asker, team)
             case kinds.PoolTable():
@@ -558,6 +561,17 @@ class Questions:
             return MatchTold(asker, label, False, kickoff=when)
         story = match_story(self.pool, match, self.zone)
         return MatchTold(asker, story.label, True, tuple(story.exact()), story.scorer_summary())
+
+    def _next_match(self, day: date | None) -> Match | None:
+        """The next match to kick off: the first of ``day`` (in the pool's zone) when one
+        is said; None when none is left (that day)."""
+        now = self.pool.clock()
+        ahead = sorted(
+            (m for m in self.pool.matches() if not m.has_started(now)), key=Match.time_order
+        )
+        if day is not None:
+            ahead = [m for m in ahead if m.kickoff.astimezone(self.zone).date() == day]
+        return ahead[0] if ahead else None
 
     def _finished_named(self, team: str) -> Match | None:
         """The finished match ``team`` names (its team, "o Brasil", "the Netherlands"; a
