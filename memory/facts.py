@@ -413,7 +413,8 @@ SAME_THING = {
         ("smoking", "smok fuma ciga cigs"),
         # an organ for its condition: "o que te disse sobre o coração" of "uma arritmia"
         ("heart", "corac hear arri arrh"),
-        ("health", "saud heal"),
+        # ... and a body part for it: "aquilo das minhas costas" of "uma hérnia discal"
+        ("health", "saud heal costa colun spine"),
     )
     for stem in stems.split()
 }

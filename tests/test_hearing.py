@@ -893,6 +893,17 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             " registrado em lugar nenhum",
             ["ana mora em Gaia"],
         ),
+        # ... and a body part names it too ("as minhas costas" of "uma hérnia discal")
+        (
+            (
+                "ando com uma hérnia discal e faço fisioterapia às terças e quintas. Betânia,"
+                " isto fica cá entre nós",
+                "betania moro em Gaia",
+            ),
+            "Betânia, podes apagar aquilo das minhas costas? já estou melhor e prefiro que não"
+            " fique registado",
+            ["ana mora em Gaia"],
+        ),
         # someone of theirs by name is who "my daughter's name" means, not the wife beside
         (
             (
