@@ -1205,6 +1205,9 @@ def _pick_score(records: Records, match: int, handle: str) -> tuple[int, int] | 
 BOTTOM = re.compile(
     r"\b(?:(?P<off>off the bottom|(?:up|out|away) from the bottom|off (?:the )?foot of the table"
     r"|(?:climb\w*|rise|rose|risen|way) (?:up )?from the bottom(?: of the (?:table|pool|pile))?"
+    # "from the bottom of the table to the top half": a climb told by where it went
+    r"|from the bottom(?: of the (?:table|pool|pile|standings))? (?:to|into|up to)"
+    r"|da lanterna (?:para|pra|ao|à|até)"
     r"|out of (?:last(?: place)?|the"
     r" basement|the cellar)|no longer (?:last|bottom|in last)|(?:saiu|sai|saindo|largou|deixou"
     r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
@@ -1423,9 +1426,11 @@ def _draw_worth(text: str, records: Records) -> str | None:
 
 # A team's goals told: "a five-goal Brazil", "Brazil scored four", "os 6 gols de Portugal"
 # (not a margin, "a three-goal Spain cushion", "two goals down", nor a part of the match,
-# "scored 1 in each half", "netted 5 penalties")
+# "scored 1 in each half", "netted 5 penalties", nor the pool's picks: "two-goal England
+# picks")
 _NOT_A_TOTAL = (
     r"(?!\s+(?:lead|cushion|margin|advantage|win|down|up|ahead|behind|clear|in (?:each|the|a)"
+    r"|picks?\b|bets?\b|calls?\b|predictions?|palpites?|apostas?|backers"
     r"|penalt|pens|spot[- ]kicks|times|em cada|nos? p[eê]naltis|de vantagem|de diferen))"
 )
 GOALS_TOLD = (

@@ -112,6 +112,10 @@ NUMBER_WORD = re.compile(
     + r")(?![\w'\u2019-])",
     re.IGNORECASE,
 )
+# What only a verb takes after it, opening a sentence: an object no subject is ("Savour it")
+IMPERATIVE_OBJECT = re.compile(
+    r"\s+(?:it|them|me|us|him)\b(?!['\u2019]|\s+(?:is|was|will|has|does|did|goes|went)\b)"
+)
 SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
 # Everything an instruction template says; the voice files are her lines, not instructions,
 # and the records and moments she is handed (notes, moments, lines) are hers to repeat.
@@ -803,6 +807,8 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
                 lowered, sentence[found.end() :], grounds
             ):
                 continue
+            if opening and word == found[0] and IMPERATIVE_OBJECT.match(sentence[found.end() :]):
+                continue  # "Savour it", "Christen it with a lasagne": a verb, told to do
             return Breach("name", f"{word}: nobody and nothing in this pool or its notes")
     return None
 

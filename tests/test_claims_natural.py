@@ -152,6 +152,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Now, caio, about climbing off the bottom of the table: you're on 0.", None, False),
         ("You're top, bia, on 15: a proper climb from the bottom of the table.", None, False),
         ("caio, that's a proper climb from the bottom of the table.", None, True),
+        ("From the bottom of the table to the top in one afternoon, bia.", None, False),
+        ("From the bottom of the table to the top in one afternoon, caio.", None, True),
         ("Bottom of the pile, caio: bia, on 15.", None, True),
         ("bia is dead last.", None, True),
         ("A dani saiu da lanterna.", None, False),
@@ -182,6 +184,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Brazil scored 1 in each half.", None, False),  # a part, not the match's total
         ("Argentina two goals down would have been a disaster.", None, False),
         ("A three-goal Brazil cushion by the hour.", None, False),  # a margin
+        # the pool's picks of a margin, not the team's goals
+        ("Those bold four-goal Brazil picks look silly now.", 1, False),
         # a goal said to be a penalty, by its minute (#1: Vini at 10 and 80, neither one)
         ("A penalty at 80 and another at 81 for Brazil!", 1, True),
         ("Vini at 10, then a penalty at 80 for Brazil!", 1, True),

@@ -302,6 +302,9 @@ def test_a_list_is_a_list_and_a_loop_is_a_loop(played: Pool, text: str, rule: st
 # pool's language opens a sentence, a clause after a colon or a dash, a quote, an aside.
 OPENINGS = [
     ("Nine minutes in and ana is already nervous.", "en"),
+    # a verb told to do, with its object: no name ("Savour" is rare, "Christen" rarer)
+    ("Top of the pool, ana. Savour it while it lasts.", "en"),
+    ("New flat, bia? Christen it with a few more points.", "en"),
     ("Surprise in the opening minutes: Serbia look sharp.", "en"),
     ("Hop in the Beetle, bia, the ride is bumpy.", "en"),  # bia's car: her notes say so
     ("Later, ana, we will talk about that pick.", "en"),
@@ -426,6 +429,8 @@ def test_a_common_word_opening_a_sentence_is_no_name(
         "Bosko leva a melhor, como sempre.",
         "A Zorblaxian-style comeback for bia.",  # a compound of a name nobody gave
         "WELL DONE, MARTIN! What a match.",  # shouted, and still nobody's name
+        "Zorblax it is, then: what a match.",  # "it" as the subject after a name
+        "Well played. Martin's it now.",
     ],
 )
 def test_a_name_nobody_gave_is_still_refused(played: Pool, text: str) -> None:
