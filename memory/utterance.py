@@ -933,8 +933,19 @@ NEWS = re.compile(
 # passaram pro turno do dia", "a gente"...
 ROOM_FIRST_PERSON = re.compile(
     r"\b(?:i|i'?m|i'?ve|i'?ll|im|ive|my|me|we|we'?re|our|eu|meu|minha|meus|minhas|mim|comigo"
-    r"|moro|sou|tenho|nasci|to|tou|estou|vou|fui|mudei|larguei|comecei|adotei|voltei|nosso"
-    r"|nossa|a gente)\b"
+    r"|moro|sou|tenho|nasci|to|tou|estou|vou|fui|nosso|nossa|a gente"
+    # a Portuguese verb in the first person, no pronoun needed: "sigo firme na keto", "vivo
+    # no paraíso", "faço o turno da manhã", "levei a Bolacha à praia" (-ei: what I did)
+    r"|vivo|sigo|faco|ando|fico|uso|bebo|treino|corro|saio|durmo|acordo|entro|estudo|trabalho"
+    r"|falo|torco|levo|pratico|toco|canto|danco|cozinho|escrevo|leio|nado|pedalo|tomo|gosto"
+    r"|adoro|odeio|prefiro|conheco|passo|\w{2,}ei"
+    # where one is, said from there: "aqui em casa em Matosinhos", "cá no Lubango", "here in
+    # glasgow"
+    r"|(?:aqui|ca) (?:em|no|na|nos|nas)|(?:here|over here) in"
+    # how long something has lasted: "sócio do FC Porto há 15 anos", "for 6 years now"
+    r"|ha \d+ anos|for (?:\d+|a) (?:years?|yrs)|\d+ (?:years|yrs) now|been \w+ing)\b"
+    # news told without its "I": "got the branch manager job", "been learning for a year"
+    r"|^\W*(?:got|been|just|finally|started|moved|booked|signed up|passed|bought)\b"
 )
 
 

@@ -36,7 +36,7 @@ from memory.question_kinds import (
 )
 from memory.retired import retired
 from memory.usage import recorded
-from memory.utterance import Chat, Forget, Question, Remember, read_line
+from memory.utterance import Chat, Forget, Question, Remember, may_tell, read_line
 from tests.conftest import TEST_DATA, FakeClock, ScriptedModel, her_in
 from tests.test_answers import ask, played, pool_voice  # noqa: F401  # the fixture too
 
@@ -525,6 +525,26 @@ def test_a_line_to_the_room_that_may_tell_is_read_by_the_model_and_answered_by_n
     assert [f.text for f in current_of(tournament_pool, "ana")] == ["ana lives in Olinda"]
     assert model.tasks().count("hearing") == 1
     assert tournament_pool.events(kinds=("remark",)) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        # a first person without its pronoun, where one is, how long it has lasted
+        ("sigo firme na keto, 3 semanas sem pão 💪", True),
+        ("levei a Bolacha na praia e ela tentou comer uma água-viva", True),
+        ("aqui em bh sol de rachar. Bolinha e Tuca deitados no piso da cozinha", True),
+        ("eheh o dragão nunca falha 🐉 sócio do FC Porto há 15 anos", True),
+        ("big news folks, got the branch manager job here in glasgow 🎉", True),
+        ("can't stay long tonight, gaelic class at 7. been learning for a year now", True),
+        # the match, another player, the room
+        ("KANE OVER THE BAR 🤣", False),
+        ("que jogo!! messi é outro nível", False),
+        ("o fabio tá confiante demais hj", False),
+    ],
+)
+def test_a_line_to_the_room_that_may_tell_something_of_its_author(line: str, read: bool) -> None:
+    assert may_tell(line) is read
 
 
 def test_an_answer_that_is_no_reading_leaves_the_line_to_the_rules(tournament_pool: Pool) -> None:
