@@ -406,7 +406,7 @@ SAME_THING = {
         ("wedding", "casam casar casei casou casad noiv wedd marr enga fian"),
         ("faith", "igre chur reli evan cato jewi jude musl espir"),
         ("split", "divo sepa brok spli"),
-        ("medicine", "remed medic pills compr antid insul losar"),
+        ("health", "remed medic pills compr antid insul losar"),
         # a condition by its name in either language: "o TDAH" of "diagnosed with ADHD"
         ("adhd", "adhd tdah"),
         ("anxiety", "anxi ansi"),

@@ -106,7 +106,8 @@ FIRST_PERSON = re.compile(
     r"|\w+ed|\w+ (?:class|classes|lessons|practice|training))\b"
     r"|i(?:'m| am|m) (?:a|an|from|now|no longer|not|vegan|vegetarian|pescatarian|allergic"
     r"|lactose|gluten|married|engaged|single|divorced|pregnant|retired|moving|training|learning"
-    r"|studying|doing|going to (?:move|run|do|start)|based|living|working|on (?:holiday|vacation"
+    # (not a task at hand: "im doing the xmas party order")
+    r"|studying|doing(?! (?:the|this|that|it|our)\b)|going to (?:move|run|do|start)|based|living|working|on (?:holiday|vacation"
     r"|leave)|off|back|into|in (?:love|a band|a choir)|a fan|left[- ]handed)\b"
     r"|we(?:'re| are|re) (?:in|moving|going|living|based|expecting)"
     r"|we (?:\w+ )?(?:moved|live|got|have|bought|adopted)"
@@ -829,7 +830,8 @@ def _news_of_today(plain: str) -> bool:
     parts = re.split(
         r"[,.;!?]\s*|\s+(?:and|mas|but|q|que|pq|porque)\s+|\s+e\s+(?=(?:hoje|hj|today)\b)", plain
     )
-    told = [p for p in parts if FIRST_PERSON.match(p.strip())]
+    # (a matter of health said of oneself too: "tô com uma enxaqueca hoje" is today's)
+    told = [p for p in parts if FIRST_PERSON.match(p.strip()) or _first_person(p.strip())]
     return bool(told) and all(TODAY_ONLY.search(p) and not LASTING.search(p) for p in told)
 
 

@@ -360,11 +360,14 @@ def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: s
     [
         "Honest answer, bia: you never told me which club you support.",
         "A bia nunca me disse onde mora.",
+        # nor that her notes hold all there is: a line her hearing missed was told too
+        "You sing in the church choir, bia. That's all in my notes.",
+        "All I have on bia is the church choir; I don't know her birthday.",
     ],
 )
 def test_what_a_player_never_told_her_is_not_hers_to_say(played: Pool, text: str) -> None:
     """Her notes hold what her hearing kept; a line it missed was told all the same."""
-    assert held(played, text, kind="answer", language="pt" if "nunca" in text else "en") == (
+    assert held(played, text, kind="answer", language="pt" if "bia nunca" in text else "en") == (
         "untold"
     )
     assert held(played, "Nothing of bia's club is in my notes, bia.", kind="answer") is None

@@ -186,6 +186,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "fabio!!! 🥹 congrats, my lips are sealed 🤐",  # a body of the moment
         "Messi is 35 and moves like he's 20. I fell off a bike once and my knee is still"
         " filing complaints",
+        "tô com uma enxaqueca hoje que nem te conto, e 5 aulas seguidas 😵",  # today's
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -923,6 +924,15 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "Betânia, podes apagar aquilo das minhas costas? já estou melhor e prefiro que não"
             " fique registado",
             ["ana mora em Gaia"],
+        ),
+        # "do remédio" names a matter of health too ("sertralina ... por causa da ansiedade")
+        (
+            (
+                "bet, só entre nós duas: comecei sertralina em outubro por causa da ansiedade",
+                "betania moro em Brasília",
+            ),
+            "bet, aquela coisa que eu te contei, do remédio... esquece por favor. apaga.",
+            ["ana mora em Brasília"],
         ),
         # someone of theirs by name is who "my daughter's name" means, not the wife beside
         (
