@@ -205,7 +205,7 @@ DAY_BEST = re.compile(
 DAYS_BACK = {"hoje": 0, "today": 0, "ontem": 1, "yesterday": 1}
 # Who scored on a match: "quem pontuou nesse jogo?", "did anyone get points on Morocco Spain?"
 SCORED_ON = re.compile(
-    r"\b(?:quem|alguem|ninguem) (?:mais )?(?:pontuou|fez ponto|fez algum ponto|se deu bem"
+    r"\b(?:quem|alguem|ninguem) (?:(?:e|eh) (?:que|q) )?(?:mais )?(?:pontuou|fez ponto|fez algum ponto|se deu bem"
     r"|ganhou (?:algum )?ponto|levou ponto)"
     r"|\b(?:who|anyone|anybody|did anyone|did anybody) (?:actually )?(?:get|got|score|scored"
     r"|earn|earned|won) (?:any )?(?:points|pts)\b|\bwho did (?:well|ok|okay)\b"
@@ -270,6 +270,12 @@ PICKED = re.compile(
     r"\b(?:pick(?:ed|s)?|bet|guess(?:ed)?|predict\w*|palp\w*|apost\w*|chut\w*|botei|went"
     r"|go for|gone for|botou|botaram|meteu|meteste|meti|mete|your call|tua aposta|sua aposta"
     r"|(?:eu|i|me) (?:com|with) \d+ ?[x-] ?\d+)\b"
+)
+# Every player's pick asked at once: "FRA-POL picks pls, everyone's", "mostra os palpites de
+# inglaterra x frança", "what did everyone pick?"
+EVERYONE_PICKED = re.compile(
+    r"\b(?:everyone'?s?|everybody'?s?|all (?:the )?picks|all of (?:you|us)|todos|toda a gente"
+    r"|todo (?:o )?mundo|geral|(?:os|the|final) (?:palpites|apostas|picks))\b"
 )
 BEST_WORST = re.compile(
     r"\b(?P<side>best|worst|melhor|pior)\b.*\b(?:match|game|jogo|partida|pick|palpite)"
@@ -632,8 +638,9 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
             plain,
         )
         hers = YOU.search(asking) and not ME.search(asking)
-        # each one named: "what did carla and elis pick?" asks two picks
-        whose = named or [her if hers else asker]
+        # each one named: "what did carla and elis pick?" asks two picks; "everyone's", all
+        everyone = not named and EVERYONE_PICKED.search(asking)
+        whose = named or (list(players) if everyone else [her if hers else asker])
         numbered = MATCH_NUMBER.search(plain)
         found += [PickAsked(who, int(numbered["n"]) if numbered else None) for who in whose]
     if MOST_EXACT.search(plain):

@@ -789,3 +789,18 @@ def test_the_next_match_is_asked_in_everyday_words(played: Pool, line: str) -> N
     """After #1 and #2, the next to kick off is #3 Japan v Spain, the day after."""
     told = ask(pool_voice(played), "ana", line)
     assert "Japan" in told and "Spain" in told, told
+
+
+@pytest.mark.parametrize(
+    ("line", "language"),
+    [
+        ("@betania match 2 picks pls, everyone's", "en"),
+        ("@betania what did everyone pick for match 2?", "en"),
+        ("@betania mostra os palpites do jogo 2 aí", "pt"),
+    ],
+)
+def test_everyone_s_picks_are_told_in_one_line(played: Pool, line: str, language: str) -> None:
+    """#2 is over: bia's 1-1 called it; ana, caio and she made no pick."""
+    told = ask(pool_voice(played, language), "caio", line)
+    assert "bia 1-1 (10)" in told and "ana" in told and "caio" in told, told
+    assert told.count("#2") == 1

@@ -97,6 +97,9 @@ T = TypeVar("T")
 AGREEMENT = re.compile(r"\[([^\[\]|]*)\|([^\[\]|]*)\]")
 
 
+PICKS_ONE_BY_ONE = 2  # picks of one match told a sentence each; more, in one line
+
+
 class Rotation(random.Random):
     """A seeded choice that moves ``step`` places on: attempt 1 gets the next line."""
 
@@ -849,8 +852,23 @@ class OfflineModel:
         return self.say("answer.not_read", mention=request.mention)
 
     def _pick_of(self, request: PickOf, variant: Variant) -> str:
-        told = [self._one_pick(request, variant)]
-        return " ".join(told + [self._one_pick(other, variant) for other in request.also])
+        every = [request, *request.also]
+        if len(every) > PICKS_ONE_BY_ONE and len({p.match for p in every}) == 1:
+            # "everyone's picks": one line for the match, not a sentence a player
+            picks = ", ".join(self._pick_item(pick) for pick in every)
+            return self.say("answer.picks", match=request.match, picks=picks)
+        return " ".join(self._one_pick(pick, variant) for pick in every)
+
+    def _pick_item(self, request: PickOf) -> str:
+        if request.hidden:
+            return self.say("answer.picks_item_hidden", who=request.who)
+        if request.pick is None:
+            return self.say("answer.picks_item_none", who=request.who)
+        if request.points is None:
+            return self.say("answer.picks_item", who=request.who, pick=request.pick)
+        return self.say(
+            "answer.picks_item_points", who=request.who, pick=request.pick, points=request.points
+        )
 
     def _one_pick(self, request: PickOf, variant: Variant) -> str:
         rng = self._answer_rng(variant)
