@@ -16,7 +16,7 @@ DEFAULT_NAME = "BETanIA"
 # What opens a line before her name: "oi betania", "hey @betania", "bom dia betania".
 GREETING = (
     r"(?:hi|hey|hello|hiya|yo|ok|okay|so|oi|ola|olá|ei|ô|o|ow|e a[ií]|eai|bom dia|boa tarde"
-    r"|boa noite|fala|salve|opa|ah|oh|ops|oops|pera|wait|also|and|e|btw|fyi|actually|hmm+"
+    r"|boa noite|fala|salve|opa|ah|oh|ops|oops|pera[ií]?|wait|also|and|e|btw|fyi|actually|hmm+"
     r"|aliás|alias|seriously|anyway|enfim|então|entao|kkk+|haha\w*|lol|ó)"
 )
 # What follows a short name when it is a word, not her: "bet you", "bet on France", "bet
@@ -24,6 +24,16 @@ GREETING = (
 IDIOM = (
     r"you|u|ya|that|on|it|it's|the|my|your"
     r"|me(?!\s+(?:lembra|diz|diga|fala|conta|explica|ajuda|responde|mostra|recorda)\b)"
+)
+# What stands before her name when a question is of her, not to her: "quem liga pra betania"
+OF_HER = "".join(
+    rf"(?<!\b{word})"
+    for word in "pra para for com sem que than like of to da de is about with sobre beat".split()  # noqa: SIM905
+)
+# What opens a question: "who's top rn betania", "quanto falta pro líder bet"
+QUESTION_WORD = (
+    r"who|who's|whos|what|what's|whats|where|when|how|which|quem|qual|quais|quanto|quantos"
+    r"|quantas|onde|como|cad[eê]"
 )
 # ... of which these say the rest is told to her: "btw betania tenho um gato"
 TELLING = re.compile(r"\b(?:btw|fyi|actually|aliás|alias)\b", re.IGNORECASE)
@@ -44,6 +54,7 @@ class Addressee:
     name: str = DEFAULT_NAME  # how her lines are signed: her display name in the pool
     _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
     _later: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    _closing: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # "@betania ..." at the start (after a greeting: "oi @betania"); her name without
@@ -95,6 +106,16 @@ class Addressee:
             re.IGNORECASE,
         )
         object.__setattr__(self, "_later", later)
+        # ... or her name closing a question asked without its "?": "who's top rn betania",
+        # "outcome right! where am I now betania" (the question its last sentence)
+        closing = re.compile(
+            rf"^(?P<before>(?:.*[.!?]\s+)?(?:{QUESTION_WORD})\b[^.!?]*?"
+            # (not her name as what the question is of: "quem liga pra betania")
+            rf"{OF_HER})\s*,?\s+(?:{names})"
+            rf"\s*[!.]*\s*$",
+            re.IGNORECASE,
+        )
+        object.__setattr__(self, "_closing", closing)
 
     @property
     def mention(self) -> str:
@@ -107,7 +128,10 @@ class Addressee:
         if self._pattern.match(text) is not None:
             return None
         later = self._later.search(text)
-        rest = None if later is None else text[later.end() :].strip()
+        if later is None:
+            closing = self._closing.match(text)
+            return None if closing is None else _last_sentence(closing["before"])
+        rest = text[later.end() :].strip()
         return rest or None
 
     def message(self, text: str) -> str | None:
@@ -120,9 +144,14 @@ class Addressee:
             return f"{told[0]} {text[found.end() :]}" if told else text[found.end() :]
         later = self._later.search(text)
         if later is None:
-            return None
+            closing = self._closing.match(text)
+            return None if closing is None else closing["before"].strip()
         said = f"{text[: later.start()].rstrip()} {text[later.end() :]}"
         return re.sub(r"\s+(?=[?!.,]|$)", "", said).strip()
+
+
+def _last_sentence(text: str) -> str:
+    return re.split(r"(?<=[.!?])\s+", text.strip())[-1]
 
 
 ACCENTED = {"a": "aáàâãä", "e": "eéèêë", "i": "iíìîï", "o": "oóòôõö", "u": "uúùûü", "c": "cç"}

@@ -639,7 +639,8 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
         )
         hers = YOU.search(asking) and not ME.search(asking)
         # each one named: "what did carla and elis pick?" asks two picks; "everyone's", all
-        everyone = not named and EVERYONE_PICKED.search(asking)
+        # (not "diz a toda a gente quanto é que eu fiz": the audience of one's own)
+        everyone = not named and not ME.search(asking) and EVERYONE_PICKED.search(asking)
         whose = named or (list(players) if everyone else [her if hers else asker])
         numbered = MATCH_NUMBER.search(plain)
         found += [PickAsked(who, int(numbered["n"]) if numbered else None) for who in whose]

@@ -215,6 +215,22 @@ def test_banter_and_questions_are_no_fact(line: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "asked"),
+    [
+        # her name closing a question asked without its "?", or after "peraí,"
+        ("who's top rn betania", True),
+        ("outcome right! where am I now betania", True),
+        ("peraí, bet quem tá liderando agora e com quantos pontos??", True),
+        # ... not a question of her, to the room
+        ("quem liga pra betania", False),
+        ("who's better than betania", False),
+    ],
+)
+def test_her_name_closing_a_question_asks_her(line: str, asked: bool) -> None:
+    assert isinstance(read(line), Question) is asked
+
+
+@pytest.mark.parametrize(
     ("line", "someone"),
     [
         ("betania vc ainda lembra do lance do camarão? kkk", None),  # a thing of hers
