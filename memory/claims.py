@@ -1171,9 +1171,9 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             what = found["what"].lower()
             # "ana's 1-1 makes it four blanks in a row ..., and carla's 0-0 ...": the run
             # is of the player named last before it, when one is
-            whose = _named_last(sentence[: found.start()], records) or _whose(
-                sentence, records, addressed
-            )
+            whose = _named_last(
+                sentence[: found.start()], records, but=_vocative(sentence, records)
+            ) or _whose(sentence, records, addressed)
             # ... unless said right after it: "two blanks in a row from you", "... for bia"
             of = RUN_OF.match(sentence, found.end())
             if of is not None:
@@ -1510,9 +1510,10 @@ def _whose(sentence: str, records: Records, addressed: str, before: str = "") ->
 THIRD_PERSON = re.compile(r"\b(?i:she|he|she's|he's|ela|ele)\b")
 
 
-def _named_last(text: str, records: Records) -> set[str]:
-    """The player ``text`` names last, with those listed beside them ("ana and bia")."""
-    found = named_at(text, records.players)
+def _named_last(text: str, records: Records, but: str = "") -> set[str]:
+    """The player ``text`` names last, with those listed beside them ("ana and bia"); not
+    ``but``, the one it speaks to ("ana's propping up the table now, elis: ...")."""
+    found = [named for named in named_at(text, records.players) if named[2] != but]
     if not found:
         return set()
     last = [found[-1]]
@@ -1871,7 +1872,9 @@ def _calling(spelling: str) -> re.Pattern[str]:
     """A sentence that speaks to ``spelling`` by name, at its start or its end."""
     said = re.escape(spelling)
     return re.compile(
-        rf"^\W*(?:[^,:!?.]{{0,25}},\s*)?{said}\s*[,:!\u2014\u2013]|,\s*{said}\W*$",
+        rf"^\W*(?:[^,:!?.]{{0,25}},\s*)?{said}\s*[,:!\u2014\u2013]|,\s*{said}\W*$"
+        # ... or mid-sentence, between a comma and a colon: "ana's bottom now, elis: 27"
+        rf"|,\s*{said}\s*:",
         re.IGNORECASE,
     )
 

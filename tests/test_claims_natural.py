@@ -169,6 +169,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # a run is of the player named last before it
         ("caio's 2-0 gave him nothing, and bia has two scoring games in a row.", None, False),
         ("bia has 15, and caio's 2-0 makes it two blanks in a row.", None, True),
+        # ... not the one it speaks to, named after ("..., dani: ..."): caio blanked twice
+        ("bia's top of the table now, dani: two scoring games in a row.", None, False),
+        ("dani's on 7 now, bia: two scoring games in a row.", None, True),
         # "exactly like" is a likeness, not an exact score said again
         ("Penalties again for Mexico, exactly like against Brazil, and bia sits on 15.", 2, False),
         # "between the two of us": her and the one she speaks to

@@ -177,6 +177,7 @@ FRAGMENTS = (
     "fusion.stage",
     "answer.facts_more",
     "answer.pick_points",
+    "answer.picks_item",  # one player's pick, in a line of everyone's
     "answer.rules.",
 )
 

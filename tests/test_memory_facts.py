@@ -734,6 +734,7 @@ def test_a_name_said_in_the_chat_may_be_said_back_a_secret_or_a_withdrawn_one_ma
         "bia", "as gêmeas me deixaram dormir até 7h40, em janeiro vou pa Lisboa"
     )
     tournament_pool.talk.chat("bia", "entre nós: a Marisol vai ser mãe")
+    tournament_pool.talk.chat("bia", "the whole depot's off to the pub on portswood rd after")
     tell(keeper, "ana", "@betania fyi I live in Alvalade, two streets from the stadium")
     tell(keeper, "ana", "@betania please forget where I live")
     contract = gateway.contract
@@ -753,6 +754,9 @@ def test_a_name_said_in_the_chat_may_be_said_back_a_secret_or_a_withdrawn_one_ma
     assert refused("Somewhere Marisol is smiling.") == "name"
     assert refused("Somewhere in Alvalade a living room just exploded.") == "name"
     assert refused("ana cheered Kovačić all the way.") == "name"
+    # a place typed in lowercase is a name said all the same; a common word is no name
+    assert refused("I can hear a pub in Portswood warming up from here.") is None
+    assert refused("I can hear a pub in Shirley warming up from here.") == "name"
 
 
 def test_a_club_a_player_supports_may_tease_them(tournament_pool: Pool) -> None:

@@ -26,7 +26,7 @@ from game.text import clean_block
 from memory import declared, facts, usage
 from memory.asking import Asked
 from memory.context import Context, ContextBuilder
-from memory.contract import Breach, Contract, limits
+from memory.contract import Breach, Contract, common, limits
 from memory.guard import named_in
 from memory.keeper import MemoryConfig, MemoryKeeper, contexts_for
 from memory.requests import Request
@@ -38,6 +38,7 @@ from prompts import phrase, render, sections
 # A capitalised word ("Livaković", "Lisboa"), a year ("a camisa de 2002") or a time of day
 # ("dormir até 7h40", kept as "7:40")
 NAME = re.compile(r"\b[A-ZÀ-Þ][^\W\d_]{2,}|\b(?:19|20)\d\d\b|\b\d{1,2}[:h]\d{2}\b")
+LOWERCASE_WORD = re.compile(r"\b[a-zß-ÿ]{4,}\b")
 
 # Variants of a call after a claim was refused, apart from the guard's attempts 0, 1, 2.
 RETRY, OFFLINE = -1, REPLACING
@@ -97,11 +98,19 @@ class Gateway:
         lines = self.pool.events_of(ChatPosted, after_id=self._heard_after)
         if lines:
             self._heard_after = lines[-1].id
+            said = [line.event.text for line in lines if not told_in_confidence(line.event.text)]
             self._heard_names |= {
                 name.lower().replace("h", ":") if name[0].isdigit() else name.lower()
-                for line in lines
-                if not told_in_confidence(line.event.text)
-                for name in NAME.findall(line.event.text)
+                for text in said
+                for name in NAME.findall(text)
+            }
+            # ... and a name typed in lowercase, as a chat types it: a word common in
+            # neither language ("the pub on portswood rd", "aqui em stoneybatter")
+            self._heard_names |= {
+                word
+                for text in said
+                for word in LOWERCASE_WORD.findall(text)
+                if not common(word, "en") and not common(word, "pt")
             }
         with self.store.read() as connection:
             hidden = retired(connection).words()
