@@ -172,7 +172,9 @@ CHAMPION = (
 )
 CUP_WON = re.compile(
     r"\bwinners? of the (?:world cup|tournament|cup)\b|\b(?:won|wins|lifted) the (?:world cup"
-    r"|tournament|trophy)\b|\bcampe[aã]o (?:do mundo|da copa)\b|\bworld champions?\b",
+    r"|tournament|trophy)\b|\bcampe[aã]o (?:do mundo|da copa)\b"
+    # ("a Poland rout of the world champions": the holders, named by their title)
+    r"|(?<!\bthe )(?<!\breigning )(?<!\bdefending )\bworld champions?\b",
     re.IGNORECASE,
 )
 # Number words, one to twenty and the tens, in both languages: "all five of us", "os cinco", "seis
@@ -287,9 +289,10 @@ GAP_AFTER = re.compile(
     r"|de vantagem|de diferen[çc]a|a mais|a menos)\b",
     re.IGNORECASE,
 )
-# A pick told as one: "fabio and ana both went 0-1", "bia picked 1-0", "apostou 2-1".
+# A pick told as one: "fabio and ana both went 0-1", "bia picked 1-0", "apostou 2-1", "you
+# went Brazil 2-0 against South Korea".
 PICKED = re.compile(
-    r"(?:\b(?:(?:went|gone)(?: for| with)?|picked|backed|tipped|called|predicted|guessed|chose"
+    r"(?:\b(?:(?:went|gone)(?: for| with)?(?:\s+(?-i:[A-ZÀ-Ý])[\w.-]+){0,2}|picked|backed|tipped|called|predicted|guessed|chose"
     r"|apostou(?: n[oa]| em)?|apostaram(?: n[oa]| em)?|foi de|foram de|cravou|cravaram"
     r"|chutou|chutaram|palpitou|(?:turma|clube|galera)\s+do)(?:\s+(?:a|an|um|uma|o|the))?"
     r"|'s|\u2019s)\s+$",

@@ -81,9 +81,11 @@ CHEER_WORDS = 3  # a cheer's words at most: "Força Portugal!", "Vamos, Brasil!"
 COMMON_MARGIN = 0.45
 ELSEWHERE = ("en", "pt", "es", "fr", "de", "it", "nl", "pl", "sv", "tr", "id", "fi")
 # Where a sentence opens, so its first word is capitalised anyway: after a sentence's end,
-# a colon or semicolon, a dash, a parenthesis or an opening quote.
+# a colon or semicolon, a dash, a parenthesis or an opening quote, or an emoji that ends
+# one ("... out of the group chat 😉 Besides, you're 4th").
 OPENING = re.compile(
     r"(?<=[.!?:;\u2026\]])\s+|\s+[-\u2013\u2014]\s+|\(\s*|(?:^|\s)[\"\u201c\u2018\u00ab]\s*"
+    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+"
 )
 ECHO_RUN = 6  # words in a row copied from an instruction: an echo when it speaks to the model,
 ECHO_LONG = 10  # and whatever it says when it is this long

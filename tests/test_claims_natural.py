@@ -189,6 +189,12 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A three-goal Brazil cushion by the hour.", None, False),  # a margin
         # the pool's picks of a margin, not the team's goals
         ("Those bold four-goal Brazil picks look silly now.", 1, False),
+        # the holders named by their title, before the cup is decided; a champion said
+        ("diego, a Mexico rout of the world champions? Brave.", None, False),
+        # a pick with its team between: "you went Brazil 2-0 against Serbia"
+        ("You went Brazil 1-0 against Serbia, bia: it ended 2-0, 5 points.", 1, False),
+        ("You went Brazil 3-0 against Serbia, bia: it ended 2-0.", 1, True),
+        ("Brazil are world champions!", None, True),
         # a goal said to be a penalty, by its minute (#1: Vini at 10 and 80, neither one)
         ("A penalty at 80 and another at 81 for Brazil!", 1, True),
         ("Vini at 10, then a penalty at 80 for Brazil!", 1, True),

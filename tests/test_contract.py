@@ -305,6 +305,9 @@ OPENINGS = [
     ("Nine minutes in and ana is already nervous.", "en"),
     # a verb told to do, with its object: no name ("Savour" is rare, "Christen" rarer)
     ("Top of the pool, ana. Savour it while it lasts.", "en"),
+    # an emoji ends a sentence as its stop would
+    ("Keep it out of the group chat 😉 Besides, you're top, ana.", "en"),
+    ("Guilty, bia 😅 Boring works though.", "en"),
     ("New flat, bia? Christen it with a few more points.", "en"),
     ("Surprise in the opening minutes: Serbia look sharp.", "en"),
     ("Hop in the Beetle, bia, the ride is bumpy.", "en"),  # bia's car: her notes say so
