@@ -65,7 +65,7 @@ from memory.guard import named_at
 SCORE = re.compile(
     r"(?<![\d:/.])(?<!\d-)(\d{1,2})(?:\s?(?:-|x|\u2013|/)\s?| a )(\d{1,2})(?![\d:/]|-\d)"
 )
-POINTS = re.compile(r"\b(\d{1,4})\s*(?:points?|pts|pontos?)\b", re.IGNORECASE)
+POINTS = re.compile(r"\b(\d{1,4})\s*(?:points?|pts|pontos?|pontinhos?)\b", re.IGNORECASE)
 LEADS = re.compile(
     r"\b([a-z][\w.-]*)\s+(?:leads|is leading|is top|tops the table|is on top|is first"
     r"|lidera|está na frente|esta na frente|está em primeiro|segue no topo|está no topo)\b",
@@ -1159,6 +1159,14 @@ STRAIGHT_RUN = re.compile(
 )
 
 
+# ... or by the last matches it covers: "points in your last two games too", "nada nos
+# últimos três jogos"
+LAST_RUN = re.compile(
+    r"\b(?P<what>points?|pontos?|blanks?|nothing|nada|zeros?|exacts?)\s+(?:in|from|on|nos|nas)\s+"
+    r"(?:(?:your|his|her|their|my|the|os|as|seus|suas|teus|tuas|meus|minhas)\s+)?"
+    rf"(?:last|[uú]ltim[oa]s)\s+(?P<n>{COUNTED})\s+(?:games|matches|picks|jogos|partidas)\b",
+    re.IGNORECASE,
+)
 RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
 
 
@@ -1166,7 +1174,11 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
     """ "after two 0-1 blanks in a row": the run is true of the player's last finished
     picks, now (``_whose``)."""
     for sentence in SENTENCE.findall(text):
-        runs = [*IN_A_ROW.finditer(sentence), *STRAIGHT_RUN.finditer(sentence)]
+        runs = [
+            *IN_A_ROW.finditer(sentence),
+            *STRAIGHT_RUN.finditer(sentence),
+            *LAST_RUN.finditer(sentence),
+        ]
         for found in runs:
             count = number_value(found["n"])
             if count is None or count < 2:
@@ -1185,7 +1197,7 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 whose = {h for _, _, h in named} or you or whose
             for handle in sorted(whose):
                 last = records.record.get(handle, [])[-count:]
-                if found["score"] is not None:
+                if found.groupdict().get("score") is not None:
                     # "two 1-1s in a row": the score of each of their last picks
                     said = (int(found["score"]), int(found["other"]))
                     scores = [_pick_score(records, number, handle) for number, _, _ in last]
@@ -1492,7 +1504,7 @@ def _goals_of(team: str, records: Records) -> set[int]:
 
 def _of_run(what: str, points: int, exact: bool) -> bool:
     """Whether a match's ``points`` (and exactness) are of the run ``what`` names."""
-    if what.startswith(("blank", "zer", "jogos sem", "flop", "miss", "dud")):
+    if what.startswith(("blank", "zer", "jogos sem", "flop", "miss", "dud", "nothing", "nada")):
         return points == 0
     if what.startswith(("exact", "cravad")):
         return exact

@@ -415,6 +415,8 @@ SAME_THING = {
         ("heart", "corac hear arri arrh"),
         # ... and a body part for it: "aquilo das minhas costas" of "uma hérnia discal"
         ("health", "saud heal costa colun spine"),
+        # a feast by any of its names: "my christmas plans" of "xmas plan: flying to Recife"
+        ("christmas", "xmas chri natal"),
     )
     for stem in stems.split()
 }

@@ -231,15 +231,20 @@ FORGET_VERB = (
     r"|(?:nao|n) (?:me )?(?:mencion|comen|fal)(?:a|e|es|ar) mais|(?:not|never|don'?t|stop) bring(?:ing)?"
     r" (?:(?:it|that|this|the|my) )?(?:\w+ )?(?:\w+ )?up"
 )
+FILLER = r"(?:\s+(?:la|ai|entao|so)\b(?=\s+\S))?"
 FORGET = re.compile(
     rf"^(?:(?:{POLITE})\W+)*"
     rf"(?:{FORGET_VERB}|drop|remove|scratch|disregard|throw away|(?:deit|jog)(?:a|e|ar) fora"
     r"|nao (?:guard|anot|registr)(?:a|e|ar)|don'?t (?:keep|save|store)"
     r"|remov(?:a|e|er)|tir(?:a|e|ar)|retir(?:a|e|ar)"
-    r"|desconsider(?:a|e|ar)|ignor(?:a|e|ar))\b(?P<what>.*)$",
+    r"|desconsider(?:a|e|ar)|ignor(?:a|e|ar))\b"
+    # (a filler after the verb names nothing: "apaga lá o que eu te disse")
+    rf"{FILLER}(?P<what>.*)$",
     re.DOTALL,
 )
-FORGET_WITHIN = re.compile(rf"\b(?:(?:{POLITE})\W+)*(?:{FORGET_VERB})\b(?P<what>.*)$", re.DOTALL)
+FORGET_WITHIN = re.compile(
+    rf"\b(?:(?:{POLITE})\W+)*(?:{FORGET_VERB})\b{FILLER}(?P<what>.*)$", re.DOTALL
+)
 # Who forgets, when the verb is theirs and not asked of her: "I forget which day", "eu
 # esqueço", "you deleted", "nunca esquece"
 NOT_ASKED_OF_HER = re.compile(
@@ -282,7 +287,8 @@ FORGET_TRAIL = re.compile(
     r"|das (?:suas|tuas) notas|da (?:sua|tua) (?:memoria|cabeca)|da cabeca"
     r"|(?:(?:it|that) )?ever happened|(?:que|q) (?:isso )?(?:aconteceu|existiu)"
     r"|dai|daí|ai|aí|ta|tá|ne|né|ok|okay|sim|tb|tbm|too|also|tambem|pfv|pf|sff|se faz favor|pls|plz|nao|lol|kkk+|haha\w*|rs|(?:que|q) (?:eu )?(?:te )?(?:falei|disse|contei)"
-    r"|por enquanto|por agora|for now"
+    r"|por enquanto|por agora|for now|altogether|completely|entirely|for good|de vez"
+    r"|totalmente|completamente"
     r"|(?:that )?i (?:told|mentioned|said)(?: to)?(?: you)?)\b.*$"
 )
 # A fact told to be kept between the two of them, or a take-back that only hides it.
@@ -375,7 +381,7 @@ ASKED = re.compile(r"(?<!, ta)(?<!, tá)(?<!, ne)(?<!, né)(?<!, ok)(?<!, right)
 # A clause asking her to say, with no question mark: "diz-me que não sou só eu", "tell me
 # I'm still top", "remind me what my dog's called" ("lembra que" tells her; "lembra-me" asks)
 TELL_ME = re.compile(
-    r"\W*(?:diz-me|diga-me|me diz|me diga|diz ai|confirma|tell me|say|remind me|lembra-me"
+    r"\W*(?:diz-me|diga-me|me diz|me diga|diz ai|confirma|confirm|tell me|say|remind me|lembra-me"
     r"|me lembra|recorda-me|me recorda)\b"
 )
 

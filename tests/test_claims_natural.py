@@ -171,6 +171,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("bia has 15, and caio's 2-0 makes it two blanks in a row.", None, True),
         # ... not the one it speaks to, named after ("..., dani: ..."): caio blanked twice
         ("bia's top of the table now, dani: two scoring games in a row.", None, False),
+        # a run by the last matches it covers (bia scored on #1 and #2; dani only played #1)
+        ("bia, points in your last two games too.", None, False),
+        ("dani, points in your last two games too.", None, True),
+        ("caio, nothing in your last two games.", None, True),
         ("dani's on 7 now, bia: two scoring games in a row.", None, True),
         # "exactly like" is a likeness, not an exact score said again
         ("Penalties again for Mexico, exactly like against Brazil, and bia sits on 15.", 2, False),

@@ -187,6 +187,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "Messi is 35 and moves like he's 20. I fell off a bike once and my knee is still"
         " filing complaints",
         "tô com uma enxaqueca hoje que nem te conto, e 5 aulas seguidas 😵",  # today's
+        "eu saí do zero pelo menos, 5 pontinhos",  # the table's to say
     ],
 )
 def test_chat_not_to_her_is_chat(line: str) -> None:
@@ -206,6 +207,7 @@ def test_chat_not_to_her_is_chat(line: str) -> None:
         "betania remind me what my dog's called, making her a christmas stocking",
         "bet, me lembra o nome do meu gato",
         "betania i love this for u 😂",
+        "@betania confirm for the record: what did bruno pick?",  # asks, tells nothing
         # a show on the day is no fact: "i've got a matinee"
         "betania who's playing tomorrow and what time? i've got a matinee",
     ],
@@ -949,6 +951,12 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             ),
             "bet, aquela coisa que eu te contei, do remédio... esquece por favor. apaga.",
             ["ana mora em Brasília"],
+        ),
+        # a filler after the verb ("apaga lá o que eu te disse sobre a minha saúde")
+        (
+            ("betania sou diabética tipo 1 desde os 12", "betania moro em Viseu"),
+            "betania, apaga lá o que eu te disse sobre a minha saúde. pensei melhor",
+            ["ana mora em Viseu"],
         ),
         # someone of theirs by name is who "my daughter's name" means, not the wife beside
         (
