@@ -286,7 +286,8 @@ GAP_BEFORE = re.compile(
 GAP_AFTER = re.compile(
     r"^\s*(?:(?:points?|pts|pontos?)\s+)?(?:clear|ahead|behind|back|adrift|short|better|worse"
     r"|more|fewer|less|off the (?:top|pace|lead)|à frente|a frente|na frente|atrás|atras"
-    r"|de vantagem|de diferen[çc]a|a mais|a menos)\b",
+    r"|de vantagem|de diferen[çc]a|a mais|a menos|to (?:make up|catch up|close)"
+    r"|(?:para|pra|a|por) (?:recuperar|tirar|descontar))\b",
     re.IGNORECASE,
 )
 # A pick told as one: "fabio and ana both went 0-1", "bia picked 1-0", "apostou 2-1", "you
@@ -436,6 +437,8 @@ class Records:
     results: set[tuple[int, int]] = field(default_factory=set)  # what finished matches ended
     champion: str | None = None  # a cup's final's winner, a league's top: game.league.champions
     totals: dict[str, int] = field(default_factory=dict)  # player -> points in the table now
+    # player -> points as the live table counts them, while a match is in play
+    live: dict[str, int] = field(default_factory=dict)
     picked: set[tuple[int, int]] = field(default_factory=set)  # every pick, both ways
     pickers: dict[int, set[str]] = field(default_factory=dict)  # match -> who picked it
     # match -> how everyone picked it, and everyone but her: only matches kicked off
@@ -465,6 +468,13 @@ class Records:
         # Two players named ("caio sits 10 clear of diego"): the gap is between them.
         others = mine if len(mine) > 1 else list(totals)
         found = {abs(totals[a] - totals[b]) for a in mine for b in others}
+        # ... and as the live table counts them ("1 point behind, the match as it stands")
+        found |= {
+            abs(self.live[a] - self.live[b])
+            for a in mine
+            for b in others
+            if a in self.live and b in self.live
+        }
         if len(mine) != 1:
             return found
         for handle in mine:  # one player's own climb: "up 15 points in two matches"
@@ -618,6 +628,7 @@ class Claims:
             for row in live:
                 found.points.setdefault(row.player, set()).add(row.points)
                 found.figures.add(row.rank)
+                found.live[row.player] = row.points
         picked = self._picked(found, rule, basis)
         found.scores |= picked.scores
         found.picked, found.pickers = picked.picked, picked.pickers

@@ -329,3 +329,16 @@ def test_a_run_of_one_score_is_the_player_s_last_picks(
     assert claims.check("ana, two 1-1s in a row that didn't land.") is None
     assert claims.check("bia, two 1-1s in a row that didn't land.") is not None
     assert claims.check("A bia tem dois 1-1 seguidos.") is not None
+
+
+def test_a_gap_is_one_to_make_up_and_as_the_live_table_counts_it(played: Pool) -> None:
+    """bia 15, ana 10, dani 7, caio 0; with #3 live at 1-0 and bia's 1-0 on it, bia leads
+    as it stands on 25, 15 clear of ana."""
+    claims = Claims(played, "betania")
+    assert claims.check("bia has 15, you have 10: 5 points to make up, ana.") is None
+    assert claims.check("bia has 15, you have 10: 6 points to make up, ana.") is not None
+    played.predictions.place("bia", 3, Score(1, 0))
+    played.fixtures.kick_off(3)
+    played.fixtures.record_goal(3, Goal("home", 20, scorer="Kubo"))
+    assert claims.check("bia 25 as it stands, ana 10: 15 points behind, ana.") is None
+    assert claims.check("bia 25 as it stands, ana 10: 14 points behind, ana.") is not None
