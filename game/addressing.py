@@ -30,6 +30,7 @@ OF_HER = "".join(
     rf"(?<!\b{word})"
     for word in "pra para for com sem que than like of to da de is about with sobre beat".split()  # noqa: SIM905
 )
+EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f]"
 # What opens a question: "who's top rn betania", "quanto falta pro líder bet"
 QUESTION_WORD = (
     r"who|who's|whos|what|what's|whats|where|when|how|which|quem|qual|quais|quanto|quantos"
@@ -99,7 +100,12 @@ class Addressee:
             rf"|(?<=\?)\s+(?:{names})\s*[!.]*\s*$"
             # ... or her name closing a question without its "?": "tô em último né bet"
             rf"|\s+(?:n[eé]|right|please|pls|pfv|aren't i|isn't it|am i|do i|did i)"
-            rf"\s*,?\s+(?:{names})\s*[!.]*\s*$"
+            rf"\s*,?\s+(?:{names})\s*[!.]*\s*{EMOJI}*\s*$"
+            # ... or after a laugh, opening what it asks: "saí do zero kkk betania quanto
+            # falta pro líder?"
+            rf"|\s(?:kkk+|haha\w*|rs+|lol)\s+(?:{names})\s+(?=[^?]*\?\s*\W*$)"
+            # ... or after a comma, before a question: "foi empate, bet isso dá pontos?"
+            rf"|,\s*(?:{names})\s+(?!(?:{ABOUT_HER})\b)(?=[^?]*\?\s*\W*$)"
             rf"|[\s,]+(?:{names})\s*[:,?!]+\s+(?=\S)"
             rf"|(?<=[^\w\s,;:'\"()-])\s+(?:{names})\b(?:\s*[,:!]+)?\s+"
             rf"(?!(?:{ABOUT_HER})\b(?![^?]*\?))(?=\S)",
@@ -109,10 +115,10 @@ class Addressee:
         # ... or her name closing a question asked without its "?": "who's top rn betania",
         # "outcome right! where am I now betania" (the question its last sentence)
         closing = re.compile(
-            rf"^(?P<before>(?:.*[.!?]\s+)?(?:{QUESTION_WORD})\b[^.!?]*?"
+            rf"^(?P<before>(?:.*[.!?]\s+)?\W*(?:{QUESTION_WORD})\b[^.!?]*?"
             # (not her name as what the question is of: "quem liga pra betania")
             rf"{OF_HER})\s*,?\s+(?:{names})"
-            rf"\s*[!.]*\s*$",
+            rf"\s*[!.]*\s*{EMOJI}*\s*$",
             re.IGNORECASE,
         )
         object.__setattr__(self, "_closing", closing)

@@ -138,6 +138,8 @@ GAP = re.compile(
     r"|eu ou (?:vc|voce)|(?:vc|voce) ou (?:eu|\w+)|diferenca (?:pr|entre|d)|gap"
     r"|how far (?:behind|ahead|am i from|from)|by how much|por quanto|de avanco|vantagem|lead over|te levo"
     r"|a quantos pontos|quantos pontos (?:atras|a frente|de (?:ti|voce|vc))|separa\w*|\blevel\b"
+    # "quanto falta pro líder?", "quantos pontos faltam pra passar a ana?"
+    r"|(?:quanto|quantos pontos?) (?:me )?falta\w*"
     r"|empatad[oa]s)"
 )
 # Her in Portuguese's second person: "te levo de avanço", "passaste-me"

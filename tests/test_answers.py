@@ -804,3 +804,13 @@ def test_everyone_s_picks_are_told_in_one_line(played: Pool, line: str, language
     told = ask(pool_voice(played, language), "caio", line)
     assert "bia 1-1 (10)" in told and "ana" in told and "caio" in told, told
     assert told.count("#2") == 1
+
+
+def test_how_far_from_the_leader_is_asked_as_people_ask_it(played: Pool) -> None:
+    """bia leads on 15; ana has 10."""
+    told = ask(
+        pool_voice(played, "pt"),
+        "ana",
+        "finalmente saí do zero kkk betania quanto falta pro líder?",
+    )
+    assert "15" in told and "10" in told and "5" in told, told

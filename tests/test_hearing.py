@@ -223,6 +223,12 @@ def test_banter_and_questions_are_no_fact(line: str) -> None:
         ("who's top rn betania", True),
         ("outcome right! where am I now betania", True),
         ("peraí, bet quem tá liderando agora e com quantos pontos??", True),
+        # ... after a laugh, after a comma, or with an emoji after it
+        ("finalmente saí do zero kkk betania quanto falta pro líder?", True),
+        ("eu meti 1-1, foi empate, bet isso dá pontos ou não?", True),
+        ("final table pls betania 🙏", True),
+        ("eu tb cravei!!!! 🥳 quantos pontos eu tenho betania", True),
+        ("kkk betania is on fire", False),
         # ... not a question of her, to the room
         ("quem liga pra betania", False),
         ("who's better than betania", False),
