@@ -104,6 +104,9 @@ class Addressee:
             # ... or after a laugh, opening what it asks: "saí do zero kkk betania quanto
             # falta pro líder?"
             rf"|\s(?:kkk+|haha\w*|rs+|lol)\s+(?:{names})\s+(?=[^?]*\?\s*\W*$)"
+            # ... or after a colon, opening what it asks of her: "bah, lembrei: betania
+            # esquece meu aniversário"
+            rf"|(?<=:)\s+(?:{names})\s+(?!(?:{ABOUT_HER})\b)(?=\S)"
             # ... or after a comma, before a question: "foi empate, bet isso dá pontos?"
             rf"|,\s*(?:{names})\s+(?!(?:{ABOUT_HER})\b)(?=[^?]*\?\s*\W*$)"
             rf"|[\s,]+(?:{names})\s*[:,?!]+\s+(?=\S)"

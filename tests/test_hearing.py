@@ -229,6 +229,7 @@ def test_banter_and_questions_are_no_fact(line: str) -> None:
         ("final table pls betania 🙏", True),
         ("eu tb cravei!!!! 🥳 quantos pontos eu tenho betania", True),
         ("kkk betania is on fire", False),
+        ("nota: betania is on fire", False),
         # ... not a question of her, to the room
         ("quem liga pra betania", False),
         ("who's better than betania", False),
@@ -974,6 +975,12 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             " online",
             ["ana's wife is a nurse"],
         ),
+        # her name after a colon, opening the take-back
+        (
+            ("betania meu aniversário é dia 30", "betania moro em Caxias do Sul"),
+            "bah, lembrei: betania esquece meu aniversário, não quero parabéns de robô kkkk",
+            ["ana mora em Caxias do Sul"],
+        ),
         # "esquece por enquanto": for now is no thing named
         (
             ("betania toco numa banda de forró", "betania moro em Contagem"),
@@ -1209,3 +1216,9 @@ def test_a_secret_or_a_health_fact_is_kept_private(line: str, fact: str) -> None
     assert isinstance(said, Remember) and said.private and said.told.kept is not None
     kept = said.told.kept.text
     assert fact in kept and "HR" not in kept and "saber" not in kept, kept
+
+
+def test_a_take_back_to_her_after_a_colon_is_to_her() -> None:
+    """ "bah, lembrei: betania esquece ...": she answers it, not only hears it."""
+    said = read("bah, lembrei: betania esquece meu aniversário, não quero parabéns de robô")
+    assert isinstance(said, Forget) and said.line and said.what == "meu aniversário"
