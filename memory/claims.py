@@ -1150,6 +1150,7 @@ DROUGHT = re.compile(
     r"(?:matches|games|jogos)\b",
     re.IGNORECASE,
 )
+SINCE = re.compile(r"\s+(?:since|desde)\b", re.IGNORECASE)
 # A run told: "two 0-1 blanks in a row", "three exacts in a row", "três zeros seguidos"
 _RUN_OF = (
     r"(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
@@ -1569,9 +1570,12 @@ def _first(part: str, handles: set[str], records: Records, match: int) -> str | 
     said = FIRST_POINTS.search(part)
     if said is None:
         return None
-    # "first points in four matches": since the three before it, not ever
+    # "first points in four matches": since the three before it, not ever; "first points
+    # since 06 Dec", "since the Round of 16": a drought of one match at least
     since = DROUGHT.match(part, said.end())
     within = number_value(since["n"]) if since else None
+    if since is None and SINCE.match(part, said.end()):
+        within = 2
     for handle in sorted(handles):
         played = records.record.get(handle, [])
         numbers = [number for number, _, _ in played]
@@ -1835,7 +1839,8 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
     before, after = text[: found.start()], text[found.end() :]
     if PICK_AFTER.match(after):
         return True
-    owner = re.search(r"(\w+)['\u2019]s\s+$", before)
+    # (a word may stand between: "bruno's wild 4-2")
+    owner = re.search(r"(\w+)['\u2019]s\s+(?:[a-z]+\s+)?$", before)
     if owner is not None:  # "bruno's 4-2" is a pick; "Portugal's 6-1 over Switzerland" is not
         return _handle(owner[1], records.players) is not None
     return PICKED.search(before) is not None

@@ -193,6 +193,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A three-goal Brazil cushion by the hour.", None, False),  # a margin
         # the pool's picks of a margin, not the team's goals
         ("Those bold four-goal Brazil picks look silly now.", 1, False),
+        # a pick by its owner, a word between: "dani's wild 3-1"
+        ("Full time, Brazil 2-0 Serbia: dani's wild 3-1 nails the goal difference.", 1, False),
         # the holders named by their title, before the cup is decided; a champion said
         ("diego, a Mexico rout of the world champions? Brave.", None, False),
         # a pick with its team between: "you went Brazil 2-0 against Serbia"
@@ -293,6 +295,9 @@ def test_a_run_said_from_you_is_the_one_spoken_to_s(
     assert claims.check("Japan v Spain gave me my first points in two matches.", 3) is None
     assert claims.check("Doan's penalty at 30 won it for Japan.", 3) is None
     assert claims.check("Japan v Spain gave me my first points in three matches.", 3) is not None
+    # ... or since a moment: the match before it a blank at least (mine on #2 was)
+    assert claims.check("Japan v Spain gave me my first points since Saturday.", 3) is None
+    assert claims.check("Argentina v Mexico gave me my first points since June.", 2) is not None
 
 
 @pytest.mark.parametrize(
