@@ -319,6 +319,9 @@ def named(
     letters are a word's of the fact, accents aside ("pregnancy", "pregnant"; "sumare",
     "Sumaré")."""
     said = _untold(third_person(what, handle))
+    # the day it was told names no fact by its words ("o que te contei no domingo" is no
+    # "sócio ... todos os domingos"): ``_told_on`` reads it
+    said = _WHEN_TOLD.sub(" ", unaccented(said).lower())
     wanted = _word_stems(said, handle) - TAKING_BACK_STEMS
     if not wanted:
         return []
@@ -510,6 +513,13 @@ def _told_on(held: list[Fact], what: str, on: date) -> list[Fact]:
 
 
 NIGHT = re.compile(r"\b(?:a noite|de noite|noite|night|late|madrugada|evening)\b")
+_WHEN_TOLD = re.compile(
+    r"\b(?:(?:n[oa]|on|last|passad[oa]|retrasad[oa])\s+)?(?:"
+    + "|".join(name for names in WEEKDAYS for name in names)
+    + "|"
+    + "|".join(DAY_SAID)
+    + r")\b(?:\s+(?:passad[oa]|retrasad[oa]|a noite|night))?"
+)
 
 
 def _telling_day(line: str) -> str:

@@ -816,3 +816,19 @@ def test_the_words_of_a_telling_take_no_word_of_a_fact(
     remembered(keeper, clock, "ana", "lembra que sou escritora", "remember I speak Mandarin")
     tell(keeper, "ana", "@betania esquece que sou escritora")
     assert [f.text for f in current(keeper, "ana")] == ["ana speaks Mandarin"]
+
+
+def test_the_day_a_fact_was_told_is_no_word_of_another_fact(
+    keeper: MemoryKeeper, clock: FakeClock
+) -> None:
+    """ "esquece lá o que te contei no domingo" is Sunday's line, not the fact that says
+    "todos os domingos"."""
+    clock.now = clock.now.replace(month=6, day=7)  # a Sunday
+    tell(keeper, "ana", "@betania sou do benfica, o meu pai levava-me à Luz todos os domingos")
+    clock.advance(days=7)  # the next Sunday
+    tell(keeper, "ana", "@betania isto fica entre nós: tenho entrevista na Critical na terça")
+    clock.advance(days=3)
+    tell(keeper, "ana", "@betania esquece lá o que te contei no domingo. já não interessa")
+    assert [f.text for f in current(keeper, "ana")] == [
+        "ana é do benfica, o seu pai levava-se à Luz todos os domingos"
+    ]
