@@ -1198,9 +1198,15 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             what = found["what"].lower()
             # "ana's 1-1 makes it four blanks in a row ..., and carla's 0-0 ...": the run
             # is of the player named last before it, when one is
-            whose = _named_last(
-                sentence[: found.start()], records, but=_vocative(sentence, records)
-            ) or _whose(sentence, records, addressed)
+            # (not the one it speaks to, when another is named before it: "ana's propping
+            # up the table now, elis: four straight blanks"; "diego, three blanks in a row
+            # now, and bruno just slipped past you" is diego's)
+            before = sentence[: found.start()]
+            whose = (
+                _named_last(before, records, but=_vocative(sentence, records))
+                or _named_last(before, records)
+                or _whose(sentence, records, addressed)
+            )
             # ... unless said right after it: "two blanks in a row from you", "... for bia"
             of = RUN_OF.match(sentence, found.end())
             if of is not None:

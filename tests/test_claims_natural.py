@@ -176,6 +176,7 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("dani, points in your last two games too.", None, True),
         ("caio, nothing in your last two games.", None, True),
         ("dani's on 7 now, bia: two scoring games in a row.", None, True),
+        ("bia, two scoring games in a row now, and dani just slipped past caio.", None, False),
         # "exactly like" is a likeness, not an exact score said again
         ("Penalties again for Mexico, exactly like against Brazil, and bia sits on 15.", 2, False),
         # "between the two of us": her and the one she speaks to

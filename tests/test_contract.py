@@ -309,6 +309,7 @@ OPENINGS = [
     # an emoji ends a sentence as its stop would
     ("Keep it out of the group chat 😉 Besides, you're top, ana.", "en"),
     ("Guilty, bia 😅 Boring works though.", "en"),
+    ("What a final, ana 🇦🇷 Give your dog a pat from me.", "en"),  # a flag ends it too
     ("New flat, bia? Christen it with a few more points.", "en"),
     ("Surprise in the opening minutes: Serbia look sharp.", "en"),
     ("Hop in the Beetle, bia, the ride is bumpy.", "en"),  # bia's car: her notes say so
