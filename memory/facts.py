@@ -409,15 +409,15 @@ SAME_THING = {
         ("wedding", "casam casar casei casou casad noiv wedd marr enga fian"),
         ("faith", "igre chur reli evan cato jewi jude musl espir"),
         ("split", "divo sepa brok spli"),
-        ("health", "remed medic pills compr antid insul losar"),
         # a condition by its name in either language: "o TDAH" of "diagnosed with ADHD"
         ("adhd", "adhd tdah"),
         ("anxiety", "anxi ansi"),
         ("smoking", "smok fuma ciga cigs"),
         # an organ for its condition: "o que te disse sobre o coração" of "uma arritmia"
         ("heart", "corac hear arri arrh"),
-        # ... and a body part for it: "aquilo das minhas costas" of "uma hérnia discal"
-        ("health", "saud heal costa colun spine"),
+        # a matter of health by its medicines, or a body part for it: "do remédio" of
+        # "comecei sertralina", "aquilo das minhas costas" of "uma hérnia discal"
+        ("health", "saud heal remed medic pills compr antid insul losar costa colun spine"),
         # a feast by any of its names: "my christmas plans" of "xmas plan: flying to Recife"
         ("christmas", "xmas chri natal"),
     )
