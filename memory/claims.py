@@ -498,7 +498,21 @@ class Records:
     def numbers(self) -> set[int]:
         """Every number the records hold: what a line may say without a context giving it."""
         found = set(self.rule) | self.figures | {n for s in self.scores for n in s}
+        found |= self.to_play()
         return found | {n for points in self.points.values() for n in points} | MATCH_MINUTES
+
+    def left(self) -> set[int]:
+        """How many matches are still to play: of the pool, or but the one in play, or of
+        a stage of it ("two games left", "the last four of the knock-outs")."""
+        unfinished = [m for m in self.matches.values() if m.result is None]
+        stages = {m.stage for m in unfinished}
+        left = {len(unfinished), max(len(unfinished) - 1, 0)}
+        return left | {sum(1 for m in unfinished if m.stage == stage) for stage in stages}
+
+    def to_play(self) -> set[int]:
+        """The points a player can still win: an exact score on every match left ("up to
+        40 points still on the table" with four to play)."""
+        return {count * self.tiers[0] for count in self.left() if count}
 
     def on(self, match: int) -> dict[str, tuple[int, bool]]:
         """Who picked ``match``: their points and whether they called it exactly."""
@@ -1179,6 +1193,15 @@ LAST_RUN = re.compile(
     rf"(?:last|[uú]ltim[oa]s)\s+(?P<n>{COUNTED})\s+(?:games|matches|picks|jogos|partidas)\b",
     re.IGNORECASE,
 )
+# ... or some of the last matches: "two blanks in your last three", "one exact in his last
+# four games", "dois zeros nos últimos três jogos"
+IN_THE_LAST = re.compile(
+    rf"\b(?P<k>{COUNTED})\s+(?P<what>blanks?|zeros?|zeradas?|exacts?|exact (?:calls|scores)"
+    r"|cravadas?|scoring (?:games|matches))\s+(?:in|from|out of|nos|nas|em)\s+"
+    r"(?:(?:your|his|her|their|my|the|os|as|seus|suas|teus|tuas|meus|minhas)\s+)?"
+    rf"(?:last|[uú]ltim[oa]s)\s+(?P<n>{COUNTED})\b",
+    re.IGNORECASE,
+)
 RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
 
 
@@ -1186,10 +1209,13 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
     """ "after two 0-1 blanks in a row": the run is true of the player's last finished
     picks, now (``_whose``)."""
     for sentence in SENTENCE.findall(text):
+        some = list(IN_THE_LAST.finditer(sentence))
         runs = [
             *IN_A_ROW.finditer(sentence),
             *STRAIGHT_RUN.finditer(sentence),
-            *LAST_RUN.finditer(sentence),
+            # ("two blanks in your last three games" is some of them, not a run)
+            *(r for r in LAST_RUN.finditer(sentence) if not any(_within(r, m) for m in some)),
+            *some,
         ]
         for found in runs:
             count = number_value(found["n"])
@@ -1221,9 +1247,18 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                     scores = [_pick_score(records, number, handle) for number, _, _ in last]
                     if len(last) < count or any(score != said for score in scores):
                         return f"run: {handle}'s last {count} picks are not {what} in a row"
+                elif found.groupdict().get("k") is not None:
+                    some_of = number_value(found["k"])
+                    told = sum(1 for _, p, e in last if _of_run(what, p, e))
+                    if len(last) < count or told != some_of:
+                        return f"run: {handle} has {told} {what} in their last {len(last)}"
                 elif len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
     return None
+
+
+def _within(inner: re.Match[str], outer: re.Match[str]) -> bool:
+    return outer.start() <= inner.start() and inner.end() <= outer.end()
 
 
 def _pick_score(records: Records, match: int, handle: str) -> tuple[int, int] | None:
@@ -1378,8 +1413,14 @@ def _ladder(text: str, records: Records, addressed: str) -> str | None:
             if re.match(r"['\u2019]s\b", sentence[found.end() + after[0][1] :]):
                 continue  # "right under dani's nose": a thing of theirs, not them
             other = after[0][2]
-            whose = _named_last(sentence[: found.start()], records) - {other}
-            for handle in sorted(whose or ({mover} - {"", other})):
+            # (not the one spoken to, with "I" after: "Your commentator did, ana: I
+            # finished top on 56, just ahead of fabio")
+            before = sentence[: found.start()]
+            whose = _named_last(before, records) - {other}
+            if whose == {_vocative(sentence, records)}:
+                whose = set()
+            pronoun = _last_said(before, addressed, records.me) or mover
+            for handle in sorted(whose or ({pronoun} - {"", other})):
                 low, high = (handle, other) if found["below"] else (other, handle)
                 told = _next_to(low, high, totals)
                 if told is not None:
@@ -1393,6 +1434,16 @@ def _ladder(text: str, records: Records, addressed: str) -> str | None:
                     if told is not None:
                         return told
     return None
+
+
+def _last_said(before: str, addressed: str, me: str) -> str:
+    """Whom the pronoun said last in ``before`` names: the one spoken to for "you", her
+    for "I"; "" for none."""
+    yours = [m.start() for m in YOU.finditer(before)]
+    mine = [m.start() for m in FIRST_PERSON.finditer(before)]
+    if not yours and not mine:
+        return ""
+    return addressed if max(yours, default=-1) > max(mine, default=-1) else me
 
 
 def _next_to(low: str, high: str, totals: dict[str, int]) -> str | None:
@@ -1967,6 +2018,16 @@ def _owners(
     return near[-1][2] if near else None
 
 
+# Points said still to be won, nobody's: "up to 40 points still on the table", "30
+# pontos em jogo"
+TO_PLAY = re.compile(
+    r"\s*(?:points?|pts|pontos?)?\s+(?:still\s+|ainda\s+)?(?:on the table|up for grabs"
+    r"|to play for|left to (?:win|play for)|available|in play|em jogo|em disputa|por disputar"
+    r"|a disputar|para (?:ganhar|disputar))\b",
+    re.IGNORECASE,
+)
+
+
 def _points(
     sentence: str, records: Records, speaks_points: bool, you: str, sure: Collection[int] = ()
 ) -> str | None:
@@ -1992,6 +2053,10 @@ def _points(
             among = {h for g in groups for h in g[2] if h}
             if number not in records.gaps(among):
                 return f"points {number}: no two totals differ by {number}"
+            continue
+        if TO_PLAY.match(masked[end:]):
+            if number not in records.to_play():
+                return f"points {number}: not what the matches left are worth"
             continue
         owners = _owners(masked, start, end, groups)
         if WORTH.search(masked[:start]) or RULE_NAMED.search(masked[:start]):
@@ -2092,10 +2157,7 @@ PAST = re.compile(
 def _matches_left(text: str, records: Records) -> str | None:
     """ "Two games left": the matches not finished, of the pool or of a stage of it (or
     but the one in play)."""
-    unfinished = [m for m in records.matches.values() if m.result is None]
-    stages = {m.stage for m in unfinished}
-    left = {len(unfinished), max(len(unfinished) - 1, 0)}
-    left |= {sum(1 for m in unfinished if m.stage == stage) for stage in stages}
+    left = records.left()
     for found in MATCHES_LEFT.finditer(text):
         value = number_value(found["n"] or found["m"])
         # "I only snatched it at the third-place match with one game to go": then, not now
@@ -2103,7 +2165,7 @@ def _matches_left(text: str, records: Records) -> str | None:
         if PAST.search(text, opened, found.start()):
             continue
         if value is not None and value not in left:
-            return f"matches left {value}: {len(unfinished)} to play"
+            return f"matches left {value}: {max(left)} to play"
     return None
 
 

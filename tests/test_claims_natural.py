@@ -225,6 +225,15 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Its 5 points pulled bia up from the bottom.", 2, True),
         # "the two of you on 1-1" is some of them, not a count of all
         ("The three of you on 2-0 or better got Brazil right.", 1, False),
+        # the points still to win: an exact on each match left (two: 20)
+        ("Two games left, caio: up to 20 points still on the table.", None, False),
+        ("Two games left, caio: up to 30 points still on the table.", None, True),
+        ("Ainda há 20 pontos em jogo, caio.", None, False),
+        # some of the last matches, counted (bia: 5, then 10 exactly)
+        ("bia, one exact in your last two.", None, False),
+        ("bia, two blanks in your last two games.", None, True),
+        ("bia, two exacts in your last two.", None, True),
+        ("A bia tem uma cravada nos últimos dois jogos.", None, False),
     ],
 )
 def test_a_capable_model_s_lines_are_read_as_meant(
@@ -348,3 +357,19 @@ def test_a_gap_is_one_to_make_up_and_as_the_live_table_counts_it(played: Pool) -
     played.fixtures.record_goal(3, Goal("home", 20, scorer="Kubo"))
     assert claims.check("bia 25 as it stands, ana 10: 15 points behind, ana.") is None
     assert claims.check("bia 25 as it stands, ana 10: 14 points behind, ana.") is not None
+
+
+def test_next_to_in_the_table_is_of_whom_the_pronoun_names(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "Your commentator did, ana: I finished top on 10, just ahead of bia": "I" sits next
+    to bia, not the one spoken to (she plays: betania 10, bia 5, ana 0)."""
+    pool = tournament_pool
+    pool.members.add("betania")
+    for handle, score in (("betania", Score(2, 0)), ("bia", Score(1, 0)), ("ana", Score(0, 1))):
+        pool.predictions.place(handle, 1, score)
+    play(pool, clock, 1, "2-0")
+    claims = Claims(pool, "betania")
+    assert claims.check("Your commentator did, ana: I'm top on 10, just ahead of bia on 5.") is None
+    assert claims.check("Your commentator did, bia: I'm top on 10, just ahead of ana.") is not None
+    assert claims.check("Well, ana: you're on 0, just ahead of bia.") is not None
