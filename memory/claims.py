@@ -1203,6 +1203,15 @@ IN_THE_LAST = re.compile(
     re.IGNORECASE,
 )
 RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
+# A run said to end with the last match: "that ends four straight blanks", "snapping a run
+# of three blanks", "acaba com três zeros seguidos": the run before it
+RUN_ENDED = re.compile(
+    r"\b(?:ends?|ended|ending|snaps?|snapped|snapping|breaks?|broke|breaking|stops?|stopped"
+    r"|stopping|acaba(?:m|ram|ou)?\s+com|encerra(?:m|ram|ou)?|quebra(?:m|ram|ou)?"
+    r"|interromp\w+)\s+(?:(?:a|an|the|his|her|your|their|that|uma|a\s+sua)\s+)?"
+    r"(?:(?:run|streak|sequ[eê]ncia|s[ée]rie)\s+(?:of|de)\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
@@ -1239,8 +1248,16 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 named = named_at(of["who"], records.players)
                 you = {addressed} if addressed and YOU.fullmatch(of["who"]) else set()
                 whose = {h for _, _, h in named} or you or whose
+            ended = RUN_ENDED.search(sentence[: found.start()]) is not None
             for handle in sorted(whose):
-                last = records.record.get(handle, [])[-count:]
+                played = records.record.get(handle, [])
+                if ended and played:
+                    # the run before the last match, which ended it
+                    _, points, exact = played[-1]
+                    if found.groupdict().get("score") is None and _of_run(what, points, exact):
+                        return f"run: {handle}'s last match did not end a run of {what}"
+                    played = played[:-1]
+                last = played[-count:]
                 if found.groupdict().get("score") is not None:
                     # "two 1-1s in a row": the score of each of their last picks
                     said = (int(found["score"]), int(found["other"]))

@@ -373,3 +373,21 @@ def test_next_to_in_the_table_is_of_whom_the_pronoun_names(
     assert claims.check("Your commentator did, ana: I'm top on 10, just ahead of bia on 5.") is None
     assert claims.check("Your commentator did, bia: I'm top on 10, just ahead of ana.") is not None
     assert claims.check("Well, ana: you're on 0, just ahead of bia.") is not None
+
+
+def test_a_run_said_to_end_is_the_one_before_the_last_match(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "that ends two straight blanks": ana blanked #1 and #2, then scored on #3."""
+    pool = tournament_pool
+    for number, score in ((1, Score(0, 1)), (2, Score(2, 0)), (3, Score(1, 0))):
+        pool.predictions.place("ana", number, score)
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")
+    play(pool, clock, 3, "1-0")
+    claims = Claims(pool, "betania")
+    assert claims.check("Japan 1-0 Spain, ana: that ends two straight blanks.", 3) is None
+    assert claims.check("ana, snapping a run of two blanks in a row!", 3) is None
+    assert claims.check("A ana acaba com dois zeros seguidos.", 3) is None
+    assert claims.check("Japan 1-0 Spain, ana: that ends three straight blanks.", 3) is not None
+    assert claims.check("ana, that's two straight blanks.", 3) is not None
