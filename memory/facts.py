@@ -416,8 +416,13 @@ SAME_THING = {
         # an organ for its condition: "o que te disse sobre o coração" of "uma arritmia"
         ("heart", "corac hear arri arrh"),
         # a matter of health by its medicines, or a body part for it: "do remédio" of
-        # "comecei sertralina", "aquilo das minhas costas" of "uma hérnia discal"
-        ("health", "saud heal remed medic pills compr antid insul losar costa colun spine"),
+        # "comecei sertralina", "aquilo das minhas costas" of "uma hérnia discal", "the
+        # stomach thing" of "i'm coeliac"
+        (
+            "health",
+            "saud heal remed medic pills compr antid insul losar costa colun spine stom estom"
+            " barri tumm glut coel celi",
+        ),
         # a feast by any of its names: "my christmas plans" of "xmas plan: flying to Recife"
         ("christmas", "xmas chri natal"),
     )

@@ -1005,9 +1005,13 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         if others(clause):
             to_others = True
             continue
+        if not kept and THEY_OPEN.match(plain):
+            continue  # of someone else, nothing of the teller's before: "he's been off"
         own = kin or _first_person(plain)  # a first person saying what lasts
         if not clause.strip(" .!") or (len(clause.split()) < 2 and not opened and not own):
             continue  # "é só curiosidade, juro": one word told no one anything ("casei!" did)
+        if COMING_AND_GOING.fullmatch(plain.strip(" .!")):
+            continue  # "voltei.", "cheguei": where they are this minute
         if follows and not own:
             continue
         first_person = first_person or own
@@ -1019,6 +1023,15 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
     if not kept or not (opened or first_person):
         return None
     return Telling(" ".join(kept), opened, change, asked, first_person)
+
+
+# Someone else as a clause's subject: "he's been off all week", "ela anda estranha"
+THEY_OPEN = re.compile(r"\W*(?:he|she|they|he's|she's|they're|ele|ela|eles|elas)\b")
+# Where one is this minute, said in a word: "voltei", "cheguei", "i'm back"
+COMING_AND_GOING = re.compile(
+    r"(?:ja |já )?(?:voltei|cheguei|sai|saí|fui|to de volta|tou de volta|estou de volta|i'?m back"
+    r"|back|im here|i'?m here|here)"
+)
 
 
 # Where, inside a clause, a first person may start: after a comma, "que", "and", "mas"

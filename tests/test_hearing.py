@@ -210,6 +210,9 @@ def test_chat_not_to_her_is_chat(line: str) -> None:
         "@betania confirm for the record: what did bruno pick?",  # asks, tells nothing
         # a show on the day is no fact: "i've got a matinee"
         "betania who's playing tomorrow and what time? i've got a matinee",
+        # of someone else ("he's been ..."), and where one is this minute ("voltei")
+        "@betania btw is bia ok? he's been kinda off all week",
+        "voltei. @betania como eu tô agora?",
     ],
 )
 def test_banter_and_questions_are_no_fact(line: str) -> None:
@@ -958,6 +961,15 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             ),
             "bet, aquela coisa que eu te contei, do remédio... esquece por favor. apaga.",
             ["ana mora em Brasília"],
+        ),
+        # ... and so does the organ a condition is of ("the stomach thing" of "coeliac")
+        (
+            (
+                "betania ps i'm coeliac so the watch party was basically bread and more bread",
+                "betania moro em Salford",
+            ),
+            "@betania forget the stomach thing i mentioned pls, don't want it on record tbh",
+            ["ana mora em Salford"],
         ),
         # a filler after the verb ("apaga lá o que eu te disse sobre a minha saúde")
         (
