@@ -40,6 +40,7 @@ from statistics import median
 from typing import Any
 
 from game.cup_scorers import scorers_of
+from game.places import spellings_of
 from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
@@ -286,8 +287,10 @@ class Contract:
         named = frozenset(map(_team_key, asked))
         told = frozenset(_words(list(told_texts)))
         spelled = Spelled(frozenset(w[:SPELLED] for w in heard if len(w) >= SPELLED))
+        # a city said one way may be named another ("Lisbon" of a player's "lisboa")
+        places = spellings_of(told | heard | rest.words)
         found = Grounds(
-            Known((pool.words, said.words, rest.words, theirs, told, heard, spelled)),
+            Known((pool.words, said.words, rest.words, theirs, told, heard, spelled, places)),
             pool.numbers | said.numbers | rest.numbers,
             Differences(rest.numbers),
             # (a club a player told her they support is theirs to be teased with)

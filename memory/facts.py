@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Row, insert, select, update
 
+from game.places import places_in, places_named, without_places
 from game.teams import TeamBook
 from game.text import unaccented, words_form
 from memory.naming import others_named
@@ -322,7 +323,10 @@ def named(
     # the day it was told names no fact by its words ("o que te contei no domingo" is no
     # "sócio ... todos os domingos"): ``_told_on`` reads it
     said = _WHEN_TOLD.sub(" ", unaccented(said).lower())
-    wanted = _word_stems(said, handle) - TAKING_BACK_STEMS
+    # a place names a fact of it, or of a city in it ("a história de França" of "Lyon"),
+    # not by its letters ("França" is no "francesinha")
+    spots = places_named(said)
+    wanted = _word_stems(without_places(said), handle) - TAKING_BACK_STEMS | spots
     if not wanted:
         return []
 
@@ -337,7 +341,7 @@ def named(
         own |= KIN | {"name"} if _someone_of(fact.text, handle) else set()
         # "aquilo da minha saúde" of "carla é diabética tipo 1": a matter of health
         own |= {"health"} if HEALTH_MATTER.search(plain_line(fact.text)) else set()
-        return len(wanted & {SAME_THING.get(w, w) for w in own})
+        return len(wanted & ({SAME_THING.get(w, w) for w in own} | places_in(fact.text)))
 
     held = current(connection, handle) if held is None else held
     found = [f for f in held if shared(f) * 3 >= len(wanted) * 2]
@@ -643,7 +647,10 @@ def naming(line: str, handle: str, things: bool = True) -> tuple[set[str], set[s
         and ((things and _stems_of([unaccented(w)]) & SAME_THING.keys()) or rare(w))
     }
     short = {w.lower() for w in re.findall(r"(?<=\w )([A-Z][a-z]{1,2})\b", line)}
-    return {SAME_THING.get(stem, stem) for stem in _stems_of(words)}, short
+    spots = places_named(line)
+    if spots:
+        words = {w for w in words if not places_in(w)}
+    return {SAME_THING.get(stem, stem) for stem in _stems_of(words)} | spots, short
 
 
 def closest(held: list[Fact], line: str, handle: str, things: bool = True) -> list[Fact]:
@@ -655,6 +662,7 @@ def closest(held: list[Fact], line: str, handle: str, things: bool = True) -> li
 
     def shared(fact: Fact) -> int:
         own = {SAME_THING.get(w, w) for w in _word_stems(fact.text, handle, held=True)}
+        own |= places_in(fact.text)
         names = {w.lower() for w in re.findall(r"\b[A-Z]\w+", fact.text)}
         return len(wanted & own) + sum(any(n.startswith(s) for n in names) for s in short)
 

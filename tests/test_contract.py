@@ -727,3 +727,13 @@ def test_a_match_s_length_is_a_number_anyone_may_say(played: Pool) -> None:
     """ "In 120 minutes" needs no context to give it; another number still does."""
     assert held(played, "Serbia didn't score in 90 minutes, bia.") is None
     assert held(played, "Serbia didn't score in 97 minutes, bia.") == "number"
+
+
+def test_a_city_a_player_said_may_be_named_in_her_language(played: Pool) -> None:
+    """ "o holanda-eua é a que horas em lisboa?": "Lisbon" in her answer is that city;
+    one nobody said is still a name she made up."""
+    asked = "fabio asked: o holanda-eua é a que horas em lisboa?"
+    assert held(played, "Lisbon is on UTC in December.", "answer", asked) is None
+    assert held(played, "Madrid is on UTC in December.", "answer", asked) == "name"
+    told = "carla asked: vou passar o natal em Joanesburgo, e tu?"
+    assert held(played, "Enjoy Johannesburg, carla!", "answer", told) is None

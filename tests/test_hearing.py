@@ -971,6 +971,15 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "@betania forget the stomach thing i mentioned pls, don't want it on record tbh",
             ["ana mora em Salford"],
         ),
+        # a country names a fact of a city in it, not one of a word spelled like it
+        (
+            (
+                "betania tenho uma entrevista num restaurante em Lyon em janeiro",
+                "betania sou do Porto, e a francesinha de lá é a melhor",
+            ),
+            "betania, esquece a história de França. desisti, fico por cá",
+            ["ana é do Porto, e a francesinha de lá é a melhor"],
+        ),
         # a filler after the verb ("apaga lá o que eu te disse sobre a minha saúde")
         (
             ("betania sou diabética tipo 1 desde os 12", "betania moro em Viseu"),
