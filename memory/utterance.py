@@ -908,6 +908,8 @@ TODAY_ONLY = re.compile(
     # (not a working week: "trabalho segunda a sexta", "I work monday to friday")
     r"(?!\s*(?:a|to|ate|-)\s*(?:segunda|terca|quarta|quinta|sexta|sabado|domingo|monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday))"
+    # a meal of the day: "tenho 80 reservas ao almoço", "cooking for 40 at dinner"
+    r"|\b(?:ao|no|pro|para o|pra o) (?:almoco|jantar)\b|\b(?:at|for) (?:lunch|dinner)\b"
     # an appointment, by its hour: "tenho uma mesa de 12 a chegar as 17h", "at 9am"
     r"|\b(?:as|at) \d{1,2}(?:h\d{0,2}|:\d\d|am|pm| da manha| da tarde| da noite)\b"
     r"|\b\d{1,2}h(?:\d\d)?\b"

@@ -160,6 +160,7 @@ def test_a_mood_or_a_question_is_no_fact(line: str) -> None:
         "voltei a dormir e acordei com 47 mensagens",  # back to sleep once, no habit
         "fun fact: bruno cries at every Portugal anthem. I have video",  # his, not hers
         "prolongamento ugh, tenho uma mesa de 12 a chegar às 17h",  # an appointment
+        "folga?? eu tenho 80 reservas ao almoço 🥲 domingo ninguém cozinha em casa",  # a meal's
         "fui, amanhã tenho trabalho de grupo às 9 da manhã num domingo",
         "fiz 7 hoje, já não sou a última 😌",  # the table's to say
         "amanhã corro 10k cedinho, se eu sumir é isso",  # tomorrow's, once
