@@ -44,7 +44,9 @@ ABOUT_HER = (
     r"is|was|has|had|does|did|will|would|can|could|should|might|must|seems|just|really"
     r"|always|never|knows|thinks|says|said|got|gets|keeps|picked|picks|bet|leads|loves|hates"
     r"|and|or|é|era|foi|tá|ta|está|esta|estava|tinha|ia|disse|falou"
-    r"|nunca|sempre|só|também|tambem|ainda|já|ja|apostou|cravou|errou|acertou"
+    # ("betania só fala besteira" is about her; "betania só entre nós: ..." is to her)
+    r"|nunca|sempre|só(?!\s+(?:entre\s+n[óo]s|pra\s+ti|para\s+ti|aqui\s+entre))"
+    r"|também|tambem|ainda|já|ja|apostou|cravou|errou|acertou"
     r"|ganhou|perdeu|lidera|adora|odeia|com|de|do|da|'s|\u2019s"
 )
 

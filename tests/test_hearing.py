@@ -972,10 +972,11 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "@betania forget the stomach thing i mentioned pls, don't want it on record tbh",
             ["ana mora em Salford"],
         ),
-        # a country names a fact of a city in it, not one of a word spelled like it
+        # a country names a fact of a city in it, not one of a word spelled like it (and
+        # "betania só entre nós" is said to her, not of her)
         (
             (
-                "betania tenho uma entrevista num restaurante em Lyon em janeiro",
+                "betania só entre nós: tenho uma entrevista num restaurante em Lyon em janeiro",
                 "betania sou do Porto, e a francesinha de lá é a melhor",
             ),
             "betania, esquece a história de França. desisti, fico por cá",

@@ -29,6 +29,7 @@ def kept(words: str, text: str, expires_on: date | None = None) -> Remember:
         # Not to her: chat among players, whatever it says.
         ("nice goal, bia!", Chat("nice goal, bia!")),
         ("betania is so smug today", Chat("betania is so smug today")),
+        ("betania só fala besteira", Chat("betania só fala besteira")),
         ("@juiza lembra que eu moro em Recife", Chat("@juiza lembra que eu moro em Recife")),
         # A fact to remember, kept in the third person, with when it stops being true.
         ("@betania remember that I keep bees", kept("I keep bees", "ana keeps bees")),
