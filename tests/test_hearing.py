@@ -460,6 +460,28 @@ def test_a_model_reads_the_line_and_the_code_applies_what_keeps_the_rules(
     assert "names bia" in outcomes[1]
 
 
+def test_a_line_memory_did_nothing_with_is_answered_as_such_not_from_facts(
+    tournament_pool: Pool,
+) -> None:
+    """The model read no question, and its add was refused: her answer is told nothing was
+    stored, not handed the kizomba fact because both lines say "semana"."""
+    pool = tournament_pool
+    her, model = heard_by(
+        pool,
+        {"memory": [{"op": "add", "id": None, "text": "ana takes kizomba classes 3x por semana",
+                     "private": False}], "question": None},
+        {"memory": [{"op": "add", "id": None, "text": "ana broke up with Nelson in November 2026",
+                     "private": True}], "question": None},
+    )  # fmt: skip
+    pool.talk.chat("ana", "@betania faço kizomba 3x por semana")
+    her.catch_up()
+    pool.talk.chat("ana", "@betania entre nós duas: terminei com o Nelson semana passada")
+    her.catch_up()
+    answer = [c for c in model.calls if c.task == "answer"][-1]
+    assert "Nothing was stored or forgotten" in answer.prompt
+    assert [f.text for f in current_of(pool, "ana")] == ["ana takes kizomba classes 3x por semana"]
+
+
 def test_a_model_s_replace_and_withdraw_act_on_the_author_s_own_facts_only(
     tournament_pool: Pool,
 ) -> None:

@@ -184,6 +184,10 @@ class Questions:
             gone = facts.withdrawn_by(connection, f"log:{line_id}")
         if gone:
             return Forgotten(asker, len(gone))
+        if asked is None:
+            # the model read no question in it, and memory did nothing with it: it says
+            # so, not her facts a word of the line happens to share ("semana")
+            return NotRead(asker, self.addressee.mention)
         said = Question(words, (), (), True)
         return self._from_facts(asker, said, players) or NotRead(asker, self.addressee.mention)
 
