@@ -1917,7 +1917,15 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
     owner = re.search(r"(\w+)['\u2019]s\s+(?:[a-z]+\s+)?$", before)
     if owner is not None:  # "bruno's 4-2" is a pick; "Portugal's 6-1 over Switzerland" is not
         return _handle(owner[1], records.players) is not None
-    return PICKED.search(before) is not None
+    # ... and so is "your 0-1 Croatia", "o teu 2-1"
+    return PICKED.search(before) is not None or POSSESSED.search(before) is not None
+
+
+POSSESSED = re.compile(
+    r"\b(?:my|your|his|their|(?:o|a)\s+(?:teu|tua|seu|sua|meu|minha)|teu|tua|seu|sua|meu|minha)"
+    r"\s+(?:[a-z]+\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def _picks(text: str, records: Records) -> str | None:

@@ -369,7 +369,11 @@ class Contract:
         match: int | None,
         declared: tuple[Declared, ...] = (),
     ) -> Iterator[Breach]:
-        said = SYNTAX.sub(" ", text)
+        # a question she suggests asking is her own words, read as hers ('try something
+        # like "who leads?"'), not a quote somebody must have said
+        said = SUGGESTED.sub(
+            lambda m: m["lead"] + (m["asked"] or m["curly"]), SYNTAX.sub(" ", text)
+        )
         # A true declared claim vouches for its figure: whose it is, the grammar need not
         # guess; a false one is the line's first fault.
         # an answer may tell the one it answers their own pick; a remark tells the room
@@ -462,6 +466,15 @@ def _first_word(spelling: str) -> str:
 
 
 _TOKEN = re.compile(r"\w+")
+
+
+# A question in quotes after a word suggesting it: "like", "try", "ask me", "tipo"
+SUGGESTED = re.compile(
+    r"(?P<lead>\b(?:like|such as|e\.g\.|for example|for instance|try|ask(?:ing)?(?: me)?"
+    r"|por exemplo|tipo|experimenta|pergunta(?:-me)?|perguntar|me pergunta)\s*:?\s*)"
+    r"(?:\"(?P<asked>[^\"]*\?)\"|\u201c(?P<curly>[^\u201d]*\?)\u201d)",
+    re.IGNORECASE,
+)
 
 
 def _quotes(text: str, grounds: Grounds) -> Breach | None:

@@ -225,6 +225,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Its 5 points pulled bia up from the bottom.", 2, True),
         # "the two of you on 1-1" is some of them, not a count of all
         ("The three of you on 2-0 or better got Brazil right.", 1, False),
+        # a score said as someone's with a possessive is a pick, not a result
+        ("Brazil v Serbia ends 2-0: bia, your 1-0 Serbia sank with mine.", 1, False),
+        ("Brazil v Serbia ends 2-0: bia, your 4-4 Serbia sank with mine.", 1, True),
         # the points still to win: an exact on each match left (two: 20)
         ("Two games left, caio: up to 20 points still on the table.", None, False),
         ("Two games left, caio: up to 30 points still on the table.", None, True),

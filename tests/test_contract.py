@@ -737,3 +737,16 @@ def test_a_city_a_player_said_may_be_named_in_her_language(played: Pool) -> None
     assert held(played, "Madrid is on UTC in December.", "answer", asked) == "name"
     told = "carla asked: vou passar o natal em Joanesburgo, e tu?"
     assert held(played, "Enjoy Johannesburg, carla!", "answer", told) is None
+
+
+def test_a_question_she_suggests_asking_is_her_own_words(played: Pool) -> None:
+    """'like "what did bia pick for Japan v Spain?"': a suggestion, read as hers (what it
+    says is checked as hers too); a quote of a line nobody said is still refused."""
+    told = 'I can\'t name them, ana. Try asking me one pick, like "what did bia pick for #2?"'
+    assert held(played, told, "answer") is None
+    assert held(played, 'Ana asked me "what did bia pick for #2?" twice.', "answer") == "quote"
+    tried = "Ask me something like \u201cwho's leading the pool?\u201d, ana."
+    assert held(played, tried, "answer") is None
+    # ... and what it says is hers, checked as her claims are
+    false = 'Try asking me "why did bia get 25 points on #1?", ana.'
+    assert held(played, false, "answer") is not None
