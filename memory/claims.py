@@ -49,7 +49,7 @@ from operator import is_not
 from game import jokers
 from game.events import ResultRecorded
 from game.league import FINAL, champions
-from game.model import Match, Prediction, Result, Score, tally
+from game.model import Match, MatchStatus, Prediction, Result, Score, tally
 from game.pool import Pool
 from game.scoring import ScoreBasis, ScoringRule, Tier, classify, scored_score
 from game.shares import Shares, shares, shares_of
@@ -506,7 +506,9 @@ class Records:
         a stage of it ("two games left", "the last four of the knock-outs")."""
         unfinished = [m for m in self.matches.values() if m.result is None]
         stages = {m.stage for m in unfinished}
-        left = {len(unfinished), max(len(unfinished) - 1, 0)}
+        # (the one in play only while one is: "one game left" the night before two is not)
+        playing = any(m.status is MatchStatus.LIVE for m in unfinished)
+        left = {len(unfinished), len(unfinished) - 1 if playing else len(unfinished)}
         return left | {sum(1 for m in unfinished if m.stage == stage) for stage in stages}
 
     def to_play(self) -> set[int]:
@@ -1135,10 +1137,21 @@ def _before(text: str, records: Records, match: int) -> str | None:
             )
             for i, g in enumerate(groups)
         ] or [(sentence, last)]
+        named = {h for g in groups for h in g[2]} - {""}
         for part, handles in parts:
             told = _again(part, handles, records, match, picked) or _first(
                 part, handles, records, match
             )
+            # "she" may be any one the sentence named ('carla, when ana asked, "..." - and
+            # she got her first points'): false only when it is false of each
+            if told is not None and THIRD_PERSON.search(part):
+                others = sorted(named - handles)
+                if any(
+                    _again(part, {h}, records, match, picked) is None
+                    and _first(part, {h}, records, match) is None
+                    for h in others
+                ):
+                    told = None
             if told is not None:
                 return told
         last = parts[-1][1]
@@ -1203,6 +1216,19 @@ IN_THE_LAST = re.compile(
     re.IGNORECASE,
 )
 RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
+# ... or of days: "after two blank days", "três dias seguidos em branco"
+BLANK_DAYS = (
+    re.compile(
+        rf"\b(?P<n>{COUNTED})\s+(?:straight\s+|consecutive\s+|successive\s+)?"
+        r"(?P<what>blank|pointless|scoreless|barren)\s+(?:match\s*)?days\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\b(?P<n>{COUNTED})\s+dias\s+(?:seguidos\s+)?(?P<what>em branco|sem pontos|sem pontuar"
+        r"|a zero|zerad[oa]s)\b",
+        re.IGNORECASE,
+    ),
+)
 # A run said to end with the last match: "that ends four straight blanks", "snapping a run
 # of three blanks", "acaba com três zeros seguidos": the run before it
 RUN_ENDED = re.compile(
@@ -1225,6 +1251,7 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             # ("two blanks in your last three games" is some of them, not a run)
             *(r for r in LAST_RUN.finditer(sentence) if not any(_within(r, m) for m in some)),
             *some,
+            *(found for days in BLANK_DAYS for found in days.finditer(sentence)),
         ]
         for found in runs:
             count = number_value(found["n"])
@@ -1248,6 +1275,12 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 named = named_at(of["who"], records.players)
                 you = {addressed} if addressed and YOU.fullmatch(of["who"]) else set()
                 whose = {h for _, _, h in named} or you or whose
+            if found.re in BLANK_DAYS:
+                for handle in sorted(whose):
+                    days = _day_points(records, handle)[-count:]
+                    if len(days) < count or any(days):
+                        return f"run: {handle}'s last {count} match days are not all blank"
+                continue
             ended = RUN_ENDED.search(sentence[: found.start()]) is not None
             for handle in sorted(whose):
                 played = records.record.get(handle, [])
@@ -1272,6 +1305,15 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 elif len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
     return None
+
+
+def _day_points(records: Records, handle: str) -> list[int]:
+    """``handle``'s points on each day they had a finished pick, in time order."""
+    days: dict[object, int] = {}
+    for number, points, _ in records.record.get(handle, []):
+        day = records.matches[number].kickoff.date() if number in records.matches else number
+        days[day] = days.get(day, 0) + points
+    return list(days.values())
 
 
 def _within(inner: re.Match[str], outer: re.Match[str]) -> bool:

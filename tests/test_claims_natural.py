@@ -115,6 +115,11 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("A bia tem duas cravadas seguidas.", None, True),
         # matches still to play (2 of 4 played: 2 left, 1 while the next is in play)
         ("Two games left, so caio can still dream.", None, False),
+        ("One game left, so caio can still dream.", None, True),  # none is in play
+        # a run of days (bia scored on both her days; caio blanked his one)
+        ("After two blank days, bia is sticking with the favourite.", None, True),
+        ("bia, two scoring days in a row.", None, False),
+        ("A bia tem dois dias seguidos em branco.", None, True),
         ("Faltam 2 jogos e a bia lidera.", None, False),
         ("Three matches to go and bia leads.", None, True),
         ("bia took the lead with three matches to go.", None, False),  # then, not now
@@ -225,6 +230,18 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Its 5 points pulled bia up from the bottom.", 2, True),
         # "the two of you on 1-1" is some of them, not a count of all
         ("The three of you on 2-0 or better got Brazil right.", 1, False),
+        # "she", when two are named, may be either: false only when false of both (dani's
+        # first points came on #1; bia had them on #1 too)
+        (
+            "Best line: dani, when caio asked, said 'no peeking' - and she got her first points.",
+            1,
+            False,
+        ),
+        (
+            "Best line: bia, when caio asked, said 'no peeking' - and she got her first points.",
+            2,
+            True,
+        ),
         # a score said as someone's with a possessive is a pick, not a result
         ("Brazil v Serbia ends 2-0: bia, your 1-0 Serbia sank with mine.", 1, False),
         ("Brazil v Serbia ends 2-0: bia, your 4-4 Serbia sank with mine.", 1, True),
