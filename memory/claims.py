@@ -1216,6 +1216,7 @@ IN_THE_LAST = re.compile(
     re.IGNORECASE,
 )
 RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
+RUN_FROM = re.compile(r"\b(?:from|de|desde)\s+$", re.IGNORECASE)
 # ... or of days: "after two blank days", "três dias seguidos em branco"
 BLANK_DAYS = (
     re.compile(
@@ -1282,8 +1283,14 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                         return f"run: {handle}'s last {count} match days are not all blank"
                 continue
             ended = RUN_ENDED.search(sentence[: found.start()]) is not None
+            # "from three straight blanks to 17": a run as it once was, any of theirs
+            once = RUN_FROM.search(sentence[: found.start()]) is not None
             for handle in sorted(whose):
                 played = records.record.get(handle, [])
+                if once and found.groupdict().get("score") is None:
+                    if not _ever_ran(what, count, played):
+                        return f"run: {handle} never had {count} {what} in a row"
+                    continue
                 if ended and played:
                     # the run before the last match, which ended it
                     _, points, exact = played[-1]
@@ -1305,6 +1312,14 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 elif len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
     return None
+
+
+def _ever_ran(what: str, count: int, played: list[tuple[int, int, bool]]) -> bool:
+    """Whether ``count`` matches in a row of ``played`` were each of the run ``what``."""
+    return any(
+        all(_of_run(what, p, e) for _, p, e in played[i : i + count])
+        for i in range(len(played) - count + 1)
+    )
 
 
 def _day_points(records: Records, handle: str) -> list[int]:

@@ -411,3 +411,16 @@ def test_a_run_said_to_end_is_the_one_before_the_last_match(
     assert claims.check("A ana acaba com dois zeros seguidos.", 3) is None
     assert claims.check("Japan 1-0 Spain, ana: that ends three straight blanks.", 3) is not None
     assert claims.check("ana, that's two straight blanks.", 3) is not None
+
+
+def test_a_run_said_from_is_one_they_once_had(tournament_pool: Pool, clock: FakeClock) -> None:
+    """ "from two straight blanks to 5 in a day": ana blanked #1 and #2, then scored."""
+    pool = tournament_pool
+    for number, score in ((1, Score(0, 1)), (2, Score(2, 0)), (3, Score(1, 0))):
+        pool.predictions.place("ana", number, score)
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")
+    play(pool, clock, 3, "2-0")
+    claims = Claims(pool, "betania")
+    assert claims.check("ana went from two straight blanks to 5 points in a day.") is None
+    assert claims.check("ana went from three straight blanks to 5 points in a day.") is not None
