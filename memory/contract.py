@@ -33,6 +33,7 @@ import unicodedata
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from difflib import get_close_matches
 from functools import cache, lru_cache
 from importlib import resources
 from operator import attrgetter
@@ -827,8 +828,28 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
                 continue
             if opening and word == found[0] and IMPERATIVE_OBJECT.match(sentence[found.end() :]):
                 continue  # "Savour it", "Christen it with a lasagne": a verb, told to do
+            if _spelled_otherwise(lowered, grounds.records):
+                continue  # "Weghorst", as the world spells him, where the data has "Werghost"
             return Breach("name", f"{word}: nobody and nothing in this pool or its notes")
     return None
+
+
+SPELLING_WORD = 6  # letters a surname needs before another spelling of it is read as it
+SPELLING_CLOSE = 0.87  # difflib's ratio of two spellings of one surname ("weghorst")
+
+
+def _spelled_otherwise(word: str, records: Records) -> bool:
+    """A scorer's surname spelled another way: its first letter, its length, and all but a
+    letter or two the same (a data file's "Werghost" is the world's "Weghorst")."""
+    if len(word) < SPELLING_WORD:
+        return False
+    surnames = {
+        w
+        for name in records.names
+        for w in name.lower().split()
+        if len(w) >= SPELLING_WORD and w[0] == word[0] and abs(len(w) - len(word)) <= 1
+    }
+    return bool(get_close_matches(word, surnames, n=1, cutoff=SPELLING_CLOSE))
 
 
 def _acts(word: str, after: str, grounds: Grounds) -> bool:

@@ -750,3 +750,14 @@ def test_a_question_she_suggests_asking_is_her_own_words(played: Pool) -> None:
     # ... and what it says is hers, checked as her claims are
     false = 'Try asking me "why did bia get 25 points on #1?", ana.'
     assert held(played, false, "answer") is not None
+
+
+def test_a_scorer_spelled_as_the_world_spells_him_is_known(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """The data file's "Wout Werghost" is the world's Weghorst: a letter or two apart, a
+    scorer's surname still; a name further off is still a name she made up."""
+    play(tournament_pool, clock, 1, "1-1", [Goal("home", 83, scorer="Wout Werghost")])
+    assert held(tournament_pool, "Weghorst on 83 minutes, unbelievable!") is None
+    assert held(tournament_pool, "Werghost on 83 minutes, unbelievable!") is None
+    assert held(tournament_pool, "Wegmann on 83 minutes, unbelievable!") == "name"
