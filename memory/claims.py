@@ -2049,13 +2049,22 @@ def _calling(spelling: str) -> re.Pattern[str]:
     )
 
 
+CALLED = re.compile(r"\s*(?::|\s[\u2014\u2013-]\s)")
+
+
 def _people(
     sentence: str, records: Records, somebody: bool = True, you: str = ""
 ) -> list[tuple[int, int, str]]:
     """Who ``sentence`` speaks of, where: (start, end, handle), "" for somebody the check
     cannot name ("both", "you" said to nobody named, or "I" when she plays no part in the
     pool)."""
-    found = named_at(sentence, records.players)
+    # one called by name before a colon ("fabio again, ana: 12 points") is spoken to,
+    # not spoken of: "you" is them, the figures after are not
+    found = [
+        f
+        for f in named_at(sentence, records.players)
+        if not CALLED.match(sentence, f[1]) or not sentence[: f[0]].rstrip().endswith(",")
+    ]
     found += [(m.start(), m.end(), records.me) for m in FIRST_PERSON.finditer(sentence)]
     if somebody:
         found += [(m.start(), m.end(), "") for m in SOMEBODY.finditer(sentence)]
