@@ -39,8 +39,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("You're second, ana, on 12 points, right behind bia with 15 points.", None, True),
         ("You're second, ana, on 10 points, right behind bia with 16 points.", None, True),
         # ... nor one called before a colon, after another is named
-        ("The day's best was bia, ana: 10 points from Argentina 1-1 Mexico.", None, False),
-        ("The day's best was bia, ana: 12 points from Argentina 1-1 Mexico.", None, True),
+        ("Top scorer was bia again, caio: 10 points from Argentina 1-1 Mexico.", 2, False),
+        ("Top scorer was bia again, caio: 12 points from Argentina 1-1 Mexico.", 2, True),
         # a total, then a gap
         ("bia leads the pool on 15 points, 5 points clear of ana.", None, False),
         ("bia leads the pool on 15 points, 6 points clear of ana.", None, True),
