@@ -1235,7 +1235,8 @@ BLANK_DAYS = (
 RUN_ENDED = re.compile(
     r"\b(?:ends?|ended|ending|snaps?|snapped|snapping|breaks?|broke|breaking|stops?|stopped"
     r"|stopping|acaba(?:m|ram|ou)?\s+com|encerra(?:m|ram|ou)?|quebra(?:m|ram|ou)?"
-    r"|interromp\w+)\s+(?:(?:a|an|the|his|her|your|their|that|uma|a\s+sua)\s+)?"
+    r"|interromp\w+|first points?\s+(?:after|since)|primeiros pontos\s+(?:depois|ap[oó]s)"
+    r"(?:\s+d[eo]s?)?)\s+(?:(?:a|an|the|his|her|your|their|that|uma|a\s+sua)\s+)?"
     r"(?:(?:run|streak|sequ[eê]ncia|s[ée]rie)\s+(?:of|de)\s+)?$",
     re.IGNORECASE,
 )
@@ -2114,7 +2115,8 @@ def _owners(
 TO_PLAY = re.compile(
     r"\s*(?:points?|pts|pontos?)?\s+(?:still\s+|ainda\s+)?(?:on the table|up for grabs"
     r"|to play for|left to (?:win|play for)|available|in play|em jogo|em disputa|por disputar"
-    r"|a disputar|para (?:ganhar|disputar))\b",
+    r"|a disputar|para (?:ganhar|disputar)|(?:max(?:imum)?\s+|at most\s+|no m[aá]ximo\s+)?"
+    r"(?:left|remaining|on offer|restantes?|que faltam))\b",
     re.IGNORECASE,
 )
 

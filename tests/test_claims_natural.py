@@ -252,6 +252,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Two games left, caio: up to 20 points still on the table.", None, False),
         ("Two games left, caio: up to 30 points still on the table.", None, True),
         ("Ainda há 20 pontos em jogo, caio.", None, False),
+        ("With 20 points max left across the last two, caio can dream.", None, False),
+        ("With 30 points max left across the last two, caio can dream.", None, True),
         # some of the last matches, counted (bia: 5, then 10 exactly)
         ("bia, one exact in your last two.", None, False),
         ("bia, two blanks in your last two games.", None, True),
@@ -412,6 +414,7 @@ def test_a_run_said_to_end_is_the_one_before_the_last_match(
     assert claims.check("Japan 1-0 Spain, ana: that ends two straight blanks.", 3) is None
     assert claims.check("ana, snapping a run of two blanks in a row!", 3) is None
     assert claims.check("A ana acaba com dois zeros seguidos.", 3) is None
+    assert claims.check("Japan 1-0 Spain: ana's first points after two straight blanks.", 3) is None
     assert claims.check("Japan 1-0 Spain, ana: that ends three straight blanks.", 3) is not None
     assert claims.check("ana, that's two straight blanks.", 3) is not None
 
