@@ -761,3 +761,9 @@ def test_a_scorer_spelled_as_the_world_spells_him_is_known(
     assert held(tournament_pool, "Weghorst on 83 minutes, unbelievable!") is None
     assert held(tournament_pool, "Werghost on 83 minutes, unbelievable!") is None
     assert held(tournament_pool, "Wegmann on 83 minutes, unbelievable!") == "name"
+
+
+def test_a_district_a_player_lives_in_names_its_city(played: Pool) -> None:
+    """ "Brixton pub went mental ... love living here": "the London contingent" is him."""
+    told = "fabio said: Brixton pub went mental for Brazil btw, love living here"
+    assert held(played, "The London contingent has gone quiet.", "answer", told) is None
