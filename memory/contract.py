@@ -830,8 +830,27 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
                 continue  # "Savour it", "Christen it with a lasagne": a verb, told to do
             if _spelled_otherwise(lowered, grounds.records):
                 continue  # "Weghorst", as the world spells him, where the data has "Werghost"
+            if _in_title(sentence, found, language):
+                continue  # "You'll Never Walk Alone": a title of common words, no name
             return Breach("name", f"{word}: nobody and nothing in this pool or its notes")
     return None
+
+
+TITLE_WORDS = 3  # capitalised common words in a row that make a title, not names
+
+
+def _in_title(sentence: str, found: re.Match[str], language: str) -> bool:
+    """Whether ``found`` is one of a run of capitalised words, each a common word of the
+    language ("You'll Never Walk Alone", "Three Lions On A Shirt"): a song's or a book's
+    title, not a name nobody gave."""
+    run = re.search(
+        r"(?:[A-Z][\w'\u2019]*\s+)*" + re.escape(found[0]) + r"(?:\s+[A-Z][\w'\u2019]*)*",
+        sentence,
+    )
+    words = run[0].split() if run else []
+    return len(words) >= TITLE_WORDS and all(
+        common(w.lower().replace("\u2019", "'"), language) or w.lower() in ("a", "i") for w in words
+    )
 
 
 SPELLING_WORD = 6  # letters a surname needs before another spelling of it is read as it

@@ -767,3 +767,9 @@ def test_a_district_a_player_lives_in_names_its_city(played: Pool) -> None:
     """ "Brixton pub went mental ... love living here": "the London contingent" is him."""
     told = "fabio said: Brixton pub went mental for Brazil btw, love living here"
     assert held(played, "The London contingent has gone quiet.", "answer", told) is None
+
+
+def test_a_title_of_common_words_is_no_name(played: Pool) -> None:
+    """ "You'll Never Walk Alone indeed": a song's title; two names nobody gave are not."""
+    assert held(played, "From zero to a run, bia: You'll Never Walk Alone indeed.") is None
+    assert held(played, "From zero to a run, bia: Marek Walk would be proud.") == "name"
