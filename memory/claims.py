@@ -1353,8 +1353,10 @@ BOTTOM = re.compile(
     r"|da lanterna (?:para|pra|ao|à|até)"
     r"|out of (?:last(?: place)?|the"
     r" basement|the cellar)|no longer (?:last|bottom|in last)|(?:saiu|sai|saindo|largou|deixou"
-    r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
-    r"|standings|pile)|in last place|dead last|(?:na|é a|é o|segue na|continua na) lanterna"
+    r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?P<stays>(?:stays?|remains?|still)\s+(?:at\s+)?"
+    r"(?:the\s+)?(?:bottom|last|in last place)|(?:segue|continua) na lanterna)"
+    r"|(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
+    r"|standings|pile)|in last place|dead last|(?:na|é a|é o) lanterna"
     r"|lanterninha|(?:no|em) [uú]ltimo lugar|na [uú]ltima posi[cç][aã]o))\b",
     re.IGNORECASE,
 )
@@ -1422,6 +1424,13 @@ def _bottom(
                     return f"bottom: {handle} is still last, on {lowest}"
                 if last_said and not last:
                     return f"bottom: {handle} has {records.totals[handle]}, the last have {lowest}"
+                if found["stays"] and not DENIED.search(before):
+                    # "bruno stays bottom": last before the match the line is about too
+                    table = earlier()
+                    before_it = table.totals if table is not None else {}
+                    if handle in before_it and before_it[handle] != min(before_it.values()):
+                        return f"bottom: {handle} was not last before the match"
+                    continue
                 lifted = LIFTED.search(sentence, max(0, found.start() - LIFT_REACH), found.start())
                 if last_said or not lifted or FURTHER.search(sentence, lifted.end(), found.start()):
                     continue  # "took bia even further off the bottom": off it before

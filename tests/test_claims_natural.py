@@ -430,3 +430,20 @@ def test_a_run_said_from_is_one_they_once_had(tournament_pool: Pool, clock: Fake
     claims = Claims(pool, "betania")
     assert claims.check("ana went from two straight blanks to 5 points in a day.") is None
     assert claims.check("ana went from three straight blanks to 5 points in a day.") is not None
+
+
+def test_staying_bottom_is_last_before_the_match_too(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """ "caio stays bottom on 5": he is last now, but ana was last before #2."""
+    pool = tournament_pool
+    for handle, number, score in (
+        ("ana", 1, Score(0, 1)), ("bia", 1, Score(2, 0)), ("caio", 1, Score(1, 0)),
+        ("ana", 2, Score(1, 1)), ("bia", 2, Score(0, 2)), ("caio", 2, Score(0, 3)),
+    ):  # fmt: skip
+        pool.predictions.place(handle, number, score)
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")
+    claims = Claims(pool, "betania")
+    assert claims.check("Argentina 1-1 Mexico; caio is bottom on 5.", 2) is None
+    assert claims.check("Argentina 1-1 Mexico; caio stays bottom on 5.", 2) is not None
