@@ -262,7 +262,7 @@ ME = re.compile(
     r"\b(?:i|i'?m|im|my|me|mine|eu|meu|minha|meus|minhas|mim|tenho|fiz|fico|fiquei|terminei|estou"
     r"|to|tou)\b"
 )
-YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teu|tua|seu|sua)\b")  # her, asked
+YOU = re.compile(r"\b(?:you|your|u|ur|voce|vc|tu|teus?|tuas?|seus?|suas?)\b")  # her, asked
 # What she has, asked of her: "quantos pontos tens?", "how many have you got?"
 YOURS = re.compile(
     r"\b(?:tens|tem (?:tu|voce|vc)|(?:voce|vc|tu) (?:tem|tens)|do you have|have you got"
@@ -278,6 +278,12 @@ PICKED = re.compile(
 EVERYONE_PICKED = re.compile(
     r"\b(?:everyone'?s?|everybody'?s?|all (?:the )?picks|all of (?:you|us)|todos|toda a gente"
     r"|todo (?:o )?mundo|geral|(?:os|the|final) (?:palpites|apostas|picks))\b"
+)
+# The picks of a match, said in the plural and nobody's: "palpites pro Marrocos-Portugal?",
+# "picks for the final?"
+PICKS_FOR = re.compile(
+    r"\b(?:palpites|apostas|picks|bets)\s+(?:(?:ha|há|tem|there)\s+)?"
+    r"(?:pro|pra|para\s+o|para\s+a|do|da|no|na|for|on|in)\b"
 )
 BEST_WORST = re.compile(
     r"\b(?P<side>best|worst|melhor|pior)\b.*\b(?:match|game|jogo|partida|pick|palpite)"
@@ -642,7 +648,10 @@ def _own_game(plain: str, asker: str, players: Mapping[str, str], her: str) -> l
         hers = YOU.search(asking) and not ME.search(asking)
         # each one named: "what did carla and elis pick?" asks two picks; "everyone's", all
         # (not "diz a toda a gente quanto é que eu fiz": the audience of one's own)
-        everyone = not named and not ME.search(asking) and EVERYONE_PICKED.search(asking)
+        plural = PICKS_FOR.search(asking) and not YOU.search(asking)
+        everyone = (
+            not named and not ME.search(asking) and (EVERYONE_PICKED.search(asking) or plural)
+        )
         whose = named or (list(players) if everyone else [her if hers else asker])
         numbered = MATCH_NUMBER.search(plain)
         found += [PickAsked(who, int(numbered["n"]) if numbered else None) for who in whose]

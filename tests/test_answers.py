@@ -797,6 +797,9 @@ def test_the_next_match_is_asked_in_everyday_words(played: Pool, line: str) -> N
         ("@betania match 2 picks pls, everyone's", "en"),
         ("@betania what did everyone pick for match 2?", "en"),
         ("@betania mostra os palpites do jogo 2 aí", "pt"),
+        # the picks of a match, in the plural and nobody's
+        ("betania que palpites há pro jogo 2?", "pt"),
+        ("bet picks for match 2?", "en"),
     ],
 )
 def test_everyone_s_picks_are_told_in_one_line(played: Pool, line: str, language: str) -> None:
