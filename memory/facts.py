@@ -412,7 +412,8 @@ SAME_THING = {
         ("diet", "vega vege dieta diet carn meat"),
         ("wedding", "casam casar casei casou casad noiv wedd marr enga fian"),
         ("faith", "igre chur reli evan cato jewi jude musl espir"),
-        ("split", "divo sepa brok spli"),
+        # a break-up by its other names: "aquela história do meu ex" of "terminou com o Rafa"
+        ("split", "divo sepa brok spli ex termi"),
         # a condition by its name in either language: "o TDAH" of "diagnosed with ADHD"
         ("adhd", "adhd tdah"),
         ("anxiety", "anxi ansi"),

@@ -1004,6 +1004,12 @@ def test_a_take_back_naming_two_things_or_part_of_one_withdraws_each(
             "betania, esquece a história de França. desisti, fico por cá",
             ["ana é do Porto, e a francesinha de lá é a melhor"],
         ),
+        # "o meu ex" names a break-up told in other words
+        (
+            ("betania terminei com o Rafa domingo, tô bem", "betania moro em Gaia"),
+            "bet aquela historia do meu ex que eu te contei, apaga por favor 🙏",
+            ["ana mora em Gaia"],
+        ),
         # a filler after the verb ("apaga lá o que eu te disse sobre a minha saúde")
         (
             ("betania sou diabética tipo 1 desde os 12", "betania moro em Viseu"),
