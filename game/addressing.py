@@ -45,7 +45,8 @@ ABOUT_HER = (
     r"|always|never|knows|thinks|says|said|got|gets|keeps|picked|picks|bet|leads|loves|hates"
     r"|and|or|é|era|foi|tá|ta|está|esta|estava|tinha|ia|disse|falou"
     # ("betania só fala besteira" is about her; "betania só entre nós: ..." is to her)
-    r"|nunca|sempre|só(?!\s+(?:entre\s+n[óo]s|pra\s+ti|para\s+ti|aqui\s+entre))"
+    r"|nunca|sempre|só(?!\s+(?:entre\s+(?:n[óo]s|a\s+gente)|pr[ao]\s+(?:ti|voc[êe]|vc)"
+    r"|para\s+(?:ti|voc[êe]|vc)|aqui\s+entre))"
     r"|também|tambem|ainda|já|ja|apostou|cravou|errou|acertou"
     r"|ganhou|perdeu|lidera|adora|odeia|com|de|do|da|'s|\u2019s"
 )

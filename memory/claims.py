@@ -498,7 +498,7 @@ class Records:
     def numbers(self) -> set[int]:
         """Every number the records hold: what a line may say without a context giving it."""
         found = set(self.rule) | self.figures | {n for s in self.scores for n in s}
-        found |= self.to_play()
+        found |= {count * self.tiers[0] for count in self.left() if count}  # "40 still to win"
         return found | {n for points in self.points.values() for n in points} | MATCH_MINUTES
 
     def left(self) -> set[int]:
@@ -512,9 +512,10 @@ class Records:
         return left | {sum(1 for m in unfinished if m.stage == stage) for stage in stages}
 
     def to_play(self) -> set[int]:
-        """The points a player can still win: an exact score on every match left ("up to
-        40 points still on the table" with four to play)."""
-        return {count * self.tiers[0] for count in self.left() if count}
+        """The points a player can still win: an exact score on every match left, or on
+        some of them ("up to 40 points still on the table" with four to play, "10 up for
+        grabs tonight")."""
+        return {count * self.tiers[0] for count in range(1, max(self.left(), default=0) + 1)}
 
     def on(self, match: int) -> dict[str, tuple[int, bool]]:
         """Who picked ``match``: their points and whether they called it exactly."""
@@ -1144,14 +1145,14 @@ def _before(text: str, records: Records, match: int) -> str | None:
             )
             # "she" may be any one the sentence named ('carla, when ana asked, "..." - and
             # she got her first points'): false only when it is false of each
-            if told is not None and THIRD_PERSON.search(part):
-                others = sorted(named - handles)
-                if any(
-                    _again(part, {h}, records, match, picked) is None
-                    and _first(part, {h}, records, match) is None
-                    for h in others
-                ):
-                    told = None
+            pronoun, first = THIRD_PERSON.search(part), FIRST_POINTS.search(part)
+            subject = bool(pronoun and first and pronoun.start() < first.start())
+            if (
+                told is not None
+                and subject
+                and any(_first(part, {h}, records, match) is None for h in named - handles)
+            ):
+                told = None
             if told is not None:
                 return told
         last = parts[-1][1]
@@ -1216,7 +1217,7 @@ IN_THE_LAST = re.compile(
     re.IGNORECASE,
 )
 RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
-RUN_FROM = re.compile(r"\b(?:from|de|desde)\s+$", re.IGNORECASE)
+RUN_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 # ... or of days: "after two blank days", "três dias seguidos em branco"
 BLANK_DAYS = (
     re.compile(
@@ -1278,8 +1279,10 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 you = {addressed} if addressed and YOU.fullmatch(of["who"]) else set()
                 whose = {h for _, _, h in named} or you or whose
             if found.re in BLANK_DAYS:
+                # ("first points after two blank days": the days before this one)
+                ended_days = RUN_ENDED.search(sentence[: found.start()]) is not None
                 for handle in sorted(whose):
-                    days = _day_points(records, handle)[-count:]
+                    days = _day_points(records, handle)[: -1 if ended_days else None][-count:]
                     if len(days) < count or any(days):
                         return f"run: {handle}'s last {count} match days are not all blank"
                 continue
@@ -1354,7 +1357,8 @@ BOTTOM = re.compile(
     r"|out of (?:last(?: place)?|the"
     r" basement|the cellar)|no longer (?:last|bottom|in last)|(?:saiu|sai|saindo|largou|deixou"
     r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?P<stays>(?:stays?|remains?|still)\s+(?:at\s+)?"
-    r"(?:the\s+)?(?:bottom|last|in last place)|(?:segue|continua) na lanterna)"
+    r"(?:the\s+)?(?:bottom(?!\s+of\s+the\s+(?!table|pool|standings|pile))|in last place)"
+    r"|(?:stays?|remains?)\s+last(?=\s*(?:[,.;!?]|on\b|with\b|$))|(?:segue|continua) na lanterna)"
     r"|(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
     r"|standings|pile)|in last place|dead last|(?:na|é a|é o) lanterna"
     r"|lanterninha|(?:no|em) [uú]ltimo lugar|na [uú]ltima posi[cç][aã]o))\b",
@@ -1989,7 +1993,7 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
 
 
 POSSESSED = re.compile(
-    r"\b(?:my|your|his|their|(?:o|a)\s+(?:teu|tua|seu|sua|meu|minha)|teu|tua|seu|sua|meu|minha)"
+    r"\b(?:my|your|(?:o|a)\s+(?:teu|tua|meu|minha)|teu|tua|meu|minha)"
     r"\s+(?:[a-z]+\s+)?$",
     re.IGNORECASE,
 )
@@ -2070,11 +2074,13 @@ def _people(
     pool)."""
     # one called by name before a colon ("fabio again, ana: 12 points") is spoken to,
     # not spoken of: "you" is them, the figures after are not
-    found = [
-        f
-        for f in named_at(sentence, records.players)
-        if not CALLED.match(sentence, f[1]) or not sentence[: f[0]].rstrip().endswith(",")
+    named = named_at(sentence, records.players)
+    called = [
+        f for f in named if CALLED.match(sentence, f[1]) and sentence[: f[0]].rstrip().endswith(",")
     ]
+    # (one of them, after another named: "Standings, bia: 10, ana: 15" is a list)
+    spoken_to = called if len(called) == 1 and named[0] is not called[0] else []
+    found = [f for f in named if f not in spoken_to]
     found += [(m.start(), m.end(), records.me) for m in FIRST_PERSON.finditer(sentence)]
     if somebody:
         found += [(m.start(), m.end(), "") for m in SOMEBODY.finditer(sentence)]
@@ -2156,10 +2162,8 @@ def _points(
             if number not in records.gaps(among):
                 return f"points {number}: no two totals differ by {number}"
             continue
-        if TO_PLAY.match(masked[end:]):
-            if number not in records.to_play():
-                return f"points {number}: not what the matches left are worth"
-            continue
+        if TO_PLAY.match(masked[end:]) and number in records.to_play():
+            continue  # the points still to win: nobody's
         owners = _owners(masked, start, end, groups)
         if WORTH.search(masked[:start]) or RULE_NAMED.search(masked[:start]):
             # "getting the winner right is worth 5 points, bruno": the rule's, whoever hears

@@ -33,7 +33,6 @@ import unicodedata
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from difflib import get_close_matches
 from functools import cache, lru_cache
 from importlib import resources
 from operator import attrgetter
@@ -372,9 +371,7 @@ class Contract:
     ) -> Iterator[Breach]:
         # a question she suggests asking is her own words, read as hers ('try something
         # like "who leads?"'), not a quote somebody must have said
-        said = SUGGESTED.sub(
-            lambda m: m["lead"] + (m["asked"] or m["curly"]), SYNTAX.sub(" ", text)
-        )
+        said = _suggested_unquoted(SYNTAX.sub(" ", text))
         # A true declared claim vouches for its figure: whose it is, the grammar need not
         # guess; a false one is the line's first fault.
         # an answer may tell the one it answers their own pick; a remark tells the room
@@ -469,13 +466,27 @@ def _first_word(spelling: str) -> str:
 _TOKEN = re.compile(r"\w+")
 
 
-# A question in quotes after a word suggesting it: "like", "try", "ask me", "tipo"
+# A question in quotes after a word suggesting it: "ask me", "try", "e.g."; or "like",
+# "tipo" in a sentence that asks to ask ("try one pick, like ..."), for "bia was like
+# "..."" is speech
 SUGGESTED = re.compile(
-    r"(?P<lead>\b(?:like|such as|e\.g\.|for example|for instance|try|ask(?:ing)?(?: me)?"
-    r"|por exemplo|tipo|experimenta|pergunta(?:-me)?|perguntar|me pergunta)\s*:?\s*)"
+    r"(?P<lead>\b(?:(?P<like>like|such as|tipo)|e\.g\.|for example|for instance|try"
+    r"|ask(?:ing)?(?: me)?|por exemplo|experimenta|pergunta-me|me pergunta)\s*:?\s*)"
     r"(?:\"(?P<asked>[^\"]*\?)\"|\u201c(?P<curly>[^\u201d]*\?)\u201d)",
     re.IGNORECASE,
 )
+ASKS_TO_ASK = re.compile(r"\b(?:ask(?:ing)?|try|pergunt\w*|experiment\w*)\b[^.!?]*$", re.I)
+
+
+def _suggested_unquoted(text: str) -> str:
+    """``text`` with the quote marks of a question she suggests asking taken off: her
+    own words, read and checked as hers."""
+
+    def unquoted(found: re.Match[str]) -> str:
+        asks = not found["like"] or ASKS_TO_ASK.search(text, 0, found.start()) is not None
+        return found["lead"] + (found["asked"] or found["curly"]) if asks else found[0]
+
+    return SUGGESTED.sub(unquoted, text)
 
 
 def _quotes(text: str, grounds: Grounds) -> Breach | None:
@@ -830,45 +841,70 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
                 continue  # "Savour it", "Christen it with a lasagne": a verb, told to do
             if _spelled_otherwise(lowered, grounds.records):
                 continue  # "Weghorst", as the world spells him, where the data has "Werghost"
-            if _in_title(sentence, found, language):
+            if _in_title(sentence, found, grounds, language):
                 continue  # "You'll Never Walk Alone": a title of common words, no name
             return Breach("name", f"{word}: nobody and nothing in this pool or its notes")
     return None
 
 
-TITLE_WORDS = 3  # capitalised common words in a row that make a title, not names
+# Capitalised common words in a row that make a title ("You'll Never Walk Alone"): three,
+# for two are as often a name made of words ("Mark Stone")
+TITLE_WORDS = 3
 
 
-def _in_title(sentence: str, found: re.Match[str], language: str) -> bool:
+def _in_title(sentence: str, found: re.Match[str], grounds: Grounds, language: str) -> bool:
     """Whether ``found`` is one of a run of capitalised words, each a common word of the
-    language ("You'll Never Walk Alone", "Three Lions On A Shirt"): a song's or a book's
-    title, not a name nobody gave."""
-    run = re.search(
-        r"(?:[A-Z][\w'\u2019]*\s+)*" + re.escape(found[0]) + r"(?:\s+[A-Z][\w'\u2019]*)*",
-        sentence,
-    )
-    words = run[0].split() if run else []
-    return len(words) >= TITLE_WORDS and all(
-        common(w.lower().replace("\u2019", "'"), language) or w.lower() in ("a", "i") for w in words
-    )
+    language, that does nothing a player or a scorer does ("You'll Never Walk Alone
+    indeed"; not "Big Mark Stone scored twice"): a song's or a book's title."""
+    words = list(CAPITALISED.finditer(sentence))
+    at = next((i for i, w in enumerate(words) if w.start() == found.start()), None)
+    if at is None:
+        return False
+    first = last = at
+    while first > 0 and sentence[words[first - 1].end() : words[first].start()].isspace():
+        first -= 1
+    while last + 1 < len(words) and sentence[words[last].end() : words[last + 1].start()].isspace():
+        last += 1
+    run = words[first : last + 1]
+    common_all = all(common(w[0].lower().replace("\u2019", "'"), language) for w in run)
+    acting = _acts(run[-1][0].lower(), sentence[run[-1].end() :], grounds)
+    return len(run) >= TITLE_WORDS and common_all and not acting
 
 
-SPELLING_WORD = 6  # letters a surname needs before another spelling of it is read as it
-SPELLING_CLOSE = 0.87  # difflib's ratio of two spellings of one surname ("weghorst")
+CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019]*")
+# A surname spelled otherwise: at least this long (shorter ones are too alike to tell),
+# at most this many letters changed, swapped, added or dropped
+SURNAME_LETTERS = 7
+SPELLING_SLIPS = 2
 
 
 def _spelled_otherwise(word: str, records: Records) -> bool:
-    """A scorer's surname spelled another way: its first letter, its length, and all but a
-    letter or two the same (a data file's "Werghost" is the world's "Weghorst")."""
-    if len(word) < SPELLING_WORD:
+    """A scorer's surname spelled another way: its first letter, and a letter or two
+    changed, swapped, added or dropped (a data file's "Werghost" is the world's
+    "Weghorst")."""
+    if len(word) < SURNAME_LETTERS:
         return False
-    surnames = {
-        w
+    return any(
+        w[0] == word[0] and _slips(word, w) <= SPELLING_SLIPS
         for name in records.names
         for w in name.lower().split()
-        if len(w) >= SPELLING_WORD and w[0] == word[0] and abs(len(w) - len(word)) <= 1
-    }
-    return bool(get_close_matches(word, surnames, n=1, cutoff=SPELLING_CLOSE))
+        if len(w) >= SURNAME_LETTERS
+    )
+
+
+def _slips(one: str, other: str) -> int:
+    """The letters changed, added, dropped or swapped with a neighbour between two words
+    (their optimal string alignment distance)."""
+    rows = [list(range(len(other) + 1))]
+    for i, a in enumerate(one, 1):
+        row = [i]
+        for j, b in enumerate(other, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (a != b))
+            if i > 1 and j > 1 and a == other[j - 2] and one[i - 2] == b:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def _acts(word: str, after: str, grounds: Grounds) -> bool:

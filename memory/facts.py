@@ -641,16 +641,15 @@ def naming(line: str, handle: str, things: bool = True) -> tuple[set[str], set[s
     """What in ``line`` may name one of ``handle``'s facts, past the words of taking back:
     its rare words ("lactose", not "não" or "gente") and, with ``things``, those naming a
     thing (a home, a job), as stems; and its short names ("Ju" of "Juliana")."""
+    # (a place by what it is, not by its letters: ``named``)
+    spots = places_named(line)
     words = {
         unaccented(w)
-        for w in content_words(line, (handle,))
+        for w in content_words(without_places(line) if spots else line, (handle,))
         if unaccented(w) not in TAKING_BACK | TELLING
         and ((things and _stems_of([unaccented(w)]) & SAME_THING.keys()) or rare(w))
     }
     short = {w.lower() for w in re.findall(r"(?<=\w )([A-Z][a-z]{1,2})\b", line)}
-    spots = places_named(line)
-    if spots:
-        words = {w for w in words if not places_in(w)}
     return {SAME_THING.get(stem, stem) for stem in _stems_of(words)} | spots, short
 
 

@@ -908,8 +908,8 @@ TODAY_ONLY = re.compile(
     # (not a working week: "trabalho segunda a sexta", "I work monday to friday")
     r"(?!\s*(?:a|to|ate|-)\s*(?:segunda|terca|quarta|quinta|sexta|sabado|domingo|monday|tuesday"
     r"|wednesday|thursday|friday|saturday|sunday))"
-    # a meal of the day: "tenho 80 reservas ao almoço", "cooking for 40 at dinner"
-    r"|\b(?:ao|no|pro|para o|pra o) (?:almoco|jantar)\b|\b(?:at|for) (?:lunch|dinner)\b"
+    # so many of something at a meal of the day: "tenho 80 reservas ao almoço"
+    r"|\b(?:tenho|i'?ve got|i have) \d+ \w+ (?:ao|no|pro|at|for) (?:almoco|jantar|lunch|dinner)\b"
     # an appointment, by its hour: "tenho uma mesa de 12 a chegar as 17h", "at 9am"
     r"|\b(?:as|at) \d{1,2}(?:h\d{0,2}|:\d\d|am|pm| da manha| da tarde| da noite)\b"
     r"|\b\d{1,2}h(?:\d\d)?\b"
@@ -1007,7 +1007,7 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         if others(clause):
             to_others = True
             continue
-        if not kept and THEY_OPEN.match(plain):
+        if not kept and THEY_OPEN.match(plain) and not OF_ME.search(plain):
             continue  # of someone else, nothing of the teller's before: "he's been off"
         own = kin or _first_person(plain)  # a first person saying what lasts
         if not clause.strip(" .!") or (len(clause.split()) < 2 and not opened and not own):
@@ -1031,9 +1031,11 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
 THEY_OPEN = re.compile(r"\W*(?:he|she|they|he's|she's|they're|ele|ela|eles|elas)\b")
 # Where one is this minute, said in a word: "voltei", "cheguei", "i'm back"
 COMING_AND_GOING = re.compile(
-    r"(?:ja |já )?(?:voltei|cheguei|sai|saí|fui|to de volta|tou de volta|estou de volta|i'?m back"
-    r"|back|im here|i'?m here|here)"
+    r"(?:ja )?(?:voltei|cheguei|sai|fui|to de volta|tou de volta|estou de volta|i'?m back|back"
+    r"|im here|i'?m here|here)"
 )
+# ... unless the teller is in it too: "fyi they transferred me to Porto"
+OF_ME = re.compile(r"\b(?:i|me|my|mine|eu|mim|meu|minha|meus|minhas|comigo)\b")
 
 
 # Where, inside a clause, a first person may start: after a comma, "que", "and", "mas"

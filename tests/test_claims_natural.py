@@ -41,6 +41,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # ... nor one called before a colon, after another is named
         ("Top scorer was bia again, caio: 10 points from Argentina 1-1 Mexico.", 2, False),
         ("Top scorer was bia again, caio: 12 points from Argentina 1-1 Mexico.", 2, True),
+        # ... but names listed with their figures are a table, and one named first owns it
+        ("Standings, bia: 10 points, ana: 15 points.", None, True),
+        ("Mexico hold on, bia: 7 points for the exact 1-1.", 2, True),
         # a total, then a gap
         ("bia leads the pool on 15 points, 5 points clear of ana.", None, False),
         ("bia leads the pool on 15 points, 6 points clear of ana.", None, True),
@@ -245,6 +248,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
             2,
             True,
         ),
+        # ... but a "he" after the claim is no subject of it
+        ("caio got his first points tonight, and he was louder about it than dani.", 1, True),
         # a score said as someone's with a possessive is a pick, not a result
         ("Brazil v Serbia ends 2-0: bia, your 1-0 Serbia sank with mine.", 1, False),
         ("Brazil v Serbia ends 2-0: bia, your 4-4 Serbia sank with mine.", 1, True),

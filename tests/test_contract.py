@@ -745,6 +745,8 @@ def test_a_question_she_suggests_asking_is_her_own_words(played: Pool) -> None:
     told = 'I can\'t name them, ana. Try asking me one pick, like "what did bia pick for #2?"'
     assert held(played, told, "answer") is None
     assert held(played, 'Ana asked me "what did bia pick for #2?" twice.', "answer") == "quote"
+    # "like" that is speech, not a suggestion, is a quote still
+    assert held(played, 'bia was like "how is that a penalty?" all night.', "answer") == "quote"
     tried = "Ask me something like \u201cwho's leading the pool?\u201d, ana."
     assert held(played, tried, "answer") is None
     # ... and what it says is hers, checked as her claims are
@@ -773,3 +775,5 @@ def test_a_title_of_common_words_is_no_name(played: Pool) -> None:
     """ "You'll Never Walk Alone indeed": a song's title; two names nobody gave are not."""
     assert held(played, "From zero to a run, bia: You'll Never Walk Alone indeed.") is None
     assert held(played, "From zero to a run, bia: Marek Walk would be proud.") == "name"
+    # ... nor three common words doing what a scorer does
+    assert held(played, "Big Mark Stone scored twice for Brazil, bia.") == "name"

@@ -832,3 +832,14 @@ def test_the_day_a_fact_was_told_is_no_word_of_another_fact(
     assert [f.text for f in current(keeper, "ana")] == [
         "ana é do benfica, o seu pai levava-se à Luz todos os domingos"
     ]
+
+
+def test_a_country_named_outranks_a_city_in_it(keeper: MemoryKeeper) -> None:
+    """ "forget what I said about France": the fact naming France, not the one of Lyon;
+    "França" names the Lyon fact when none names France ("vou ser franca" names none)."""
+    tell(keeper, "ana", "@betania remember that I had an interview in Lyon")
+    tell(keeper, "ana", "@betania remember that I back France to win the cup")
+    tell(keeper, "ana", "@betania forget what I said about France")
+    assert [f.text for f in current(keeper, "ana")] == ["ana had an interview in Lyon"]
+    tell(keeper, "ana", "@betania esquece a história de França")
+    assert current(keeper, "ana") == []

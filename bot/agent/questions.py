@@ -165,6 +165,7 @@ class Questions:
         did with it (stored, replaced, withdrawn), else her facts of the asker, else she
         could not read it."""
         words = (self.addressee.message(text) or "").strip()
+        said: Question | None = None
         if asked is not None:
             asks = hearing.asks(asked, asker, players, self.addressee.handle)
             named = tuple(
@@ -184,11 +185,12 @@ class Questions:
             gone = facts.withdrawn_by(connection, f"log:{line_id}")
         if gone:
             return Forgotten(asker, len(gone))
-        if asked is None:
+        if said is None:
             # the model read no question in it, and memory did nothing with it: it says
             # so, not her facts a word of the line happens to share ("semana")
             return NotRead(asker, self.addressee.mention)
-        said = Question(words, (), (), True)
+        # a question of no kind she answers from the records: of the facts of whom it
+        # names ("who" bruno), else the asker's
         return self._from_facts(asker, said, players) or NotRead(asker, self.addressee.mention)
 
     def _forgotten(self, asker: str, what: str, line_id: int) -> Forgotten:
