@@ -564,8 +564,8 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
 # minutos", "73 minutos pela frente"
 MINUTES_LEFT = re.compile(
     r"(?:\b(?:next|another|remaining|faltam|restam|mais)\s+)\d+\s+(?:minutes|mins|minutos)\b"
-    r"|\d+\s+(?:more\s+)?(?:minutes|mins|minutos)\s+(?:left|to \w+|remaining|restantes"
-    r"|pela frente|para \w+|pra \w+)\b",
+    r"|\d+\s+(?:more\s+)?(?:minutes|mins|minutos)\s+(?:of\s+\w+\s+|de\s+\w+\s+)?(?:left|to \w+"
+    r"|remaining|restantes|pela frente|para \w+|pra \w+)\b",
     re.IGNORECASE,
 )
 FULL_TIME = timedelta(hours=2)  # a kick-off and its match's end, as anyone reckons it

@@ -395,6 +395,10 @@ def test_a_round_figure_stands_for_a_number_the_call_gave(played: Pool) -> None:
     assert held(played, "Serbia have the next 52 minutes to answer.", prompt=notes) is None
     assert held(played, "Serbia backers have 52 minutes to get it going.", prompt=notes) is None
     assert held(played, "Faltam 52 minutos para a Sérvia.", prompt=notes, language="pt") is None
+    assert held(played, "My 1-0 is on the money; 52 minutes of nerves to go.", prompt=notes) is None
+    assert held(played, "My 1-0 is on the money; 53 minutes of nerves to go.", prompt=notes) == (
+        "number"
+    )
     assert held(played, "Serbia have the next 53 minutes to answer.", prompt=notes) == "number"
     assert held(played, "Brazil scored after 52 minutes.", prompt=notes) == "number"
 
