@@ -285,7 +285,7 @@ GAP_BEFORE = re.compile(
 )
 GAP_AFTER = re.compile(
     r"^\s*(?:(?:points?|pts|pontos?)\s+)?(?:clear|ahead|behind|back|adrift|short|better|worse"
-    r"|more|fewer|less|off the (?:top|pace|lead)|à frente|a frente|na frente|atrás|atras"
+    r"|more|fewer|less|off the (?:top|pace|lead|podium)|(?:away )?from the podium|d[oa] p[oó]dio|à frente|a frente|na frente|atrás|atras"
     r"|de vantagem|de diferen[çc]a|a mais|a menos|to (?:make up|catch up|close)"
     r"|(?:para|pra|a|por) (?:recuperar|tirar|descontar))\b",
     re.IGNORECASE,
@@ -437,6 +437,7 @@ class Records:
     results: set[tuple[int, int]] = field(default_factory=set)  # what finished matches ended
     champion: str | None = None  # a cup's final's winner, a league's top: game.league.champions
     totals: dict[str, int] = field(default_factory=dict)  # player -> points in the table now
+    ranks: dict[str, int] = field(default_factory=dict)  # player -> place in it (ties share one)
     # player -> points as the live table counts them, while a match is in play
     live: dict[str, int] = field(default_factory=dict)
     picked: set[tuple[int, int]] = field(default_factory=set)  # every pick, both ways
@@ -636,6 +637,7 @@ class Claims:
         for row in table:
             found.points.setdefault(row.player, set()).add(row.points)
             found.totals[row.player] = row.points
+            found.ranks[row.player] = row.rank
             found.figures.add(row.rank)
         screen = self.pool.live_table()
         if screen.in_play:  # the live table every screen shows: its totals are true too
@@ -887,6 +889,16 @@ class Claims:
             or _opened(text, records, addressed)
             or _in_a_row(text, records, addressed)
             or _bottom(text, records, addressed, lambda: self._played_before(records, match, then))
+            or _stays_placed(
+                text,
+                records,
+                addressed,
+                # an answer's "you stay 5th" is of the last match played
+                lambda: self._played_before(records, match or _last_played(records), then),
+                match,
+            )
+            or _off_podium(text, records, addressed)
+            or _only_exact(text, records)
             or _ladder(text, records, addressed)
             or _team_goals(text, records)
             or _penalties(text, records, match)
@@ -931,6 +943,7 @@ class Claims:
             points=points,
             leaders={r.player for r in table if r.points == top} if top > 0 else set(),
             totals={r.player: r.points for r in table},
+            ranks={r.player: r.rank for r in table},
             record=record,
             picks={n: p for n, p in now.picks.items() if n in counted},
             called={n: c for n, c in now.called.items() if n in counted},
@@ -1350,7 +1363,7 @@ def _pick_score(records: Records, match: int, handle: str) -> tuple[int, int] | 
 # last", "na lanterna" (on); unless denied just before ("not last", "nem é lanterna")
 BOTTOM = re.compile(
     r"\b(?:(?P<off>off the bottom|(?:up|out|away) from the bottom|off (?:the )?foot of the table"
-    r"|(?:climb\w*|rise|rose|risen|way) (?:up )?from the bottom(?: of the (?:table|pool|pile))?"
+    r"|off the floor|(?:climb\w*|rise|rose|risen|way) (?:up )?from the bottom(?: of the (?:table|pool|pile))?"
     # "from the bottom of the table to the top half": a climb told by where it went
     r"|from the bottom(?: of the (?:table|pool|pile|standings))? (?:to|into|up to)"
     r"|da lanterna (?:para|pra|ao|à|até)"
@@ -1412,17 +1425,8 @@ def _bottom(
                 continue  # "about climbing off the bottom", "time to get off it": to come
             # "still hasn't climbed off the bottom" says last, "not last" says off it
             last_said = bool(found["on"]) != bool(DENIED.search(before))
-            # the one spoken to only when "you" is said: "Japan, dead last" is no one's
-            spoken_to = addressed if YOU.search(sentence) else ""
-            # the players named last before it are its subject ("Brace yourself, diego:
-            # bottom of the table, 22 behind fabio" is diego's), else whom it names
-            whose = _named_last(before, records) or _whose(
-                sentence, records, spoken_to, text[: said.start()]
-            )
-            # ... not the one it speaks to beside others named ("Bottom of the pile, bruno:
-            # carla and diego, sharing last place")
-            whose = whose - {_vocative(sentence, records)} or whose
-            for handle in sorted(h for h in whose if h in records.totals):
+            whose = _placed(sentence, before, records, addressed, text[: said.start()])
+            for handle in sorted(whose):
                 last = records.totals[handle] == lowest
                 if not last_said and last:
                     return f"bottom: {handle} is still last, on {lowest}"
@@ -1446,6 +1450,166 @@ def _bottom(
                             f"bottom: {handle} had {table.totals[handle]} before the match,"
                             f" the last {then}"
                         )
+    return None
+
+
+def _placed(sentence: str, before: str, records: Records, addressed: str, told: str) -> set[str]:
+    """Whom a place in the table said in ``sentence`` (after ``before``) is of: the
+    players named last before it ("Brace yourself, diego: bottom of the table, 22 behind
+    fabio" is diego's), else whom the sentence names (``_whose``: after ``told``, the
+    text before it), the one spoken to only when "you" is said ("Japan, dead last" is no
+    one's); not the one it speaks to beside others named ("Bottom of the pile, bruno:
+    carla and diego, sharing last place")."""
+    spoken_to = addressed if YOU.search(sentence) else ""
+    whose = _named_last(before, records) or _whose(sentence, records, spoken_to, told)
+    whose = whose - {_vocative(sentence, records)} or whose
+    return {h for h in whose if h in records.totals}
+
+
+# A place in the table said to be kept: "bruno stays 5th on 12", "you remain third",
+# "segue em 4º". Only where it ends ("stays first to score" is no place).
+_ORDINAL_WORDS = (
+    ("first", "primeiro", "primeira"),
+    ("second", "segundo", "segunda"),
+    ("third", "terceiro", "terceira"),
+    ("fourth", "quarto", "quarta"),
+    ("fifth", "quinto", "quinta"),
+    ("sixth", "sexto", "sexta"),
+    ("seventh", "sétimo", "sétima", "setimo", "setima"),
+    ("eighth", "oitavo", "oitava"),
+    ("ninth", "nono", "nona"),
+    ("tenth", "décimo", "décima", "decimo", "decima"),
+)
+ORDINALS: dict[str, int] = {w: n for n, ws in enumerate(_ORDINAL_WORDS, start=1) for w in ws}
+ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th|º|ª|o)|" + "|".join(ORDINALS) + ")"
+STAYS_PLACE = re.compile(
+    r"\b(?:(?P<still>still|ainda)|stays?|stayed|remains?|remained"
+    r"|(?:segue|continua|fica)(?:\s+(?:em|no|na))?)"
+    rf"\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<place>{ORDINAL})(?:\s+(?:place|spot|lugar))?"
+    r"(?=\s*(?:[,.;:!?)\u2014\u2013]|on\b|with\b|in the (?:table|pool|standings)\b|com\b"
+    r"|na tabela\b|no bol[aã]o\b|$))",
+    re.IGNORECASE,
+)
+
+
+def ordinal_value(word: str) -> int | None:
+    """The place an ordinal says: "5th", "5º", "fifth", "quinto" are 5; None for none."""
+    lowered = word.lower()
+    if lowered[:-2].isdigit() and lowered[-2:] in ("st", "nd", "rd", "th"):
+        return int(lowered[:-2])
+    if lowered[:-1].isdigit() and lowered[-1] in "ºªo":
+        return int(lowered[:-1])
+    return ORDINALS.get(lowered)
+
+
+def _places(totals: dict[str, int], handle: str) -> range:
+    """The places ``handle`` holds in ``totals``: one, or the span of those level."""
+    above = sum(1 for t in totals.values() if t > totals[handle])
+    level = sum(1 for t in totals.values() if t == totals[handle])
+    return range(above + 1, above + level + 1)
+
+
+def _stays_placed(
+    text: str,
+    records: Records,
+    addressed: str,
+    earlier: Callable[[], Records | None],
+    match: int | None,
+) -> str | None:
+    """ "bruno stays 5th": his place now, in the table (or the live one; level with others,
+    any of theirs), and the same place in the table ``earlier``, before the match the
+    line is about; an answer's "still 5th" is now's alone (still, since they asked)."""
+    if not records.totals:
+        return None
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
+        for found in STAYS_PLACE.finditer(sentence):
+            before = sentence[: found.start()]
+            place = ordinal_value(found["place"])
+            if place is None or WAS.search(before) or HOPED.search(before) or DENIED.search(before):
+                continue
+            for handle in sorted(_kept_by(sentence, before, records, addressed)):
+                tables = [records.totals] + ([records.live] if records.live else [])
+                if not any(place in _places(t, handle) for t in tables if handle in t):
+                    return f"place: {handle} is {records.ranks[handle]}, not {place}"
+                if found["still"] and match is None:
+                    continue
+                table = earlier()
+                if table is not None and table.ranks.get(handle, 0) != records.ranks[handle]:
+                    return f"place: {handle} was {table.ranks.get(handle)} before the match"
+    return None
+
+
+def _kept_by(sentence: str, before: str, records: Records, addressed: str) -> set[str]:
+    """Whom a place said kept is of: the players named last before it ("bruno stays 5th"),
+    else the one called by name ("Still third, elis, on 43"), else the one spoken to when
+    "you" comes before it; not someone named after it in another clause."""
+    whose = _named_last(before, records) or {_vocative(sentence, records)} - {""}
+    if not whose and YOU.search(before) and addressed:
+        whose = {addressed}
+    return {h for h in whose if h in records.totals and h in records.ranks}
+
+
+def _last_played(records: Records) -> int | None:
+    """The last match finished, by kick-off: None before any."""
+    done = [m for m in records.matches.values() if m.result is not None]
+    return max(done, key=Match.time_order).number if done else None
+
+
+# How far one is from the podium, the top three: "10 off the podium", "a 9 pontos do pódio"
+PODIUM_GAP = re.compile(
+    r"\b(?P<gap>\d{1,3}|[a-z]+)\s+(?:points?\s+|pts\s+)?(?:off|short of|behind|away from|from"
+    r"|outside)\s+(?:the\s+)?(?:podium|top three|top 3)\b"
+    r"|\ba\s+(?P<gap_pt>\d{1,3}|[a-z]+)\s+(?:pontos?\s+|pts\s+)?d[oa]\s+(?:p[oó]dio|top 3)\b",
+    re.IGNORECASE,
+)
+PODIUM = 3
+
+
+def _off_podium(text: str, records: Records, addressed: str) -> str | None:
+    """ "you're 10 off the podium": the points between one's total and third place's."""
+    totals = records.totals
+    if len(totals) <= PODIUM:
+        return None
+    third = sorted(totals.values(), reverse=True)[PODIUM - 1]
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
+        for found in PODIUM_GAP.finditer(sentence):
+            gap = number_value(found["gap"] or found["gap_pt"])
+            before = sentence[: found.start()]
+            if gap is None or WAS.search(before) or _moments(sentence, records):
+                continue
+            for handle in sorted(
+                _placed(sentence, before, records, addressed, text[: said.start()])
+            ):
+                if totals[handle] >= third:
+                    return f"podium: {handle} is on it, with {totals[handle]}"
+                if third - totals[handle] != gap:
+                    return f"podium: {handle} is {third - totals[handle]} off it"
+    return None
+
+
+# "carla's exact 1-2, the only one in the pool": the only exact anyone called so far
+ONLY_EXACT = re.compile(
+    r"\b(?:exact|cravad\w*|placar exato)\b[^.;!?]*?\bthe only (?:one|exact(?: score| hit| call)?)"
+    r"\s+(?:in|of) (?:the (?:whole )?(?:pool|tournament)|our pool)(?=\s*(?:[,.;:!?)\u2014\u2013]|$))"
+    r"|\b(?:o [uú]nico|a [uú]nica)(?: cravad\w*| placar exato)? d[oa] (?:bol[aã]o|torneio|copa)\b"
+    r"(?=\s*(?:[,.;:!?)\u2014\u2013]|$))",
+    re.IGNORECASE,
+)
+
+
+def _only_exact(text: str, records: Records) -> str | None:
+    """ "the only one in the pool" of an exact score: nobody else called one, ever."""
+    for found in ONLY_EXACT.finditer(text):
+        if found[0].lower().startswith(("o ", "a ")) and not EXACT.search(
+            text[max(0, found.start() - 80) : found.start()]
+        ):
+            continue  # "o único do bolão" of no exact score
+        calls = sorted((n, h) for n, called in records.called.items() for h in called)
+        if len(calls) > 1:
+            said = ", ".join(f"{h} on #{n}" for n, h in calls)
+            return f"only exact: {len(calls)} exact calls in the pool ({said})"
     return None
 
 

@@ -173,6 +173,32 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("caio still hasn't climbed off the bottom.", None, False),
         ("bia still hasn't climbed off the bottom.", None, True),
         ("bia was dead last after the opener; now she leads.", None, False),
+        # "off the floor" is off the bottom
+        ("dani is finally off the floor.", None, False),
+        ("caio is finally off the floor.", None, True),
+        # a place kept, now and before the match (before #2: ana 10, dani 7, bia 5, caio 0)
+        ("Argentina 1-1 Mexico, and caio stays fourth on 0.", 2, False),
+        ("Argentina 1-1 Mexico, and dani stays 3rd on 7.", 2, True),
+        ("Argentina 1-1 Mexico, so ana stays 2nd, on 10.", 2, True),
+        ("You stay 4th, caio.", None, False),
+        ("You stay 2nd, caio.", None, True),
+        # ... an answer's of the last match played
+        ("dani, you stay 3rd on 7.", None, True),
+        ("caio, you stay 4th on 0.", None, False),
+        ("The 1-1 still hurts, dani, but you stay first to have scored on a draw.", None, False),
+        # an answer's "still" is now's (since they asked); a remark's, the match's too
+        ("Still first, bia: 15 points.", None, False),
+        ("Argentina 1-1 Mexico, and bia is still first.", 2, True),
+        # ... of whom is named before it, not of one named after in another clause
+        ("Zero tonight, still fourth on 0 😅 bia, your 1-1 was gold.", 2, False),
+        # the points to the podium, third place's total (dani's 7)
+        ("caio, you're 7 points off the podium.", None, False),
+        ("caio, you're 5 points off the podium.", None, True),
+        ("dani is 3 off the podium.", None, True),
+        ("O caio está a 7 pontos do pódio.", None, False),
+        # "the only one in the pool" of an exact: nobody else ever called one (ana did too)
+        ("Best call: bia's exact 1-1 on Argentina v Mexico, the only one in the pool.", None, True),
+        ("bia's exact 1-1: the only one in the pool to call it.", None, False),
         ("bia, you backed Serbia and they finished dead last.", None, False),
         # "she", the player named last before
         ("caio got nothing again. Still, he's off the bottom.", None, True),
