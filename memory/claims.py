@@ -1259,7 +1259,8 @@ RUN_ENDED = re.compile(
 def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
     """ "after two 0-1 blanks in a row": the run is true of the player's last finished
     picks, now (``_whose``)."""
-    for sentence in SENTENCE.findall(text):
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
         some = list(IN_THE_LAST.finditer(sentence))
         runs = [
             *IN_A_ROW.finditer(sentence),
@@ -1283,7 +1284,7 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             whose = (
                 _named_last(before, records, but=_vocative(sentence, records))
                 or _named_last(before, records)
-                or _whose(sentence, records, addressed)
+                or _whose(sentence, records, addressed, text[: said.start()], found.start())
             )
             # ... unless said right after it: "two blanks in a row from you", "... for bia"
             of = RUN_OF.match(sentence, found.end())
@@ -1317,9 +1318,9 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 last = played[-count:]
                 if found.groupdict().get("score") is not None:
                     # "two 1-1s in a row": the score of each of their last picks
-                    said = (int(found["score"]), int(found["other"]))
+                    told = (int(found["score"]), int(found["other"]))
                     scores = [_pick_score(records, number, handle) for number, _, _ in last]
-                    if len(last) < count or any(score != said for score in scores):
+                    if len(last) < count or any(score != told for score in scores):
                         return f"run: {handle}'s last {count} picks are not {what} in a row"
                 elif found.groupdict().get("k") is not None:
                     some_of = number_value(found["k"])
@@ -1832,15 +1833,47 @@ def _of_run(what: str, points: int, exact: bool) -> bool:
     return points > 0
 
 
-def _whose(sentence: str, records: Records, addressed: str, before: str = "") -> set[str]:
+def _whose(
+    sentence: str, records: Records, addressed: str, before: str = "", at: int | None = None
+) -> set[str]:
     """Whom a sentence's claim of a player's own history is about: the players it names,
-    else her for "I", else for "she"/"ele" the player named last ``before`` it, else the
-    one the text speaks to."""
+    else her for "I", else for "she"/"ele" the player named last ``before`` it (never the
+    one spoken to: that one is "you"), else the one the text speaks to. With the claim's
+    place ``at``, the pronoun said last before it decides ("what I can report is his pick
+    sheet: four straight blanks" is his)."""
     named = {h for _, _, h in named_at(sentence, records.players)}
-    if not named and records.me and FIRST_PERSON.search(sentence):
+    if named:
+        return named
+    if at is not None:
+        pronoun = _pronoun_last(sentence[:at])
+        earlier = _named_last(before, records, but=addressed) if pronoun == "them" else set()
+        if earlier:
+            return earlier
+        if pronoun == "me" and records.me:
+            return {records.me}
+        if pronoun == "you" and addressed:
+            return {addressed}
+    if records.me and FIRST_PERSON.search(sentence):
         return {records.me}
-    earlier = _named_last(before, records) if THIRD_PERSON.search(sentence) else set()
-    return named or earlier or ({addressed} if addressed else set())
+    earlier = (
+        _named_last(before, records, but=addressed) if THIRD_PERSON.search(sentence) else set()
+    )
+    return earlier or ({addressed} if addressed else set())
+
+
+# Of a third person, in any case: "she", "his", "dele"
+THIRD_ANY = re.compile(r"\b(?i:she|he|she's|he's|his|him|her|hers|ela|ele|dele|dela)\b")
+
+
+def _pronoun_last(text: str) -> str:
+    """Which pronoun ``text`` says last: "me" for "I", "you", "them" for a third person;
+    "" for none."""
+    said = [
+        (m.start(), who)
+        for pattern, who in ((FIRST_PERSON, "me"), (YOU, "you"), (THIRD_ANY, "them"))
+        for m in pattern.finditer(text)
+    ]
+    return max(said)[1] if said else ""
 
 
 THIRD_PERSON = re.compile(r"\b(?i:she|he|she's|he's|ela|ele)\b")

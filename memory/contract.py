@@ -283,7 +283,10 @@ class Contract:
         # ("Sorry, bruno, no records on Brazil yet"); the pool's teams' people too.
         asked = said.teams | rest.teams
         others = asked - pool.teams
-        theirs = frozenset(_words([*book.spellings(others), *book.people_of(others)]))
+        # ... and the people of a team players spoke of ("a certain Welsh fan" of one who
+        # told her "wales already out"), though no call names it
+        spoken_of = _said("\n".join([*told_texts, " ".join(sorted(heard))])).teams
+        theirs = frozenset(_words([*book.spellings(others), *book.people_of(others | spoken_of)]))
         named = frozenset(map(_team_key, asked))
         told = frozenset(_words(list(told_texts)))
         spelled = Spelled(frozenset(w[:SPELLED] for w in heard if len(w) >= SPELLED))
@@ -831,7 +834,11 @@ def _names(text: str, grounds: Grounds, language: str) -> Breach | None:
             written = [p for p in re.split(r"[-.'\u2019]", word) if p]
             described = opening or any(p.islower() for p in written)
             known = [_known(lowered, grounds, opening, language, cheer)] + [
-                p.islower() or _known(p.lower(), grounds, described, language) for p in written
+                p.islower()
+                # a letter beside a common word is no name: "B-side", "U-turn"
+                or (len(p) == 1 and described)
+                or _known(p.lower(), grounds, described, language)
+                for p in written
             ]
             if (known[0] or all(known[1:])) and not _acts(
                 lowered, sentence[found.end() :], grounds

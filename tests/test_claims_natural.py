@@ -214,6 +214,24 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("caio, nothing in your last two games.", None, True),
         ("dani's on 7 now, bia: two scoring games in a row.", None, True),
         ("bia, two scoring games in a row now, and dani just slipped past caio.", None, False),
+        # ... of the pronoun said last before it: "her pick sheet" after "I" is hers
+        (
+            "Ask bia herself, caio; what I can tell you is her pick sheet: two scoring games in a row.",
+            None,
+            False,
+        ),
+        (
+            "Ask caio himself, bia; what I can tell you is his pick sheet: two scoring games in a row.",
+            None,
+            True,
+        ),
+        # ... and "she" is never the one spoken to, named at the end of the sentence before
+        (
+            "bia has 15 now, caio. In the pool she's top after two scoring games in a row.",
+            None,
+            False,
+        ),
+        ("caio has 0 now, bia. In the pool he's got two scoring games in a row.", None, True),
         # "exactly like" is a likeness, not an exact score said again
         ("Penalties again for Mexico, exactly like against Brazil, and bia sits on 15.", 2, False),
         # "between the two of us": her and the one she speaks to

@@ -355,10 +355,21 @@ OPENINGS = [
         "Taming jaguars is one thing, bia; taming this pool is another.",  # an -ing opening
         "Opposite picks, same ending: bia and ana both blanked.",  # no act: a noun after it
         "Ha, bia, I'll take that as a compliment.",  # an interjection
+        "A very mediocre result, bia, fit for a B-side.",  # a letter beside a common word
+        "Secret Santa tip for ana: bia loves Brazil.",  # a custom, as Christmas is
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
     assert held(played, text) is None
+
+
+def test_the_people_of_a_team_a_player_spoke_of_are_no_made_up_name(played: Pool) -> None:
+    """ "a certain Welsh fan" of a player who told her of Wales; of none, still a name."""
+    line = "Vini again! Somewhere a certain Welsh fan is very quiet, bia."
+    for told, rule in ((["wales already out so im neutral today"], None), ([], "name")):
+        contract = Contract(played, "en", ("betania", "BETanIA"), told=lambda told=told: told)
+        breach = contract.check(line, "remark", contract.grounds(persona("BETanIA", "en"), ""), 1)
+        assert (breach and breach.rule) == rule
 
 
 @pytest.mark.parametrize(
