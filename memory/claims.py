@@ -1318,9 +1318,9 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 last = played[-count:]
                 if found.groupdict().get("score") is not None:
                     # "two 1-1s in a row": the score of each of their last picks
-                    told = (int(found["score"]), int(found["other"]))
+                    picked = (int(found["score"]), int(found["other"]))
                     scores = [_pick_score(records, number, handle) for number, _, _ in last]
-                    if len(last) < count or any(score != told for score in scores):
+                    if len(last) < count or any(score != picked for score in scores):
                         return f"run: {handle}'s last {count} picks are not {what} in a row"
                 elif found.groupdict().get("k") is not None:
                     some_of = number_value(found["k"])
