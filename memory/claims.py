@@ -295,7 +295,8 @@ GAP_AFTER = re.compile(
 PICKED = re.compile(
     r"(?:\b(?:(?:went|gone)(?: for| with)?(?:\s+(?-i:[A-ZÀ-Ý])[\w.-]+){0,2}|picked|backed|tipped|called|predicted|guessed|chose"
     r"|apostou(?: n[oa]| em)?|apostaram(?: n[oa]| em)?|foi de|foram de|cravou|cravaram"
-    r"|chutou|chutaram|palpitou|(?:turma|clube|galera)\s+do)(?:\s+(?:a|an|um|uma|o|the))?"
+    r"|chutou|chutaram|palpitou|(?:turma|clube|galera)\s+do|picks? of|palpites? de|apostas? de)"
+    r"(?:\s+(?:a|an|um|uma|o|the))?"
     r"|'s|\u2019s)\s+$",
     re.IGNORECASE,
 )
@@ -2185,7 +2186,13 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
     owner = re.search(r"(\w+)['\u2019]s\s+(?:[a-z]+\s+)?$", before)
     if owner is not None:  # "bruno's 4-2" is a pick; "Portugal's 6-1 over Switzerland" is not
         return _handle(owner[1], records.players) is not None
-    # ... and so is "your 0-1 Croatia", "o teu 2-1"
+    # ... and so is "your 0-1 Croatia", "o teu 2-1", and one in brackets after its picker:
+    # "diego (4-0), fabio (3-0), bruno and I (1-0) took 5 each"
+    picker = re.search(r"(\w+)\s*\(\s*$", before)
+    if picker is not None and (
+        _handle(picker[1], records.players) is not None or FIRST_PERSON.fullmatch(picker[1])
+    ):
+        return True
     return PICKED.search(before) is not None or POSSESSED.search(before) is not None
 
 

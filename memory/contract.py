@@ -473,8 +473,8 @@ _TOKEN = re.compile(r"\w+")
 # "tipo" in a sentence that asks to ask ("try one pick, like ..."), for "bia was like
 # "..."" is speech
 SUGGESTED = re.compile(
-    r"(?P<lead>\b(?:(?P<like>like|such as|tipo)|e\.g\.|for example|for instance|try"
-    r"|ask(?:ing)?(?: me)?|por exemplo|experimenta|pergunta-me|me pergunta)\s*:?\s*)"
+    r"(?P<lead>\b(?:(?P<like>like|such as|tipo|say)|e\.g\.|for example|for instance|try"
+    r"|ask(?:ing)?(?: me)?|por exemplo|experimenta|pergunta-me|me pergunta)\s*[:,]?\s*)"
     r"(?:\"(?P<asked>[^\"]*\?)\"|\u201c(?P<curly>[^\u201d]*\?)\u201d)",
     re.IGNORECASE,
 )

@@ -146,6 +146,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # ... and a score naming its pickers is a pick, not a result
         ("Full time, and the 3-1 club of dani got 7.", 1, False),
         ("Full time, and the 4-4 club of dani got 7.", 1, True),
+        # ... and so does one in brackets after its picker, or "the pick of"
+        ("Brazil 2-0 Serbia is over: dani (3-1) took 7, and bia and I (1-0) 5.", 1, False),
+        ("Brazil 2-0 Serbia is over: dani's pick of 3-1 took 7.", 1, False),
+        ("Brazil 2-0 Serbia is over, and so is Argentina (3-1).", 1, True),
         # a player's first pick, of the first match they picked (bia: 1-0, then 1-1)
         ("You're top, bia: not bad for someone who started with a 1-0.", None, False),
         ("You're top, bia: not bad for someone who started with a 1-1.", None, True),

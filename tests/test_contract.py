@@ -357,6 +357,7 @@ OPENINGS = [
         "Ha, bia, I'll take that as a compliment.",  # an interjection
         "A very mediocre result, bia, fit for a B-side.",  # a letter beside a common word
         "Secret Santa tip for ana: bia loves Brazil.",  # a custom, as Christmas is
+        "bia, all those years teaching PE and now a Brazil win.",  # a school subject
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
@@ -767,6 +768,13 @@ def test_a_question_she_suggests_asking_is_her_own_words(played: Pool) -> None:
     # ... and what it says is hers, checked as her claims are
     false = 'Try asking me "why did bia get 25 points on #1?", ana.'
     assert held(played, false, "answer") is not None
+    # "say," of a question to ask, in a sentence asking to ask; speech still a quote
+    say = 'Ask me one pick instead, ana: say, "what did bia pick for #2?"'
+    assert held(played, say, "answer") is None
+    assert (
+        held(played, 'bia would say, "how on earth is that a penalty?" all night.', "answer")
+        == "quote"
+    )
 
 
 def test_a_scorer_spelled_as_the_world_spells_him_is_known(
