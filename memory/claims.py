@@ -1154,6 +1154,11 @@ def _before(text: str, records: Records, match: int) -> str | None:
         ] or [(sentence, last)]
         named = {h for g in groups for h in g[2]} - {""}
         for part, handles in parts:
+            # "carla and I took 5 each, her first points": not mine
+            first_said = FIRST_POINTS.search(part)
+            if first_said and THEIRS.search(part, 0, first_said.start()):
+                earlier = _named_last(sentence[: sentence.find(part)], records, but=records.me)
+                handles = handles - {records.me} or earlier - {records.me} or handles
             told = _again(part, handles, records, match, picked) or _first(
                 part, handles, records, match
             )
@@ -1173,6 +1178,8 @@ def _before(text: str, records: Records, match: int) -> str | None:
     return None
 
 
+# A third person's, right before what it owns: "her first points", "dele"
+THEIRS = re.compile(r"\b(?:her|his|their|dela|dele)\s+$", re.IGNORECASE)
 NEAR = 5  # words between two parts of one claim ("zero for bia again")
 # A match's length, a half's, extra time's end: "Spain didn't score in 120 minutes"
 MATCH_MINUTES = frozenset({45, 90, 120})
@@ -1382,7 +1389,10 @@ BOTTOM = re.compile(
 # What is hoped for or spoken of, not done: "about climbing off the bottom", "to climb"
 HOPED = re.compile(
     r"\b(?:about|to|for|de|para|pra|sobre)\s+(?:\w+ing|\w+(?:ar|er|ir))\s+$"
-    r"|\bto\s+(?:get|climb|move|crawl|climb up|get up)\s+$",
+    r"|\bto\s+(?:get|climb|move|crawl|climb up|get up)\s+$"
+    # ... or what may yet be: "an exact or two could still get you off the bottom"
+    r"|\b(?:could|can|might|may|would|will|should|pode|poderia|podem)\s+(?:still\s+|yet\s+|ainda\s+)?"
+    r"(?:get|lift|pull|take|move|tirar|levar)\s+(?:\w+\s+)?$",
     re.I,
 )
 DENIED = re.compile(
@@ -2188,7 +2198,7 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
         return _handle(owner[1], records.players) is not None
     # ... and so is "your 0-1 Croatia", "o teu 2-1", and one in brackets after its picker:
     # "diego (4-0), fabio (3-0), bruno and I (1-0) took 5 each"
-    picker = re.search(r"(\w+)\s*\(\s*$", before)
+    picker = re.search(r"(\w+)\s*(?:\(|\bwith\b|\bcom\b)\s*$", before)
     if picker is not None and (
         _handle(picker[1], records.players) is not None or FIRST_PERSON.fullmatch(picker[1])
     ):
@@ -2303,7 +2313,9 @@ def _groups(
     who, measured against: "2 clear of bruno")."""
     groups: list[tuple[int, int, set[str], bool]] = []
     for start, end, who in _people(sentence, records, somebody, you):
-        if groups and LISTED.match(sentence[groups[-1][1] : start]):
+        # ("ana and me, and ana's first points ...": one owning a thing opens a clause)
+        owns = re.match(r"['\u2019]s\b", sentence[end:]) is not None
+        if groups and not owns and LISTED.match(sentence[groups[-1][1] : start]):
             first, _, all_of, against = groups[-1]
             groups[-1] = (first, end, all_of | {who}, against)
         else:
@@ -2428,7 +2440,15 @@ def _counts(text: str, records: Records) -> str | None:
             # "carla ... bruno ...: the two of you": the players the text names, counted
             # (read only for a count no group of the pool's is: most texts have none);
             # "between the two of us" to elis: her and the one named
-            named = len({h for _, _, h in named_at(text, records.players)} - {records.me})
+            # (those of its own sentence, else those named before it: "..., and I sneak
+            # past fabio" after it names no more of them)
+            start = max(text.rfind(mark, 0, found.start()) for mark in ".!?;")
+            end = min(
+                [i for i in map(text.find, ".!?;", [found.end()] * 4) if i >= 0] or [len(text)]
+            )
+            own = {h for _, _, h in named_at(text[start + 1 : end], records.players)}
+            before = {h for _, _, h in named_at(text[: found.start()], records.players)}
+            named = len((own or before) - {records.me})
             if value != named + (1 if us else 0):
                 return f"count {value}: the pool has {players} players"
     for found in PLAYERS_COUNT.finditer(text):

@@ -247,7 +247,9 @@ class DeclaredCheck:
         )
 
     def _run(self, claim: Declared, records: Records, scoring: bool) -> str | None:
-        played = self._record(claim.who or "", records, claim.match)
+        # (up to the match named, else the moment: "three straight blanks" after #3)
+        up_to = claim.match if claim.match is not None else claim.after_match
+        played = self._record(claim.who or "", records, up_to)
         run = 0
         for _, points, _ in reversed(played):
             if (points > 0) != scoring:

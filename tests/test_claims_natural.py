@@ -500,3 +500,65 @@ def test_staying_bottom_is_last_before_the_match_too(
     claims = Claims(pool, "betania")
     assert claims.check("Argentina 1-1 Mexico; caio is bottom on 5.", 2) is None
     assert claims.check("Argentina 1-1 Mexico; caio stays bottom on 5.", 2) is not None
+
+
+@pytest.fixture
+def she_plays(tournament_pool: Pool, clock: FakeClock) -> Pool:
+    """She plays too. #1 Brazil 2-0 Serbia: betania 1-0 (5), dani 3-1 (7), ana 0-0 (0).
+    #2 Argentina 1-1 Mexico: ana 1-1 (10, her first points), betania 0-0 (7), dani 2-2
+    (7), caio 3-0 (0)."""
+    pool = tournament_pool
+    pool.members.add("betania")
+    pool.members.add("dani")
+    for handle, number, score in (
+        ("ana", 1, Score(0, 0)), ("betania", 1, Score(1, 0)), ("dani", 1, Score(3, 1)),
+        ("ana", 2, Score(1, 1)), ("betania", 2, Score(0, 0)), ("dani", 2, Score(2, 2)),
+        ("caio", 2, Score(3, 0)),
+    ):  # fmt: skip
+        pool.predictions.place(handle, number, score)
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")
+    return pool
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # one owning a thing opens a clause of their own, not a list with "me"
+        (
+            "Argentina 1-1 Mexico: dani leads on 14, 2 clear of ana and me, and ana's first points came in style.",
+            False,
+        ),
+        (
+            "Argentina 1-1 Mexico: dani leads on 14, 2 clear of ana and me, and dani's first points came in style.",
+            True,
+        ),
+        # "her first points" beside "I" is hers, the player named before
+        ("Argentina 1-1 Mexico. ana 1-1 and I with 0-0 took points, her first points.", False),
+        ("Argentina 1-1 Mexico. dani 2-2 and I with 0-0 took 7 each, her first points.", True),
+        ("Argentina 1-1 Mexico. ana 1-1 and I with 0-0 took points, my first points.", True),
+        # a pick said "with" after its picker is no result
+        (
+            "Argentina 1-1 Mexico is over: ana with 1-1 took 10, dani with 2-2 and I with 0-0 took 7.",
+            False,
+        ),
+        ("Argentina 1-1 Mexico is over, and Brazil with 3-0 too.", True),
+        # "the two of you": those its own sentence names, not one named after it
+        (
+            "Argentina 1-1 Mexico: caio's 3-0 blanked, so caio and ana, the two of you share the bottom. And I sneak past dani.",
+            False,
+        ),
+        (
+            "Argentina 1-1 Mexico: caio and ana, the six of you share the bottom. And I sneak past dani.",
+            True,
+        ),
+        # what may yet be is no claim of the table: "could still get you off the bottom"
+        ("You're last on 0, caio: an exact or two could still get you off the bottom.", False),
+        ("You're last on 0, caio, but off the bottom at last.", True),
+    ],
+)
+def test_lines_of_a_pool_she_plays_in_are_read_as_meant(
+    she_plays: Pool, line: str, false: bool
+) -> None:
+    reason = Claims(she_plays, "betania").check(line, 2)
+    assert (reason is not None) == false, reason

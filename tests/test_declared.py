@@ -65,6 +65,8 @@ def ask(her: Commentator, player: str, line: str) -> str | None:
         (claim("first_points", who="bia", match=2), "bia's first points came on #1"),
         (claim("scoring_run", who="bia", value=2), None),
         (claim("scoring_run", who="bia", value=3), "bia's scoring run is 2"),
+        (claim("scoring_run", who="bia", value=1, after_match=1), None),  # its moment
+        (claim("scoring_run", who="bia", value=2, after_match=1), "bia's scoring run is 1"),
         (claim("leader", who="bia"), None),
         (claim("leader", who="ana"), "the top is bia"),
         (claim("leader", who="ana", after_match=1), None),  # ana led after #1
