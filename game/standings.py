@@ -8,7 +8,7 @@ server answers the same question with one SQL aggregate in ``game.db.views``.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import NamedTuple
 
@@ -64,6 +64,15 @@ def assign_ranks(
         rank = ranked[-1].rank if same_as_previous else position
         ranked.append(row._replace(rank=rank))
     return ranked
+
+
+def top_of(rows: Sequence[StandingRow]) -> list[str]:
+    """Who leads a table as it ranks them: rank 1, with points. Level on points, the
+    tie-break decides (exact hits first), so one may lead alone a tie on points: the
+    pool's one notion of "the top", for its screens, her answers and her checks."""
+    if not rows or rows[0].points <= 0:
+        return []
+    return [row.player for row in rows if row.rank == rows[0].rank]
 
 
 def add_up(

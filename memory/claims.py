@@ -53,7 +53,7 @@ from game.model import Match, MatchStatus, Prediction, Result, Score, tally
 from game.pool import Pool
 from game.scoring import ScoreBasis, ScoringRule, Tier, classify, scored_score
 from game.shares import Shares, shares, shares_of
-from game.standings import played_by
+from game.standings import played_by, top_of
 from game.teams import TeamBook
 from game.text import folds_as_lower
 from memory import pick_spread
@@ -634,7 +634,7 @@ class Claims:
         found.scores |= self._results
         table = self.pool.standings()
         if table and table[0].points > 0:
-            found.leaders = {r.player for r in table if r.points == table[0].points}
+            found.leaders = set(top_of(table))
         for row in table:
             found.points.setdefault(row.player, set()).add(row.points)
             found.totals[row.player] = row.points
@@ -644,7 +644,7 @@ class Claims:
         if screen.in_play:  # the live table every screen shows: its totals are true too
             live = screen.rows
             if live and live[0].points > 0:
-                found.leaders |= {r.player for r in live if r.points == live[0].points}
+                found.leaders |= set(top_of(live))
             for row in live:
                 found.points.setdefault(row.player, set()).add(row.points)
                 found.figures.add(row.rank)
@@ -903,6 +903,7 @@ class Claims:
             or _ladder(text, records, addressed)
             or _team_goals(text, records)
             or _penalties(text, records, match)
+            or _goals_within(text, records, match)
             or _draw_worth(text, records)
         )
         if told is not None:
@@ -938,11 +939,10 @@ class Claims:
         points = {h: {p for _, p, _ in rs} for h, rs in record.items()}
         for row in table:
             points.setdefault(row.player, set()).add(row.points)
-        top = table[0].points if table else 0
         found = known[moment] = replace(
             now,
             points=points,
-            leaders={r.player for r in table if r.points == top} if top > 0 else set(),
+            leaders=set(top_of(table)),
             totals={r.player: r.points for r in table},
             ranks={r.player: r.rank for r in table},
             record=record,
@@ -1048,6 +1048,37 @@ def _table_claims(
         if leader is not None and leader not in records.leaders:
             top = ", ".join(sorted(records.leaders)) or "nobody yet"
             return f"leader {leader}: the table's top is {top}"
+    return _shared_lead(sentence, records, you)
+
+
+# The lead said shared: "fabio and I share the lead", "joint leaders", "dividem a liderança"
+SHARED_LEAD = re.compile(
+    r"\b(?:share[sd]?|sharing)\s+(?:the\s+)?(?:lead|top spot|top of the table|first place)\b"
+    r"|\b(?:joint|co)[- ]?(?:leaders?|top|first)\b|\btied for (?:the lead|first|top)\b"
+    r"|\bdivid\w*\s+(?:a\s+)?lideran[cç]a\b|\bco-?l[ií]deres\b",
+    re.IGNORECASE,
+)
+
+
+def _shared_lead(sentence: str, records: Records, you: str) -> str | None:
+    """The players said to share the lead (named in its clause, "I", "you", "with ana"
+    after it) are level at the top of the table as it ranks them: level on points, the
+    tie-break (exact scores) puts one alone on top."""
+    for found in SHARED_LEAD.finditer(sentence):
+        clause = re.split(r"[,;:\u2014]", sentence[: found.start()])[-1]
+        after = re.match(r"\s*with\s+(\w+)", sentence[found.end() :])
+        whose = {h for _, _, h in named_at(clause + (after[1] if after else ""), records.players)}
+        if records.me and FIRST_PERSON.search(clause + (after[0] if after else "")):
+            whose.add(records.me)
+        if you and YOU.search(clause):
+            whose.add(you)
+        alone = len(records.leaders) == 1
+        for handle in sorted(whose):
+            if handle not in records.leaders or alone:
+                top = ", ".join(sorted(records.leaders)) or "nobody yet"
+                return (
+                    f"shared lead: the table's top is {top} (level on points, exact scores decide)"
+                )
     return None
 
 
@@ -1243,7 +1274,7 @@ RUN_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 BLANK_DAYS = (
     re.compile(
         rf"\b(?P<n>{COUNTED})\s+(?:straight\s+|consecutive\s+|successive\s+)?"
-        r"(?P<what>blank|pointless|scoreless|barren)\s+(?:match\s*)?days\b",
+        r"(?P<what>blank|pointless|scoreless|barren|(?:0|zero|no)[- ]points?)\s+(?:match\s*)?days\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -1431,7 +1462,7 @@ def _bottom(
         sentence = said[0]
         for found in BOTTOM.finditer(sentence):
             before = sentence[: found.start()]
-            if WAS.search(before) or _teams_in(sentence, records):
+            if WAS.search(before) or _team_subject(before, records):
                 continue  # the table then, or a team's group ("Serbia, dead last")
             if HOPED.search(before):
                 continue  # "about climbing off the bottom", "time to get off it": to come
@@ -1463,6 +1494,24 @@ def _bottom(
                             f" the last {then}"
                         )
     return None
+
+
+THEY = re.compile(r"\b(?:they|they're|eles|elas)\b", re.IGNORECASE)
+PLAYER_PRONOUN = re.compile(r"\b(?i:you|your|you're|i|i'm|me|my|she|he|she's|he's|her|his)\b")
+
+
+def _team_subject(before: str, records: Records) -> bool:
+    """Whether what is said next is of a team: the last clause said before it names a team
+    or "they", and no player ("Serbia, dead last"; "you backed Serbia and they finished
+    dead last"; not "Your 1-1 on Morocco v Spain earned 7, and it lifts you off the
+    bottom")."""
+    clauses = [c for c in re.split(r"[,;:\u2014]|\s+(?:and|but|e|mas)\s+", before) if c.strip()]
+    if not clauses:
+        return False
+    last = clauses[-1]
+    if named_at(last, records.players) or PLAYER_PRONOUN.search(last):
+        return False
+    return bool(THEY.search(last) or _teams_in(last, records))
 
 
 def _placed(sentence: str, before: str, records: Records, addressed: str, told: str) -> set[str]:
@@ -1747,13 +1796,39 @@ def _penalties(text: str, records: Records, match: int | None) -> str | None:
     return None
 
 
+# Goals said to come close together: "two goals in eight minutes", "2 golos em 2 minutos"
+GOALS_WITHIN = re.compile(
+    rf"\b(?P<n>{COUNTED})\s+(?:goals?|gol(?:o)?s)\s+(?:in|within|em)\s+(?:(?:just|only|the space of"
+    rf"|apenas|só)\s+)?(?P<m>{COUNTED}|\d{{1,3}})\s+(?:minutes?|mins?|minutos?)\b",
+    re.IGNORECASE,
+)
+
+
+def _goals_within(text: str, records: Records, match: int | None) -> str | None:
+    """ "Two goals in eight minutes": so many goals of the match a line is about, one after
+    another, the first and the last no more minutes apart (90+11 is the 101st)."""
+    if match is None or match not in records.matches:
+        return None
+    minutes = sorted(g.minute + g.added for g in records.matches[match].goals)
+    for found in GOALS_WITHIN.finditer(text):
+        count, span = number_value(found["n"]), number_value(found["m"])
+        if count is None or span is None or count < 2 or count > len(minutes):
+            continue
+        if not any(
+            minutes[i + count - 1] - minutes[i] <= span for i in range(len(minutes) - count + 1)
+        ):
+            return f"goals: no {count} goals of #{match} within {span} minutes"
+    return None
+
+
 # What a draw pick earns on a draw, said: "your 2-2 earns 5 points for the draw", "a 0-0
 # is a draw pick: if it ends level, that's 5 for you"
 DRAW_WORTH = re.compile(
     r"(?<!\bno )(?<!\bnot a )(?<!\bsem )(?<!\bnada de )"
     r"\b(?:draw|empate|level|empatad[oa])\b[^.!?:]{0,60}?\b(?:earns?|gets?|worth|pays?|that'?s|vale|d[aá]"
     r"|rende|ganha)\s+(?:you\s+|te\s+|only\s+|just\s+|s[oó]\s+)?(?P<n>\d{1,2})\b"
-    r"|\b(?P<m>\d{1,2})\s*(?:points?|pts|pontos?)?\s+(?:for|pel[oa]|pro|pra)\s+(?:the\s+|o\s+)?"
+    r"|\b(?P<m>\d{1,2})\s*(?:points?|pts|pontos?)?\s+(?:for|pel[oa]|pro|pra|por)\s+"
+    r"(?:(?:calling|getting|picking|predicting|acertar|cravar|prever)\s+)?(?:the\s+|o\s+|a\s+)?"
     r"(?:draw|empate)\b",
     re.IGNORECASE,
 )

@@ -33,7 +33,7 @@ from typing import Any
 from game.model import Score
 from game.pool import Pool
 from game.scoring import scored_score
-from game.standings import played_by
+from game.standings import StandingRow, played_by, top_of
 from memory.claims import Records
 from prompts import load
 
@@ -185,15 +185,16 @@ class DeclaredCheck:
 
     # -- the table at a moment --------------------------------------------------------
 
-    def _totals(self, after: int | None) -> list[dict[str, int]]:
-        """The totals after match ``after``; now, the final table's and, with a match in
-        play, the live table's every screen shows: a total said from either is true."""
+    def _tables(self, after: int | None) -> list[list[StandingRow]]:
+        """The table after match ``after``; now, the final table and, with a match in play,
+        the live table every screen shows: a claim true of either is true."""
         if after is not None:
-            tables = [self.pool.standings(up_to_match=after)]
-        else:
-            screen = self.pool.live_table()
-            tables = [self.pool.standings()] + ([screen.rows] if screen.in_play else [])
-        return [{row.player: row.points for row in rows} for rows in tables]
+            return [self.pool.standings(up_to_match=after)]
+        screen = self.pool.live_table()
+        return [self.pool.standings()] + ([screen.rows] if screen.in_play else [])
+
+    def _totals(self, after: int | None) -> list[dict[str, int]]:
+        return [{row.player: row.points for row in rows} for rows in self._tables(after)]
 
     def _record(self, who: str, records: Records, up_to: int | None) -> list[tuple[int, int, bool]]:
         """``who``'s finished picked matches in time order, with points and exactness,
@@ -265,7 +266,7 @@ class DeclaredCheck:
         return self._run(claim, records, scoring=False)
 
     def _leader(self, claim: Declared, records: Records) -> str | None:
-        tops = [_top(totals) for totals in self._totals(claim.after_match)]
+        tops = [top_of(rows) for rows in self._tables(claim.after_match)]
         if any(claim.who in leaders for leaders in tops):
             return None
         return f"the top is {', '.join(tops[0]) or 'nobody yet'}"
@@ -306,9 +307,3 @@ def _score(said: str | None) -> Score | None:
         return Score.parse(said.replace(" ", "").replace("x", "-")) if said else None
     except ValueError:
         return None
-
-
-def _top(totals: dict[str, int]) -> list[str]:
-    """Everyone level at the top of ``totals``; nobody while no one has a point."""
-    top = max(totals.values(), default=0)
-    return sorted(h for h, p in totals.items() if p == top) if top > 0 else []

@@ -124,6 +124,7 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("One game left, so caio can still dream.", None, True),  # none is in play
         # a run of days (bia scored on both her days; caio blanked his one)
         ("After two blank days, bia is sticking with the favourite.", None, True),
+        ("After two 0-point days in a row from bia, she sticks with the favourite.", None, True),
         ("bia, two scoring days in a row.", None, False),
         ("A bia tem dois dias seguidos em branco.", None, True),
         ("Faltam 2 jogos e a bia lidera.", None, False),
@@ -263,6 +264,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Brazil are world champions!", None, True),
         # a goal said to be a penalty, by its minute (#1: Vini at 10 and 80, neither one)
         ("A penalty at 80 and another at 81 for Brazil!", 1, True),
+        # goals said close together: the match's, that far apart at most (10' and 80')
+        ("Vini, two goals in 70 minutes for Brazil!", 1, False),
+        ("Vini, two goals in eight minutes for Brazil!", 1, True),
+        ("Vini: 2 golos em 8 minutos!", 1, True),
         ("Vini at 10, then a penalty at 80 for Brazil!", 1, True),
         ("Vini at 10 and at 80, and a penalty at 85 missed.", 1, False),
         # a side's backers counted (#1: ana, bia and dani backed Brazil; #2: caio Argentina)

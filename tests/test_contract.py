@@ -172,6 +172,7 @@ ENDING = {
 # blanks in a row (#2 and #3), ana's two exacts (#1 and #2)
 RUNS = {"story.blanks": {"who": "caio", "n": "2"}, "story.exacts": {"who": "ana", "n": "2"}}
 FINAL_DAY = ("story.final_day", "story.her_final_day")  # said with one match left
+SHARED_LEAD = ("answer.leaders",)  # said of players level at the top
 FRAGMENTS = (
     "word.",
     "fusion.best",
@@ -191,6 +192,8 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
         for section, said in voice(language).items():
             if section.startswith(FRAGMENTS):
                 continue  # pieces of her lines ("and", "ana (2 exact)"), not lines
+            if section.startswith(SHARED_LEAD):
+                continue  # of a lead shared: test_a_shared_lead_is_a_tie_the_table_ranks
             ending = section.startswith(("wrapup", "fusion.ending"))
             late = section in RUNS or section in FINAL_DAY
             if phase != ("ending" if ending else "late" if late else "early"):
@@ -226,6 +229,32 @@ def test_every_line_of_her_offline_voice_keeps_the_contract(
     notes = " ".join((SAMPLE | ENDING).values())
     for section, kind, text in lines("ending"):
         assert held(played, text, kind, notes, language, match=None) is None, (section, text)
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_shared_lead_is_a_tie_the_table_ranks(
+    tournament_pool: Pool, clock: FakeClock, language: str
+) -> None:
+    """ "ana and bia share the lead": level on points and exact scores, as the table ranks
+    them."""
+    pool = tournament_pool
+    pool.predictions.place("ana", 1, Score(3, 1))
+    pool.predictions.place("bia", 1, Score(4, 2))
+    play(pool, clock, 1, "2-0")  # 7 each, on the goal difference
+    said = voice(language)["answer.leaders"][0]
+    text = Template(re.sub(r"\[([^\[\]|]*)\|[^\[\]|]*\]", r"\1", said)).substitute(
+        leader="ana & bia", points="7", played="1", chasers="caio (0)"
+    )
+    assert held(pool, text, "answer", language=language, match=None) is None
+
+
+def test_level_on_points_the_one_with_an_exact_leads_alone(played: Pool, clock: FakeClock) -> None:
+    """ana 10 with an exact, bia 10 without one: ana tops the table, nobody shares it."""
+    played.predictions.place("bia", 3, Score(2, 0))
+    play(played, clock, 3, "1-0")  # bia's 5 more: 10
+    assert held(played, "ana and bia share the lead on 10.", "answer", match=None) == "shared"
+    assert held(played, "ana leads on 10, level on points with bia.", "answer", match=None) is None
+    assert held(played, "bia leads on 10.", "answer", match=None) == "leader"
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])

@@ -56,7 +56,7 @@ from game.model import Match, MatchStatus, Result, Score
 from game.pool import NotFound
 from game.rules import RuleViolation
 from game.scoring import Tier, classify, points_for, scored_score
-from game.standings import StandingRow
+from game.standings import StandingRow, top_of
 from game.teams import TeamBook
 from game.words import Words
 from memory import facts, hearing
@@ -484,8 +484,8 @@ class Questions:
         if not table:
             return Leading(asker, (), 0, (), played, live)
         top = table[0].points
-        leaders = tuple(r.player for r in table if r.points == top)
-        chasers = tuple((r.player, r.points) for r in table if r.points < top)[:2]
+        leaders = tuple(top_of(table)) or tuple(r.player for r in table if r.points == top)
+        chasers = tuple((r.player, r.points) for r in table if r.player not in leaders)[:2]
         return Leading(asker, leaders, top, chasers, played, live)
 
     def _cup_chances(self, matches: list[Match], mark: int) -> dict[str, float]:

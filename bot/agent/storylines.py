@@ -16,7 +16,7 @@ from bot.agent.requests import TOP_STORIES, Recall, Storyline
 from game.model import Match
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
-from game.standings import StandingRow
+from game.standings import StandingRow, top_of
 from prompts import phrase
 
 STREAK = 3  # a run worth mentioning: this many in a row
@@ -113,8 +113,8 @@ def _from_table(
     """What this result did to the table: the last match left, a new leader, moves, rivals."""
     if not after or after[0].points == 0:
         return None
-    leaders = [r.player for r in after if r.points == after[0].points]
-    lead = after[0].points - next((r.points for r in after if r.points < after[0].points), 0)
+    leaders = top_of(after)
+    lead = after[0].points - next((r.points for r in after if r.player not in leaders), 0)
     left = [m for m in pool.matches() if Match.time_order(m) > Match.time_order(match)]
     if len(left) == 1 and len(leaders) == 1:
         return Storyline("her_final_day" if leaders[0] == her else "final_day", leaders[0], lead)

@@ -10,6 +10,7 @@ from game.league import champions, is_league
 from game.model import Match, MatchStatus
 from game.pool import Pool
 from game.scoring import Tier, classify, scored_score
+from game.standings import top_of
 
 
 def is_over(pool: Pool) -> bool:
@@ -60,11 +61,11 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
         runner_up=runner_up,
         final=f"{final.team1} {final.result} {final.team2}",
         stage=final.stage,
-        winners=tuple(r.player for r in table if r.points == top),
+        winners=tuple(top_of(table)),
         points=top,
         podium=podium,
         her_rank=mine.rank if mine else 0,
-        mine=her in [r.player for r in table if r.points == top],
+        mine=her in top_of(table),
         of=len(table),
         leaders=tuple(leaders),
         best_call=(best[2], best[3], best[0]) if best else None,
