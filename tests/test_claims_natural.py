@@ -205,6 +205,16 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Best call: bia's exact 1-1 on Argentina v Mexico, the only one in the pool.", None, True),
         ("bia's exact 1-1: the only one in the pool to call it.", None, False),
         ("bia, you backed Serbia and they finished dead last.", None, False),
+        # ... but a team named earlier in the sentence is not its subject
+        (
+            "Your 2-0 on Argentina v Mexico got nothing, caio, and it lifts you off the bottom.",
+            None,
+            True,
+        ),
+        ("Your 1-0 on Brazil v Serbia got 5, dani, and it keeps you off the bottom.", None, False),
+        # a draw pick on a draw earns the difference's points, said any way
+        ("Your 1-1 earns 5 for calling the draw, bia.", None, True),
+        ("Your 1-1 earned 10 for calling the draw, bia.", None, False),
         # "she", the player named last before
         ("caio got nothing again. Still, he's off the bottom.", None, True),
         ("dani got 7. Still, she's off the bottom.", None, False),
