@@ -47,7 +47,7 @@ from functools import cache, lru_cache
 from operator import is_not
 
 from game import jokers
-from game.events import ResultRecorded
+from game.events import ChatPosted, ResultRecorded
 from game.league import FINAL, champions
 from game.model import Match, MatchStatus, Prediction, Result, Score, tally
 from game.pool import Pool
@@ -396,6 +396,21 @@ ON_DAY = re.compile(
     r"|\b(?:no dia|até|ate)\s+(?P<d3>\d{1,2})/(?P<m3>\d{1,2})(?![\d/])",
     re.IGNORECASE,
 )
+# A moment before a match began: "before kick-off", "pre-match", "antes do apito inicial"
+BEFORE_KICKOFF = re.compile(
+    r"\b(?:before (?:the )?kick[- ]?off|pre-?match|pre-?game|before (?:the (?:match|game) "
+    r"(?:started|began|even started)|a ball was kicked)|antes do (?:jogo|apito inicial|pontap[eé] de sa[ií]da"
+    r"|in[ií]cio)|antes de o jogo come[cç]ar|antes de come[cç]ar)\b",
+    re.IGNORECASE,
+)
+QUOTE_LETTERS = 4  # a quote shorter than this ("ok") names no one line
+
+
+def _plain(text: str) -> str:
+    """``text`` as compared for a quote: lowercase, its words one space apart."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
 # What brings a text back from a moment to the table as it stands.
 NOW = re.compile(r"\b(?:now|today|currently|at the moment|agora|hoje|atualmente)\b", re.IGNORECASE)
 Moment = tuple[str, int]  # ("up to", #N): after #N; ("before", #N): just before #N
@@ -846,6 +861,9 @@ class Claims:
         against ``records`` when the caller has just read them. ``sure``: points its writer
         declared whose they are, and were found true (``memory.declared``): not guessed at."""
         records = records or self.records()
+        told = self._quoted_before(text, records, match)
+        if told is not None:
+            return told
         text = QUOTED.sub('""', text)  # a player's words, quoted, are theirs, not her claims
         for home, away in ((int(a), int(b)) for a, b in SCORE.findall(ON_DAY.sub(" ", text))):
             if (home, away) not in records.scores:
@@ -913,6 +931,32 @@ class Claims:
         if NOBODY_CALLED.search(text) and records.called.get(match):
             return f"nobody: {', '.join(sorted(records.called[match]))} called #{match} exactly"
         return _everyone(text, records, match) or _before(text, records, match)
+
+    def _quoted_before(self, text: str, records: Records, match: int | None) -> str | None:
+        """A player's words quoted as said before the kick-off of the match a line is
+        about ("carla's 'ouvi dizer 4-0' before kick-off"): a chat line holding them came
+        before it (a line the chat does not hold is the quote rule's)."""
+        if match is None or match not in records.matches:
+            return None
+        kickoff = records.matches[match].kickoff
+        for sentence in SENTENCE.findall(text):
+            if not BEFORE_KICKOFF.search(sentence):
+                continue
+            for quote in QUOTED.findall(sentence):
+                words = _plain(quote[1:-1])
+                if len(words) < QUOTE_LETTERS:
+                    continue
+                said = [
+                    item.at
+                    for item in self.pool.events_of(ChatPosted)
+                    if words in _plain(item.event.text)
+                ]
+                if said and min(said) >= kickoff:
+                    return (
+                        f"quote {quote}: said at {min(said):%H:%M}, after #{match} kicked off"
+                        f" at {kickoff:%H:%M}"
+                    )
+        return None
 
     def _played_before(
         self, now: Records, match: int | None, known: dict[Moment, Records]

@@ -9,6 +9,8 @@ The pool: #1 Brazil 2-0 Serbia on 11 Jun (ana called it: 10; bia had 1-0: 5; dan
 15, caio 0, dani 7.
 """
 
+from datetime import timedelta
+
 import pytest
 
 from game.model import Goal, Score
@@ -577,3 +579,20 @@ def test_lines_of_a_pool_she_plays_in_are_read_as_meant(
 ) -> None:
     reason = Claims(she_plays, "betania").check(line, 2)
     assert (reason is not None) == false, reason
+
+
+def test_a_line_quoted_as_said_before_kick_off_was(tournament_pool: Pool, clock: FakeClock) -> None:
+    """bia wrote hers an hour before Argentina v Mexico, caio his ten minutes in."""
+    pool = tournament_pool
+    kickoff = pool.match(2).kickoff
+    clock.now = kickoff - timedelta(hours=1)
+    pool.talk.chat("bia", "ouvi dizer 2-0 argentina lol")
+    clock.now = kickoff + timedelta(minutes=10)
+    pool.talk.chat("caio", "vai dar empate, confia")
+    play(pool, clock, 2, "1-1")
+    claims = Claims(pool, "betania")
+    early = 'Argentina 1-1 Mexico: bia\'s "ouvi dizer 2-0 argentina" before kick-off went nowhere.'
+    late = 'Argentina 1-1 Mexico: caio\'s "vai dar empate, confia" before kick-off was spot on.'
+    assert claims.check(early, 2) is None
+    assert claims.check(late, 2) is not None
+    assert claims.check(late.replace("before kick-off", "ten minutes in"), 2) is None
