@@ -2466,7 +2466,7 @@ TO_PLAY = re.compile(
     r"\s*(?:points?|pts|pontos?)?\s+(?:still\s+|ainda\s+)?(?:on the table|up for grabs"
     r"|to play for|left to (?:win|play for)|available|in play|em jogo|em disputa|por disputar"
     r"|a disputar|para (?:ganhar|disputar)|(?:max(?:imum)?\s+|at most\s+|no m[aá]ximo\s+)?"
-    r"(?:left|remaining|on offer|restantes?|que faltam))\b",
+    r"(?:each\s+|apiece\s+|cada\s+)?(?:left|remaining|on offer|restantes?|que faltam))\b",
     re.IGNORECASE,
 )
 

@@ -40,7 +40,7 @@ from statistics import median
 from typing import Any
 
 from game.cup_scorers import scorers_of
-from game.places import spellings_of
+from game.places import places_in, spellings_of
 from game.pool import Pool
 from game.teams import TeamBook
 from game.text import folds_as_lower, key_form
@@ -441,6 +441,8 @@ def _teams(text: str, grounds: Grounds) -> Breach | None:
         # The text is short and the context long: it is searched first, the context after.
         found = pattern.search(text)
         if found is not None and found[0][0].isupper() and lowered not in grounds.text:
+            if any(place.startswith("city:") for place in places_in(found[0])):
+                continue  # a club named as its city is: "the São Paulo bar crowd"
             return Breach("team", f"{spelling}: not in this tournament")
     return None
 
@@ -704,7 +706,10 @@ def _shape(text: str, kind: str) -> Breach | None:
     if "\n" in text.strip():
         return Breach("paragraphs", "more than one paragraph")
     # A sentence has a verb somewhere in three words; "Suspicious." is a beat, not one.
-    count = len([s for s in SENTENCE_END.split(text) if len(WORD.findall(s)) >= 3])
+    # A player's words quoted are one thing she says, their full stops theirs ('diego, "3-3.
+    # i cant breathe."').
+    own = QUOTED.sub(lambda quote: re.sub(r"[.!?\u2026]+", ",", quote[0]), text)
+    count = len([s for s in SENTENCE_END.split(own) if len(WORD.findall(s)) >= 3])
     if count > most:
         return Breach("sentences", f"{count} sentences, at most {most} for a {kind}")
     if count == 0:  # "2-1, 5 pts.": numbers and a word or two say nothing to anyone

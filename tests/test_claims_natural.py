@@ -324,6 +324,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Ainda há 20 pontos em jogo, caio.", None, False),
         ("With 20 points max left across the last two, caio can dream.", None, False),
         ("With 30 points max left across the last two, caio can dream.", None, True),
+        ("Two matches and 20 points max each left to play, caio.", None, False),
+        ("Two matches and 30 points max each left to play, caio.", None, True),
         # some of the last matches, counted (bia: 5, then 10 exactly)
         ("bia, one exact in your last two.", None, False),
         ("bia, two blanks in your last two games.", None, True),

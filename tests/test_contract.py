@@ -459,6 +459,19 @@ def test_a_match_ends_two_hours_after_its_kick_off(played: Pool) -> None:
     assert held(played, "Brazil v Serbia is done by 18:30.", prompt=notes) == "number"
 
 
+def test_a_player_s_words_quoted_are_not_her_sentences(played: Pool) -> None:
+    """Six sentences of hers, a quote with three of its own: six."""
+    chat = "bia: Vini again, wow. this is unreal stuff. what a day today"
+    entry = (
+        "Brazil 2-0 Serbia, Vini twice. ana called it. bia got five points. caio had no pick. "
+        'The table moved. Best line: bia, "Vini again, wow. this is unreal stuff. what a day'
+        ' today".'
+    )
+    assert held(played, entry, "diary_entry", chat, match=1) is None
+    seven = entry.replace("no pick.", "no pick. He was away.")
+    assert held(played, seven, "diary_entry", chat, match=1) == "sentences"
+
+
 def test_a_date_tag_of_a_diary_opens_a_sentence(played: Pool) -> None:
     told = "[11 Jun] Both openers went to the favourites."
     assert held(played, told, kind="diary fusion", prompt="[11 Jun] Brazil 2-0 Serbia") is None
@@ -572,6 +585,18 @@ def test_a_team_is_spoken_of_by_its_scorers_of_past_cups(
 )
 def test_a_team_is_spoken_of_by_its_nickname(played: Pool, text: str, language: str) -> None:
     assert held(played, text, language=language, match=None) is None
+
+
+def test_a_club_named_as_its_city_is_the_city(played: Pool) -> None:
+    """ "The São Paulo bar crowd", the city a player named in the chat, not São Paulo FC;
+    a club no city names is still a team outside this tournament."""
+    heard = frozenset({"bar", "em", "são", "paulo", "palmeiras"})
+    contract = Contract(played, "en", ("betania", "BETanIA"), heard=lambda: heard)
+    grounds = contract.grounds(persona("BETanIA", "en"), "")
+    city = "Vini again! The São Paulo bar crowd is on the tables, bia."
+    club = "Vini again! The Palmeiras crowd is on the tables, bia."
+    assert contract.check(city, "remark", grounds, 1) is None
+    assert getattr(contract.check(club, "remark", grounds, 1), "rule", None) == "team"
 
 
 @pytest.mark.parametrize(
