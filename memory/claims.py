@@ -939,23 +939,31 @@ class Claims:
         if match is None or match not in records.matches:
             return None
         kickoff = records.matches[match].kickoff
-        for sentence in SENTENCE.findall(text):
-            if not BEFORE_KICKOFF.search(sentence):
+        # (a quote's own "!!" ends no sentence of hers: read with its marks as commas)
+        masked = QUOTED.sub(lambda quote: re.sub(r"[.!?;]", ",", quote[0]), text)
+        for sentence in SENTENCE.finditer(masked):
+            said_when = BEFORE_KICKOFF.search(sentence[0])
+            quotes = list(QUOTED.finditer(text, sentence.start(), sentence.end()))
+            if said_when is None or not quotes:
                 continue
-            for quote in QUOTED.findall(sentence):
-                words = _plain(quote[1:-1])
-                if len(words) < QUOTE_LETTERS:
-                    continue
-                said = [
-                    item.at
-                    for item in self.pool.events_of(ChatPosted)
-                    if words in _plain(item.event.text)
-                ]
-                if said and min(said) >= kickoff:
-                    return (
-                        f"quote {quote}: said at {min(said):%H:%M}, after #{match} kicked off"
-                        f" at {kickoff:%H:%M}"
-                    )
+            # the quote "before kick-off" is said of: the nearest to it
+            start, end = sentence.start() + said_when.start(), sentence.start() + said_when.end()
+            quote = min(
+                quotes, key=lambda q: q.start() - end if q.start() >= end else start - q.end()
+            )[0]
+            words = _plain(quote[1:-1])
+            if len(words) < QUOTE_LETTERS:
+                continue
+            said = [
+                item.at
+                for item in self.pool.events_of(ChatPosted)
+                if words in _plain(item.event.text)
+            ]
+            if said and min(said) >= kickoff:
+                return (
+                    f"quote {quote}: said at {min(said):%H:%M}, after #{match} kicked off"
+                    f" at {kickoff:%H:%M}"
+                )
         return None
 
     def _played_before(
@@ -1097,7 +1105,7 @@ def _table_claims(
 
 # The lead said shared: "fabio and I share the lead", "joint leaders", "dividem a liderança"
 SHARED_LEAD = re.compile(
-    r"\b(?:share[sd]?|sharing)\s+(?:the\s+)?(?:lead|top spot|top of the table|first place)\b"
+    r"\b(?:share[sd]?|sharing)\s+(?:the\s+)?(?:lead|top spot|top|first place)\b"
     r"|\b(?:joint|co)[- ]?(?:leaders?|top|first)\b|\btied for (?:the lead|first|top)\b"
     r"|\bdivid\w*\s+(?:a\s+)?lideran[cç]a\b|\bco-?l[ií]deres\b",
     re.IGNORECASE,

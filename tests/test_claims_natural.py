@@ -595,6 +595,17 @@ def test_a_line_quoted_as_said_before_kick_off_was(tournament_pool: Pool, clock:
     claims = Claims(pool, "betania")
     early = 'Argentina 1-1 Mexico: bia\'s "ouvi dizer 2-0 argentina" before kick-off went nowhere.'
     late = 'Argentina 1-1 Mexico: caio\'s "vai dar empate, confia" before kick-off was spot on.'
+    # ... of the quote nearest to it, its own marks no end of a sentence of hers
+    both = (
+        'Argentina 1-1 Mexico. Best lines: caio\'s "vai dar empate, confia!!" and bia before'
+        ' kick-off, "ouvi dizer 2-0 argentina"'
+    )
+    assert claims.check(both, 2) is None
+    flipped = (
+        'Argentina 1-1 Mexico. Best lines: bia\'s "ouvi dizer 2-0 argentina!!" and caio before'
+        ' kick-off, "vai dar empate, confia"'
+    )
+    assert claims.check(flipped, 2) is not None
     assert claims.check(early, 2) is None
     assert claims.check(late, 2) is not None
     assert claims.check(late.replace("before kick-off", "ten minutes in"), 2) is None

@@ -253,6 +253,7 @@ def test_level_on_points_the_one_with_an_exact_leads_alone(played: Pool, clock: 
     played.predictions.place("bia", 3, Score(2, 0))
     play(played, clock, 3, "1-0")  # bia's 5 more: 10
     assert held(played, "ana and bia share the lead on 10.", "answer", match=None) == "shared"
+    assert held(played, "ana and bia share the top on 10.", "answer", match=None) == "shared"
     assert held(played, "ana leads on 10, level on points with bia.", "answer", match=None) is None
     assert held(played, "bia leads on 10.", "answer", match=None) == "leader"
 
