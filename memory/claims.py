@@ -1471,7 +1471,8 @@ BOTTOM = re.compile(
 )
 # What is hoped for or spoken of, not done: "about climbing off the bottom", "to climb"
 HOPED = re.compile(
-    r"\b(?:about|to|for|de|para|pra|sobre)\s+(?:\w+ing|\w+(?:ar|er|ir))\s+$"
+    r"\b(?:about|to|for|de|para|pra|sobre)\s+(?:\w+ing|\w+(?:ar|er|ir))\s+"
+    r"(?:(?:you|him|her|them|me|us|te|o|a)\s+)?$"
     r"|\bto\s+(?:get|climb|move|crawl|climb up|get up)\s+$"
     # ... or what may yet be: "an exact or two could still get you off the bottom"
     r"|\b(?:could|can|might|may|would|will|should|pode|poderia|podem)\s+(?:still\s+|yet\s+|ainda\s+)?"
@@ -1574,9 +1575,25 @@ def _placed(sentence: str, before: str, records: Records, addressed: str, told: 
     one's); not the one it speaks to beside others named ("Bottom of the pile, bruno:
     carla and diego, sharing last place")."""
     spoken_to = addressed if YOU.search(sentence) else ""
-    whose = _named_last(before, records) or _whose(sentence, records, spoken_to, told)
+    named = named_at(before, records.players)
+    if named and SUBJECT_VERB.match(before[named[-1][1] :]):
+        # "three blanks for diego, and carla is still bottom": the one its verb follows
+        return {named[-1][2]} & set(records.totals)
+    pronoun = _pronoun_last(before)
+    whose = _named_last(before, records) or (
+        # "you're 6th now, off the floor and ahead of diego": yours, not diego's
+        {spoken_to} - {""} if pronoun == "you" else _whose(sentence, records, spoken_to, told)
+    )
     whose = whose - {_vocative(sentence, records)} or whose
     return {h for h in whose if h in records.totals}
+
+
+# The verb right after a player, making them the subject: "carla is still bottom"
+SUBJECT_VERB = re.compile(
+    r"(?:['\u2019]s\b|\s+(?:is|was|stays|remains|sits|finishes|ends|é|está|esta|segue|continua"
+    r"|fica)\b)",
+    re.IGNORECASE,
+)
 
 
 # A place in the table said to be kept: "bruno stays 5th on 12", "you remain third",
@@ -2319,6 +2336,13 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
     before, after = text[: found.start()], text[found.end() :]
     if PICK_AFTER.match(after):
         return True
+    # (a score between two teams is a result, however it is brought in: "yesterday went
+    # Netherlands 3-1 USA")
+    named_next = re.match(r"\s*((?:[A-ZÀ-Ý][\w.'\u2019-]*\s?){1,3})", after)
+    ahead = _teams_in(named_next[1], records) if named_next else set()
+    behind = _teams_in(before[-TEAM_REACH:], records)
+    if ahead and behind and not ahead & behind:
+        return False
     # (a word may stand between: "bruno's wild 4-2")
     owner = re.search(r"(\w+)['\u2019]s\s+(?:[a-z]+\s+)?$", before)
     if owner is not None:  # "bruno's 4-2" is a pick; "Portugal's 6-1 over Switzerland" is not
@@ -2333,9 +2357,10 @@ def _a_pick(text: str, found: re.Match[str], records: Records) -> bool:
     return PICKED.search(before) is not None or POSSESSED.search(before) is not None
 
 
+TEAM_REACH = 25  # characters a team's name takes beside a score ("South Korea")
 POSSESSED = re.compile(
     r"\b(?:my|your|(?:o|a)\s+(?:teu|tua|meu|minha)|teu|tua|meu|minha)"
-    r"\s+(?:[a-z]+\s+)?$",
+    r"\s+(?:[a-z]+\s+){0,2}$",
     re.IGNORECASE,
 )
 

@@ -180,6 +180,17 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("caio still hasn't climbed off the bottom.", None, False),
         ("bia still hasn't climbed off the bottom.", None, True),
         ("bia was dead last after the opener; now she leads.", None, False),
+        # what is spoken of, with its object ("about getting you off the bottom")
+        (
+            "Now, about getting you off the bottom, caio: Argentina v Mexico is your shot.",
+            None,
+            False,
+        ),
+        # the one its verb follows ("for dani, and caio is"), not a list of both
+        ("Nothing for dani, and caio is still bottom on 0.", None, False),
+        ("Nothing for caio, and dani is still bottom on 7.", None, True),
+        # "you" before it, not a player named after it
+        ("Your 3-1 got 7, and you're 3rd now, off the floor and ahead of caio.", None, False),
         # "off the floor" is off the bottom
         ("dani is finally off the floor.", None, False),
         ("caio is finally off the floor.", None, True),
@@ -318,6 +329,7 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # a score said as someone's with a possessive is a pick, not a result
         ("Brazil v Serbia ends 2-0: bia, your 1-0 Serbia sank with mine.", 1, False),
         ("Brazil v Serbia ends 2-0: bia, your 4-4 Serbia sank with mine.", 1, True),
+        ("Brazil v Serbia ends 2-0, and dani is 2 clear of my own empty 3-1.", 1, False),
         # the points still to win: an exact on each match left (two: 20)
         ("Two games left, caio: up to 20 points still on the table.", None, False),
         ("Two games left, caio: up to 30 points still on the table.", None, True),
@@ -571,6 +583,9 @@ def she_plays(tournament_pool: Pool, clock: FakeClock) -> Pool:
             "Argentina 1-1 Mexico: caio and ana, the six of you share the bottom. And I sneak past dani.",
             True,
         ),
+        # a score between two teams is a result, however brought in (nobody picked 2-0)
+        ("The opener went Brazil 2-0 Serbia, and dani took 7.", False),
+        ("The opener went Brazil 2-0, and dani took 7.", True),
         # what may yet be is no claim of the table: "could still get you off the bottom"
         ("You're last on 0, caio: an exact or two could still get you off the bottom.", False),
         ("You're last on 0, caio, but off the bottom at last.", True),
