@@ -931,8 +931,12 @@ def may_tell(text: str) -> bool:
     plain = plain_line(text)
     if ROOM_FIRST_PERSON.search(plain) is not None or NEWS.match(plain) is not None:
         return True
-    opener = LEAD_IN.match(plain)
-    return opener is not None and any(opener[g] is not None for g in ("open", "change", "topic"))
+    # (past the fillers before it: "e mudança de planos: ...", "ok so fyi ...")
+    while (opener := LEAD_IN.match(plain)) and opener.end():
+        if any(opener[g] is not None for g in ("open", "change", "topic")):
+            return True
+        plain = plain[opener.end() :]
+    return False
 
 
 # A line opening with what changed: "agora só natação", "from now on day shifts"

@@ -589,6 +589,9 @@ def test_a_line_to_the_room_that_may_tell_is_read_by_the_model_and_answered_by_n
         ("eheh o dragão nunca falha 🐉 sócio do FC Porto há 15 anos", True),
         ("big news folks, got the branch manager job here in glasgow 🎉", True),
         ("can't stay long tonight, gaelic class at 7. been learning for a year now", True),
+        # news opened as such past a filler ("e ...", "ok so ...")
+        ("e mudança de planos: o casamento passou para 20 de maio, a igreja não tinha data", True),
+        ("e aí gente, bora que hoje tem jogo", False),
         # the match, another player, the room
         ("KANE OVER THE BAR 🤣", False),
         ("que jogo!! messi é outro nível", False),
