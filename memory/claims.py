@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from operator import is_not
 
 from game import jokers
@@ -902,21 +902,18 @@ class Claims:
                     break
             if told is not None:
                 return told
+        # what a place said kept is kept since: before the match the line is about (an
+        # answer's "you stay 5th", the last match played)
+        kept_since = partial(self._played_before, records, match or _last_played(records), then)
         told = (
             _results(text, records, match)
             or _ended(text, records, match)
             or _opened(text, records, addressed)
             or _in_a_row(text, records, addressed)
             or _bottom(text, records, addressed, lambda: self._played_before(records, match, then))
-            or _stays_placed(
-                text,
-                records,
-                addressed,
-                # an answer's "you stay 5th" is of the last match played
-                lambda: self._played_before(records, match or _last_played(records), then),
-                match,
-            )
+            or _stays_placed(text, records, addressed, kept_since, match)
             or _off_podium(text, records, addressed)
+            or _podium_kept(text, records, addressed, kept_since)
             or _only_exact(text, records)
             or _ladder(text, records, addressed)
             or _team_goals(text, records)
@@ -1463,7 +1460,10 @@ BOTTOM = re.compile(
     r" basement|the cellar)|no longer (?:last|bottom|in last)|(?:saiu|sai|saindo|largou|deixou"
     r"|deixa|larga) (?:d?a )?lanterna)|(?P<on>(?P<stays>(?:stays?|remains?|still)\s+(?:at\s+)?"
     r"(?:the\s+)?(?:bottom(?!\s+of\s+the\s+(?!table|pool|standings|pile))|in last place)"
-    r"|(?:stays?|remains?)\s+last(?=\s*(?:[,.;!?]|on\b|with\b|$))|(?:segue|continua) na lanterna)"
+    r"|(?:stays?|remains?)\s+last(?=\s*(?:[,.;!?]|on\b|with\b|$))|(?:segue|continua) na lanterna"
+    # "stay locked together at the foot of the table"
+    r"|(?:stays?|remains?)\s+(?:[a-z]+\s+){0,2}(?:at|on)\s+the\s+(?:foot|bottom)\s+of\s+the"
+    r"\s+(?:table|pool|standings))"
     r"|(?:rock|dead)[- ]bottom|bottom of the (?:table|pool"
     r"|standings|pile)|in last place|dead last|(?:na|é a|é o) lanterna"
     r"|lanterninha|(?:no|em) [uú]ltimo lugar|na [uú]ltima posi[cç][aã]o))\b",
@@ -1684,6 +1684,34 @@ def _last_played(records: Records) -> int | None:
     """The last match finished, by kick-off: None before any."""
     done = [m for m in records.matches.values() if m.result is not None]
     return max(done, key=Match.time_order).number if done else None
+
+
+# The podium said kept: "kept you on the podium", "stays on the podium", "segue no pódio"
+PODIUM_KEPT = re.compile(
+    r"\b(?:kept|keeps?|keeping|stays?|stayed|remains?|still)\s+(?:(?:you|him|her|them|me)\s+)?"
+    r"on\s+the\s+podium\b|\b(?:segue|continua|fica|manteve)\s+(?:\w+\s+)?no\s+p[oó]dio\b",
+    re.IGNORECASE,
+)
+
+
+def _podium_kept(
+    text: str, records: Records, addressed: str, earlier: Callable[[], Records | None]
+) -> str | None:
+    """ "Your 2-0 kept you on the podium": in the top three now and before the match."""
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
+        for found in PODIUM_KEPT.finditer(sentence):
+            before = sentence[: found.start()]
+            whose = _placed(sentence, before, records, addressed, text[: said.start()])
+            if YOU.search(found[0]) and addressed:
+                whose = {addressed} & set(records.ranks)
+            for handle in sorted(whose):
+                if records.ranks.get(handle, 0) > PODIUM:
+                    return f"podium: {handle} is {records.ranks[handle]}"
+                table = earlier()
+                if table is not None and table.ranks.get(handle, 0) > PODIUM:
+                    return f"podium: {handle} was {table.ranks[handle]} before the match"
+    return None
 
 
 # How far one is from the podium, the top three: "10 off the podium", "a 9 pontos do pódio"

@@ -196,6 +196,11 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("caio is finally off the floor.", None, True),
         # a place kept, now and before the match (before #2: ana 10, dani 7, bia 5, caio 0)
         ("Argentina 1-1 Mexico, and caio stays fourth on 0.", 2, False),
+        ("Argentina 1-1 Mexico, and caio stays stuck at the foot of the table.", 2, False),
+        ("Argentina 1-1 Mexico, and dani stays stuck at the foot of the table.", 2, True),
+        # the podium kept, now and before (dani 3rd now, 2nd before #2; caio 4th)
+        ("Argentina 1-1 Mexico, and dani stays on the podium.", 2, False),
+        ("caio, your 2-0 kept you on the podium.", None, True),
         ("Argentina 1-1 Mexico, and dani stays 3rd on 7.", 2, True),
         ("Argentina 1-1 Mexico, so ana stays 2nd, on 10.", 2, True),
         ("You stay 4th, caio.", None, False),
