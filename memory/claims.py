@@ -406,6 +406,12 @@ BEFORE_KICKOFF = re.compile(
 QUOTE_LETTERS = 4  # a quote shorter than this ("ok") names no one line
 
 
+def unstopped(text: str) -> str:
+    """``text`` with the stops inside quotes as commas, letter for letter: a player's
+    "3-3. i cant breathe!!" ends no sentence of hers."""
+    return QUOTED.sub(lambda quote: re.sub(r"[.!?;\u2026]", ",", quote[0]), text)
+
+
 def _plain(text: str) -> str:
     """``text`` as compared for a quote: lowercase, its words one space apart."""
     return " ".join(re.findall(r"\w+", text.lower()))
@@ -936,9 +942,7 @@ class Claims:
         if match is None or match not in records.matches:
             return None
         kickoff = records.matches[match].kickoff
-        # (a quote's own "!!" ends no sentence of hers: read with its marks as commas)
-        masked = QUOTED.sub(lambda quote: re.sub(r"[.!?;]", ",", quote[0]), text)
-        for sentence in SENTENCE.finditer(masked):
+        for sentence in SENTENCE.finditer(unstopped(text)):
             said_when = BEFORE_KICKOFF.search(sentence[0])
             quotes = list(QUOTED.finditer(text, sentence.start(), sentence.end()))
             if said_when is None or not quotes:
@@ -1550,7 +1554,6 @@ def _bottom(
 
 
 THEY = re.compile(r"\b(?:they|they're|eles|elas)\b", re.IGNORECASE)
-PLAYER_PRONOUN = re.compile(r"\b(?i:you|your|you're|i|i'm|me|my|she|he|she's|he's|her|his)\b")
 
 
 def _team_subject(before: str, records: Records) -> bool:
@@ -1562,7 +1565,7 @@ def _team_subject(before: str, records: Records) -> bool:
     if not clauses:
         return False
     last = clauses[-1]
-    if named_at(last, records.players) or PLAYER_PRONOUN.search(last):
+    if named_at(last, records.players) or _pronoun_last(last):
         return False
     return bool(THEY.search(last) or _teams_in(last, records))
 

@@ -53,6 +53,7 @@ from memory.claims import (
     Records,
     answered,
     number_value,
+    unstopped,
 )
 from memory.declared import Declared, DeclaredCheck, vouched
 from prompts import load, sections
@@ -708,8 +709,7 @@ def _shape(text: str, kind: str) -> Breach | None:
     # A sentence has a verb somewhere in three words; "Suspicious." is a beat, not one.
     # A player's words quoted are one thing she says, their full stops theirs ('diego, "3-3.
     # i cant breathe."').
-    own = QUOTED.sub(lambda quote: re.sub(r"[.!?\u2026]+", ",", quote[0]), text)
-    count = len([s for s in SENTENCE_END.split(own) if len(WORD.findall(s)) >= 3])
+    count = len([s for s in SENTENCE_END.split(unstopped(text)) if len(WORD.findall(s)) >= 3])
     if count > most:
         return Breach("sentences", f"{count} sentences, at most {most} for a {kind}")
     if count == 0:  # "2-1, 5 pts.": numbers and a word or two say nothing to anyone
