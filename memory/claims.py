@@ -908,6 +908,9 @@ class Claims:
                     break
             if told is not None:
                 return told
+        told = self._shared_once(text, records, addressed, then)
+        if told is not None:
+            return told
         # what a place said kept is kept since: before the match the line is about (an
         # answer's "you stay 5th", the last match played)
         kept_since = partial(self._played_before, records, match or _last_played(records), then)
@@ -965,6 +968,23 @@ class Claims:
                     f"quote {quote}: said at {min(said):%H:%M}, after #{match} kicked off"
                     f" at {kickoff:%H:%M}"
                 )
+        return None
+
+    def _shared_once(
+        self, text: str, records: Records, addressed: str, known: dict[Moment, Records]
+    ) -> str | None:
+        """A lead said shared in the past with no moment named ("fabio, who shared it with
+        me"): after some match played, the table ranked its players level at the top."""
+        for sentence in SENTENCE.findall(text):
+            if _moments(sentence, records):
+                continue  # a moment named: read against it, as said
+            for whose, past in _shared_said(sentence, records, addressed):
+                if not past or len(whose) < 2:
+                    continue
+                played = [m.number for m in records.matches.values() if m.result is not None]
+                views = (self._then(records, ("up to", n), known) for n in played)
+                if not any(len(v.leaders) > 1 and whose <= v.leaders for v in views):
+                    return f"shared lead: {', '.join(sorted(whose))} never led level"
         return None
 
     def _played_before(
@@ -1101,30 +1121,75 @@ def _table_claims(
         if leader is not None and leader not in records.leaders:
             top = ", ".join(sorted(records.leaders)) or "nobody yet"
             return f"leader {leader}: the table's top is {top}"
-    return _shared_lead(sentence, records, you)
+    return _shared_lead(sentence, records, you, then) or _gap_closed(sentence, records, you)
 
 
-# The lead said shared: "fabio and I share the lead", "joint leaders", "dividem a liderança"
+# A gap said gone: "I cut fabio's lead to nothing", "the gap is down to zero", "zerou a
+# diferença"
+GAP_CLOSED = re.compile(
+    r"\b(?:lead|gap|margin|deficit|advantage|diferen[çc]a|vantagem)\b(?:\s+\S+){0,3}?"
+    r"\s+(?:to|down to|a|para)\s+(?:nothing|zero|nada)\b"
+    r"|\bzer\w*\s+(?:a\s+)?(?:diferen[çc]a|vantagem)\b",
+    re.IGNORECASE,
+)
+
+
+def _gap_closed(sentence: str, records: Records, you: str) -> str | None:
+    """The players of a gap said gone (two or more named in its sentence) are level."""
+    if not GAP_CLOSED.search(sentence):
+        return None
+    whose = {h for group in _groups(sentence, records, you=you) for h in group[2] if h}
+    totals = {h: records.totals.get(h, 0) for h in sorted(whose)}
+    if len(totals) > 1 and len(set(totals.values())) > 1:
+        told = ", ".join(f"{h} on {points}" for h, points in totals.items())
+        return f"gap 0: {told}"
+    return None
+
+
+# The lead said shared: "fabio and I share the lead", "joint leaders", "dividem a liderança";
+# of the past, "fabio, who shared it with me" (the lead named in its sentence)
 SHARED_LEAD = re.compile(
     r"\b(?:share[sd]?|sharing)\s+(?:the\s+)?(?:lead|top spot|top|first place)\b"
     r"|\b(?:joint|co)[- ]?(?:leaders?|top|first)\b|\btied for (?:the lead|first|top)\b"
     r"|\bdivid\w*\s+(?:a\s+)?lideran[cç]a\b|\bco-?l[ií]deres\b",
     re.IGNORECASE,
 )
+SHARED_IT = re.compile(r"\bshared\s+it(?=\s+with\b)", re.IGNORECASE)
+THE_LEAD = re.compile(r"\b(?:lead|top spot|top|first place|lideran[cç]a)\b", re.IGNORECASE)
+SHARED_THEN = re.compile(
+    r"\b(?:shared|were|was|used to)\b|\bdividi(?:ram|am|u)\b|\bforam\b", re.IGNORECASE
+)
+WHO_OF = re.compile(r"^\s*(?:who|whom|que|quem)\b", re.IGNORECASE)
 
 
-def _shared_lead(sentence: str, records: Records, you: str) -> str | None:
-    """The players said to share the lead (named in its clause, "I", "you", "with ana"
-    after it) are level at the top of the table as it ranks them: level on points, the
-    tie-break (exact scores) puts one alone on top."""
-    for found in SHARED_LEAD.finditer(sentence):
-        clause = re.split(r"[,;:\u2014]", sentence[: found.start()])[-1]
+def _shared_said(sentence: str, records: Records, you: str) -> Iterator[tuple[set[str], bool]]:
+    """Each lead said shared in ``sentence``: the players said to share it (named in its
+    clause, or the clause a "who" opening it follows; "I", "you", "with ana" after it) and
+    whether it is said of the past ("shared", "were joint leaders")."""
+    said = list(SHARED_LEAD.finditer(sentence))
+    if THE_LEAD.search(sentence):
+        said += SHARED_IT.finditer(sentence)
+    for found in said:
+        clauses = re.split(r"[,;:\u2014]", sentence[: found.start()])
+        clause = clauses[-1]
+        if WHO_OF.match(clause) and len(clauses) > 1:
+            clause = clauses[-2] + clause  # "fabio, who shared it with me"
         after = re.match(r"\s*with\s+(\w+)", sentence[found.end() :])
         whose = {h for _, _, h in named_at(clause + (after[1] if after else ""), records.players)}
         if records.me and FIRST_PERSON.search(clause + (after[0] if after else "")):
             whose.add(records.me)
         if you and YOU.search(clause):
             whose.add(you)
+        yield whose, SHARED_THEN.search(clause + found[0]) is not None
+
+
+def _shared_lead(sentence: str, records: Records, you: str, then: bool) -> str | None:
+    """The players said to share the lead are level at the top of the table as it ranks
+    them: level on points, the tie-break (exact scores) puts one alone on top. Of the past
+    with no moment named, ``Claims._shared_once`` reads it."""
+    for whose, past in _shared_said(sentence, records, you):
+        if past and not then:
+            continue
         alone = len(records.leaders) == 1
         for handle in sorted(whose):
             if handle not in records.leaders or alone:

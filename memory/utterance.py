@@ -465,8 +465,7 @@ def _taken_back(part: str) -> tuple[str, str | None]:
     """A piece of a line read plain past its openers, and what it takes back ("" for
     "that"), or None when it takes nothing back."""
     plain = plain_line(part)
-    while (lead := LEAD_IN.match(plain)) and lead.end():
-        plain = plain[lead.end() :]
+    plain = plain[lead_ins(plain)[1] :]
     found = FORGET.match(plain)
     if found is not None:
         return plain, _named_thing(found["what"])
@@ -732,8 +731,8 @@ def read_line(
         if follows and not _first_person(plain_line(fact[follows.end() :])):
             fact = fact[: follows.start()]
         told = judged(fact)
-        lead = LEAD_IN.match(plain)
-        change = CHANGE.search(plain) is not None or bool(lead and lead["change"])
+        openers, _ = lead_ins(plain)
+        change = CHANGE.search(plain) is not None or any(o["change"] for o in openers)
         return Remember(told, change, private=secret)
     if SECRET.search(plain) is not None and not ASKED.search(plain):
         # "o lance da namorada fica só entre nós": what was told is kept private now; a
@@ -932,11 +931,20 @@ def may_tell(text: str) -> bool:
     if ROOM_FIRST_PERSON.search(plain) is not None or NEWS.match(plain) is not None:
         return True
     # (past the fillers before it: "e mudança de planos: ...", "ok so fyi ...")
-    while (opener := LEAD_IN.match(plain)) and opener.end():
-        if any(opener[g] is not None for g in ("open", "change", "topic")):
-            return True
-        plain = plain[opener.end() :]
-    return False
+    openers, _ = lead_ins(plain)
+    return any(o[g] is not None for o in openers for g in ("open", "change", "topic"))
+
+
+def lead_ins(plain: str) -> tuple[list[re.Match[str]], int]:
+    """The words opening a plain line before what it says, one after another ("ok so fyi
+    ...": fillers, openers, a topic), and where what it says starts."""
+    found: list[re.Match[str]] = []
+    start = 0
+    # (sliced, not matched from ``start``: the pattern is anchored with "^")
+    while (opener := LEAD_IN.match(plain[start:])) and opener.end():
+        found.append(opener)
+        start += opener.end()
+    return found, start
 
 
 # A line opening with what changed: "agora só natação", "from now on day shifts"
@@ -992,10 +1000,10 @@ def telling(words: str, others: Callable[[str], bool] = lambda _: False) -> Tell
         # coeliac, so count me out"
         follows = bool(kept) and SO_START.match(clause) is not None
         kin = KIN_NAMED.search(clause) is not None  # "o Pastel é o meu gato": lasts
-        while (opener := LEAD_IN.match(plain)) and opener.end():
-            opened = opened or opener["open"] is not None or opener["topic"] is not None
-            change = change or opener["change"] is not None
-            plain, clause = plain[opener.end() :], clause[opener.end() :]
+        openers, start = lead_ins(plain)
+        opened = opened or any(o["open"] is not None or o["topic"] is not None for o in openers)
+        change = change or any(o["change"] is not None for o in openers)
+        plain, clause = plain[start:], clause[start:]
         opened = opened or in_confidence  # "coisa séria e só entre nós: to tratando ansiedade"
         hush = SECRET.search(plain)
         if hush is not None:

@@ -228,9 +228,33 @@ def test_points_are_the_named_players_where_the_text_attributes_them(
         ("diego is 3 pts behind elisa.", None),
         ("bruno está 5 pontos atrás de diego.", None),
         ("bruno está 6 pontos atrás de diego.", "points 6: no two totals"),
+        # A gap said gone: the players named are level.
+        ("diego cut my lead to nothing.", None),
+        ("I cut elisa's lead to nothing.", "gap 0: betania on 17, elisa on 20"),
+        ("elisa's lead over bruno is down to zero.", "gap 0: bruno on 12, elisa on 20"),
+        ("O diego zerou a diferença para mim.", None),
+        ("O bruno zerou a vantagem do diego.", "gap 0: bruno on 12, diego on 17"),
     ],
 )
 def test_a_gap_is_a_difference_of_two_totals(seven: Pool, line: str, refused: str | None) -> None:
+    assert_judged(seven, line, refused)
+
+
+@pytest.mark.parametrize(
+    ("line", "refused"),
+    [
+        # After #1 betania and elisa led level on 10, each with an exact; after #2 elisa
+        # leads alone. A lead said shared in the past was shared once.
+        ("The lead went to elisa, who shared it with me and then pulled away.", None),
+        ("betania and elisa were joint leaders once.", None),
+        ("The lead went to elisa, who shared it with diego.", "shared lead: diego, elisa never"),
+        ("diego and elisa shared the top for a while.", "shared lead: diego, elisa never"),
+        ("elisa and I share the top.", "shared lead: the table's top is elisa"),
+    ],
+)
+def test_a_lead_said_shared_was_shared_when_it_is_said_of(
+    seven: Pool, line: str, refused: str | None
+) -> None:
     assert_judged(seven, line, refused)
 
 
