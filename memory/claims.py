@@ -58,6 +58,7 @@ from game.teams import TeamBook
 from game.text import folds_as_lower
 from memory import pick_spread
 from memory.guard import named_at
+from memory.ordinals import ORDINAL, ordinal_value
 
 # "2-1", "2 x 1", "2\u20131", "2/1" (a small model's), and the Portuguese "2 a 1"; a
 # date's "12/06/2026" is not one.
@@ -1666,20 +1667,6 @@ SUBJECT_VERB = re.compile(
 
 # A place in the table said to be kept: "bruno stays 5th on 12", "you remain third",
 # "segue em 4º". Only where it ends ("stays first to score" is no place).
-_ORDINAL_WORDS = (
-    ("first", "primeiro", "primeira"),
-    ("second", "segundo", "segunda"),
-    ("third", "terceiro", "terceira"),
-    ("fourth", "quarto", "quarta"),
-    ("fifth", "quinto", "quinta"),
-    ("sixth", "sexto", "sexta"),
-    ("seventh", "sétimo", "sétima", "setimo", "setima"),
-    ("eighth", "oitavo", "oitava"),
-    ("ninth", "nono", "nona"),
-    ("tenth", "décimo", "décima", "decimo", "decima"),
-)
-ORDINALS: dict[str, int] = {w: n for n, ws in enumerate(_ORDINAL_WORDS, start=1) for w in ws}
-ORDINAL = r"(?:\d{1,2}(?:st|nd|rd|th|º|ª|o)|" + "|".join(ORDINALS) + ")"
 STAYS_PLACE = re.compile(
     r"\b(?:(?P<still>still|ainda)|stays?|stayed|remains?|remained"
     r"|(?:segue|continua|fica)(?:\s+(?:em|no|na))?)"
@@ -1688,16 +1675,6 @@ STAYS_PLACE = re.compile(
     r"|na tabela\b|no bol[aã]o\b|$))",
     re.IGNORECASE,
 )
-
-
-def ordinal_value(word: str) -> int | None:
-    """The place an ordinal says: "5th", "5º", "fifth", "quinto" are 5; None for none."""
-    lowered = word.lower()
-    if lowered[:-2].isdigit() and lowered[-2:] in ("st", "nd", "rd", "th"):
-        return int(lowered[:-2])
-    if lowered[:-1].isdigit() and lowered[-1] in "ºªo":
-        return int(lowered[:-1])
-    return ORDINALS.get(lowered)
 
 
 def _places(totals: dict[str, int], handle: str) -> range:

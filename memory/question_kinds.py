@@ -19,6 +19,7 @@ from datetime import date, timedelta
 from game.text import unaccented
 from memory.guard import named_in
 from memory.naming import players_by_name
+from memory.ordinals import AFTER_FIRST, ordinal_value
 from memory.spoken_dates import day_in
 
 CASELESS = re.IGNORECASE
@@ -162,9 +163,8 @@ GAP_LEADER = re.compile(rf"{_THE} (?:lider|primeir[oa]|leader)\b")
 # ... or by its rank: "minha vantagem pro 2º", "behind the 3rd"
 GAP_RANK = re.compile(
     r"\b(?:o|a|pro|pra|do|da|the)\s*(?P<n>[2-9])\s*(?:º|°|o|a|nd|rd|th)(?!\w)"
-    r"|\b(?:o|a|pro|pra|do|da|the) (?P<word>segund[oa]|terceir[oa]|second|third)\b"
+    rf"|\b(?:o|a|pro|pra|do|da|the) (?P<word>{AFTER_FIRST})\b"
 )
-ORDINAL_WORDS = {"segundo": 2, "segunda": 2, "second": 2, "terceiro": 3, "terceira": 3, "third": 3}
 LAST, LEADER, PENULT = "@last", "@leader", "@penult"  # the sides a GapAsked names by place
 # ... or as the one that matters to the other side: "how far ahead am I?" (the second, when
 # the asker leads; the leader, when not)
@@ -675,7 +675,7 @@ def _placed(plain: str) -> list[str]:
     """The sides of a gap named by their place in the table ("o último", "o 2º"), in the
     order said: "o primeiro do terceiro" is the leader and the third."""
     found = [
-        (rank.start(), f"@rank:{int(rank['n']) if rank['n'] else ORDINAL_WORDS[rank['word']]}")
+        (rank.start(), f"@rank:{int(rank['n']) if rank['n'] else ordinal_value(rank['word'])}")
         for rank in GAP_RANK.finditer(plain)
     ]
     for pattern, side in ((GAP_PENULT, PENULT), (GAP_LAST, LAST), (GAP_LEADER, LEADER)):

@@ -294,6 +294,7 @@ def test_a_question_typed_in_a_hurry(line: str, kind: type) -> None:
             "bet, quantos pontos separam o primeiro do terceiro?",
             GapAsked(LEADER, "@rank:3"),
         ),
+        ("bet, quantos pontos separam o primeiro do quinto?", GapAsked(LEADER, "@rank:5")),
         ("@betania quantos placares exatos tem cada um agora?", MostExactAsked()),
         # who scored, though the line speaks of penalties
         (
