@@ -277,7 +277,7 @@ class ContextBuilder:
     def today(self) -> Section:
         """The date and time every call is made at: recency means nothing without it."""
         now = self.now().astimezone(self.zone)
-        text = _say("today", when=f"{now:%A %d %B %Y, %H:%M}")
+        text = _say("today", when=f"{now:%A %d %B %Y, %H:%M}", zone=self.zone)
         return Section("today", text, estimate_tokens(text))
 
     def dated(self, prompt: str) -> Context:

@@ -84,8 +84,8 @@ def test_every_text_a_real_model_got_wrong_is_refused_by_its_rule(played: Pool) 
             "markup",
         ),
         ("Reminder: ana has just asked you about the match.", "echo"),
-        ("Brazil won, 2-0 (tournament time).", "echo"),
-        ("Argentina v Mexico is tomorrow night, tournament time.", None),
+        ("Brazil won, 2-0 (UTC, the pool's clock).", "echo"),
+        ("Argentina v Mexico is tomorrow night, on the pool's clock.", None),
         ("Eu acho que o Brasil jogou muito bem hoje e a torcida de vocês foi linda.", "language"),
         # And what is true passes: the pool's own teams, players, scorers, scores, numbers.
         ("Brazil beat Serbia 2-0, Vini twice; ana called it and has 10 points.", None),

@@ -33,12 +33,14 @@ def test_serve_in_sao_paulo_time_tells_her_the_day_and_hour_there(
     asyncio.run(scenario())
     after = datetime.now(UTC)
     (call, *_) = _calls(database_url)
-    said = re.search(r"Today is (.+) \(tournament time\)", call.prompt)
+    said = re.search(r"Today is (.+) \(America/Sao_Paulo, the pool's clock\)", call.prompt)
     assert said is not None, call.prompt
     # The hour in São Paulo, three hours behind UTC: never the server's UTC hour.
     allowed = {f"{t.astimezone(SAO_PAULO):%A %d %B %Y, %H:%M}" for t in (before, after)}
     assert said[1] in allowed, (said[1], allowed)
     assert f"{before:%H:%M}" not in said[1]
+    # the pool's clock, said as such: "tournament time" would read as the venues' local time
+    assert "tournament time" not in call.prompt
 
 
 def _calls(url: str) -> list:
