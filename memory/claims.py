@@ -256,6 +256,23 @@ RULE_NAMED = re.compile(
     r"|vencedor)\s*(?:[:=\u2013\u2014-]\s*|(?:is|é|gets?|earns?|vale)\s+)?$",
     re.IGNORECASE,
 )
+# ... or right after its figure: "7 in between for the right goal difference", "5 pelo
+# vencedor"
+RULE_AFTER = re.compile(
+    r"^\s*(?:(?:points?|pts|pontos?)\s+)?(?:in between\s+|each\s+)?(?:for|por|pelo|pela)\s+"
+    r"(?:(?:the|a|an|o|a)\s+)?(?:(?:right|correct|exact|certo|certa)\s+)?(?:acertar\s+(?:o\s+)?)?"
+    r"(?:exact(?:\s+score)?|score|goal\s+difference|difference|result|outcome|winner|draw"
+    r"|placar(?:\s+exato)?|saldo(?:\s+de\s+gols)?|resultado|vencedor|empate)\b"
+    r"(?!\s*(?:on\s+|in\s+|no\s+|na\s+)?(?:\d|(?-i:[A-ZÀ-Ý])))",  # not one pick's: "for the exact 1-1"
+    re.IGNORECASE,
+)
+# ... unless earned: "carla took 7 for the goal difference" is carla's
+EARNED = re.compile(
+    r"\b(?:took|takes?|got|gets?|earn(?:ed|s)?|scored?|scores|bag\w*|pocket\w*|grab\w*"
+    r"|bank\w*|collect\w*|won|wins?|ganh\w+|lev\w+|fez|faz|somou|soma|marcou)\b"
+    r"(?:\s+[^\s,;:]+){0,3}\s*$",  # (in its clause: "gets you 5, with 7 in between")
+    re.IGNORECASE,
+)
 # ... but a figure said right after that name is theirs: "behind bia with 15 points",
 # "à frente da ana, que tem 10"
 OWNED_AFTER = re.compile(
@@ -331,17 +348,19 @@ PICKED_SHARE = re.compile(
     r"\b(?P<part>\d{1,2}|[a-zçêé]+)\s+(?:of|out of|de|dos|das)\s+(?:the\s+|os\s+|as\s+)?"
     r"(?:(?P<whole>\d{1,2}|[a-zçêéó]+)\s+)?(?:(?:of|de)\s+(?:you|us|vocês|voces|nós)\s+)?"
     r"(?:saw|picked|backed|went for|went with|went|called|predicted|tipped|expected|bet on"
-    r"|fancied|chose|apostaram|apostou|viram|foram|acreditaram|palpitaram|escolheram)\s+"
+    r"|fancied|chose|(?:are|were)\s+(?:on|backing|with)|apostaram|apostou|viram|foram"
+    r"|acreditaram|palpitaram|escolheram|(?:est[aá]|est[aã]o|estavam?)\s+(?:com|n[oa]))\s+"
     r"(?:(?:in|on|for|no|na|num|numa|em|pelo|pela|de)\s+)?(?:an?\s+|the\s+|o\s+|a\s+|um\s+|uma\s+)?"
     r"(?P<what>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_][\w'\u2019.-]*){0,4})",
     re.IGNORECASE,
 )
 # A side's backers counted: "both Spain backers", "all three Brazil pickers", "os dois
-# apostadores da Espanha"; "both" is two, with her or without
+# apostadores da Espanha", "neither France pick"; "both" and "neither" are two, with her
+# or without
 BACKERS = re.compile(
-    r"\b(?:(?P<both>both|ambos\s+os|os\s+dois|as\s+duas)|(?:all|the|todos\s+os|os)\s+"
+    r"\b(?:(?P<both>both|neither|ambos\s+os|os\s+dois|as\s+duas)|(?:all|the|todos\s+os|os)\s+"
     r"(?P<part>\d{1,2}|[a-zçêé]+))\s+(?:(?P<what>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_]"
-    r"[\w'\u2019.-]*){0,2}?)\s+(?:backers|pickers|believers)|(?:apostadores|que\s+apostaram)"
+    r"[\w'\u2019.-]*){0,2}?)\s+(?:backers|pickers|believers|picks?)\b|(?:apostadores|que\s+apostaram)"
     r"\s+(?:d[aeo]|n[aeo])\s+(?P<team>[^\W\d_][\w'\u2019.-]*(?:\s+[^\W\d_][\w'\u2019.-]*)"
     r"{0,2}))"
     # ("the two Brazil backers who kept Serbia out", "in the top two": some of them)
@@ -1387,7 +1406,10 @@ IN_THE_LAST = re.compile(
     rf"(?:last|[uú]ltim[oa]s)\s+(?P<n>{COUNTED})\b",
     re.IGNORECASE,
 )
-RUN_OF = re.compile(r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>[^\W\d_]+)", re.I)
+RUN_OF = re.compile(
+    r"\s+(?:from|for|by|de|da|do|para|pra|pro)\s+(?P<who>(?:(?:our|nosso|nossa)\s+)?[^\W\d_]+)",
+    re.I,
+)
 RUN_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 # ... or of days: "after two blank days", "três dias seguidos em branco"
 BLANK_DAYS = (
@@ -1449,7 +1471,9 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
             if of is not None:
                 named = named_at(of["who"], records.players)
                 you = {addressed} if addressed and YOU.fullmatch(of["who"]) else set()
-                whose = {h for _, _, h in named} or you or whose
+                # ("... for our captain": someone called by what they are, not named)
+                epithet = set() if re.match(r"(?i:our|nosso|nossa)\s", of["who"]) else whose
+                whose = {h for _, _, h in named} or you or epithet
             if found.re in BLANK_DAYS:
                 # ("first points after two blank days": the days before this one)
                 ended_days = RUN_ENDED.search(sentence[: found.start()]) is not None
@@ -1976,6 +2000,12 @@ DRAW_WORTH = re.compile(
 )
 
 
+OUTCOME_OR = re.compile(
+    r"\b(?:winner|result|outcome|vencedor|resultado)\s*\(?\s*(?:or|ou)\s+(?:a\s+|o\s+|um\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _draw_worth(text: str, records: Records) -> str | None:
     """A draw pick on a draw has its goal difference (0): it earns the difference's points
     or the exact's, never the outcome's alone (when the rule tells them apart)."""
@@ -1984,6 +2014,8 @@ def _draw_worth(text: str, records: Records) -> str | None:
         return None
     for found in DRAW_WORTH.finditer(text):
         said = int(found["n"] or found["m"])
+        if OUTCOME_OR.search(text, 0, found.start()):
+            continue  # "the right winner (or a draw) gets you 5": the outcome's tier, told
         if said == outcome:
             return f"draw worth {said}: a draw pick on a draw earns {difference} or {exact}"
     return None
@@ -2377,6 +2409,13 @@ NOT_THE_MATCH = re.compile(
 CLAUSE_OF_ENDED = re.compile(r"[,;:]|\s+(?:and|e|but|mas)\s+")
 
 
+EARNED_AFTER = re.compile(
+    r"\s+(?:just\s+|only\s+|still\s+)?(?:earned|earns|gave|gives|brought|landed|paid|pays"
+    r"|rendeu|deu)\s+(?:\w+\s+){0,2}\d{1,2}\s*(?:points?|pts|pontos?)\b",
+    re.IGNORECASE,
+)
+
+
 def _ended(text: str, records: Records, match: int | None) -> str | None:
     """ "It ended 0-1", "the game is over": a score a match ended at, and a match over only
     once its result is in."""
@@ -2388,9 +2427,19 @@ def _ended(text: str, records: Records, match: int | None) -> str | None:
         over = next((c for c in CLAUSE_OF_ENDED.split(sentence) if ENDED.search(c)), sentence)
         if TO_COME.search(over):
             continue
+        at = sentence.find(over)
         for found in SCORE.finditer(sentence):
             home, away = int(found[1]), int(found[2])
-            if not _a_pick(sentence, found, records) and (home, away) not in records.results:
+            # (outside the clause that says it ended, a score that earned a player points
+            # is their pick: "Full time, ... and that 4-2 just earned bruno 7 points")
+            earned = not at <= found.start() < at + len(over) and EARNED_AFTER.match(
+                sentence, found.end()
+            )
+            if (
+                not earned
+                and not _a_pick(sentence, found, records)
+                and (home, away) not in records.results
+            ):
                 return f"ended {home}-{away}: no finished match ended so"
         if now is None or now.result is not None:
             continue
@@ -2606,7 +2655,12 @@ def _points(
         if TO_PLAY.match(masked[end:]) and number in records.to_play():
             continue  # the points still to win: nobody's
         owners = _owners(masked, start, end, groups)
-        if WORTH.search(masked[:start]) or RULE_NAMED.search(masked[:start]):
+        if (
+            WORTH.search(masked[:start])
+            or RULE_NAMED.search(masked[:start])
+            # (read with its scores: "for the exact 1-1" is one pick's)
+            or (RULE_AFTER.match(sentence[end:]) and not EARNED.search(masked[:start]))
+        ):
             # "getting the winner right is worth 5 points, bruno": the rule's, whoever hears
             if number not in records.rule:
                 return f"points {number}: the pool's scoring gives no {number}"
@@ -2729,7 +2783,8 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
     the line is about, or, about none, any match kicked off. Of "you" the count is without
     her, of "us" with her, of a number either way; before kick-off nothing is told."""
     for part_word, whole_word, what in _shares_said(text):
-        part = number_value(part_word)
+        most = part_word.lower() in MOST  # "most of you are on France": more than half
+        part = 0 if most else number_value(part_word)
         whole = number_value(whole_word) if whole_word else None
         if part_word.lower() in NOT_A_COUNT or part is None:
             continue  # "one of you backed Brazil" is somebody, not a count
@@ -2749,16 +2804,22 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
             return f"share #{named[0][0]}: its picks are hidden until kick-off"
         framings = _WHO.get(whole_word, (0, 1))
         if not any(
-            part == split[f].of(side) and whole in (None, split[f].picks)
+            (2 * split[f].of(side) > split[f].picks if most else part == split[f].of(side))
+            and whole in (None, split[f].picks)
             for split, side in counted
             for f in framings
         ):
             (split, side), f = counted[0], framings[-1]
-            said = f"{part} of {whole or whole_word}" if whole_word else str(part)
+            said = (
+                f"{part_word if most else part} of {whole or whole_word}"
+                if whole_word
+                else str(part)
+            )
             return f"share {said}: {split[f].of(side)} of {split[f].picks} picked it"
     return None
 
 
+MOST = {"most", "maioria"}  # a part that is more than half
 _WHO = {"you": (1,), "vocês": (1,), "voces": (1,), "us": (0,), "nós": (0,)}
 
 

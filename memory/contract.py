@@ -919,13 +919,18 @@ def _slips(one: str, other: str) -> int:
     return rows[-1][-1]
 
 
+# A word bound to its verb: "you've", "we'll", "they're", "i'd", "don't"
+CONTRACTED = re.compile(r"['\u2019](?:ve|ll|re|d|m)$|n['\u2019]t$")
+
+
 def _acts(word: str, after: str, grounds: Grounds) -> bool:
     """A common word that opens a sentence only as its subject does what a player or a
     scorer does ("Mark leads the pool", "Rose scored twice", "Hope called it"): a name the
     pool does not know, however common the word. Her own words ("Nobody called it",
     "Everyone picked against me") and the call's are not; nor is a noun its word stands
-    before, a clause ending on it ("Opposite picks, same ending")."""
-    if word in grounds.words or word in _vocabulary():
+    before, a clause ending on it ("Opposite picks, same ending"); nor a pronoun bound to
+    its verb ("You've scored more than something")."""
+    if word in grounds.words or word in _vocabulary() or CONTRACTED.search(word):
         return False
     acts = rf"\s+(?:{'|'.join(_listed('acts'))})\b(?!\s*[,;:.!?])"
     return re.match(acts, after, re.IGNORECASE) is not None

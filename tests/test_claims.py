@@ -197,6 +197,18 @@ def assert_judged(pool: Pool, line: str, refused: str | None) -> None:
         ("10 pts for elisa, 10 pts for bruno.", "points 10: not what bruno has"),
         ("The table: elisa, 20 pts; bruno, 12 pts.", None),
         ("The table: elisa, 20 pts; bruno, 17 pts.", "points 17: not what bruno has"),
+        # The rule's figure said before what it is for, to a player; what one earned is theirs.
+        (
+            "Morning, ana! Nail the exact score and it's 10 points; just the right winner (or a"
+            " draw) gets you 5, with 7 in between for the right goal difference.",
+            None,
+        ),
+        (
+            "Morning, ana! Nail the exact score and it's 10 points; just the right winner (or a"
+            " draw) gets you 5, with 8 in between for the right goal difference.",
+            "points 8: the pool's scoring gives no 8",
+        ),
+        ("ana took 7 points for the goal difference.", "points 7: not what ana has"),
         ("elisa (20 pts) leads, diego (17) chases.", None),
         ("elisa (20 pts) leads, diego (19) chases.", "points 19: not what diego has"),
         ("A elisa lidera com 20 pontos, o diego com 17 pontos.", None),
@@ -265,6 +277,10 @@ def test_a_lead_said_shared_was_shared_when_it_is_said_of(
         ("Fim de jogo: fabio e ana apostaram 0-1 no México.", None),
         ("It ended 1-1 and bruno picked 2-2.", None),
         ("Full time: it ended 0-1.", "ended 0-1: no finished match ended so"),
+        # a score that earned a player points, past the clause that says it ended, is a
+        # pick; in that clause it is the result
+        ("Full time, Argentina 1-1 Mexico, and that 2-2 just earned bruno 7 points.", None),
+        ("Full time, it ended 2-2, which earned bruno 7 points.", "ended 2-2"),
         ("Fim de jogo: terminou 0-1.", "ended 0-1"),
     ],
 )

@@ -120,6 +120,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("bia has two scoring games in a row.", None, False),
         ("bia, that's two blanks in a row.", None, True),
         ("caio has two blanks in a row.", None, True),
+        # ... of one called by what they are, not named: not the one named before it
+        ("bia is flying, and that's two blanks in a row for our captain.", None, False),
         ("A bia tem duas cravadas seguidas.", None, True),
         # matches still to play (2 of 4 played: 2 left, 1 while the next is in play)
         ("Two games left, so caio can still dream.", None, False),
@@ -302,8 +304,14 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("All three Brazil backers scored, ana exactly.", 1, False),
         ("Both Brazil backers scored.", 1, True),
         ("Both Argentina backers blanked.", 2, True),
+        ("Neither Argentina pick survived it.", 2, True),
+        ("Neither Brazil pick survived it.", 1, True),  # three of them
         ("Os três apostadores do Brasil pontuaram.", 1, False),
         ("Os dois que apostaram no Brasil pontuaram.", 1, True),
+        # ... or said to be most of them: more than half
+        ("Most of you were on Brazil, and it paid.", 1, False),
+        ("Most of you are on Serbia, so this one matters.", 1, True),
+        ("A maioria de vocês estava com a Sérvia.", 1, True),
         # two players next to each other in the table (bia 15, ana 10, dani 7, caio 0)
         ("Keep going, dani: with ana on 10 the next one up the ladder.", None, False),
         ("Keep going, dani: with bia on 15 the next one up the ladder.", None, True),

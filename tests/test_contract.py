@@ -387,6 +387,9 @@ OPENINGS = [
         "Ha, bia, I'll take that as a compliment.",  # an interjection
         "A very mediocre result, bia, fit for a B-side.",  # a letter beside a common word
         "Secret Santa tip for ana: bia loves Brazil.",  # a custom, as Christmas is
+        "Saved, bia: New Year's Eve with the family, then Brazil again.",  # a holiday
+        "You've scored more than something, bia.",  # a pronoun bound to its verb
+        "Honest answer, bia: I'm an AI, so no thrill to report.",  # what she is
         "bia, all those years teaching PE and now a Brazil win.",  # a school subject
     ],
 )
@@ -735,6 +738,10 @@ def test_a_label_of_her_own_in_quotes_is_no_quote(
         ("Hope is all caio has left after Brazil 2-0 Serbia.", None),
         ("Nobody picked Serbia, and bia went 1-0.", None),
         ("Everyone picked Brazil, and Vini scored twice.", None),
+        # ... nor does a pronoun bound to its verb; a name with an apostrophe still acts
+        ("You've scored more than something, ana.", None),
+        ("They've called it, ana and bia.", None),
+        ("O'Neill scored twice for Brazil tonight.", "name"),
         # Her own label in quotes is her claim: the claim check reads inside it.
         ('Serbia "won it" in the end, ana.', "result"),
         ('A Sérvia "ganhou o jogo" no fim.', "result"),
