@@ -948,6 +948,7 @@ class Claims:
             or _team_goals(text, records)
             or _penalties(text, records, match)
             or _goals_within(text, records, match)
+            or _exact_until(text, records, match)
             or _draw_worth(text, records)
         )
         if told is not None:
@@ -1985,6 +1986,41 @@ def _goals_within(text: str, records: Records, match: int | None) -> str | None:
         ):
             return f"goals: no {count} goals of #{match} within {span} minutes"
     return None
+
+
+# A pick said exact until a goal: "Your 1-2 was exact until Weghorst's 83rd minute"
+EXACT_UNTIL = re.compile(
+    r"\b(?P<home>\d{1,2})-(?P<away>\d{1,2})\b[^.!?;]{0,40}?\b(?:was|stayed|looked|had been"
+    r"|remained)\s+(?:exact|spot[- ]on|perfect|bang on)\s+until\s+(?:[^\W\d_][\w.-]*['\u2019]s\s+)?"
+    r"(?:the\s+)?(?P<minute>\d{1,3})(?:\+(?P<added>\d{1,2}))?(?:st|nd|rd|th|')?(?=[\s,.;!?-]|$)",
+    re.IGNORECASE,
+)
+
+
+def _exact_until(text: str, records: Records, match: int | None) -> str | None:
+    """A pick exact until a goal at a minute was the score just before that goal: of the
+    match a line is about, or of any match with a goal then."""
+    for found in EXACT_UNTIL.finditer(text):
+        pick = (int(found["home"]), int(found["away"]))
+        minute, added = int(found["minute"]), int(found["added"] or 0)
+        numbers = [match] if match in records.matches else list(records.matches)
+        befores = [
+            before for n in numbers for before in _scores_before(records.matches[n], minute, added)
+        ]
+        if befores and pick not in befores:
+            return f"exact until {minute}': {pick[0]}-{pick[1]} was not the score before it"
+    return None
+
+
+def _scores_before(match: Match, minute: int, added: int) -> list[tuple[int, int]]:
+    """The running score just before each goal of ``match`` at ``minute`` (``added`` into
+    stoppage time, or none said: any)."""
+    found, home, away = [], 0, 0
+    for goal in sorted(match.goals, key=lambda g: (g.minute, g.added)):
+        if goal.minute == minute and (added == 0 or goal.added == added):
+            found.append((home, away))
+        home, away = (home + 1, away) if goal.side == "home" else (home, away + 1)
+    return found
 
 
 # What a draw pick earns on a draw, said: "your 2-2 earns 5 points for the draw", "a 0-0

@@ -300,6 +300,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Vini: 2 golos em 8 minutos!", 1, True),
         ("Vini at 10, then a penalty at 80 for Brazil!", 1, True),
         ("Vini at 10 and at 80, and a penalty at 85 missed.", 1, False),
+        # a pick exact until a goal was the score just before it
+        ("bia, your 1-0 was exact until Vini's 80th minute.", 1, False),
+        ("bia, your 1-0 was exact until Vini's 10th minute.", 1, True),
+        ("bia, your 1-0 was exact until the 80th minute.", None, False),
         # a side's backers counted (#1: ana, bia and dani backed Brazil; #2: caio Argentina)
         ("All three Brazil backers scored, ana exactly.", 1, False),
         ("Both Brazil backers scored.", 1, True),
