@@ -1193,10 +1193,12 @@ def _shared_said(sentence: str, records: Records, you: str) -> Iterator[tuple[se
     for found in said:
         clauses = re.split(r"[,;:\u2014]", sentence[: found.start()])
         clause = clauses[-1]
-        if WHO_OF.match(clause) and len(clauses) > 1:
-            clause = clauses[-2] + clause  # "fabio, who shared it with me"
         after = re.match(r"\s*with\s+(\w+)", sentence[found.end() :])
         whose = {h for _, _, h in named_at(clause + (after[1] if after else ""), records.players)}
+        if WHO_OF.match(clause) and len(clauses) > 1:
+            # "the lead went from bruno to fabio, who shared it with me": the one named last
+            named = named_at(clauses[-2], records.players)
+            whose |= {named[-1][2]} if named else set()
         if records.me and FIRST_PERSON.search(clause + (after[0] if after else "")):
             whose.add(records.me)
         if you and YOU.search(clause):

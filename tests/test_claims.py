@@ -260,6 +260,7 @@ def test_a_gap_is_a_difference_of_two_totals(seven: Pool, line: str, refused: st
         ("The lead went to elisa, who shared it with me and then pulled away.", None),
         ("betania and elisa were joint leaders once.", None),
         ("The lead went to elisa, who shared it with diego.", "shared lead: diego, elisa never"),
+        ("The lead went from diego to elisa, who shared it with me.", None),
         ("diego and elisa shared the top for a while.", "shared lead: diego, elisa never"),
         ("elisa and I share the top.", "shared lead: the table's top is elisa"),
     ],
