@@ -1156,10 +1156,14 @@ GAP_CLOSED = re.compile(
 
 
 def _gap_closed(sentence: str, records: Records, you: str) -> str | None:
-    """The players of a gap said gone (two or more named in its sentence) are level."""
-    if not GAP_CLOSED.search(sentence):
+    """The players of a gap said gone (two or more named in its clause) are level."""
+    found = GAP_CLOSED.search(sentence)
+    if found is None:
         return None
-    whose = {h for group in _groups(sentence, records, you=you) for h in group[2] if h}
+    opened = max((m.end() for m in re.finditer(r"[,;:]", sentence[: found.start()])), default=0)
+    closed = re.search(r"[,;:]", sentence[found.end() :])
+    clause = sentence[opened : found.end() + closed.start() if closed else len(sentence)]
+    whose = {h for group in _groups(clause, records, you=you) for h in group[2] if h}
     totals = {h: records.totals.get(h, 0) for h in sorted(whose)}
     if len(totals) > 1 and len(set(totals.values())) > 1:
         told = ", ".join(f"{h} on {points}" for h, points in totals.items())

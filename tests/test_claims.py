@@ -243,6 +243,7 @@ def test_points_are_the_named_players_where_the_text_attributes_them(
         # A gap said gone: the players named are level.
         ("diego cut my lead to nothing.", None),
         ("I cut elisa's lead to nothing.", "gap 0: betania on 17, elisa on 20"),
+        ("bruno and ana blanked, so diego cut my lead to nothing.", None),  # its clause's
         ("elisa's lead over bruno is down to zero.", "gap 0: bruno on 12, elisa on 20"),
         ("O diego zerou a diferença para mim.", None),
         ("O bruno zerou a vantagem do diego.", "gap 0: bruno on 12, diego on 17"),
