@@ -1996,7 +1996,8 @@ def _goals_within(text: str, records: Records, match: int | None) -> str | None:
 
 # A pick said exact until a goal: "Your 1-2 was exact until Weghorst's 83rd minute"
 EXACT_UNTIL = re.compile(
-    r"\b(?P<home>\d{1,2})-(?P<away>\d{1,2})\b[^.!?;]{0,40}?\b(?:was|stayed|looked|had been"
+    # (the score nearest the words: "ana 1-0, diego 0-2, and my 0-1, which was exact ...")
+    r"\b(?P<home>\d{1,2})-(?P<away>\d{1,2})\b(?:(?!\d{1,2}-\d)[^.!?;]){0,40}?\b(?:was|stayed|looked|had been"
     r"|remained)\s+(?:exact|spot[- ]on|perfect|bang on)\s+until\s+(?:[^\W\d_][\w.-]*['\u2019]s\s+)?"
     r"(?:the\s+)?(?P<minute>\d{1,3})(?:\+(?P<added>\d{1,2}))?(?:st|nd|rd|th|')?(?=[\s,.;!?-]|$)",
     re.IGNORECASE,

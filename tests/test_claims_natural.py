@@ -304,6 +304,7 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("bia, your 1-0 was exact until Vini's 80th minute.", 1, False),
         ("bia, your 1-0 was exact until Vini's 10th minute.", 1, True),
         ("bia, your 1-0 was exact until the 80th minute.", None, False),
+        ("ana 2-0 and dani 3-1, and bia's 1-0, which was exact until the 80th.", 1, False),
         # a side's backers counted (#1: ana, bia and dani backed Brazil; #2: caio Argentina)
         ("All three Brazil backers scored, ana exactly.", 1, False),
         ("Both Brazil backers scored.", 1, True),
