@@ -416,6 +416,26 @@ ON_DAY = re.compile(
     r"|\b(?:no dia|até|ate)\s+(?P<d3>\d{1,2})/(?P<m3>\d{1,2})(?![\d/])",
     re.IGNORECASE,
 )
+# A span of days, no score: "10-11 Dec", "10/11 de dezembro", "December 10-11", "the
+# weekend of 10-11", "dias 10 a 11". (A short month that is also a word needs "de":
+# "won 2-1 out there", "2-1 may do" are scores.)
+_WORD_MONTHS = ("out", "set", "mar", "may")
+_SPAN_MONTH = "|".join(m for m in sorted(MONTHS, key=len, reverse=True) if m not in _WORD_MONTHS)
+DAY_SPAN = re.compile(
+    rf"\b\d{{1,2}}\s?(?:-|\u2013|/| a | to )\s?\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"(?:(?:\s+of)?\s+(?:{_SPAN_MONTH})|\s+de\s+(?:{_MONTH}))\b"
+    rf"|\b(?:{_SPAN_MONTH})\.?\s+\d{{1,2}}\s?(?:-|\u2013| to )\s?\d{{1,2}}\b"
+    r"|\b(?:weekend of|fim de semana d[eo]|dias|days)\s+\d{1,2}\s?(?:-|\u2013|/| a | to | e | and )"
+    r"\s?\d{1,2}\b",
+    re.IGNORECASE,
+)
+
+
+def without_dates(text: str) -> str:
+    """``text`` with its dates blanked, so a day ("on 13/6", "10-11 Dec") is read as no score."""
+    return DAY_SPAN.sub(" ", ON_DAY.sub(" ", text))
+
+
 # A moment before a match began: "before kick-off", "pre-match", "antes do apito inicial"
 BEFORE_KICKOFF = re.compile(
     r"\b(?:before (?:the )?kick[- ]?off|pre-?match|pre-?game|before (?:the (?:match|game) "
@@ -891,7 +911,7 @@ class Claims:
         if told is not None:
             return told
         text = QUOTED.sub('""', text)  # a player's words, quoted, are theirs, not her claims
-        for home, away in ((int(a), int(b)) for a, b in SCORE.findall(ON_DAY.sub(" ", text))):
+        for home, away in ((int(a), int(b)) for a, b in SCORE.findall(without_dates(text))):
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
         told = _counts(text, records) or _picks(text, records) or _shares(text, records, match)

@@ -587,7 +587,10 @@ MATCH_NAMED = re.compile(r"\b(?:match|game|jogo|partida)\s*#?\d{1,3}\b|#\d{1,3}\
 def about_the_game(fact: str) -> bool:
     """A "fact" that states a score, points or a match: the log keeps those, not chat.
     (A football score is small: "jejum intermitente 16/8" is a diet, "24/7" a shift.)"""
-    scores = any(max(int(a), int(b)) <= FOOTBALL_GOALS for a, b in claims.SCORE.findall(fact))
+    scores = any(
+        max(int(a), int(b)) <= FOOTBALL_GOALS
+        for a, b in claims.SCORE.findall(claims.without_dates(fact))
+    )
     return scores or any(p.search(fact) for p in (claims.POINTS, MATCH_NAMED))
 
 

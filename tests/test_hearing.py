@@ -687,6 +687,28 @@ def test_a_model_s_replacement_is_stored_as_it_wrote_it(tournament_pool: Pool) -
     ]
 
 
+def test_a_model_s_replacement_dated_by_a_span_of_days_is_no_score(
+    tournament_pool: Pool,
+) -> None:
+    """The 66th fresh run's call 170: "10-11 Dec" was read as a score 10-11, the move
+    refused, and the stale "based in Leeds" posted the next day."""
+    pool = tournament_pool
+    her, _ = heard_by(
+        pool,
+        {"memory": [{"op": "add", "id": None, "text": "ana is based in Leeds",
+                     "private": False}], "question": None},
+        {"memory": [{"op": "replace", "id": 1, "text": "ana is now in York (moved house the "
+                     "weekend of 10-11 Dec, from Leeds)", "private": False}], "question": None},
+    )  # fmt: skip
+    pool.talk.chat("ana", "betania im based in Leeds btw")
+    her.catch_up()
+    pool.talk.chat("ana", "betania moved house 10-11 Dec, im in York now, not Leeds anymore")
+    her.catch_up()
+    assert [f.text for f in current_of(pool, "ana")] == [
+        "ana is now in York (moved house the weekend of 10-11 Dec, from Leeds)"
+    ]
+
+
 def test_a_model_s_hush_keeps_the_fact_and_her_reply_does_not_repeat_it(
     tournament_pool: Pool,
 ) -> None:
