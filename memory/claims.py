@@ -47,6 +47,7 @@ from functools import cache, lru_cache, partial
 from operator import is_not
 
 from game import jokers
+from game.addressing import EMOJI
 from game.events import ChatPosted, ResultRecorded
 from game.league import FINAL, champions
 from game.model import Match, MatchStatus, Prediction, Result, Score, tally
@@ -2586,7 +2587,8 @@ def _set_off(spelling: str) -> re.Pattern[str]:
     """``spelling`` set off by punctuation on both sides, as one is called by name."""
     said = re.escape(spelling)
     return re.compile(
-        rf"(?:^\W*|[,:;\u2014\u2013]\s*){said}\s*(?:[,:;!?.\u2014\u2013](?!\s*\d)|$)", re.IGNORECASE
+        rf"(?:^\W*|[,:;\u2014\u2013]\s*){said}\s*(?:[,:;!?.\u2014\u2013](?!\s*\d)|{EMOJI}|$)",
+        re.IGNORECASE,
     )
 
 
@@ -2607,7 +2609,7 @@ def _calling(spelling: str) -> re.Pattern[str]:
     """A sentence that speaks to ``spelling`` by name, at its start or its end."""
     said = re.escape(spelling)
     return re.compile(
-        rf"^\W*(?:[^,:!?.]{{0,25}},\s*)?{said}\s*[,:!\u2014\u2013]|,\s*{said}\W*$"
+        rf"^\W*(?:[^,:!?.]{{0,25}},\s*)?{said}\s*(?:[,:!\u2014\u2013]|{EMOJI})|,\s*{said}\W*$"
         # ... or mid-sentence, between a comma and a colon: "ana's bottom now, elis: 27"
         rf"|,\s*{said}\s*:",
         re.IGNORECASE,

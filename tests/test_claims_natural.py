@@ -207,6 +207,10 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Argentina 1-1 Mexico, so ana stays 2nd, on 10.", 2, True),
         ("You stay 4th, caio.", None, False),
         ("You stay 2nd, caio.", None, True),
+        # ... called with an emoji after the name (the 66th fresh run's [148])
+        ("Zero for you, caio 😂 Argentina 1-1 Mexico was a shock. You stay 2nd on 0.", 2, True),
+        ("Zero for you, caio 😂 Argentina 1-1 Mexico was a shock. You stay 4th on 0.", 2, False),
+        ("caio 😅 you stay 2nd.", None, True),
         # ... an answer's of the last match played
         ("dani, you stay 3rd on 7.", None, True),
         ("caio, you stay 4th on 0.", None, False),
