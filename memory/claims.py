@@ -261,7 +261,7 @@ RULE_NAMED = re.compile(
 # vencedor"
 RULE_AFTER = re.compile(
     r"^\s*(?:(?:points?|pts|pontos?)\s+)?(?:in between\s+|each\s+)?(?:for|por|pelo|pela)\s+"
-    r"(?:(?:the|a|an|o|a)\s+)?(?:(?:right|correct|exact|certo|certa)\s+)?(?:acertar\s+(?:o\s+)?)?"
+    r"(?:(?:the|a|an|o)\s+)?(?:(?:right|correct|exact|certo|certa)\s+)?(?:acertar\s+(?:o\s+)?)?"
     r"(?:exact(?:\s+score)?|score|goal\s+difference|difference|result|outcome|winner|draw"
     r"|placar(?:\s+exato)?|saldo(?:\s+de\s+gols)?|resultado|vencedor|empate)\b"
     r"(?!\s*(?:on\s+|in\s+|no\s+|na\s+)?(?:\d|(?-i:[A-ZÀ-Ý])))",  # not one pick's: "for the exact 1-1"
@@ -960,6 +960,7 @@ class Claims:
             or _ended(text, records, match)
             or _opened(text, records, addressed)
             or _in_a_row(text, records, addressed)
+            or _best_day(text, records, addressed)
             or _bottom(text, records, addressed, lambda: self._played_before(records, match, then))
             or _stays_placed(text, records, addressed, kept_since, match)
             or _off_podium(text, records, addressed)
@@ -1539,6 +1540,40 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                         return f"run: {handle} has {told} {what} in their last {len(last)}"
                 elif len(last) < count or not all(_of_run(what, p, e) for _, p, e in last):
                     return f"run: {handle}'s last {count} matches are not {what} in a row"
+    return None
+
+
+# A player's best day: "your best day in the pool so far", "ana's best day yet", "o seu
+# melhor dia no bolão", "o melhor dia da bia" (not "not your best day", "nem foi o ...")
+BEST_DAY = re.compile(
+    r"(?<!\bnot )(?<!\bnão )(?<!\bnem )(?<!\bnao )"
+    r"\b(?:(?P<own>your|his|her|my|seu|teu|meu|sua|tua)\s+|(?P<of>[a-z][\w.-]*)'s\s+)?"
+    r"(?:best|biggest|melhor)\s+(?:day|night|matchday|dia|noite|rodada)\b"
+    r"(?:\s+d[oa]\s+(?P<after>[a-z][\w.-]*))?",
+    re.IGNORECASE,
+)
+
+
+def _best_day(text: str, records: Records, addressed: str) -> str | None:
+    """A day said to be a player's best: their last day's points beat every earlier day's."""
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
+        for found in BEST_DAY.finditer(sentence):
+            if not (found["own"] or found["of"] or found["after"]):
+                continue  # "the best day of the cup": nobody's
+            named = found["of"] or found["after"]
+            if named:
+                whose = {h for _, _, h in named_at(named, records.players)}
+            elif FIRST_PERSON.fullmatch(found["own"]):
+                whose = {records.me} - {""}
+            elif YOU.fullmatch(found["own"]) or found["own"].lower() in ("seu", "sua"):
+                whose = {addressed} - {""} or _named_last(sentence[: found.start()], records)
+            else:
+                whose = _named_last(text[: said.start() + found.start()], records, but=addressed)
+            for handle in sorted(whose):
+                *earlier, last = _day_points(records, handle) or [0]
+                if last <= max(earlier, default=0) or last == 0:
+                    return f"best day: {handle}'s last day's {last} beats no earlier day's"
     return None
 
 

@@ -646,3 +646,34 @@ def test_a_line_quoted_as_said_before_kick_off_was(tournament_pool: Pool, clock:
     assert claims.check(early, 2) is None
     assert claims.check(late, 2) is not None
     assert claims.check(late.replace("before kick-off", "ten minutes in"), 2) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # a best day is more than every earlier day's points (bia: 5, 10, then 7; caio: 0
+        # then 10; ana: 10 then 5); a day tied with an earlier one is no best (the 63rd
+        # fresh run's [148], 7 after 7)
+        ("caio, that's your best day in the pool so far!", False),
+        ("bia, that's your best day in the pool so far!", True),
+        ("Japan 1-0 Spain: ana's best day yet.", True),
+        ("O caio teve o seu melhor dia no bolão.", False),
+        ("Foi o melhor dia da bia.", True),
+        # ... unless denied
+        ("Not your best day, bia.", False),
+    ],
+)
+def test_a_best_day_is_better_than_every_earlier_one(
+    played: Pool, clock: FakeClock, line: str, false: bool
+) -> None:
+    for handle, score in (("ana", Score(3, 0)), ("bia", Score(2, 1)), ("caio", Score(1, 0))):
+        played.predictions.place(handle, 3, score)
+    play(played, clock, 3, "1-0")
+    reason = Claims(played, "betania").check(line, 3)
+    assert (reason is not None) == false, reason
+
+
+def test_a_best_day_tied_with_an_earlier_one_is_no_best(played: Pool, clock: FakeClock) -> None:
+    played.predictions.place("bia", 3, Score(1, 0))  # exact: 10, as on Argentina v Mexico
+    play(played, clock, 3, "1-0")
+    assert Claims(played, "betania").check("bia, your best day so far!", 3) is not None
