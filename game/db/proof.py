@@ -226,7 +226,7 @@ def disagreements(connection: Connection) -> list[Disagreement]:
     )
     found += _compare(
         "settings",
-        dict(connection.execute(select(settings.c.key, settings.c.value)).tuples().all()),
+        dict(connection.execute(select(settings.c.key, settings.c.value)).all()),
         folded.settings,
     )
     return found
