@@ -915,7 +915,12 @@ class Claims:
         for home, away in ((int(a), int(b)) for a, b in SCORE.findall(without_dates(text))):
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
-        told = _counts(text, records) or _picks(text, records) or _shares(text, records, match)
+        told = (
+            _counts(text, records)
+            or _picks(text, records)
+            or _shares(text, records, match)
+            or _split_ways(text, records, match)
+        )
         if told is not None:
             return told
         sentences = SENTENCE.findall(text)
@@ -2917,6 +2922,62 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
             )
             return f"share {said}: {split[f].of(side)} of {split[f].picks} picked it"
     return None
+
+
+# The pickers said split some ways: "split evenly three ways", "a three-way split", "you're
+# split down the middle", "dividido em três"; of "you" without her, of "the pool" or "us"
+# with her, else either
+SPLIT_WAYS = re.compile(
+    r"\b(?:split|divided|dividid[oa]s?|rachad[oa]s?)\s+(?:(?P<even>evenly|equally|neatly"
+    r"|(?:right\s+)?down\s+the\s+middle|certinho|igualmente|por\s+igual|ao\s+meio)\s*)?"
+    r"(?:(?P<n>two|three|2|3)\s+ways\b|em\s+(?P<pt>duas|dois|tr[eê]s|2|3)\b)?"
+    r"|\b(?P<way>two|three|2|3)-way\s+split\b",
+    re.IGNORECASE,
+)
+SPLIT_WAYS_COUNT = {
+    "two": 2,
+    "2": 2,
+    "duas": 2,
+    "dois": 2,
+    "three": 3,
+    "3": 3,
+    "três": 3,
+    "tres": 3,
+}
+SPLIT_WITH_HER = re.compile(r"\b(?:the pool|we|us|o bolão|nós)\b", re.IGNORECASE)
+
+
+def _split_ways(text: str, records: Records, match: int | None) -> str | None:
+    """Pickers said split so many ways, or evenly: the outcomes picked (home win, draw,
+    away win), that many, each by as many, of the match the line is about."""
+    if match is None or match not in records.shares:
+        return None
+    for sentence in SENTENCE.findall(text):
+        for found in SPLIT_WAYS.finditer(sentence):
+            ways_word = found["n"] or found["pt"] or found["way"]
+            even = found["even"] is not None
+            if "middle" in (found["even"] or "") or "meio" in (found["even"] or ""):
+                ways_word = ways_word or "two"
+            if ways_word is None and not even:
+                continue  # "the pool is split": some disagree, no count said
+            ways = SPLIT_WAYS_COUNT.get(ways_word.lower()) if ways_word else None
+            framings = (
+                (1,)
+                if YOU.search(sentence)
+                else (0,)
+                if SPLIT_WITH_HER.search(sentence)
+                else (0, 1)
+            )
+            views = [records.shares[match][f] for f in framings]
+            if not any(_split_so(view, ways, even) for view in views):
+                view = views[0]
+                return f"split #{match}: {view.home} home, {view.draw} draw, {view.away} away"
+    return None
+
+
+def _split_so(split: Shares, ways: int | None, even: bool) -> bool:
+    picked = [n for n in (split.home, split.draw, split.away) if n]
+    return (ways is None or len(picked) == ways) and (not even or len(set(picked)) == 1)
 
 
 MOST = {"most", "maioria"}  # a part that is more than half

@@ -677,3 +677,31 @@ def test_a_best_day_tied_with_an_earlier_one_is_no_best(played: Pool, clock: Fak
     played.predictions.place("bia", 3, Score(1, 0))  # exact: 10, as on Argentina v Mexico
     play(played, clock, 3, "1-0")
     assert Claims(played, "betania").check("bia, your best day so far!", 3) is not None
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # #1: ana 2-0 and betania 3-1 on Brazil, bia 1-1, caio 0-1: without her 1-1-1
+        ("You're split evenly three ways on Brazil v Serbia.", False),
+        ("A three-way split among you lot.", False),
+        # ... with her, 2-1-1 (the 64th fresh run's [36], "The pool is split evenly")
+        ("The pool is split evenly three ways.", True),
+        ("The pool is split three ways.", False),
+        ("You're split evenly two ways.", True),
+        ("Vocês estão divididos em três, certinho.", False),
+        # "split" with no count is only a disagreement
+        ("The pool is split on this one.", False),
+    ],
+)
+def test_a_pool_split_so_many_ways_is_its_picks_outcomes(
+    tournament_pool: Pool, clock: FakeClock, line: str, false: bool
+) -> None:
+    pool = tournament_pool
+    pool.members.add("betania")
+    for handle, score in (("ana", "2-0"), ("betania", "3-1"), ("bia", "1-1"), ("caio", "0-1")):
+        pool.predictions.place(handle, 1, Score.parse(score))
+    clock.now = pool.match(1).kickoff
+    pool.fixtures.kick_off(1)
+    reason = Claims(pool, "betania").check(line, 1)
+    assert (reason is not None) == false, reason
