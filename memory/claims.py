@@ -2925,8 +2925,8 @@ def _shares(text: str, records: Records, match: int | None) -> str | None:
 
 
 # The pickers said split some ways: "split evenly three ways", "a three-way split", "you're
-# split down the middle", "dividido em três"; of "you" without her, of "the pool" or "us"
-# with her, else either
+# split down the middle", "dividido em três"; of "you" without her, of "us" with her,
+# else either
 SPLIT_WAYS = re.compile(
     r"\b(?:split|divided|dividid[oa]s?|rachad[oa]s?)\s+(?:(?P<even>evenly|equally|neatly"
     r"|(?:right\s+)?down\s+the\s+middle|certinho|igualmente|por\s+igual|ao\s+meio)\s*)?"
@@ -2944,7 +2944,12 @@ SPLIT_WAYS_COUNT = {
     "três": 3,
     "tres": 3,
 }
-SPLIT_WITH_HER = re.compile(r"\b(?:the pool|we|us|o bolão|nós)\b", re.IGNORECASE)
+# ("the pool is split evenly", as her lines say it, may be the others': 2-2-2 beside her
+# own pick; "we", "us" are with her)
+SPLIT_WITH_HER = re.compile(r"\b(?:we|we're|us|nós)\b", re.IGNORECASE)
+REST_OF = re.compile(
+    r"\b(?:the\s+rest|the\s+others|everyone\s+else|o\s+resto|os\s+outros)\b", re.IGNORECASE
+)
 
 
 def _split_ways(text: str, records: Records, match: int | None) -> str | None:
@@ -2956,10 +2961,10 @@ def _split_ways(text: str, records: Records, match: int | None) -> str | None:
         for found in SPLIT_WAYS.finditer(sentence):
             ways_word = found["n"] or found["pt"] or found["way"]
             even = found["even"] is not None
-            if "middle" in (found["even"] or "") or "meio" in (found["even"] or ""):
-                ways_word = ways_word or "two"
             if ways_word is None and not even:
                 continue  # "the pool is split": some disagree, no count said
+            if REST_OF.search(sentence[: found.start()]):
+                continue  # "the rest of the pool": some of them, not judged
             ways = SPLIT_WAYS_COUNT.get(ways_word.lower()) if ways_word else None
             framings = (
                 (1,)

@@ -685,9 +685,12 @@ def test_a_best_day_tied_with_an_earlier_one_is_no_best(played: Pool, clock: Fak
         # #1: ana 2-0 and betania 3-1 on Brazil, bia 1-1, caio 0-1: without her 1-1-1
         ("You're split evenly three ways on Brazil v Serbia.", False),
         ("A three-way split among you lot.", False),
-        # ... with her, 2-1-1 (the 64th fresh run's [36], "The pool is split evenly")
-        ("The pool is split evenly three ways.", True),
-        ("The pool is split three ways.", False),
+        # ... with her, 2-1-1; "the pool" may be the others, as her lines say it (the
+        # 68th fresh run's "The pool is split right down the middle, 2 for France, 2 for a
+        # draw, 2 for Poland", beside her own pick)
+        ("We're split evenly three ways.", True),
+        ("The pool is split evenly three ways.", False),
+        ("The pool is split right down the middle: 1 Brazil, 1 draw, 1 Serbia.", False),
         ("You're split evenly two ways.", True),
         ("Vocês estão divididos em três, certinho.", False),
         # "split" with no count is only a disagreement
