@@ -1298,18 +1298,25 @@ TOLD_ON = re.compile(
 def _on_day(said: re.Match[str], records: Records) -> Moment | None:
     """The end of the day ``said`` names, as the last match kicked off by then (the pool's
     clock; the year is the pool's); before the first match when none had."""
-    day = said["d"] or said["d2"] or said["d3"]
     month = said["m"] or said["m2"]
     number = MONTHS.get(month.lower().rstrip(".")) if month else int(said["m3"])
     ordered = sorted(records.matches.values(), key=Match.time_order)
-    if not ordered or number is None:
-        return None
-    try:
-        when = date(ordered[0].kickoff.year, number, int(day))
-    except ValueError:
+    when = _day_said(said["d"] or said["d2"] or said["d3"], number, records)
+    if when is None:
         return None
     by_then = [m for m in ordered if m.kickoff.date() <= when]
     return ("up to", by_then[-1].number) if by_then else ("before", ordered[0].number)
+
+
+def _day_said(day: str, month: int | None, records: Records) -> date | None:
+    """The day of ``month`` said, in the pool's year (its first match's)."""
+    if month is None or not records.matches:
+        return None
+    first = min(records.matches.values(), key=Match.time_order)
+    try:
+        return date(first.kickoff.year, month, int(day))
+    except ValueError:
+        return None
 
 
 def _everyone(text: str, records: Records, match: int) -> str | None:
@@ -1402,7 +1409,13 @@ DROUGHT = re.compile(
     r"(?:matches|games|jogos)\b",
     re.IGNORECASE,
 )
-SINCE = re.compile(r"\s+(?:since|desde)\b", re.IGNORECASE)
+SINCE = re.compile(r"\s+(?:(?:dela|dele|deles|delas)\s+)?(?:since|desde)\b", re.IGNORECASE)
+# ... a day said: "first points since 04 Dec", "desde 4 de dezembro"
+SINCE_DAY = re.compile(
+    rf"\s+(?:(?:dela|dele|deles|delas)\s+)?(?:since|desde)\s+(?:the\s+|o\s+dia\s+)?(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+de)?"
+    rf"\s+(?P<m>{_MONTH})\b|(?P<m2>{_MONTH})\.?\s+(?P<d2>\d{{1,2}})\b)",
+    re.IGNORECASE,
+)
 # A run told: "two 0-1 blanks in a row", "three exacts in a row", "três zeros seguidos"
 _RUN_OF = (
     r"(?P<what>blanks?|flops?|misses|duds?|zero(?:e)?s|exacts?"
@@ -1450,6 +1463,12 @@ BLANK_DAYS = (
     re.compile(
         rf"\b(?P<n>{COUNTED})\s+(?:straight\s+|consecutive\s+|successive\s+)?"
         r"(?P<what>blank|pointless|scoreless|barren|(?:0|zero|no)[- ]points?)\s+(?:match\s*)?days\b",
+        re.IGNORECASE,
+    ),
+    # "two days of zeros", "two days on zero", "two days without a point"
+    re.compile(
+        rf"\b(?P<n>{COUNTED})\s+(?:straight\s+|consecutive\s+)?(?:match\s*)?days\s+"
+        r"(?P<what>of\s+zeros?|on\s+zero|of\s+blanks|without\s+(?:a\s+)?points?)\b",
         re.IGNORECASE,
     ),
     re.compile(
@@ -1795,6 +1814,8 @@ def _stays_placed(
             place = ordinal_value(found["place"])
             if place is None or WAS.search(before) or HOPED.search(before) or DENIED.search(before):
                 continue
+            if place > len(records.totals) and re.search(r"(?i)\bthe\s+\S+$", found[0]):
+                continue  # a day, "still the 15th with the 8º ano": no such place
             for handle in sorted(_kept_by(sentence, before, records, addressed)):
                 tables = [records.totals] + ([records.live] if records.live else [])
                 if not any(place in _places(t, handle) for t in tables if handle in t):
@@ -2280,7 +2301,13 @@ def _first(part: str, handles: set[str], records: Records, match: int) -> str | 
     # since 06 Dec", "since the Round of 16": a drought of one match at least
     since = DROUGHT.match(part, said.end())
     within = number_value(since["n"]) if since else None
-    if since is None and SINCE.match(part, said.end()):
+    day = SINCE_DAY.match(part, said.end())
+    after = (
+        _day_said(day["d"] or day["d2"], MONTHS.get((day["m"] or day["m2"]).lower()), records)
+        if day
+        else None
+    )
+    if since is None and after is None and SINCE.match(part, said.end()):
         within = 2
     for handle in sorted(handles):
         played = records.record.get(handle, [])
@@ -2288,7 +2315,13 @@ def _first(part: str, handles: set[str], records: Records, match: int) -> str | 
         if match not in numbers:
             return f"first: {handle} has no points on #{match}"
         earlier = played[: numbers.index(match)]
-        if within is not None:
+        if after is not None:  # the matches after that day
+            earlier = [
+                e
+                for e in earlier
+                if e[0] in records.matches and records.matches[e[0]].kickoff.date() > after
+            ]
+        elif within is not None:
             earlier = earlier[-(within - 1) :] if within > 1 else []
         scored = [number for number, points, _ in earlier if points > 0]
         if scored:
@@ -2954,30 +2987,68 @@ REST_OF = re.compile(
 
 def _split_ways(text: str, records: Records, match: int | None) -> str | None:
     """Pickers said split so many ways, or evenly: the outcomes picked (home win, draw,
-    away win), that many, each by as many, of the match the line is about."""
-    if match is None or match not in records.shares:
+    away win), that many, each by as many, of the match the line is about. The ways are
+    said ("three ways") or listed ("between Japan, a draw and Croatia"); "the rest" are
+    the pickers but her and those named before it, or, named none, those on her pick."""
+    if match is None or match not in records.shares or match not in records.matches:
         return None
-    for sentence in SENTENCE.findall(text):
+    for said in SENTENCE.finditer(text):
+        sentence = said[0]
         for found in SPLIT_WAYS.finditer(sentence):
             ways_word = found["n"] or found["pt"] or found["way"]
-            even = found["even"] is not None
+            after = sentence[found.end() :]
+            even = found["even"] is not None or EACH.search(after) is not None
+            listed = _outcomes_named(after, records.matches[match], records)
             if ways_word is None and not even:
                 continue  # "the pool is split": some disagree, no count said
-            if REST_OF.search(sentence[: found.start()]):
-                continue  # "the rest of the pool": some of them, not judged
             ways = SPLIT_WAYS_COUNT.get(ways_word.lower()) if ways_word else None
-            framings = (
-                (1,)
-                if YOU.search(sentence)
-                else (0,)
-                if SPLIT_WITH_HER.search(sentence)
-                else (0, 1)
-            )
-            views = [records.shares[match][f] for f in framings]
+            ways = ways or (listed if listed > 1 else None)
+            if REST_OF.search(sentence[: found.start()]):
+                views = [_the_rest(text[: said.start() + found.start()], records, match)]
+            else:
+                framings = (
+                    (1,)
+                    if YOU.search(sentence)
+                    else (0,)
+                    if SPLIT_WITH_HER.search(sentence)
+                    else (0, 1)
+                )
+                views = [records.shares[match][f] for f in framings]
             if not any(_split_so(view, ways, even) for view in views):
                 view = views[0]
                 return f"split #{match}: {view.home} home, {view.draw} draw, {view.away} away"
     return None
+
+
+EACH = re.compile(r"^[^.;]{0,12}?\b(?:two|three|2|3|one|1)\s+each\b|\bcada\b", re.IGNORECASE)
+
+
+def _outcomes_named(said: str, match: Match, records: Records) -> int:
+    """How many of ``match``'s outcomes ``said`` names: its teams (or their people, "the
+    Swiss"), and a draw."""
+    book = TeamBook.standard()
+    named = book.named_in(said, {match.team1, match.team2})
+    lowered = said.lower()
+    for team in {match.team1, match.team2} - named:
+        if any(re.search(rf"\b{re.escape(p.lower())}\b", lowered) for p in book.people_of([team])):
+            named.add(team)
+    return len(named) + (DRAW_SAID.search(said) is not None)
+
+
+DRAW_SAID = re.compile(r"\b(?:draws?|empates?|tie)\b", re.IGNORECASE)
+
+
+def _the_rest(before: str, records: Records, match: int) -> Shares:
+    """How the pickers but her and those named ``before`` picked ``match`` (named none:
+    but her and those on her own pick, "two of you share it with me; the rest ...")."""
+    picks = [p for p in records.placed.get(match, []) if p.handle != records.me]
+    named = {h for _, _, h in named_at(before, records.players)} - {records.me}
+    if not named:
+        mine = next(
+            (p.score for p in records.placed.get(match, []) if p.handle == records.me), None
+        )
+        named = {p.handle for p in picks if p.score == mine}
+    return shares(p for p in picks if p.handle not in named)
 
 
 def _split_so(split: Shares, ways: int | None, even: bool) -> bool:

@@ -567,10 +567,10 @@ def _numbers(text: str, grounds: Grounds, sure: frozenset[int] = frozenset()) ->
 
 
 # Minutes still to play, said as such: "the next 73 minutes", "73 minutes left", "faltam 73
-# minutos", "73 minutos pela frente"
+# minutos", "73 minutos pela frente", "85 long minutes to hold it"
 MINUTES_LEFT = re.compile(
     r"(?:\b(?:next|another|remaining|faltam|restam|mais)\s+)\d+\s+(?:minutes|mins|minutos)\b"
-    r"|\d+\s+(?:more\s+)?(?:minutes|mins|minutos)\s+(?:of\s+\w+\s+|de\s+\w+\s+)?(?:left|to \w+"
+    r"|\d+\s+(?:more\s+|[^\W\d_]+\s+)?(?:minutes|mins|minutos)\s+(?:of\s+\w+\s+|de\s+\w+\s+)?(?:left|to \w+"
     r"|remaining|restantes|pela frente|para \w+|pra \w+)\b",
     re.IGNORECASE,
 )

@@ -131,6 +131,8 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("After two 0-point days in a row from bia, she sticks with the favourite.", None, True),
         ("bia, two scoring days in a row.", None, False),
         ("A bia tem dois dias seguidos em branco.", None, True),
+        ("After two days of zeros, bia sticks with the favourite.", None, True),
+        ("caio, one day of zeros so far.", None, False),
         ("Faltam 2 jogos e a bia lidera.", None, False),
         ("Three matches to go and bia leads.", None, True),
         ("bia took the lead with three matches to go.", None, False),  # then, not now
@@ -207,6 +209,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         ("Argentina 1-1 Mexico, so ana stays 2nd, on 10.", 2, True),
         ("You stay 4th, caio.", None, False),
         ("You stay 2nd, caio.", None, True),
+        # ... no place beyond the table's: a day (the 68th fresh run's "still the 15th")
+        ("Updated, caio: the school trip is still the 15th with the 8º ano.", None, False),
+        ("caio, you stay 15th.", None, True),
         # ... called with an emoji after the name (the 66th fresh run's [148])
         ("Zero for you, caio 😂 Argentina 1-1 Mexico was a shock. You stay 2nd on 0.", 2, True),
         ("Zero for you, caio 😂 Argentina 1-1 Mexico was a shock. You stay 4th on 0.", 2, False),
@@ -695,6 +700,14 @@ def test_a_best_day_tied_with_an_earlier_one_is_no_best(played: Pool, clock: Fak
         ("Vocês estão divididos em três, certinho.", False),
         # "split" with no count is only a disagreement
         ("The pool is split on this one.", False),
+        # the ways listed: "between Brazil, a draw and Serbia" is three
+        ("You're split evenly between Brazil, a draw and Serbia.", False),
+        ("You're split evenly between Brazil and Serbia.", True),
+        # "the rest": but her and those named before (the 69th fresh run's [84]), else
+        # those on her own pick
+        ("bia is on the draw. The rest of the pool is split evenly, Brazil and Serbia.", False),
+        ("bia is on the draw; the rest split evenly between Brazil, a draw and Serbia.", True),
+        ("The rest of you are split evenly, one each for Brazil, a draw and Serbia.", False),
     ],
 )
 def test_a_pool_split_so_many_ways_is_its_picks_outcomes(
@@ -707,4 +720,26 @@ def test_a_pool_split_so_many_ways_is_its_picks_outcomes(
     clock.now = pool.match(1).kickoff
     pool.fixtures.kick_off(1)
     reason = Claims(pool, "betania").check(line, 1)
+    assert (reason is not None) == false, reason
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # bia: 5 on 11 Jun, 10 on 12 Jun, nothing on 13 Jun, 7 on 14 Jun (the 69th fresh
+        # run's diary: "his first points since 04 Dec", of points five days later)
+        ("France 2-1 Morocco: bia's 7 are her first points since 12 Jun.", False),
+        ("France 2-1 Morocco: bia's 7 are her first points since 11 Jun.", True),
+        ("bia's 2-1 took 7 (her first points since June 11).", True),
+        ("Os 7 da bia são os primeiros pontos dela desde 12 de junho.", False),
+    ],
+)
+def test_first_points_since_a_day_are_the_first_of_every_match_after_it(
+    played: Pool, clock: FakeClock, line: str, false: bool
+) -> None:
+    played.predictions.place("bia", 3, Score(0, 1))
+    played.predictions.place("bia", 4, Score(2, 1))
+    play(played, clock, 3, "1-0")
+    play(played, clock, 4, "2-1")
+    reason = Claims(played, "betania").check(line, 4)
     assert (reason is not None) == false, reason

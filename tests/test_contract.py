@@ -391,6 +391,8 @@ OPENINGS = [
         "You've scored more than something, bia.",  # a pronoun bound to its verb
         "Honest answer, bia: I'm an AI, so no thrill to report.",  # what she is
         "bia, all those years teaching PE and now a Brazil win.",  # a school subject
+        "Serbia 0-2, and Europe let caio down.",  # a continent (the 69th fresh run's Africa)
+        "Your 'África unida' spirit, bia, paid nothing.",  # ... in Portuguese
     ],
 )
 def test_a_true_line_of_a_capable_model_keeps_the_contract(played: Pool, text: str) -> None:
@@ -445,6 +447,9 @@ def test_a_round_figure_stands_for_a_number_the_call_gave(played: Pool) -> None:
         "number"
     )
     assert held(played, "Serbia have the next 53 minutes to answer.", prompt=notes) == "number"
+    # ... with a word between (the 68th fresh run's "85 long minutes to hold it")
+    assert held(played, "Brazil lead; 52 long minutes to hold it.", prompt=notes) is None
+    assert held(played, "Brazil lead; 53 long minutes to hold it.", prompt=notes) == "number"
     assert held(played, "Brazil scored after 52 minutes.", prompt=notes) == "number"
 
 

@@ -239,6 +239,23 @@ def test_an_upset_and_the_worst_blank_count_every_pick_shown(
     assert worst == ("#1 Brazil 0-2 Serbia", 4, 4)  # "4 of 4 on zero": the four picks shown
 
 
+def test_the_wrap_up_s_leaders_are_the_table_s_with_its_tie_break(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """Level on points with ana after #2, bia is ranked second on exact hits: the lead
+    never changed hands there, as her claims read it (the 68th fresh run's wrap-up said
+    "fabio & betania" of a level the table broke)."""
+    for handle, number, score in (
+        ("ana", 1, "2-0"), ("bia", 1, "1-0"), ("bia", 2, "3-0"), ("ana", 2, "0-1"),
+        ("bia", 3, "1-0"), ("ana", 3, "0-1"),
+    ):  # fmt: skip
+        tournament_pool.predictions.place(handle, number, Score.parse(score))
+    play(tournament_pool, clock, 1, "2-0")  # ana 10, bia 5
+    play(tournament_pool, clock, 2, "1-0")  # bia 5 more: level on 10, ana has the exact
+    play(tournament_pool, clock, 3, "1-0")  # bia 10 more: bia leads
+    assert wrap_up(tournament_pool, HER).leaders == ("ana", "bia")
+
+
 def test_standings_left_out_of_a_prompt_are_counted_where_they_were(
     pool: Pool, clock: FakeClock
 ) -> None:

@@ -28,14 +28,13 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
     podium = tuple((r.player, r.points) for r in table if r.rank <= 3)
     mine = next((r for r in table if r.player == her), None)
 
-    # Who led after each match, in order: the lead changes and who held it.
+    # Who led after each match, in order: the lead changes and who held it, as the table
+    # ranks them (level on points, the tie-break may give one the lead alone).
     leaders: list[str] = []
     for match in matches:
-        after = pool.standings(up_to_match=match.number)
-        if after and after[0].points > 0:
-            first = " & ".join(r.player for r in after if r.points == after[0].points)
-            if not leaders or leaders[-1] != first:
-                leaders.append(first)
+        first = " & ".join(top_of(pool.standings(up_to_match=match.number)))
+        if first and (not leaders or leaders[-1] != first):
+            leaders.append(first)
 
     rule, basis = pool.scoring()
     best: tuple[int, int, str, str] | None = None  # (fewest callers, latest, who, match)
