@@ -966,6 +966,7 @@ class Claims:
             or _opened(text, records, addressed)
             or _in_a_row(text, records, addressed)
             or _best_day(text, records, addressed)
+            or _day_next_to(text, records)
             or _bottom(text, records, addressed, lambda: self._played_before(records, match, then))
             or _stays_placed(text, records, addressed, kept_since, match)
             or _off_podium(text, records, addressed)
@@ -1317,6 +1318,59 @@ def _day_said(day: str, month: int | None, records: Records) -> date | None:
         return date(first.kickoff.year, month, int(day))
     except ValueError:
         return None
+
+
+# A day said next to a stage's match: "the 15th ... the day before the third-place match",
+# "on 17 Dec, the day after the semis", "na véspera da final"
+DAY_NEXT_TO = re.compile(
+    r"\b(?:(?:the\s+)?day\s+(?P<rel>before|after)|(?P<eve>v[ée]spera)|(?:o\s+)?dia\s+"
+    r"(?P<rel_pt>antes|depois|seguinte))\s+(?:the\s+|d[ao]s?\s+|[àa]s?\s+)?"
+    r"(?P<what>final|third[- ]place|bronze|semi-?finals?|semis|quarter-?finals?|quarters"
+    r"|disputa\s+(?:do|de)\s+terceiro|terceiro\s+lugar|semifina(?:l|is)|quartas)\b",
+    re.IGNORECASE,
+)
+STAGE_WORDS = (
+    ("third", re.compile(r"third|bronze|terceiro", re.I)),
+    ("semi", re.compile(r"semi", re.I)),
+    ("quarter", re.compile(r"quarter|quartas", re.I)),
+    ("final", re.compile(r"final", re.I)),
+)
+DAY_SAID = re.compile(
+    rf"\b(?:the\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)|dia\s+(?P<d1>\d{{1,2}}))\b(?!\s*[-:/x])"
+    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+)?(?P<m2>{_MONTH})\b"
+    rf"|\b(?P<m3>{_MONTH})\.?\s+(?P<d3>\d{{1,2}})\b",
+    re.IGNORECASE,
+)
+
+
+def _day_next_to(text: str, records: Records) -> str | None:
+    """A day said to be the day before or after a stage's match: a day of that stage's
+    matches, one day off (the day said last before it; said none, not judged)."""
+    for found in DAY_NEXT_TO.finditer(text):
+        days = list(DAY_SAID.finditer(text, 0, found.start()))
+        if not days:
+            continue
+        said = days[-1]
+        stage = next(k for k, p in STAGE_WORDS if p.search(found["what"]))
+        pattern = dict(STAGE_WORDS)[stage]
+        matches = [
+            m
+            for m in records.matches.values()
+            if (FINAL.search(m.stage) if stage == "final" else pattern.search(m.stage))
+        ]
+        if not matches:
+            continue
+        before = found["rel"] == "before" or found["eve"] or found["rel_pt"] == "antes"
+        month = said["m2"] or said["m3"]
+        for m in matches:
+            number = MONTHS.get(month.lower()) if month else m.kickoff.month
+            day = _day_said(said["d"] or said["d1"] or said["d2"] or said["d3"], number, records)
+            if day is not None and (m.kickoff.date() - day).days == (1 if before else -1):
+                break
+        else:
+            dates = ", ".join(sorted({f"{m.kickoff:%d %b}" for m in matches}))
+            return f"day: {said[0]} is not the day {'before' if before else 'after'} {dates}"
+    return None
 
 
 def _everyone(text: str, records: Records, match: int) -> str | None:

@@ -9,14 +9,15 @@ The pool: #1 Brazil 2-0 Serbia on 11 Jun (ana called it: 10; bia had 1-0: 5; dan
 15, caio 0, dani 7.
 """
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from game.model import Goal, Score
+from game.openfootball import Tournament
 from game.pool import Pool
 from memory.claims import Claims, answered
-from tests.conftest import FakeClock, play
+from tests.conftest import FakeClock, fixture, play
 
 
 @pytest.fixture
@@ -742,4 +743,43 @@ def test_first_points_since_a_day_are_the_first_of_every_match_after_it(
     play(played, clock, 3, "1-0")
     play(played, clock, 4, "2-1")
     reason = Claims(played, "betania").check(line, 4)
+    assert (reason is not None) == false, reason
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # the 68th fresh run's [24]: the 15th was two days before the third-place match
+        (
+            "Noted, bia: the trip is on the 15th. At least it's the day before the third-place match.",
+            True,
+        ),
+        ("Noted, bia: the trip is on the 16th, the day before the third-place match.", False),
+        ("Noted, bia: 18 Jun, the day after the final.", False),
+        ("Noted, bia: 17 Jun, the day after the final.", True),
+        ("A viagem é dia 16, véspera da disputa do terceiro lugar.", False),
+        # no day said: not judged
+        ("Tomorrow is the day before the final.", False),
+    ],
+)
+def test_a_day_said_next_to_a_stage_s_match_is_one_day_off_it(
+    pool: Pool, line: str, false: bool
+) -> None:
+    start = datetime(2026, 6, 14, 18, 0, tzinfo=UTC)
+    pool.fixtures.import_tournament(
+        Tournament(
+            "Short Cup",
+            (
+                fixture("s1", "Brazil", "Serbia", start, stage="Semi-finals"),
+                fixture(
+                    "t1", "Japan", "Spain", start + timedelta(days=3), stage="Match for third place"
+                ),
+                fixture(
+                    "f1", "France", "Morocco", start + timedelta(days=3, hours=4), stage="Final"
+                ),
+            ),
+        )
+    )
+    pool.members.add("bia")
+    reason = Claims(pool, "betania").check(line, None)
     assert (reason is not None) == false, reason
