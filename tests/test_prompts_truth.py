@@ -239,6 +239,21 @@ def test_an_upset_and_the_worst_blank_count_every_pick_shown(
     assert worst == ("#1 Brazil 0-2 Serbia", 4, 4)  # "4 of 4 on zero": the four picks shown
 
 
+def test_the_wrap_up_s_worst_blank_of_two_level_is_the_one_that_paid_least(
+    tournament_pool: Pool, clock: FakeClock
+) -> None:
+    """Two of three blanked on #1 and #2; #2's third got 5, #1's 10 (the 69th fresh run's
+    wrap-up named the first of two such matches, "the worst blank")."""
+    for number, scores in ((1, ("2-0", "0-1", "0-1")), (2, ("3-0", "0-1", "0-1"))):
+        for handle, score in zip(("ana", "bia", "caio"), scores, strict=True):
+            tournament_pool.predictions.place(handle, number, Score.parse(score))
+    play(tournament_pool, clock, 1, "2-0")
+    play(tournament_pool, clock, 2, "1-0")
+    for number in (3, 4):
+        play(tournament_pool, clock, number, "1-1")
+    assert wrap_up(tournament_pool, HER).worst_blank == ("#2 Argentina 1-0 Mexico", 2, 3)
+
+
 def test_the_wrap_up_s_leaders_are_the_table_s_with_its_tie_break(
     tournament_pool: Pool, clock: FakeClock
 ) -> None:

@@ -38,7 +38,9 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
 
     rule, basis = pool.scoring()
     best: tuple[int, int, str, str] | None = None  # (fewest callers, latest, who, match)
-    worst: tuple[int, str, int] | None = None  # (blanks, match, picks)
+    # (blanks, points handed out, match, picks): most blanks, then fewest points (of two
+    # with 6 of 7 on zero, the one whose seventh got least)
+    worst: tuple[int, int, str, int] | None = None
     for match in matches:
         if match.result is None:
             continue
@@ -49,12 +51,13 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
         exact = [
             p.handle for p in picks if p.handle != her and classify(p.score, actual) is Tier.EXACT
         ]
-        blanks = sum(1 for p in picks if rule.points(classify(p.score, actual)) == 0)
+        earned = [rule.points(classify(p.score, actual)) for p in picks]
+        blanks = earned.count(0)
         label = f"#{match.number} {match.team1} {match.result} {match.team2}"
         if exact and (best is None or (len(exact), -match.number) <= (best[0], -best[1])):
             best = (len(exact), match.number, " & ".join(exact), label)
-        if picks and (worst is None or blanks > worst[0]):
-            worst = (blanks, label, len(picks))
+        if picks and (worst is None or (blanks, -sum(earned)) > (worst[0], -worst[1])):
+            worst = (blanks, sum(earned), label, len(picks))
     return WrapUp(
         champion=winner,
         runner_up=runner_up,
@@ -68,6 +71,6 @@ def wrap_up(pool: Pool, her: str) -> WrapUp:
         of=len(table),
         leaders=tuple(leaders),
         best_call=(best[2], best[3], best[0]) if best else None,
-        worst_blank=(worst[1], worst[0], worst[2]) if worst else None,
+        worst_blank=(worst[2], worst[0], worst[3]) if worst else None,
         league=is_league(matches),
     )
