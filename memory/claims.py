@@ -1024,13 +1024,13 @@ class Claims:
     ) -> str | None:
         """A lead said shared in the past with no moment named ("fabio, who shared it with
         me"): after some match played, the table ranked its players level at the top."""
+        played = [m.number for m in records.matches.values() if m.result is not None]
         for sentence in SENTENCE.findall(text):
             if _moments(sentence, records):
                 continue  # a moment named: read against it, as said
             for whose, past in _shared_said(sentence, records, addressed):
                 if not past or len(whose) < 2:
                     continue
-                played = [m.number for m in records.matches.values() if m.result is not None]
                 views = (self._then(records, ("up to", n), known) for n in played)
                 if not any(len(v.leaders) > 1 and whose <= v.leaders for v in views):
                     return f"shared lead: {', '.join(sorted(whose))} never led level"
