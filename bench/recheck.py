@@ -6,7 +6,7 @@ DIR is a run's data dir (``bench.hearing`` or ``bench.strong_model``: its ``hear
 or ``replay.db``). For each line she posted, latest first, a copy of the database is cut
 back to the moment before it was posted (the log's later events dropped and the tables
 rewritten from the log, as ``betania log --repair`` does) and the line is checked with
-this checkout's claims, its declared claims vouching for their figures as in the output
+this checkout's claims, its declared claims checked first and, true, vouching for their figures
 contract. Prints each line the code now refuses, with the reason: a mend measured on the
 lines a run already posted, both ways (a true line it now refuses is a new wrong refusal).
 """
@@ -22,11 +22,13 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
+from game.db.chain import SQLITE_GUARDS
 from game.db.engine import open_database
 from game.db.proof import repair
 from game.pool import Pool
 from memory import declared
-from memory.claims import Claims
+from memory.claims import Claims, answered
+from memory.declared import DeclaredCheck
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ def recheck(database: Path, her: str) -> list[tuple[Posted, str]]:
             source.backup(target)  # with what its write-ahead log holds, mid-run too
         engine = open_database(f"sqlite:///{copy}")
         with engine.begin() as connection:  # the copy's log may be cut back
-            for trigger in ("events_no_delete", "events_no_update", "events_no_replace"):
+            for trigger in SQLITE_GUARDS:
                 connection.exec_driver_sql(f"drop trigger if exists {trigger}")
         try:
             for line in reversed(lines):
@@ -91,8 +93,16 @@ def recheck(database: Path, her: str) -> list[tuple[Posted, str]]:
                     connection.exec_driver_sql("delete from events where id >= ?", (line.event_id,))
                     repair(connection)
                 pool = Pool(engine, clock=partial(_at, line.at))
-                sure = declared.vouched(line.claims)
-                reason = Claims(pool, her).check(line.text, line.match, sure=sure)
+                claims = Claims(pool, her)
+                records = claims.records()
+                # as the contract: a false declared claim is the line's fault, a true one
+                # vouches for its figure
+                reason = DeclaredCheck(pool, her).falsehood(
+                    line.claims, records, answered(line.text, records)
+                )
+                if reason is None:
+                    sure = declared.vouched(line.claims)
+                    reason = claims.check(line.text, line.match, records, sure)
                 if reason is not None:
                     refused.append((line, reason))
         finally:
@@ -110,12 +120,13 @@ def main() -> None:
     if not found:
         parser.error(f"no hearing.db or replay.db in {args.run}")
     refused = recheck(found[0], args.her)
+    posted = len(posted_lines(found[0], args.her))
     for line, reason in refused:
         if args.json:
             print(json.dumps({"posted": line.number, "text": line.text, "reason": reason}))
         else:
             print(f"[{line.number}] {line.text}\n    refused now: {reason}")
-    print(f"{len(refused)} of {len(posted_lines(found[0], args.her))} posted lines refused now")
+    print(f"{len(refused)} of {posted} posted lines refused now")
 
 
 if __name__ == "__main__":

@@ -419,8 +419,8 @@ ON_DAY = re.compile(
 )
 # A span of days, no score: "10-11 Dec", "10/11 de dezembro", "December 10-11", "the
 # weekend of 10-11", "dias 10 a 11". (A short month that is also a word needs "de":
-# "won 2-1 out there", "2-1 may do" are scores.)
-_WORD_MONTHS = ("out", "set", "mar", "may")
+# "won 2-1 out there", "2-1 may do", "virou 4-2 dez minutos depois" are scores.)
+_WORD_MONTHS = ("out", "set", "mar", "may", "march", "dez")
 _SPAN_MONTH = "|".join(m for m in sorted(MONTHS, key=len, reverse=True) if m not in _WORD_MONTHS)
 DAY_SPAN = re.compile(
     rf"\b\d{{1,2}}\s?(?:-|\u2013|/| a | to )\s?\d{{1,2}}(?:st|nd|rd|th)?"
@@ -912,6 +912,7 @@ class Claims:
         if told is not None:
             return told
         text = QUOTED.sub('""', text)  # a player's words, quoted, are theirs, not her claims
+        text = DAY_SPAN.sub(" ", text)  # "your 10-11 Dec trip": days, no score of any rule
         for home, away in ((int(a), int(b)) for a, b in SCORE.findall(without_dates(text))):
             if (home, away) not in records.scores:
                 return f"score {home}-{away}: no result, running score or pick says so"
@@ -1335,10 +1336,13 @@ STAGE_WORDS = (
     ("quarter", re.compile(r"quarter|quartas", re.I)),
     ("final", re.compile(r"final", re.I)),
 )
+IT_IS = re.compile(r"\b(?:it's|it is|that's|that is|which is|é|será|cai)\s+(?:\w+\s+)?$", re.I)
+# (a day: "the 15th," not "the 2nd to pick"; a month that is also a word, "2 out", none)
 DAY_SAID = re.compile(
-    rf"\b(?:the\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)|dia\s+(?P<d1>\d{{1,2}}))\b(?!\s*[-:/x])"
-    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+)?(?P<m2>{_MONTH})\b"
-    rf"|\b(?P<m3>{_MONTH})\.?\s+(?P<d3>\d{{1,2}})\b",
+    rf"\b(?:the\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)|dia\s+(?P<d1>\d{{1,2}}))\b"
+    r"(?!\s*[-:/x]|\s+[a-z])"
+    rf"|\b(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:de\s+)?(?P<m2>{_SPAN_MONTH})\b"
+    rf"|\b(?P<m3>{_SPAN_MONTH})\.?\s+(?P<d3>\d{{1,2}})\b",
     re.IGNORECASE,
 )
 
@@ -1347,7 +1351,16 @@ def _day_next_to(text: str, records: Records) -> str | None:
     """A day said to be the day before or after a stage's match: a day of that stage's
     matches, one day off (the day said last before it; said none, not judged)."""
     for found in DAY_NEXT_TO.finditer(text):
-        days = list(DAY_SAID.finditer(text, 0, found.start()))
+        # the day said last before it in its sentence, or in the one before when this one
+        # says that day is it ("on the 15th! At least it's the day before the final")
+        sentences = [m for m in SENTENCE.finditer(text) if m.start() <= found.start()]
+        own = sentences[-1].start() if sentences else 0
+        start = (
+            sentences[-2].start()
+            if len(sentences) > 1 and IT_IS.search(text, own, found.start())
+            else own
+        )
+        days = list(DAY_SAID.finditer(text, start, found.start()))
         if not days:
             continue
         said = days[-1]
@@ -1360,7 +1373,11 @@ def _day_next_to(text: str, records: Records) -> str | None:
         ]
         if not matches:
             continue
-        before = found["rel"] == "before" or found["eve"] or found["rel_pt"] == "antes"
+        before = (
+            (found["rel"] or "").lower() == "before"
+            or found["eve"]
+            or ((found["rel_pt"] or "").lower() == "antes")
+        )
         month = said["m2"] or said["m3"]
         for m in matches:
             number = MONTHS.get(month.lower()) if month else m.kickoff.month
@@ -1624,12 +1641,21 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
 # A player's best day: "your best day in the pool so far", "ana's best day yet", "o seu
 # melhor dia no bolão", "o melhor dia da bia" (not "not your best day", "nem foi o ...")
 BEST_DAY = re.compile(
-    r"(?<!\bnot )(?<!\bnão )(?<!\bnem )(?<!\bnao )"
-    r"\b(?:(?P<own>your|his|her|my|seu|teu|meu|sua|tua)\s+|(?P<of>[a-z][\w.-]*)'s\s+)?"
-    r"(?:best|biggest|melhor)\s+(?:day|night|matchday|dia|noite|rodada)\b"
+    r"\b(?:(?P<own>your|his|her|my|seu|teu|meu|sua|tua)\s+|(?P<of>[a-z][\w.-]*)['\u2019]s\s+)?"
+    r"(?:best|melhor)\s+(?:day|night|matchday|dia|noite|rodada)\b"
     r"(?:\s+d[oa]\s+(?P<after>[a-z][\w.-]*))?",
     re.IGNORECASE,
 )
+
+
+# Not a claim of the last day: denied, past, or what may be ("that wasn't your best day",
+# "win this and it's your best day yet" is hoped; "your best day was 12 Jun")
+NOT_NOW = re.compile(
+    r"\b(?:not|n't|isn't|wasn't|hardly|far from|nem|n[aã]o|nunca|never|could|can|might|may"
+    r"|would|will|if|se|pode|poderia|seria|ser[aá])\b|\bwin\b|\bwins\b",
+    re.IGNORECASE,
+)
+BEST_THEN = re.compile(r"\s*(?:\w+\s+){0,4}?(?:was|came|were|foi|tinha sido)\b", re.IGNORECASE)
 
 
 def _best_day(text: str, records: Records, addressed: str) -> str | None:
@@ -1639,6 +1665,9 @@ def _best_day(text: str, records: Records, addressed: str) -> str | None:
         for found in BEST_DAY.finditer(sentence):
             if not (found["own"] or found["of"] or found["after"]):
                 continue  # "the best day of the cup": nobody's
+            before, rest = sentence[: found.start()], sentence[found.end() :]
+            if NOT_NOW.search(before) or BEST_THEN.match(rest):
+                continue  # "not your best day", "could be your best day", "... was 12 Jun"
             named = found["of"] or found["after"]
             if named:
                 whose = {h for _, _, h in named_at(named, records.players)}
@@ -2437,6 +2466,15 @@ def _meeting(match: Match) -> tuple[str, bool] | None:
     return (match.team1 if home > away else match.team2 if away > home else ""), home == away
 
 
+# A win supposed, not told: "either Brazil wins or ...", "if Spain win", "se o Brasil
+# ganhar" (in the clause before the words)
+SUPPOSED = re.compile(
+    r"\b(?:either|if|whether|unless|until|once|hope|hoping|needs?|se|caso|quando|tomara"
+    r"|espero)\b[^.!?;:]*$",
+    re.IGNORECASE,
+)
+
+
 def _results(text: str, records: Records, match: int | None) -> str | None:
     """Results in words ("Spain beat Argentina", "Spain won"): true of a meeting in the log."""
     teams = frozenset(_teams(records))
@@ -2475,6 +2513,8 @@ def _results(text: str, records: Records, match: int | None) -> str | None:
     now = records.matches.get(match) if match is not None else None
     said_won = (found for template in WINS for found in told(template))
     for found in said_won:
+        if SUPPOSED.search(text, 0, found.start()):
+            continue  # "either the Seleção wins or your points do": what may be
         team = team_of(found["a"])
         if now is not None and team in (now.team1, now.team2):
             meeting = _meeting(now)
@@ -2714,7 +2754,7 @@ def _set_off(spelling: str) -> re.Pattern[str]:
     """``spelling`` set off by punctuation on both sides, as one is called by name."""
     said = re.escape(spelling)
     return re.compile(
-        rf"(?:^\W*|[,:;\u2014\u2013]\s*){said}\s*(?:[,:;!?.\u2014\u2013](?!\s*\d)|{EMOJI}|$)",
+        rf"(?:^\W*|[,:;\u2014\u2013]\s*){said}\s*(?:[,:;!?.\u2014\u2013](?!\s*\d)|{EMOJI}(?!\s*\d)|$)",
         re.IGNORECASE,
     )
 
@@ -3021,16 +3061,7 @@ SPLIT_WAYS = re.compile(
     r"|\b(?P<way>two|three|2|3)-way\s+split\b",
     re.IGNORECASE,
 )
-SPLIT_WAYS_COUNT = {
-    "two": 2,
-    "2": 2,
-    "duas": 2,
-    "dois": 2,
-    "three": 3,
-    "3": 3,
-    "três": 3,
-    "tres": 3,
-}
+YOU_ALL = re.compile(r"\b(?:vocês|voces|you lot|you all|y'all)\b", re.IGNORECASE)
 # ("the pool is split evenly", as her lines say it, may be the others': 2-2-2 beside her
 # own pick; "we", "us" are with her)
 SPLIT_WITH_HER = re.compile(r"\b(?:we|we're|us|nós)\b", re.IGNORECASE)
@@ -3052,17 +3083,19 @@ def _split_ways(text: str, records: Records, match: int | None) -> str | None:
             ways_word = found["n"] or found["pt"] or found["way"]
             after = sentence[found.end() :]
             even = found["even"] is not None or EACH.search(after) is not None
-            listed = _outcomes_named(after, records.matches[match], records)
             if ways_word is None and not even:
                 continue  # "the pool is split": some disagree, no count said
-            ways = SPLIT_WAYS_COUNT.get(ways_word.lower()) if ways_word else None
+            if SCORE.search(after) or DENIED.search(sentence[: found.start()]):
+                continue  # split by scores ("2-0, 1-0 and 3-1"), or "not split evenly"
+            listed = _outcomes_named(after, records.matches[match])
+            ways = number_value(ways_word) if ways_word else None
             ways = ways or (listed if listed > 1 else None)
             if REST_OF.search(sentence[: found.start()]):
                 views = [_the_rest(text[: said.start() + found.start()], records, match)]
             else:
                 framings = (
                     (1,)
-                    if YOU.search(sentence)
+                    if YOU.search(sentence) or YOU_ALL.search(sentence)
                     else (0,)
                     if SPLIT_WITH_HER.search(sentence)
                     else (0, 1)
@@ -3077,7 +3110,7 @@ def _split_ways(text: str, records: Records, match: int | None) -> str | None:
 EACH = re.compile(r"^[^.;]{0,12}?\b(?:two|three|2|3|one|1)\s+each\b|\bcada\b", re.IGNORECASE)
 
 
-def _outcomes_named(said: str, match: Match, records: Records) -> int:
+def _outcomes_named(said: str, match: Match) -> int:
     """How many of ``match``'s outcomes ``said`` names: its teams (or their people, "the
     Swiss"), and a draw."""
     book = TeamBook.standard()
@@ -3098,10 +3131,8 @@ def _the_rest(before: str, records: Records, match: int) -> Shares:
     picks = [p for p in records.placed.get(match, []) if p.handle != records.me]
     named = {h for _, _, h in named_at(before, records.players)} - {records.me}
     if not named:
-        mine = next(
-            (p.score for p in records.placed.get(match, []) if p.handle == records.me), None
-        )
-        named = {p.handle for p in picks if p.score == mine}
+        mine = _pick_score(records, match, records.me)
+        named = {p.handle for p in picks if (p.score.home, p.score.away) == mine}
     return shares(p for p in picks if p.handle not in named)
 
 

@@ -87,7 +87,9 @@ ELSEWHERE = ("en", "pt", "es", "fr", "de", "it", "nl", "pl", "sv", "tr", "id", "
 # one ("... out of the group chat 😉 Besides, you're 4th").
 OPENING = re.compile(
     r"(?<=[.!?:;\u2026\]])\s+|\s+[-\u2013\u2014]\s+|\(\s*|(?:^|\s)[\"\u201c\u2018\u00ab]\s*"
-    r"|(?<=[\U0001F1E6-\U0001F1FF\U0001F300-\U0001FAFF\u2600-\u27BF])\ufe0f?\s+"
+    # (a subdivision's flag, 🏴󠁧󠁢󠁥󠁮󠁧󠁿, ends in tag characters)
+    r"|(?<=[\U0001F1E6-\U0001F1FF\U0001F300-\U0001FAFF\u2600-\u27BF\U000E0020-\U000E007F])"
+    r"\ufe0f?\s+"
 )
 ECHO_RUN = 6  # words in a row copied from an instruction: an echo when it speaks to the model,
 ECHO_LONG = 10  # and whatever it says when it is this long

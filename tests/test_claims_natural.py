@@ -216,6 +216,9 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # ... called with an emoji after the name (the 66th fresh run's [148])
         ("Zero for you, caio 😂 Argentina 1-1 Mexico was a shock. You stay 2nd on 0.", 2, True),
         ("Zero for you, caio 😂 Argentina 1-1 Mexico was a shock. You stay 4th on 0.", 2, False),
+        # a span of days is no pick, and a month that is also a word keeps its score
+        ("Noted, bia: your 10-11 Dec trip.", None, False),
+        ("O Brasil virou 4-2 dez minutos depois.", 1, True),
         ("caio 😅 you stay 2nd.", None, True),
         # ... an answer's of the last match played
         ("dani, you stay 3rd on 7.", None, True),
@@ -665,8 +668,13 @@ def test_a_line_quoted_as_said_before_kick_off_was(tournament_pool: Pool, clock:
         ("Japan 1-0 Spain: ana's best day yet.", True),
         ("O caio teve o seu melhor dia no bolão.", False),
         ("Foi o melhor dia da bia.", True),
-        # ... unless denied
+        # ... unless denied, hoped for or of another day
         ("Not your best day, bia.", False),
+        ("That wasn't your best day, bia.", False),
+        ("Não foi o seu melhor dia, bia.", False),
+        ("Win the next one and it's your best day yet, bia.", False),
+        ("bia, your best day in the pool was 12 Jun.", False),
+        ("Japan 1-0 Spain: ana\u2019s best day yet.", True),
     ],
 )
 def test_a_best_day_is_better_than_every_earlier_one(
@@ -699,8 +707,10 @@ def test_a_best_day_tied_with_an_earlier_one_is_no_best(played: Pool, clock: Fak
         ("The pool is split right down the middle: 1 Brazil, 1 draw, 1 Serbia.", False),
         ("You're split evenly two ways.", True),
         ("Vocês estão divididos em três, certinho.", False),
-        # "split" with no count is only a disagreement
+        # "split" with no count is only a disagreement; split by scores, or denied
         ("The pool is split on this one.", False),
+        ("You're split three ways on the score: 2-0, 3-1 and 1-1.", False),
+        ("Not split evenly: two of us on Brazil.", False),
         # the ways listed: "between Brazil, a draw and Serbia" is three
         ("You're split evenly between Brazil, a draw and Serbia.", False),
         ("You're split evenly between Brazil and Serbia.", True),
@@ -758,8 +768,13 @@ def test_first_points_since_a_day_are_the_first_of_every_match_after_it(
         ("Noted, bia: 18 Jun, the day after the final.", False),
         ("Noted, bia: 17 Jun, the day after the final.", True),
         ("A viagem é dia 16, véspera da disputa do terceiro lugar.", False),
-        # no day said: not judged
+        # no day said: not judged; nor an ordinal of something else, nor "2 out of 3"
         ("Tomorrow is the day before the final.", False),
+        ("bia was the 2nd to pick. The day before the final, picks close.", False),
+        ("bia got 2 out of 3 right; the day before the final is a rest day.", False),
+        # a day of the sentence before only when this one says it is that day
+        ("Noted, bia: the trip is 10 Jun. See you the day after the final!", False),
+        ("Noted, bia: on the 15th! At least it's The Day Before the third-place match.", True),
     ],
 )
 def test_a_day_said_next_to_a_stage_s_match_is_one_day_off_it(
@@ -783,3 +798,9 @@ def test_a_day_said_next_to_a_stage_s_match_is_one_day_off_it(
     pool.members.add("bia")
     reason = Claims(pool, "betania").check(line, None)
     assert (reason is not None) == false, reason
+
+
+def test_a_name_with_an_emoji_before_a_figure_is_a_table_s_row_not_a_call(played: Pool) -> None:
+    records = Claims(played, "betania").records()
+    assert answered("Zero, caio 😂 you stay 4th.", records) == "caio"
+    assert answered("bia 🥇 15 pts tonight, the most of anyone.", records) == ""

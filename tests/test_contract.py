@@ -392,6 +392,10 @@ OPENINGS = [
         "Honest answer, bia: I'm an AI, so no thrill to report.",  # what she is
         "bia, all those years teaching PE and now a Brazil win.",  # a school subject
         "Serbia 0-2, and Europe let caio down.",  # a continent (the 69th fresh run's Africa)
+        "Brazil 2-0 Serbia 🏴󠁧󠁢󠁥󠁮󠁧󠁿 Our captain is back among the scorers, bia.",  # after a flag
+        "Best to ask her in a DM, bia.",  # what everyone calls a direct message
+        "Consider this your reminder: easy on the drinks tonight, bia.",  # no prompt's label
+        "Either Argentina wins tonight or your points do, bia.",  # a win supposed
         "Your 'África unida' spirit, bia, paid nothing.",  # ... in Portuguese
     ],
 )
