@@ -978,6 +978,7 @@ class Claims:
             or _penalties(text, records, match)
             or _goals_within(text, records, match)
             or _exact_until(text, records, match)
+            or _off_difference(text, records, match)
             or _draw_worth(text, records)
         )
         if told is not None:
@@ -1467,9 +1468,12 @@ MATCH_MINUTES = frozenset({45, 90, 120})
 
 
 def _near(one: re.Match[str], other: re.Match[str]) -> bool:
-    """Whether two matches in one text have at most ``NEAR`` words between them."""
+    """Whether two matches in one text have at most ``NEAR`` words between them, and no
+    emoji, which ends a sentence as a full stop does ("done it AGAIN 😱 There goes my
+    exact 0-1")."""
     start, end = sorted((one, other), key=lambda m: m.start())
-    return len(start.string[start.end() : end.start()].split()) <= NEAR
+    between = start.string[start.end() : end.start()]
+    return len(between.split()) <= NEAR and re.search(EMOJI, between) is None
 
 
 # A count in figures or words ("2", "two", "duas"), longest words first
@@ -2181,6 +2185,49 @@ def _exact_until(text: str, records: Records, match: int | None) -> str | None:
         ]
         if befores and pick not in befores:
             return f"exact until {minute}': {pick[0]}-{pick[1]} was not the score before it"
+    return None
+
+
+# A goal said to take picks off the goal difference: "Mbappé's 90+1' knocked my 1-0 off the
+# goal difference", "diego's 2-1 just drifted off the goal difference at 3-0"
+OFF_DIFFERENCE = re.compile(
+    r"\b(?:off|lost|loses?|losing|out of)\s+(?:the\s+)?goal\s+difference\b"
+    r"|\b(?:fora do|perde[um]?|perdeu)\s+(?:o\s+)?saldo\b",
+    re.IGNORECASE,
+)
+GOAL_MINUTE = re.compile(r"\b(?P<minute>\d{1,3})(?:\+(?P<added>\d{1,2}))?(?:'|\u2019|\s*min)")
+
+
+def _off_difference(text: str, records: Records, match: int | None) -> str | None:
+    """Picks a goal took off the goal difference had it just before that goal, and not
+    after: the goal at the minute the sentence says, else the match's last."""
+    now = records.matches.get(match) if match is not None else None
+    if now is None or not now.goals:
+        return None
+    goals = sorted(now.goals, key=lambda g: (g.minute, g.added))
+    for sentence in SENTENCE.findall(text):
+        if not OFF_DIFFERENCE.search(sentence):
+            continue
+        said = GOAL_MINUTE.search(sentence)
+        at = (
+            [i for i, g in enumerate(goals) if g.minute == int(said["minute"])]
+            if said
+            else [len(goals) - 1]
+        )
+        if not at:
+            continue
+        index = at[-1]
+        before = sum(1 if g.side == "home" else -1 for g in goals[:index])
+        after = before + (1 if goals[index].side == "home" else -1)
+        picks = [
+            (int(f[1]), int(f[2]))
+            for f in SCORE.finditer(sentence)
+            if _a_pick(sentence, f, records)
+        ]
+        if picks and not any(a - b == before != after for a, b in picks):
+            return (
+                f"difference: no pick named had the goal difference before {goals[index].minute}'"
+            )
     return None
 
 

@@ -219,6 +219,14 @@ def played(tournament_pool: Pool, clock: FakeClock) -> Pool:
         # a span of days is no pick, and a month that is also a word keeps its score
         ("Noted, bia: your 10-11 Dec trip.", None, False),
         ("O Brasil virou 4-2 dez minutos depois.", 1, True),
+        # a goal takes off the goal difference the picks that had it just before (#1: Vini
+        # at 10' and 80'; the 70th fresh run's "Mbappé's 90+1' knocked my 1-0 off it")
+        ("Vini's 80' knocks bia's 1-0 off the goal difference, Brazil 2-0.", 1, False),
+        ("Vini's 80' knocks dani's 3-1 off the goal difference, Brazil 2-0.", 1, True),
+        ("Vini at 10' took bia's 1-0 off the goal difference.", 1, True),
+        ("And bia's 1-0 is off the goal difference now.", 1, False),
+        # "again" of a team, an emoji before her exact (the 70th fresh run's call 146)
+        ("Argentina 1-1 Mexico, they've done it AGAIN 😱 There goes my exact 2-0, caio.", 2, False),
         ("caio 😅 you stay 2nd.", None, True),
         # ... an answer's of the last match played
         ("dani, you stay 3rd on 7.", None, True),
