@@ -1533,6 +1533,11 @@ RUN_OF = re.compile(
     re.I,
 )
 RUN_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
+LET_ME = re.compile(
+    r"(?:\s+\S+){0,6}?\s+(?:let|lets|allowed|helped|handed|gave)\s+me\b"
+    r"|(?:\s+\S+){0,6}?\s+(?:me\s+deixaram|me\s+deixou|me\s+ajudaram)\b",
+    re.IGNORECASE,
+)
 # ... or of days: "after two blank days", "três dias seguidos em branco"
 BLANK_DAYS = (
     re.compile(
@@ -1594,6 +1599,10 @@ def _in_a_row(text: str, records: Records, addressed: str) -> str | None:
                 or _named_last(before, records)
                 or _whose(sentence, records, addressed, text[: said.start()], found.start())
             )
+            # ... a run of blanks that let her in is another's: "two blanks in a row let me
+            # in", the one spoken to's when one is
+            if addressed and _of_run(what, 0, False) and LET_ME.match(sentence, found.end()):
+                whose = {addressed}
             # ... unless said right after it: "two blanks in a row from you", "... for bia"
             of = RUN_OF.match(sentence, found.end())
             if of is not None:

@@ -812,3 +812,32 @@ def test_a_name_with_an_emoji_before_a_figure_is_a_table_s_row_not_a_call(played
     records = Claims(played, "betania").records()
     assert answered("Zero, caio 😂 you stay 4th.", records) == "caio"
     assert answered("bia 🥇 15 pts tonight, the most of anyone.", records) == ""
+
+
+@pytest.mark.parametrize(
+    ("line", "false"),
+    [
+        # caio blanked twice, she scored twice: a run that let her in is the one spoken
+        # to's (the 70th fresh run's call 120, the 66th's "... let me catch you")
+        (
+            "Sorry, caio, I can't say. Your one exact keeps you above mine, and two blanks in"
+            " a row let me in.",
+            False,
+        ),
+        ("Sorry, caio, I can't say. Two scoring games in a row let me in.", False),  # hers
+        ("Sorry, caio, I can't say. Two blanks in a row for me, alas.", True),
+    ],
+)
+def test_a_run_that_let_her_in_is_the_one_spoken_to_s(
+    tournament_pool: Pool, clock: FakeClock, line: str, false: bool
+) -> None:
+    pool = tournament_pool
+    pool.members.add("betania")
+    for handle, number, score in (
+        ("caio", 1, "0-1"), ("caio", 2, "0-3"), ("betania", 1, "2-0"), ("betania", 2, "1-1"),
+    ):  # fmt: skip
+        pool.predictions.place(handle, number, Score.parse(score))
+    play(pool, clock, 1, "2-0")
+    play(pool, clock, 2, "1-1")
+    reason = Claims(pool, "betania").check(line, None)
+    assert (reason is not None) == false, reason
