@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -344,3 +344,19 @@ def test_she_makes_her_bonus_picks_while_they_are_open(cup_pool: Pool, clock: Fa
     }  # fmt: skip
     clock.now = cup_pool.match(1).kickoff  # closed at the first kick-off, like anyone's
     assert commentator.pick_bonus() == []
+
+
+def test_bonus_picks_closed_between_her_read_and_her_write_are_skipped(cup_pool: Pool) -> None:
+    """Her turn read the bonus picks open; the first kick-off came before her write, as on
+    a slow machine (CI's scheduler test): the desk refuses, and she goes on."""
+    kickoff = cup_pool.match(1).kickoff
+    reads = iter([kickoff - timedelta(seconds=1)])
+
+    def clock() -> datetime:  # her read just before the kick-off, every later one after it
+        return next(reads, kickoff + timedelta(seconds=1))
+
+    pool = Pool(cup_pool.engine, clock)
+    her = her_in(pool)
+    reads = iter([kickoff - timedelta(seconds=1)])  # her start read the clock too
+    assert her.pick_bonus() == []
+    assert pool.extras.bonus_picks("betania") == []

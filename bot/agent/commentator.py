@@ -54,7 +54,7 @@ from game.events import (
 from game.following import Handlers
 from game.league import is_league, league_table, round_day, round_of
 from game.model import Match, MatchStatus, Score
-from game.pool.extras import bonus_open
+from game.pool.extras import BonusClosed, bonus_open
 from game.rules import PredictionLocked
 from game.shares import Shares, shares_of
 from game.teams import is_placeholder
@@ -737,14 +737,19 @@ class Commentator:
             teams = sorted(t for t in bonus.teams_of(matches) if not is_placeholder(t))
             ratings = self.outlook().ratings
             favourite = max(teams, key=lambda t: (ratings.of(t), t), default=None)
-        placed = []
-        if favourite is not None and bonus.CHAMPION not in held:
-            desk.bonus(self.her, bonus.CHAMPION, favourite)
-            placed.append(bonus.CHAMPION)
-        squad = desk.squads().get(favourite or "", ())  # of the champion she picked
-        if squad and bonus.SCORER not in held:
-            desk.bonus(self.her, bonus.SCORER, squad[0])
-            placed.append(bonus.SCORER)
+        placed: list[str] = []
+        # (open on her turn's read, the desk may find them closed since: the first kick-off
+        # came between; her picks for the matches go on, as for a pick locked)
+        try:
+            if favourite is not None and bonus.CHAMPION not in held:
+                desk.bonus(self.her, bonus.CHAMPION, favourite)
+                placed.append(bonus.CHAMPION)
+            squad = desk.squads().get(favourite or "", ())  # of the champion she picked
+            if squad and bonus.SCORER not in held:
+                desk.bonus(self.her, bonus.SCORER, squad[0])
+                placed.append(bonus.SCORER)
+        except BonusClosed:
+            pass
         return placed
 
     def predict_upcoming(self) -> list[int]:
